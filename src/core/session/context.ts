@@ -1,0 +1,16 @@
+/**
+ * What the model sees: the output of `buildContext` (DESIGN §3), already normalized for the
+ * target provider (adjacent same-role messages merged, user first, tool blocks as text, foreign
+ * thinking dropped). Provider adapters only translate this shape to their wire format.
+ */
+import type { TextBlock, ThinkingBlock } from "./entries";
+
+export type ContextUserMessage = { role: "user"; content: TextBlock[] };
+export type ContextAssistantMessage = { role: "assistant"; content: Array<TextBlock | ThinkingBlock> };
+export type ContextMessage = ContextUserMessage | ContextAssistantMessage;
+
+export type LlmContext = {
+  /** Empty string = no system prompt. */
+  system: string;
+  messages: ContextMessage[];
+};

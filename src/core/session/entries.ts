@@ -1,0 +1,158 @@
+/**
+ * The conversation data model (DESIGN §2): append-only, immutable entries linked by parentId.
+ * Closed unions: every switch over `type` ends in an exhaustiveness check (`assertNever`).
+ * No I/O here.
+ */
+import type { BlobId, EntryId, SessionId } from "./ids";
+
+// ---- content blocks -------------------------------------------------------------------------
+
+export type TextBlock = { type: "text"; text: string };
+export type ImageBlock = { type: "image"; blobId: BlobId; mimeType: string };
+/**
+ * Reasoning the provider streamed. `signature` (Anthropic) or `redacted` data must go back only to
+ * the provider api that produced it (`signedBy`); elsewhere the block is dropped (DESIGN §3).
+ */
+export type ThinkingBlock = {
+  type: "thinking";
+  text: string;
+  signature?: string;
+  /** Anthropic `redacted_thinking` payload: opaque, only meaningful to Anthropic. */
+  redactedData?: string;
+  signedBy?: ApiKind;
+};
+export type ToolCallBlock = { type: "tool_call"; id: string; name: string; args: unknown };
+export type ToolResultBlock = { type: "tool_result"; callId: string; toolName?: string; text: string; isError: boolean };
+export type Block = TextBlock | ImageBlock | ThinkingBlock | ToolCallBlock | ToolResultBlock;
+
+// ---- provider-facing facts stored on messages ----------------------------------------------
+
+/** The wire protocol a provider speaks. Custom providers pick one. */
+export type ApiKind = "anthropic-messages" | "openai-chat";
+
+export type Usage = {
+  /** Input tokens the provider billed for the request, cache reads and writes included. */
+  input: number;
+  output: number;
+  cacheRead?: number;
+  cacheWrite?: number;
+};
+
+/** Why a reply ended, normalized across providers. */
+export type StopReason = "end" | "length" | "tool_use" | "refusal" | "aborted" | "error";
+
+/** Failure classes, decided in one place (providers/classify-error.ts). */
+export type ErrorKind =
+  | "context_overflow"
+  | "output_length"
+  | "rate_limit"
+  | "auth"
+  | "overloaded"
+  | "server"
+  | "network"
+  | "invalid_request"
+  | "aborted"
+  | "unknown";
+
+export type MessageError = { kind: ErrorKind; message: string; status?: number };
+
+export type MessageStatus = "complete" | "stopped" | "interrupted" | "error";
+export type Role = "user" | "assistant" | "tool";
+
+// ---- entries ----------------------------------------------------------------------------------
+
+type EntryBase = {
+  readonly id: EntryId;
+  readonly sessionId: SessionId;
+  /** null for a root. Children are derived, never stored. */
+  readonly parentId: EntryId | null;
+  /** ms since epoch */
+  readonly createdAt: number;
+};
+
+export type MessageEntry = EntryBase & {
+  readonly type: "message";
+  readonly role: Role;
+  readonly content: Block[];
+  readonly status: MessageStatus;
+  readonly error?: MessageError;
+  /** Provider config id (e.g. "anthropic", "openai", or a custom provider's id). */
+  readonly provider?: string;
+  readonly api?: ApiKind;
+  readonly model?: string;
+  readonly usage?: Usage;
+  readonly stopReason?: StopReason;
+  /** Set on a reply produced by "Continue" after an output-length stop: the partial it extends. */
+  readonly continues?: EntryId;
+};
+
+export type CompactionReason = "manual" | "threshold" | "overflow" | "length" | "preflight";
+
+export type CompactionEntry = EntryBase & {
+  readonly type: "compaction";
+  /** Exactly the text the model sees after the framing (digest + `<verbatim_tail>`). */
+  readonly summary: string;
+  readonly shortSummary: string;
+  readonly firstKeptEntryId: EntryId | null;
+  readonly keptUserTurnIds: EntryId[];
+  readonly tokensBefore: number;
+  readonly tokensAfter: number;
+  readonly reason: CompactionReason;
+  readonly instructions?: string;
+  readonly model: string;
+  /** Opaque extra data (pi's read/modified files, eviction notes): kept and exported unchanged. */
+  readonly details?: unknown;
+};
+
+export type BranchSummaryEntry = EntryBase & {
+  readonly type: "branch_summary";
+  readonly fromId: EntryId;
+  readonly summary: string;
+  readonly instructions?: string;
+  readonly model: string;
+  readonly details?: unknown;
+};
+
+export type HandoffEntry = EntryBase & {
+  readonly type: "handoff";
+  readonly document: string;
+  readonly fromSessionId: SessionId;
+  readonly fromEntryId: EntryId;
+};
+
+export type Entry = MessageEntry | CompactionEntry | BranchSummaryEntry | HandoffEntry;
+export type EntryType = Entry["type"];
+
+// ---- sessions ---------------------------------------------------------------------------------
+
+export type ModelRef = { providerId: string; modelId: string };
+
+export type Session = {
+  readonly id: SessionId;
+  title: string;
+  /** "auto" titles may be replaced by a better automatic title; "user" titles never are. */
+  titleSource: "auto" | "user";
+  readonly createdAt: number;
+  updatedAt: number;
+  leafId: EntryId | null;
+  /** Per-session override of the global system prompt; undefined = use the global default. */
+  systemPrompt?: string;
+  /** The model this session talks to; undefined = the global default. */
+  model?: ModelRef;
+  parentSessionId?: SessionId;
+  parentEntryId?: EntryId;
+};
+
+export function assertNever(x: never, what = "value"): never {
+  throw new Error(`Unexpected ${what}: ${JSON.stringify(x)}`);
+}
+
+export const isMessage = (e: Entry): e is MessageEntry => e.type === "message";
+
+/** The plain text of a message's text blocks, joined. */
+export function messageText(content: readonly Block[]): string {
+  return content
+    .filter((b): b is TextBlock => b.type === "text")
+    .map((b) => b.text)
+    .join("\n\n");
+}

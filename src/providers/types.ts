@@ -1,0 +1,58 @@
+/**
+ * The one normalized provider interface (DESIGN §7, STYLE §2.1–2.3).
+ * Once a stream has started it never throws: failures arrive as a final `error` event carrying the
+ * partial reply and an ErrorKind. Every stream ends with exactly one `done` or `error`.
+ */
+import type { LlmContext } from "../core/session/context";
+import type { ApiKind, MessageError, StopReason, TextBlock, ThinkingBlock, Usage } from "../core/session/entries";
+
+/** A provider as the user configured it. Keys live only in the settings table. */
+export type ProviderConfig = {
+  /** "anthropic", "openai", or a generated id for custom providers. */
+  id: string;
+  name: string;
+  api: ApiKind;
+  /** Anthropic: no `/v1` suffix (the SDK adds it). OpenAI-compatible: including `/v1`. */
+  baseUrl: string;
+  apiKey: string;
+  /** Model ids the user typed for this provider (custom providers, local servers). */
+  customModels: string[];
+  builtIn: boolean;
+};
+
+export type ThinkingSetting =
+  | { kind: "off" }
+  | { kind: "anthropic-budget"; budgetTokens: number }
+  | { kind: "openai-effort"; effort: "minimal" | "low" | "medium" | "high" };
+
+export type StreamRequest = {
+  provider: ProviderConfig;
+  model: string;
+  context: LlmContext;
+  maxOutputTokens: number;
+  thinking: ThinkingSetting;
+  signal: AbortSignal;
+};
+
+/** The reply so far. A fresh object is NOT guaranteed per event: consumers copy before storing. */
+export type AssistantPartial = {
+  content: Array<TextBlock | ThinkingBlock>;
+  providerId: string;
+  api: ApiKind;
+  model: string;
+  usage?: Usage;
+  stopReason?: StopReason;
+};
+
+export type StreamEvent =
+  | { type: "start"; partial: AssistantPartial }
+  | { type: "text_delta"; delta: string; partial: AssistantPartial }
+  | { type: "thinking_delta"; delta: string; partial: AssistantPartial }
+  /** A retryable failure before any content arrived; the stream waits `delayMs`, then tries again. */
+  | { type: "retry_wait"; attempt: number; maxAttempts: number; delayMs: number; error: MessageError; partial: AssistantPartial }
+  | { type: "done"; partial: AssistantPartial }
+  | { type: "error"; partial: AssistantPartial; error: MessageError };
+
+export type StreamFn = (req: StreamRequest) => AsyncIterable<StreamEvent>;
+
+export type ListModelsFn = (provider: ProviderConfig, signal: AbortSignal) => Promise<string[]>;
