@@ -54,7 +54,13 @@ export type ErrorKind =
   | "aborted"
   | "unknown";
 
-export type MessageError = { kind: ErrorKind; message: string; status?: number };
+export type MessageError = {
+  kind: ErrorKind;
+  message: string;
+  status?: number;
+  /** How long the provider asked us to wait before retrying (retry-after), when it said. */
+  retryAfterMs?: number;
+};
 
 export type MessageStatus = "complete" | "stopped" | "interrupted" | "error";
 export type Role = "user" | "assistant" | "tool";

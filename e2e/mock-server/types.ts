@@ -1,0 +1,167 @@
+/**
+ * Public types of the mock provider server (DESIGN §9). Plain data only: everything here can cross
+ * the HTTP control API as JSON, so a browser or another process can drive the mock too.
+ */
+
+/** Which wire format a request speaks: `/anthropic/...` (Messages API) or `/openai/...` (Chat Completions). */
+export type Api = "anthropic" | "openai";
+
+export const APIS: readonly Api[] = ["anthropic", "openai"];
+
+/**
+ * How a scripted reply fails. `afterChunks` counts reply *text* deltas already sent (thinking deltas do
+ * not count); the opening events (`message_start` / the role chunk) and any scripted thinking always go
+ * out first, so `afterChunks: 0` fails right after the stream opened.
+ */
+export type Fault =
+  /**
+   * An error response before any streaming, in the provider's JSON error shape. Unset fields take the
+   * provider's real defaults for `status` (e.g. Anthropic 529 → `overloaded_error` "Overloaded";
+   * 400 → the context-overflow message of each provider). `code`/`param` are OpenAI-only.
+   */
+  | {
+      kind: "http";
+      status: number;
+      errorType?: string;
+      message?: string;
+      retryAfterSeconds?: number;
+      code?: string | null;
+      param?: string | null;
+    }
+  /** A provider error inside the open stream: Anthropic `event: error`, OpenAI `data: {"error":…}`; then the stream closes. */
+  | { kind: "midstream_error"; afterChunks: number; errorType?: string; message?: string }
+  /** Destroy the socket mid-stream (a network failure: no terminating event, no clean end). */
+  | { kind: "drop"; afterChunks: number }
+  /** Send `afterChunks` text deltas, then go silent until the client aborts (or the mock resets/closes). */
+  | { kind: "hang"; afterChunks: number };
+
+/**
+ * Which request a script is for. Every field is a case-sensitive substring test; all given fields must
+ * match. A script without `match` answers any request of its api.
+ */
+export type ScriptMatch = {
+  /** Substring of the system prompt (Anthropic `system`; OpenAI system/developer messages). */
+  system?: string;
+  /** Substring of the text of the last user message. */
+  lastUser?: string;
+  /** Substring of any text in the request (system + every message). */
+  anyText?: string;
+  /** Exact model id. */
+  model?: string;
+};
+
+/**
+ * One scripted reply. Scripts are queued FIFO per api; a request takes the first queued script whose
+ * `match` fits it (no `match`: the first one). With an empty queue the reply is
+ * `Echo: <text of the last user message>` streamed in a few chunks.
+ */
+export type ReplyScript = {
+  /** The reply text, split into a few chunks at word boundaries. Ignored when `chunks` is given. */
+  text?: string;
+  /** The exact text deltas to stream (their concatenation is the reply text). */
+  chunks?: string[];
+  /** Reasoning streamed before the text: Anthropic `thinking` block (+ `signature_delta`), OpenAI `delta.reasoning_content`. */
+  thinking?: string;
+  /** Delay before each delta, overriding `MockConfig.chunkDelayMs`. */
+  chunkDelayMs?: number;
+  /** Delay before anything is sent (headers included), e.g. to observe a "waiting" state. */
+  latencyMs?: number;
+  /** `end` → `end_turn` / `stop`; `length` → `max_tokens` / `length`. Default `end`. */
+  stopReason?: "end" | "length";
+  /** Reported token usage. Defaults: input = ceil(request text chars / 4), output = ceil(reply chars / 4). */
+  usage?: { input?: number; output?: number };
+  fault?: Fault;
+  match?: ScriptMatch;
+};
+
+export type MockConfig = {
+  /**
+   * Reject (400) messages with two consecutive turns of the same role, or whose first non-system
+   * message is not `user`, as the strict chat templates of Ollama / LM Studio do. Default false.
+   */
+  strict: boolean;
+  /** null: any non-empty key is accepted. A string: only that key is; others get the provider's 401. Default null. */
+  apiKey: string | null;
+  /** Default delay before each streamed delta, in ms. Default 5. */
+  chunkDelayMs: number;
+  /**
+   * Apply the providers' real request validation (Anthropic: `max_tokens` required, non-empty content,
+   * no `system` role in messages, no trailing whitespace in a final assistant prefill, …). Default true.
+   */
+  validate: boolean;
+  /** Model ids listed by `GET …/v1/models`. Requests for other models are still answered. */
+  models: { anthropic: string[]; openai: string[] };
+  /** The delta field that carries OpenAI-compatible reasoning: `reasoning_content` (DeepSeek, vLLM) or `reasoning` (OpenRouter, Ollama). */
+  openaiReasoningField: "reasoning_content" | "reasoning";
+};
+
+export type MockConfigPatch = Partial<Omit<MockConfig, "models">> & { models?: Partial<MockConfig["models"]> };
+
+/** What became of a recorded request. */
+export type RequestOutcome =
+  /** Still being answered (streaming, or hanging). */
+  | "pending"
+  /** The response was sent completely (including error responses and mid-stream errors). */
+  | "completed"
+  /** The client went away before the response finished (e.g. the user pressed Stop). */
+  | "client_aborted"
+  /** The mock destroyed the socket on purpose (`fault.kind: "drop"`, or reset/close with a request in flight). */
+  | "dropped";
+
+export type RecordedRequest = {
+  /** 1-based sequence number, in arrival order; restarts at 1 after `reset()`. */
+  seq: number;
+  /** null for paths outside `/anthropic` and `/openai` (recorded so a misconfigured base URL is visible). */
+  api: Api | null;
+  method: string;
+  /** Path without the query string, e.g. `/anthropic/v1/messages`. */
+  path: string;
+  /** The raw query string including `?`, or "". */
+  search: string;
+  /** Header names lowercased; repeated headers joined with ", ". */
+  headers: Record<string, string>;
+  /** The body parsed as JSON; the raw text when it is not JSON; null when there is no body. */
+  body: unknown;
+  /** Arrival time, ms since the epoch. */
+  at: number;
+  /** HTTP status sent (0 while none has been sent, or when the socket was dropped before headers). */
+  status: number;
+  outcome: RequestOutcome;
+};
+
+export type RequestFilter = {
+  api?: Api;
+  /** Include CORS preflights (OPTIONS). Default false, so counts and orders reflect what the app sent. */
+  includePreflight?: boolean;
+};
+
+export type MockServerOptions = {
+  /** 0 or absent: a free port. */
+  port?: number;
+  /** Interface to bind. Default `127.0.0.1`. */
+  host?: string;
+  /** Initial config, applied on top of the defaults (and re-applied by `reset()`). */
+  config?: MockConfigPatch;
+};
+
+export interface MockServer {
+  /** `http://127.0.0.1:PORT` (no trailing slash). */
+  readonly url: string;
+  readonly port: number;
+  /** `${url}/anthropic` — the Anthropic SDK's `baseURL` (the SDK adds `/v1/messages`). */
+  readonly anthropicBaseUrl: string;
+  /** `${url}/openai/v1` — the OpenAI SDK's `baseURL`. */
+  readonly openaiBaseUrl: string;
+  /** Queue reply scripts (FIFO) for an api. */
+  enqueue(api: Api, ...scripts: ReplyScript[]): void;
+  /** How many scripts are still queued (for one api, or both). */
+  queued(api?: Api): number;
+  /** A snapshot (deep copy) of the recorded requests, oldest first. */
+  requests(filter?: RequestFilter): RecordedRequest[];
+  clearRequests(): void;
+  /** Merge a patch into the config and return the whole config. `config()` just reads it. */
+  config(patch?: MockConfigPatch): MockConfig;
+  /** Clear queues, recordings and config (back to the start options), and drop in-flight responses. */
+  reset(): void;
+  close(): Promise<void>;
+}

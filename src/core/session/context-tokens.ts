@@ -1,0 +1,37 @@
+/**
+ * The one token metric (DESIGN §3): `contextTokens` counts exactly what `buildContext` returns, so
+ * the meter, the thresholds, the progress guard and `tokensAfter` can never disagree.
+ * The text counter is injected (an estimate today, a real tokenizer later). No I/O here, no caching.
+ */
+import { type BuildContextOptions, buildContext } from "./build-context";
+import type { LlmContext } from "./context";
+import type { Entry } from "./entries";
+
+/**
+ * Tokens each message costs beyond its text (role marker, turn delimiters), in tokens per message.
+ * Providers differ (OpenAI's chat format spends about 3–4); one small constant keeps the metric simple.
+ * The system prompt, when present, is counted as one more message.
+ */
+export const MESSAGE_OVERHEAD_TOKENS = 4;
+
+/** Counts a piece of text in tokens. Must be pure and deterministic. */
+export type CountText = (text: string) => number;
+
+/**
+ * Tokens in an already built context: the system prompt, then every block's text (thinking blocks
+ * by their visible text; signatures and redacted payloads are opaque and not counted), plus
+ * `MESSAGE_OVERHEAD_TOKENS` per message.
+ */
+export function countContextTokens(context: LlmContext, countText: CountText): number {
+  let total = context.system === "" ? 0 : MESSAGE_OVERHEAD_TOKENS + countText(context.system);
+  for (const message of context.messages) {
+    total += MESSAGE_OVERHEAD_TOKENS;
+    for (const block of message.content) total += countText(block.text);
+  }
+  return total;
+}
+
+/** Tokens in `buildContext(path, opts)`: the same context, counted once. */
+export function contextTokens(path: readonly Entry[], opts: BuildContextOptions, countText: CountText): number {
+  return countContextTokens(buildContext(path, opts), countText);
+}

@@ -1,0 +1,35 @@
+/**
+ * Queriers for `useLiveQuery` (STYLE §9): `useLiveQuery(() => liveEntries(id), [id])`.
+ * They only read, and each reads an indexed range (a key, or one session's `sessionId` range), so
+ * Dexie re-runs a query only when a write overlaps what it read: a write in session A does not
+ * re-run session B's entries, labels or drafts. Writes from workers and other tabs arrive too.
+ * The exceptions are inherent: the session list reads the whole (light) sessions table, and search
+ * scans all entries (see searchSessions), so any new entry re-runs an active search.
+ * This is the one db/ module ui/ may import.
+ */
+import type { Entry, Session } from "../core/session/entries";
+import type { EntryId, SessionId } from "../core/session/ids";
+import type { Draft } from "./rows";
+import { getDb } from "./schema";
+import { getSession, listSessions, searchSessions } from "./sessions";
+import { getAllSettings } from "./settings";
+import { getEntries } from "./entries";
+import { getLabels } from "./labels";
+
+export type { Draft } from "./rows";
+
+export const liveSessions = (): Promise<Session[]> => listSessions();
+
+export const liveSession = (id: SessionId): Promise<Session | undefined> => getSession(id);
+
+export const liveEntries = (sessionId: SessionId): Promise<Entry[]> => getEntries(sessionId);
+
+export const liveSettings = (): Promise<Record<string, unknown>> => getAllSettings();
+
+export const liveLabels = (sessionId: SessionId): Promise<Map<EntryId, string>> => getLabels(sessionId);
+
+/** The session's replies in flight (usually zero or one). */
+export const liveDrafts = (sessionId: SessionId): Promise<Draft[]> =>
+  getDb().drafts.where("sessionId").equals(sessionId).toArray();
+
+export const liveSearch = (query: string): Promise<SessionId[]> => searchSessions(query);

@@ -1,0 +1,37 @@
+/**
+ * Row types of the tables that have no type in core/ (sessions and entries are stored exactly as
+ * core/session/entries.ts defines them). Persisted shapes: change them only with a schema version.
+ * No Dexie here, so these types can be re-exported to state/ and ui/.
+ */
+import type { ApiKind, Block, Usage } from "../core/session/entries";
+import type { BlobId, EntryId, SessionId } from "../core/session/ids";
+
+/** The reply in flight, checkpointed on a throttle (never per token). One row per reply. */
+export type Draft = {
+  /** The id the finished reply will get. */
+  id: EntryId;
+  sessionId: SessionId;
+  parentId: EntryId;
+  /** Which page owns it (a per-page id); a draft whose owner is gone is an orphan. */
+  ownerId: string;
+  content: Block[];
+  provider?: string;
+  api?: ApiKind;
+  model?: string;
+  usage?: Usage;
+  /** ms since epoch */
+  startedAt: number;
+  /** ms since epoch, of the last checkpoint */
+  updatedAt: number;
+};
+
+export type SettingRow = { key: string; value: unknown };
+
+/** A user bookmark on an entry: mutable metadata, not part of the conversation. */
+export type LabelRow = { entryId: EntryId; sessionId: SessionId; text: string };
+
+/** A cache filled from the worker's counts; never authoritative. */
+export type TokenCountRow = { entryId: EntryId; encoding: string; count: number };
+
+/** Images and attachments, referenced by id from blocks (never inline in entry rows). */
+export type BlobRow = { id: BlobId; data: Blob; mimeType: string; size: number; createdAt: number };

@@ -1,0 +1,125 @@
+/**
+ * The Dexie database: schema versions, the lazy singleton and the versionchange handling.
+ * Private to db/: nothing outside db/ imports this file (or dexie). The verbs in the sibling
+ * modules are the only way in.
+ */
+import { Dexie, type Table, type Transaction } from "dexie";
+import type { Entry, Session } from "../core/session/entries";
+import type { BlobId, EntryId, SessionId } from "../core/session/ids";
+import type { BlobRow, Draft, LabelRow, SettingRow, TokenCountRow } from "./rows";
+
+export const DB_NAME = "grove";
+
+/** One shipped schema version: its stores (Dexie syntax; `null` drops a table) and its data migration. */
+export type SchemaVersion = {
+  readonly version: number;
+  readonly stores: Readonly<Record<string, string | null>>;
+  /**
+   * Runs inside the upgrade transaction when a database older than `version` is opened.
+   * Contract: only Dexie calls on `tx` (no fetch, no timers); throwing aborts the whole upgrade and
+   * leaves the old database untouched, so the next open retries.
+   */
+  readonly upgrade?: (tx: Transaction) => PromiseLike<unknown> | undefined;
+};
+
+/**
+ * Every shipped version, oldest first, each next to its upgrade. Never edit a shipped entry:
+ * append the next version, and add its fixture (schema-fixtures.ts) and test (schema.test.ts).
+ */
+export const SCHEMA_VERSIONS: readonly SchemaVersion[] = [
+  {
+    version: 1,
+    stores: {
+      sessions: "id, updatedAt",
+      entries: "id, sessionId, [sessionId+parentId]",
+      drafts: "id, sessionId",
+      settings: "key",
+      labels: "&entryId, sessionId",
+      tokenCounts: "[entryId+encoding]",
+      blobs: "id",
+    },
+    // v1 creates the tables; there is nothing older to migrate.
+  },
+];
+
+export const CURRENT_SCHEMA_VERSION = SCHEMA_VERSIONS[SCHEMA_VERSIONS.length - 1]!.version;
+
+/** Declares every version up to `upTo` on `db` (tests use `upTo` to build an older database). */
+export function declareVersions(db: Dexie, upTo: number = CURRENT_SCHEMA_VERSION): void {
+  for (const v of SCHEMA_VERSIONS) {
+    if (v.version > upTo) break;
+    const declared = db.version(v.version).stores({ ...v.stores });
+    if (v.upgrade) declared.upgrade(v.upgrade);
+  }
+}
+
+export class GroveDb extends Dexie {
+  declare sessions: Table<Session, SessionId>;
+  declare entries: Table<Entry, EntryId>;
+  declare drafts: Table<Draft, EntryId>;
+  declare settings: Table<SettingRow, string>;
+  declare labels: Table<LabelRow, EntryId>;
+  declare tokenCounts: Table<TokenCountRow, [EntryId, string]>;
+  declare blobs: Table<BlobRow, BlobId>;
+
+  constructor(name: string) {
+    super(name);
+    declareVersions(this);
+    // Another tab wants to upgrade (or delete) the database. Close for good (no auto-reopen: this
+    // tab's code speaks the old schema and must not write into the new one) and let the app reload.
+    this.on("versionchange", (event) => {
+      this.close({ disableAutoOpen: true });
+      const info: VersionChangeInfo = {
+        newVersion: event.newVersion === null || event.newVersion === 0 ? null : event.newVersion / 10,
+      };
+      for (const listener of versionChangeListeners) {
+        // A microtask each, so one throwing listener neither stops the others nor Dexie's event loop.
+        queueMicrotask(() => listener(info));
+      }
+      return false;
+    });
+  }
+}
+
+// ---- versionchange listeners ------------------------------------------------------------------
+
+/** `newVersion` is the schema version another connection is opening, or null when it deletes the database. */
+export type VersionChangeInfo = { newVersion: number | null };
+export type VersionChangeListener = (info: VersionChangeInfo) => void;
+
+// Module-level (not per instance) so a registration survives closeDb()/getDb() cycles.
+const versionChangeListeners = new Set<VersionChangeListener>();
+
+/**
+ * Registers `listener` for "another tab is upgrading or deleting the database"; by then this tab's
+ * connection is already closed, so the listener should reload the page. Returns the disposer.
+ */
+export function onVersionChange(listener: VersionChangeListener): () => void {
+  versionChangeListeners.add(listener);
+  return () => {
+    versionChangeListeners.delete(listener);
+  };
+}
+
+// ---- the singleton ----------------------------------------------------------------------------
+
+let dbName = DB_NAME;
+let instance: GroveDb | null = null;
+
+/** The database, created on first use (Dexie opens it on the first query). */
+export function getDb(): GroveDb {
+  instance ??= new GroveDb(dbName);
+  return instance;
+}
+
+/** Closes the connection; the next getDb() creates a new one. */
+export function closeDb(): void {
+  instance?.close();
+  instance = null;
+}
+
+/** Tests: point getDb() at a fresh database name (close the previous connection first). */
+export function useTestDatabase(name: string): void {
+  closeDb();
+  dbName = name;
+}

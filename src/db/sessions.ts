@@ -1,0 +1,140 @@
+/**
+ * Session verbs: create (with its first entries), read, list, rename, settings, delete, search.
+ * Session rows stay light (no entries inside) so the list reads only the sessions table.
+ */
+import { assertNever, type Entry, type ModelRef, type Session } from "../core/session/entries";
+import type { EntryId, SessionId } from "../core/session/ids";
+import { addEntriesChecked } from "./append-tx";
+import { EntryNotInSessionError, SessionNotFoundError } from "./errors";
+import { type GroveDb, getDb } from "./schema";
+
+/**
+ * Adds the session and its first entries (e.g. a handoff's first entry) in one transaction. The
+ * entries pass the same checks as appendEntries; `session.leafId` must be null or one of them.
+ * @throws EntryNotInSessionError, AppendOnlyError, DanglingParentError; Dexie's ConstraintError if
+ *   the session id exists. On any throw nothing is written.
+ */
+export async function createSession(session: Session, entries: readonly Entry[] = []): Promise<void> {
+  const db = getDb();
+  await db.transaction("rw", db.sessions, db.entries, async () => {
+    if (session.leafId !== null && !entries.some((e) => e.id === session.leafId)) {
+      throw new EntryNotInSessionError(session.leafId, session.id);
+    }
+    await db.sessions.add(session);
+    await addEntriesChecked(db, session.id, entries);
+  });
+}
+
+export async function getSession(id: SessionId): Promise<Session | undefined> {
+  return getDb().sessions.get(id);
+}
+
+/** All sessions, most recently updated first. */
+export async function listSessions(): Promise<Session[]> {
+  return getDb().sessions.orderBy("updatedAt").reverse().toArray();
+}
+
+/** A title the user chose: automatic titles never replace it. @throws SessionNotFoundError */
+export async function renameSession(id: SessionId, title: string): Promise<void> {
+  const updated = await getDb().sessions.update(id, { title, titleSource: "user" });
+  if (updated === 0) throw new SessionNotFoundError(id);
+}
+
+/**
+ * Sets an automatic title unless the user has named the session. Returns whether it was applied;
+ * a session deleted meanwhile (the title call is slow, the user is not) is not an error: false.
+ */
+export async function setAutoTitle(id: SessionId, title: string): Promise<boolean> {
+  const updated = await getDb()
+    .sessions.where("id")
+    .equals(id)
+    .and((s) => s.titleSource === "auto")
+    .modify({ title });
+  return updated > 0;
+}
+
+/**
+ * Per-session overrides. For each field: absent = unchanged, null = clear the override (use the
+ * global default again), a value = set it.
+ */
+export type SessionPatch = { systemPrompt?: string | null; model?: ModelRef | null };
+
+/** @throws SessionNotFoundError */
+export async function updateSession(id: SessionId, patch: SessionPatch): Promise<void> {
+  const db = getDb();
+  await db.transaction("rw", db.sessions, async () => {
+    const session = await db.sessions.get(id);
+    if (!session) throw new SessionNotFoundError(id);
+    const next: Session = { ...session };
+    if (patch.systemPrompt === null) delete next.systemPrompt;
+    else if (patch.systemPrompt !== undefined) next.systemPrompt = patch.systemPrompt;
+    if (patch.model === null) delete next.model;
+    else if (patch.model !== undefined) next.model = { ...patch.model };
+    await db.sessions.put(next);
+  });
+}
+
+/**
+ * Deletes the session with everything that hangs off it: entries, drafts, labels and the token
+ * counts of its entries, in one transaction. Deleting a missing session is a no-op.
+ * Blobs are kept: nothing records which sessions reference a blob yet (see db/README.md).
+ */
+export async function deleteSession(id: SessionId): Promise<void> {
+  const db = getDb();
+  await db.transaction("rw", [db.sessions, db.entries, db.drafts, db.labels, db.tokenCounts], async () => {
+    const entryIds = await db.entries.where("sessionId").equals(id).primaryKeys();
+    await deleteTokenCountsOf(db, entryIds);
+    await db.entries.bulkDelete(entryIds);
+    await db.drafts.where("sessionId").equals(id).delete();
+    await db.labels.where("sessionId").equals(id).delete();
+    await db.sessions.delete(id);
+  });
+}
+
+// tokenCounts is keyed [entryId+encoding]; Dexie serves `where("entryId")` from that compound
+// primary key (a "virtual index"), so this is one indexed range per entry, not a table scan.
+async function deleteTokenCountsOf(db: GroveDb, entryIds: readonly EntryId[]): Promise<void> {
+  if (entryIds.length === 0) return;
+  await db.tokenCounts.where("entryId").anyOf([...entryIds]).delete();
+}
+
+/**
+ * Ids of the sessions whose title, or any entry's text, contains `query` (case-insensitive), most
+ * recently updated first. Searched text: message text blocks, compaction and branch summaries,
+ * handoff documents. An empty query matches every session.
+ *
+ * Why a scan: IndexedDB has no full-text index, and a word index of our own would double every
+ * append and need its own migration. A local history is small (a few MB of text), so one cursor
+ * pass over `entries`, inside one read transaction (a consistent snapshot), is fast enough. If it
+ * stops being, add a token index table in a new schema version.
+ */
+export async function searchSessions(query: string): Promise<SessionId[]> {
+  const db = getDb();
+  const needle = query.trim().toLowerCase();
+  return db.transaction("r", db.sessions, db.entries, async () => {
+    const sessions = await db.sessions.orderBy("updatedAt").reverse().toArray();
+    if (needle === "") return sessions.map((s) => s.id);
+    const matched = new Set<SessionId>(sessions.filter((s) => s.title.toLowerCase().includes(needle)).map((s) => s.id));
+    await db.entries.each((entry) => {
+      if (!matched.has(entry.sessionId) && searchableText(entry).some((t) => t.toLowerCase().includes(needle))) {
+        matched.add(entry.sessionId);
+      }
+    });
+    return sessions.filter((s) => matched.has(s.id)).map((s) => s.id);
+  });
+}
+
+function searchableText(entry: Entry): string[] {
+  switch (entry.type) {
+    case "message":
+      return entry.content.flatMap((b) => (b.type === "text" ? [b.text] : []));
+    case "compaction":
+      return [entry.summary, entry.shortSummary];
+    case "branch_summary":
+      return [entry.summary];
+    case "handoff":
+      return [entry.document];
+    default:
+      return assertNever(entry, "entry type");
+  }
+}

@@ -1,0 +1,245 @@
+/**
+ * Anthropic Messages adapter over `@anthropic-ai/sdk` (DESIGN §7).
+ *
+ * Contract (STYLE §2.2): the iterable never throws. It yields `start`, then deltas carrying the
+ * partial, then exactly one `done` or `error`. Everything after `start` runs inside one try/catch
+ * that turns any failure into an `error` event keeping the partial reply.
+ *
+ * Does not retry (withRetry does) and does not decide what the model sees (buildContext does):
+ * it only translates `LlmContext` to the wire format and raw stream events back.
+ */
+import type {
+  ContentBlockParam,
+  MessageCreateParamsStreaming,
+  MessageParam,
+  RawMessageStreamEvent,
+  StopReason as AnthropicStopReason,
+  Usage as AnthropicUsage,
+} from "@anthropic-ai/sdk/resources/messages";
+import type { LlmContext } from "../core/session/context";
+import type { StopReason, TextBlock, ThinkingBlock, Usage } from "../core/session/entries";
+import { abortedError, classifyError, StreamEndedError } from "./classify-error";
+import { type ClientDeps, makeAnthropicClient } from "./clients";
+import type { AssistantPartial, StreamEvent, StreamFn, StreamRequest } from "./types";
+
+const API = "anthropic-messages" as const;
+
+/** Anthropic rejects a thinking budget below this. */
+export const ANTHROPIC_MIN_THINKING_BUDGET_TOKENS = 1024;
+/**
+ * `max_tokens` must exceed `budget_tokens`; when the caller's output limit does not, the limit is
+ * raised to budget + this much, so there is still room for the answer after the thinking.
+ */
+export const ANTHROPIC_ANSWER_HEADROOM_TOKENS = 1024;
+
+/** The adapter with injectable dependencies (tests pass a fake `fetch`). */
+export function createAnthropicStream(deps: ClientDeps = {}): StreamFn {
+  return (req) => run(req, deps);
+}
+
+export const streamAnthropic: StreamFn = createAnthropicStream();
+
+async function* run(req: StreamRequest, deps: ClientDeps): AsyncGenerator<StreamEvent> {
+  const partial: AssistantPartial = { content: [], providerId: req.provider.id, api: API, model: req.model };
+  yield { type: "start", partial };
+
+  try {
+    const client = makeAnthropicClient(req.provider, deps);
+    const stream = await client.messages.create(buildParams(req), { signal: req.signal });
+
+    // The wire's block index -> our block (ignored block kinds, e.g. tool_use, have no entry).
+    const blocks = new Map<number, TextBlock | ThinkingBlock>();
+    let finished = false;
+
+    for await (const event of stream) {
+      const out = applyEvent(event, partial, blocks);
+      if (out === "stop") finished = true;
+      else if (out) yield out;
+    }
+
+    // The SDK ends iteration quietly when its signal aborts mid-body; a body that closes without
+    // `message_stop` is a dropped connection, not a finished reply.
+    if (req.signal.aborted) throw abortSignalReason();
+    if (!finished) throw new StreamEndedError();
+
+    partial.stopReason ??= "end";
+    yield { type: "done", partial };
+  } catch (err) {
+    const error = req.signal.aborted ? abortedError() : classifyError(err, API);
+    partial.stopReason = error.kind === "aborted" ? "aborted" : "error";
+    yield { type: "error", partial, error };
+  }
+}
+
+function abortSignalReason(): Error {
+  const e = new Error("Stopped.");
+  e.name = "AbortError";
+  return e;
+}
+
+/** Applies one raw event to the partial; returns the event to yield, "stop" at message_stop, or null. */
+function applyEvent(
+  event: RawMessageStreamEvent,
+  partial: AssistantPartial,
+  blocks: Map<number, TextBlock | ThinkingBlock>,
+): StreamEvent | "stop" | null {
+  switch (event.type) {
+    case "message_start":
+      partial.usage = mapUsage(event.message.usage);
+      return null;
+
+    case "content_block_start": {
+      const cb = event.content_block;
+      if (cb.type === "text") {
+        const block: TextBlock = { type: "text", text: cb.text };
+        blocks.set(event.index, block);
+        partial.content.push(block);
+        return cb.text ? { type: "text_delta", delta: cb.text, partial } : null;
+      }
+      if (cb.type === "thinking") {
+        // signedBy is set when the signature arrives: a block cut off before it is not replayable.
+        const block: ThinkingBlock = { type: "thinking", text: cb.thinking };
+        if (cb.signature) Object.assign(block, { signature: cb.signature, signedBy: API });
+        blocks.set(event.index, block);
+        partial.content.push(block);
+        return cb.thinking ? { type: "thinking_delta", delta: cb.thinking, partial } : null;
+      }
+      if (cb.type === "redacted_thinking") {
+        const block: ThinkingBlock = { type: "thinking", text: "", redactedData: cb.data, signedBy: API };
+        blocks.set(event.index, block);
+        partial.content.push(block);
+        return null;
+      }
+      // tool_use and server-tool blocks: Grove declares no tools, so nothing to show.
+      return null;
+    }
+
+    case "content_block_delta": {
+      const block = blocks.get(event.index);
+      const d = event.delta;
+      if (!block) return null;
+      if (d.type === "text_delta" && block.type === "text") {
+        block.text += d.text;
+        return { type: "text_delta", delta: d.text, partial };
+      }
+      if (d.type === "thinking_delta" && block.type === "thinking") {
+        block.text += d.thinking;
+        return { type: "thinking_delta", delta: d.thinking, partial };
+      }
+      if (d.type === "signature_delta" && block.type === "thinking") {
+        block.signature = (block.signature ?? "") + d.signature;
+        block.signedBy = API;
+        return null;
+      }
+      // citations_delta, input_json_delta: not rendered.
+      return null;
+    }
+
+    case "content_block_stop":
+      return null;
+
+    case "message_delta": {
+      if (event.delta.stop_reason) partial.stopReason = mapStopReason(event.delta.stop_reason);
+      // message_delta usage is cumulative; input counts are present only when they changed.
+      const u = event.usage;
+      const prev = partial.usage ?? { input: 0, output: 0 };
+      const cacheRead = u.cache_read_input_tokens ?? prev.cacheRead;
+      const cacheWrite = u.cache_creation_input_tokens ?? prev.cacheWrite;
+      const input =
+        u.input_tokens != null || u.cache_read_input_tokens != null || u.cache_creation_input_tokens != null
+          ? (u.input_tokens ?? 0) + (cacheRead ?? 0) + (cacheWrite ?? 0)
+          : prev.input;
+      partial.usage = compactUsage({ input, output: u.output_tokens, cacheRead, cacheWrite });
+      return null;
+    }
+
+    case "message_stop":
+      return "stop";
+
+    default: {
+      // Exhaustive over the SDK's union; a newer server event type is ignored at runtime.
+      const unknown: never = event;
+      void unknown;
+      return null;
+    }
+  }
+}
+
+function mapUsage(u: AnthropicUsage): Usage {
+  const cacheRead = u.cache_read_input_tokens ?? undefined;
+  const cacheWrite = u.cache_creation_input_tokens ?? undefined;
+  return compactUsage({
+    input: u.input_tokens + (cacheRead ?? 0) + (cacheWrite ?? 0),
+    output: u.output_tokens,
+    cacheRead,
+    cacheWrite,
+  });
+}
+
+function compactUsage(u: Usage): Usage {
+  const out: Usage = { input: u.input, output: u.output };
+  if (u.cacheRead) out.cacheRead = u.cacheRead;
+  if (u.cacheWrite) out.cacheWrite = u.cacheWrite;
+  return out;
+}
+
+function mapStopReason(reason: AnthropicStopReason): StopReason {
+  switch (reason) {
+    case "end_turn":
+    case "stop_sequence":
+    // pause_turn: a server tool paused a long turn; Grove declares none, so the text so far is the reply.
+    case "pause_turn":
+      return "end";
+    case "max_tokens":
+    // The model filled the context window while writing: the reply was cut short, like max_tokens.
+    case "model_context_window_exceeded":
+      return "length";
+    case "tool_use":
+      return "tool_use";
+    case "refusal":
+      return "refusal";
+    default: {
+      const unknown: never = reason;
+      void unknown;
+      return "end";
+    }
+  }
+}
+
+function buildParams(req: StreamRequest): MessageCreateParamsStreaming {
+  const params: MessageCreateParamsStreaming = {
+    model: req.model,
+    max_tokens: req.maxOutputTokens,
+    messages: convertMessages(req.context),
+    stream: true,
+  };
+  if (req.context.system.trim()) params.system = req.context.system;
+  if (req.thinking.kind === "anthropic-budget") {
+    const budget = Math.max(ANTHROPIC_MIN_THINKING_BUDGET_TOKENS, Math.floor(req.thinking.budgetTokens));
+    params.thinking = { type: "enabled", budget_tokens: budget };
+    if (params.max_tokens <= budget) params.max_tokens = budget + ANTHROPIC_ANSWER_HEADROOM_TOKENS;
+  }
+  return params;
+}
+
+/**
+ * LlmContext -> Anthropic messages. Thinking goes back only when Anthropic signed it (the API
+ * verifies the signature); unsigned or foreign thinking is dropped. Empty text blocks are dropped
+ * (the API rejects them), and so is a message left with no content.
+ */
+function convertMessages(context: LlmContext): MessageParam[] {
+  const out: MessageParam[] = [];
+  for (const msg of context.messages) {
+    const content: ContentBlockParam[] = [];
+    for (const block of msg.content) {
+      if (block.type === "text") {
+        if (block.text.length > 0) content.push({ type: "text", text: block.text });
+      } else if (block.signedBy === API) {
+        if (block.redactedData) content.push({ type: "redacted_thinking", data: block.redactedData });
+        else if (block.signature) content.push({ type: "thinking", thinking: block.text, signature: block.signature });
+      }
+    }
+    if (content.length > 0) out.push({ role: msg.role, content });
+  }
+  return out;
+}

@@ -1,0 +1,125 @@
+/**
+ * The chat's user actions. Each one is "append entries, move the leaf" in one db transaction
+ * (db/ does the transaction), then, where a reply is due, runReply.
+ */
+import type { Entry, MessageEntry, Session } from "../../core/session/entries";
+import { messageText } from "../../core/session/entries";
+import type { EntryId, SessionId } from "../../core/session/ids";
+import { newEntryId, newSessionId } from "../../core/session/ids";
+import { titleFromText } from "../../core/session/title";
+import { buildTreeIndex, deepestLeafFrom, siblingsOf } from "../../core/session/tree";
+import { appendEntries, getEntries, getEntry, moveLeaf } from "../../db/entries";
+import { createSession, getSession, setAutoTitle } from "../../db/sessions";
+import { useSettingsStore, useUiStore } from "../stores";
+import { reportActionError } from "./report-error";
+import { runReply } from "./reply";
+
+function userEntry(sessionId: SessionId, parentId: EntryId | null, text: string): MessageEntry {
+  return {
+    id: newEntryId(),
+    sessionId,
+    parentId,
+    createdAt: Date.now(),
+    type: "message",
+    role: "user",
+    content: [{ type: "text", text }],
+    status: "complete",
+  };
+}
+
+/** Send a message at the session's leaf (creating the session on the first message). */
+export async function sendMessage(text: string): Promise<SessionId | null> {
+  const trimmed = text.trim();
+  if (!trimmed) return null;
+  try {
+    let sessionId = useUiStore.getState().sessionId;
+    const session = sessionId ? await getSession(sessionId) : undefined;
+    let entry: MessageEntry;
+    if (!session) {
+      sessionId = newSessionId();
+      entry = userEntry(sessionId, null, text);
+      const now = Date.now();
+      const fresh: Session = {
+        id: sessionId,
+        title: titleFromText(text),
+        titleSource: "auto",
+        createdAt: now,
+        updatedAt: now,
+        leafId: entry.id,
+        model: { ...useSettingsStore.getState().settings.defaultModel },
+      };
+      await createSession(fresh, [entry]);
+      useUiStore.setState({ sessionId });
+    } else {
+      entry = userEntry(session.id, session.leafId, text);
+      await appendEntries(session.id, [entry], { kind: "move", to: entry.id });
+      if (session.leafId === null) await setAutoTitle(session.id, titleFromText(text));
+    }
+    void runReply(entry.sessionId, entry.id).catch((e) => reportActionError("The reply could not be saved", e));
+    return entry.sessionId;
+  } catch (e) {
+    reportActionError("Your message could not be saved", e);
+    return null;
+  }
+}
+
+/** Edit a user message: a new sibling with the new text, then a reply to it. The original stays. */
+export async function editMessage(sessionId: SessionId, originalId: EntryId, text: string): Promise<void> {
+  const trimmed = text.trim();
+  if (!trimmed) return;
+  try {
+    const original = await getEntry(originalId);
+    if (!original || original.sessionId !== sessionId) return;
+    const entry = userEntry(sessionId, original.parentId, text);
+    await appendEntries(sessionId, [entry], { kind: "move", to: entry.id });
+    useUiStore.setState({ editingId: null });
+    void runReply(sessionId, entry.id).catch((e) => reportActionError("The reply could not be saved", e));
+  } catch (e) {
+    reportActionError("The edit could not be saved", e);
+  }
+}
+
+/** Regenerate (or Retry) an assistant reply: a new sibling reply to the same parent. */
+export async function regenerate(sessionId: SessionId, assistantId: EntryId): Promise<void> {
+  try {
+    const target = await getEntry(assistantId);
+    if (!target || target.parentId === null) return;
+    await moveLeaf(sessionId, target.parentId);
+    await runReply(sessionId, target.parentId);
+  } catch (e) {
+    reportActionError("Could not regenerate the reply", e);
+  }
+}
+
+/**
+ * Branch from here (DESIGN §5): on an assistant (or any non-user) entry, the next message continues
+ * from it; on a user message it is Edit.
+ */
+export async function branchFromHere(sessionId: SessionId, entry: Entry): Promise<void> {
+  if (entry.type === "message" && entry.role === "user") {
+    useUiStore.setState({ editingId: entry.id });
+    return;
+  }
+  try {
+    await moveLeaf(sessionId, entry.id);
+  } catch (e) {
+    reportActionError("Could not branch here", e);
+  }
+}
+
+/** Show another version (sibling) of an entry: the leaf moves to the newest leaf below it. */
+export async function showVersion(sessionId: SessionId, entryId: EntryId, step: -1 | 1): Promise<void> {
+  try {
+    const index = buildTreeIndex(await getEntries(sessionId));
+    const { siblings, position } = siblingsOf(index, entryId);
+    const next = siblings[position - 1 + step];
+    if (!next) return;
+    await moveLeaf(sessionId, deepestLeafFrom(index, next.id));
+  } catch (e) {
+    reportActionError("Could not switch versions", e);
+  }
+}
+
+export function userText(entry: Entry): string {
+  return entry.type === "message" ? messageText(entry.content) : "";
+}

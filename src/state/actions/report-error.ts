@@ -1,0 +1,13 @@
+/** Turns a thrown action error (db, quota, bug) into a plain notice. Actions catch; UI shows. */
+import { isQuotaError } from "../../db/storage";
+import { pushNotice } from "../stores";
+
+export function reportActionError(what: string, error: unknown): void {
+  if (isQuotaError(error)) {
+    pushNotice("error", `${what}: the browser's storage for Grove is full. Nothing was half-written. Free space by deleting old chats (export them first), then try again.`);
+    return;
+  }
+  const detail = error instanceof Error ? error.message : String(error);
+  pushNotice("error", `${what}: ${detail}`);
+  console.error(what, error);
+}

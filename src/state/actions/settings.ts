@@ -1,0 +1,55 @@
+/** Settings actions: save (optimistically, then to the settings table) and list a provider's models. */
+import { setSetting } from "../../db/settings";
+import { listModels } from "../../providers/list-models";
+import type { ProviderConfig } from "../../providers/types";
+import type { Settings } from "../settings-model";
+import { useSettingsStore } from "../stores";
+import { reportActionError } from "./report-error";
+
+export async function saveSettings(patch: Partial<Settings>): Promise<void> {
+  useSettingsStore.setState((s) => ({ settings: { ...s.settings, ...patch } }));
+  try {
+    for (const [key, value] of Object.entries(patch)) await setSetting(key, value);
+  } catch (e) {
+    reportActionError("Settings could not be saved", e);
+  }
+}
+
+export async function updateProvider(id: string, patch: Partial<ProviderConfig>): Promise<void> {
+  const providers = useSettingsStore
+    .getState()
+    .settings.providers.map((p) => (p.id === id ? { ...p, ...patch, id: p.id, builtIn: p.builtIn } : p));
+  await saveSettings({ providers });
+}
+
+export async function addCustomProvider(provider: Omit<ProviderConfig, "id" | "builtIn">): Promise<string> {
+  const id = `custom-${crypto.randomUUID().slice(0, 8)}`;
+  const providers = [...useSettingsStore.getState().settings.providers, { ...provider, id, builtIn: false }];
+  await saveSettings({ providers });
+  return id;
+}
+
+export async function removeProvider(id: string): Promise<void> {
+  const providers = useSettingsStore.getState().settings.providers.filter((p) => p.id !== id || p.builtIn);
+  await saveSettings({ providers });
+}
+
+/** The provider's own model list, or [] when it does not answer (the registry and free text remain). */
+const modelListCache = new Map<string, Promise<string[]>>();
+export function fetchProviderModels(provider: ProviderConfig): Promise<string[]> {
+  const key = `${provider.id}|${provider.baseUrl}|${provider.apiKey.length}`;
+  let cached = modelListCache.get(key);
+  if (!cached) {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 10_000);
+    cached = listModels(provider, controller.signal).catch(() => []);
+    modelListCache.set(key, cached);
+  }
+  return cached;
+}
+
+export function forgetModelLists(): void {
+  modelListCache.clear();
+}
+
+export { reportActionError };

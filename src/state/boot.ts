@@ -1,0 +1,77 @@
+/**
+ * App start-up: hold this page's owner lock, hydrate settings (kept live across tabs), turn drafts
+ * left by closed or reloaded pages into "interrupted" replies, keep the URL and the open session in
+ * step, and ask for persistent storage.
+ */
+import type { SessionId } from "../core/session/ids";
+import { asSessionId } from "../core/session/ids";
+import { recoverOrphanedDrafts } from "../db/drafts";
+import { onVersionChange } from "../db/schema-events";
+import { getAllSettings } from "../db/settings";
+import { requestPersistentStorage } from "../db/storage";
+import { subscribeLive } from "../db/subscribe";
+import { holdOwnerLock, isOwnerAlive } from "./actions/owner";
+import { reportActionError } from "./actions/report-error";
+import { settingsFromRows } from "./settings-model";
+import { useSettingsStore, useUiStore } from "./stores";
+
+/** How often a page looks for drafts orphaned by other tabs that closed mid-reply. */
+export const DRAFT_SWEEP_MS = 10_000;
+
+const HASH_PREFIX = "#/s/";
+
+export function sessionIdFromHash(hash: string): SessionId | null {
+  return hash.startsWith(HASH_PREFIX) && hash.length > HASH_PREFIX.length
+    ? asSessionId(decodeURIComponent(hash.slice(HASH_PREFIX.length)))
+    : null;
+}
+
+export function hashForSession(id: SessionId | null): string {
+  return id ? `${HASH_PREFIX}${encodeURIComponent(id)}` : "";
+}
+
+async function sweepDrafts(): Promise<void> {
+  try {
+    await recoverOrphanedDrafts(isOwnerAlive, Date.now());
+  } catch (e) {
+    reportActionError("Could not recover an interrupted reply", e);
+  }
+}
+
+export async function boot(): Promise<() => void> {
+  await holdOwnerLock();
+  onVersionChange(() => window.location.reload());
+
+  const stopSettings = subscribeLive(
+    getAllSettings,
+    (rows) => useSettingsStore.setState({ settings: settingsFromRows(rows), loaded: true }),
+    (e) => reportActionError("Settings could not be read", e),
+  );
+
+  await sweepDrafts();
+  const sweep = setInterval(sweepDrafts, DRAFT_SWEEP_MS);
+
+  // URL <-> open session: a reload or bookmark returns to the same chat.
+  useUiStore.setState({ sessionId: sessionIdFromHash(window.location.hash) });
+  const onHash = () => {
+    const id = sessionIdFromHash(window.location.hash);
+    if (id !== useUiStore.getState().sessionId) useUiStore.setState({ sessionId: id, editingId: null });
+  };
+  window.addEventListener("hashchange", onHash);
+  const stopUrl = useUiStore.subscribe((s, prev) => {
+    if (s.sessionId === prev.sessionId) return;
+    const hash = hashForSession(s.sessionId);
+    if (window.location.hash !== hash) {
+      history.pushState(null, "", hash || window.location.pathname + window.location.search);
+    }
+  });
+
+  void requestPersistentStorage().catch(() => false);
+
+  return () => {
+    stopSettings();
+    clearInterval(sweep);
+    window.removeEventListener("hashchange", onHash);
+    stopUrl();
+  };
+}

@@ -1,0 +1,79 @@
+/**
+ * The app's settings as data: shape, defaults and the pure helpers that read them.
+ * Persisted as one settings row per key (db/settings.ts); API keys live only here and in that table.
+ */
+import type { ModelRef } from "../core/session/entries";
+import type { ProviderConfig, ThinkingSetting } from "../providers/types";
+
+export type ModelOverride = {
+  contextWindow?: number;
+  maxOutput?: number;
+  thinking?: ThinkingSetting;
+};
+
+export type Settings = {
+  providers: ProviderConfig[];
+  /** The model a new chat starts with. */
+  defaultModel: ModelRef;
+  /** Global default system prompt; a session may override it. */
+  systemPrompt: string;
+  /** Per model id. */
+  modelOverrides: Record<string, ModelOverride>;
+};
+
+export const ANTHROPIC_DEFAULT_BASE_URL = "https://api.anthropic.com";
+export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
+
+export const BUILT_IN_PROVIDERS: readonly ProviderConfig[] = [
+  {
+    id: "anthropic",
+    name: "Anthropic",
+    api: "anthropic-messages",
+    baseUrl: ANTHROPIC_DEFAULT_BASE_URL,
+    apiKey: "",
+    customModels: [],
+    builtIn: true,
+  },
+  {
+    id: "openai",
+    name: "OpenAI",
+    api: "openai-chat",
+    baseUrl: OPENAI_DEFAULT_BASE_URL,
+    apiKey: "",
+    customModels: [],
+    builtIn: true,
+  },
+];
+
+export const DEFAULT_SETTINGS: Settings = {
+  providers: [...BUILT_IN_PROVIDERS],
+  defaultModel: { providerId: "anthropic", modelId: "claude-sonnet-4-5" },
+  systemPrompt: "",
+  modelOverrides: {},
+};
+
+export type SettingKey = keyof Settings;
+export const SETTING_KEYS: readonly SettingKey[] = ["providers", "defaultModel", "systemPrompt", "modelOverrides"];
+
+/** Rows from the settings table → a complete Settings, built-in providers always present. */
+export function settingsFromRows(rows: Record<string, unknown>): Settings {
+  const stored = rows as Partial<Settings>;
+  const providers = Array.isArray(stored.providers) ? [...stored.providers] : [];
+  for (const builtIn of BUILT_IN_PROVIDERS) {
+    if (!providers.some((p) => p.id === builtIn.id)) providers.unshift({ ...builtIn });
+  }
+  return {
+    providers,
+    defaultModel: stored.defaultModel ?? DEFAULT_SETTINGS.defaultModel,
+    systemPrompt: typeof stored.systemPrompt === "string" ? stored.systemPrompt : "",
+    modelOverrides: stored.modelOverrides ?? {},
+  };
+}
+
+export function findProvider(settings: Settings, providerId: string): ProviderConfig | undefined {
+  return settings.providers.find((p) => p.id === providerId);
+}
+
+export function thinkingFor(settings: Settings, modelId: string): ThinkingSetting {
+  return settings.modelOverrides[modelId]?.thinking ?? { kind: "off" };
+}

@@ -1,0 +1,59 @@
+/**
+ * The app's small zustand stores. Each holds ids and raw facts only; derived things (the active
+ * path, token totals) come from core/ functions. Stores never import each other: actions in
+ * state/actions compose them.
+ */
+import { create } from "zustand";
+import type { EntryId, SessionId } from "../core/session/ids";
+import type { AssistantPartial } from "../providers/types";
+import { DEFAULT_SETTINGS, type Settings } from "./settings-model";
+
+// ---- settings (hydrated from the settings table, kept live across tabs) -----------------------
+
+export const useSettingsStore = create<{ settings: Settings; loaded: boolean }>(() => ({
+  settings: DEFAULT_SETTINGS,
+  loaded: false,
+}));
+
+// ---- navigation and transient UI facts ---------------------------------------------------------
+
+export type Notice = { id: number; kind: "error" | "info"; text: string };
+
+export const useUiStore = create<{
+  sessionId: SessionId | null;
+  settingsOpen: boolean;
+  /** The user message being edited in place (Edit → a new sibling). */
+  editingId: EntryId | null;
+  /** Text to put into the composer (e.g. after Switch here on a user message). */
+  composerSeed: { text: string; nonce: number } | null;
+  notices: Notice[];
+}>(() => ({ sessionId: null, settingsOpen: false, editingId: null, composerSeed: null, notices: [] }));
+
+let noticeSeq = 0;
+export function pushNotice(kind: Notice["kind"], text: string): void {
+  const id = ++noticeSeq;
+  useUiStore.setState((s) => ({ notices: [...s.notices.slice(-4), { id, kind, text }] }));
+}
+export function dismissNotice(id: number): void {
+  useUiStore.setState((s) => ({ notices: s.notices.filter((n) => n.id !== id) }));
+}
+
+// ---- the streaming lane: the reply in flight, one per session --------------------------------
+
+export type RetryWait = { attempt: number; maxAttempts: number; until: number; message: string };
+
+export type ActiveReply = {
+  sessionId: SessionId;
+  draftId: EntryId;
+  parentId: EntryId;
+  partial: AssistantPartial;
+  retry: RetryWait | null;
+};
+
+export const useStreamStore = create<{ replies: Record<string, ActiveReply> }>(() => ({ replies: {} }));
+
+export function resetStores(): void {
+  useSettingsStore.setState({ settings: DEFAULT_SETTINGS, loaded: false });
+  useUiStore.setState({ sessionId: null, settingsOpen: false, editingId: null, composerSeed: null, notices: [] });
+  useStreamStore.setState({ replies: {} });
+}

@@ -1,0 +1,29 @@
+import { useState } from "react";
+import { useUiStore } from "../state/stores";
+import { ChatView } from "./chat/ChatView";
+import { Notices } from "./common/Notices";
+import { SessionSidebar } from "./sessions/SessionSidebar";
+import { SettingsDialog } from "./settings/SettingsDialog";
+
+export function App() {
+  const sessionId = useUiStore((s) => s.sessionId);
+  const settingsOpen = useUiStore((s) => s.settingsOpen);
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  return (
+    <div className={`app ${drawerOpen ? "drawer-open" : ""}`}>
+      <SessionSidebar currentId={sessionId} onNavigate={() => setDrawerOpen(false)} />
+      <button
+        type="button"
+        className="drawer-scrim"
+        aria-label="Close sessions"
+        tabIndex={-1}
+        onClick={() => setDrawerOpen(false)}
+      />
+      <main className="main">
+        <ChatView sessionId={sessionId} onToggleSessions={() => setDrawerOpen((o) => !o)} />
+      </main>
+      {settingsOpen && <SettingsDialog />}
+      <Notices />
+    </div>
+  );
+}

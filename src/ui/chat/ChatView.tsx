@@ -1,0 +1,34 @@
+import type { SessionId } from "../../core/session/ids";
+import { useStreamStore } from "../../state/stores";
+import { useSessionView } from "../hooks";
+import { ChatHeader } from "./ChatHeader";
+import { Composer } from "./Composer";
+import { MessageList } from "./MessageList";
+
+export function ChatView({ sessionId, onToggleSessions }: { sessionId: SessionId | null; onToggleSessions: () => void }) {
+  const view = useSessionView(sessionId);
+  const replying = useStreamStore((s) => (sessionId ? sessionId in s.replies : false));
+  const missing = sessionId !== null && view.loaded && !view.session;
+
+  return (
+    <div className="chat">
+      <ChatHeader view={view} sessionId={sessionId} onToggleSessions={onToggleSessions} />
+      {missing ? (
+        <div className="empty-state">
+          <h1>Chat not found</h1>
+          <p className="muted">It may have been deleted in another tab. Start a new chat or pick one from the list.</p>
+        </div>
+      ) : view.path.length === 0 && !replying ? (
+        <div className="empty-state">
+          <h1>What are we exploring?</h1>
+          <p className="muted">
+            Every message can branch. Nothing leaves this browser except the calls to the provider you choose.
+          </p>
+        </div>
+      ) : (
+        <MessageList view={view} sessionId={sessionId} />
+      )}
+      <Composer sessionId={sessionId} replying={replying} />
+    </div>
+  );
+}

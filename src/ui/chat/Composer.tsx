@@ -1,0 +1,76 @@
+import { useEffect, useRef, useState } from "react";
+import type { SessionId } from "../../core/session/ids";
+import { sendMessage } from "../../state/actions/chat";
+import { stopReply } from "../../state/actions/reply";
+import { useUiStore } from "../../state/stores";
+
+export function Composer({ sessionId, replying }: { sessionId: SessionId | null; replying: boolean }) {
+  const [text, setText] = useState("");
+  const ref = useRef<HTMLTextAreaElement>(null);
+  const seed = useUiStore((s) => s.composerSeed);
+
+  useEffect(() => {
+    if (seed) {
+      setText(seed.text);
+      ref.current?.focus();
+    }
+  }, [seed]);
+
+  // Esc stops the reply from anywhere on the page (dialogs handle their own Esc first).
+  useEffect(() => {
+    if (!replying || !sessionId) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape" && !e.defaultPrevented) stopReply(sessionId);
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [replying, sessionId]);
+
+  // Typing into a new chat: focus the composer when the session changes.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: focus on session switch only
+  useEffect(() => {
+    ref.current?.focus();
+  }, [sessionId]);
+
+  const send = async () => {
+    if (!text.trim() || replying) return;
+    const sent = text;
+    setText("");
+    const ok = await sendMessage(sent);
+    if (!ok) setText((t) => t || sent); // keep what the user typed if it could not be saved
+  };
+
+  return (
+    <form
+      className="composer"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void send();
+      }}
+    >
+      <textarea
+        ref={ref}
+        aria-label="Message"
+        placeholder="Message Grove… (Enter to send, Shift+Enter for a new line)"
+        rows={Math.min(10, Math.max(1, text.split("\n").length))}
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
+            e.preventDefault();
+            void send();
+          }
+        }}
+      />
+      {replying && sessionId ? (
+        <button type="button" className="stop" onClick={() => stopReply(sessionId)}>
+          Stop
+        </button>
+      ) : (
+        <button type="submit" className="primary" disabled={!text.trim()}>
+          Send
+        </button>
+      )}
+    </form>
+  );
+}

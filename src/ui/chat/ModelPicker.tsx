@@ -1,0 +1,114 @@
+import { useEffect, useState } from "react";
+import type { ModelRef, Session } from "../../core/session/entries";
+import { MODEL_REGISTRY } from "../../core/tokens/models";
+import { chooseModel } from "../../state/actions/sessions";
+import { fetchProviderModels, updateProvider } from "../../state/actions/settings";
+import { useSettingsStore } from "../../state/stores";
+import type { ProviderConfig } from "../../providers/types";
+
+const OTHER = "__other__";
+const encode = (ref: ModelRef) => `${ref.providerId}::${ref.modelId}`;
+function decode(value: string): ModelRef | null {
+  const at = value.indexOf("::");
+  return at < 0 ? null : { providerId: value.slice(0, at), modelId: value.slice(at + 2) };
+}
+
+/** Registry models for the built-in providers, the user's own ids, and what the provider's /models lists. */
+function modelIdsFor(provider: ProviderConfig, listed: string[]): string[] {
+  const registry =
+    provider.id === "anthropic"
+      ? MODEL_REGISTRY.filter((m) => m.vendor === "anthropic").map((m) => m.id)
+      : provider.id === "openai"
+        ? MODEL_REGISTRY.filter((m) => m.vendor === "openai").map((m) => m.id)
+        : [];
+  return [...new Set([...registry, ...provider.customModels, ...listed])];
+}
+
+function useListedModels(providers: ProviderConfig[]): Record<string, string[]> {
+  const [listed, setListed] = useState<Record<string, string[]>>({});
+  const key = providers.map((p) => `${p.id}|${p.baseUrl}|${p.apiKey ? 1 : 0}`).join(",");
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `key` captures what matters in providers
+  useEffect(() => {
+    let live = true;
+    for (const p of providers) {
+      if (p.builtIn && !p.apiKey) continue;
+      void fetchProviderModels(p).then((ids) => live && setListed((l) => ({ ...l, [p.id]: ids })));
+    }
+    return () => {
+      live = false;
+    };
+  }, [key]);
+  return listed;
+}
+
+export function ModelPicker({ session }: { session: Session | undefined }) {
+  const settings = useSettingsStore((s) => s.settings);
+  const current = session?.model ?? settings.defaultModel;
+  const listed = useListedModels(settings.providers);
+  const [otherFor, setOtherFor] = useState<string | null>(null);
+  const [otherText, setOtherText] = useState("");
+
+  const groups = settings.providers.map((p) => {
+    const ids = modelIdsFor(p, listed[p.id] ?? []);
+    if (p.id === current.providerId && !ids.includes(current.modelId)) ids.unshift(current.modelId);
+    return { provider: p, ids };
+  });
+
+  const submitOther = () => {
+    const id = otherText.trim();
+    const provider = settings.providers.find((p) => p.id === otherFor);
+    if (!id || !provider) return;
+    if (!provider.customModels.includes(id)) void updateProvider(provider.id, { customModels: [...provider.customModels, id] });
+    void chooseModel(session?.id ?? null, { providerId: provider.id, modelId: id });
+    setOtherFor(null);
+    setOtherText("");
+  };
+
+  return (
+    <div className="model-picker">
+      <select
+        aria-label="Model"
+        value={encode(current)}
+        onChange={(e) => {
+          const v = e.target.value;
+          if (v.startsWith(OTHER)) {
+            setOtherFor(v.slice(OTHER.length + 2));
+            return;
+          }
+          const ref = decode(v);
+          if (ref) void chooseModel(session?.id ?? null, ref);
+        }}
+      >
+        {groups.map(({ provider, ids }) => (
+          <optgroup key={provider.id} label={provider.builtIn && !provider.apiKey ? `${provider.name} (no key)` : provider.name}>
+            {ids.map((id) => (
+              <option key={id} value={encode({ providerId: provider.id, modelId: id })}>
+                {id}
+              </option>
+            ))}
+            <option value={`${OTHER}::${provider.id}`}>Other {provider.name} model id…</option>
+          </optgroup>
+        ))}
+      </select>
+      {otherFor && (
+        <form
+          className="other-model"
+          onSubmit={(e) => {
+            e.preventDefault();
+            submitOther();
+          }}
+        >
+          <input
+            aria-label="Model id"
+            placeholder="any model id"
+            autoFocus
+            value={otherText}
+            onChange={(e) => setOtherText(e.target.value)}
+            onKeyDown={(e) => e.key === "Escape" && setOtherFor(null)}
+          />
+          <button type="submit">Use</button>
+        </form>
+      )}
+    </div>
+  );
+}

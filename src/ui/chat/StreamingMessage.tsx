@@ -1,0 +1,50 @@
+import { useEffect, useState } from "react";
+import type { SessionId } from "../../core/session/ids";
+import { useStreamStore } from "../../state/stores";
+import { Markdown } from "../markdown/Markdown";
+import { ThinkingView } from "./ThinkingView";
+
+function useSecondsUntil(until: number | null): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (until === null) return;
+    const t = setInterval(() => setNow(Date.now()), 250);
+    return () => clearInterval(t);
+  }, [until]);
+  return until === null ? 0 : Math.max(0, Math.ceil((until - now) / 1000));
+}
+
+/** The reply in flight: the only component that re-renders per (batched) token. */
+export function StreamingMessage({ sessionId }: { sessionId: SessionId }) {
+  const reply = useStreamStore((s) => s.replies[sessionId]);
+  const seconds = useSecondsUntil(reply?.retry?.until ?? null);
+  if (!reply) return null;
+  const { partial, retry } = reply;
+  const text = partial.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n\n");
+  const hasContent = partial.content.length > 0;
+  return (
+    <article className="message assistant streaming" aria-label="Assistant message (streaming)" aria-busy="true">
+      <div className="message-meta">
+        <span className="role">Assistant</span>
+        <span className="muted">{partial.model}</span>
+      </div>
+      {partial.content.map((b, i) =>
+        b.type === "thinking" ? <ThinkingView key={`t${i.toString()}`} block={b} streaming /> : null,
+      )}
+      {text && <Markdown text={text} streaming />}
+      {retry && !hasContent ? (
+        <div className="retry-wait" role="status">
+          {retry.message} Retrying in {seconds} s (attempt {retry.attempt + 1} of {retry.maxAttempts}).
+        </div>
+      ) : (
+        !text && (
+          <div className="typing" role="status" aria-label="Waiting for the reply">
+            <span />
+            <span />
+            <span />
+          </div>
+        )
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,79 @@
+import type { Element, ElementContent } from "hast";
+import { type ReactNode, useEffect, useRef, useState } from "react";
+
+const COPIED_MS = 1500;
+
+/** Plain text of a hast subtree (what the user sees, without highlight spans). */
+function textOf(node: Element | ElementContent): string {
+  if (node.type === "text") return node.value;
+  if (node.type === "element") return node.children.map(textOf).join("");
+  return "";
+}
+
+function codeChild(pre: Element | undefined): Element | undefined {
+  const first = pre?.children.find((child) => child.type === "element");
+  return first?.type === "element" && first.tagName === "code" ? first : undefined;
+}
+
+function languageOf(code: Element | undefined): string | undefined {
+  const className = code?.properties.className;
+  if (!Array.isArray(className)) return undefined;
+  for (const name of className) {
+    if (typeof name === "string" && name.startsWith("language-")) return name.slice("language-".length);
+  }
+  return undefined;
+}
+
+/**
+ * A fenced code block: header with the language and a "Copy code" button, then the (highlighted)
+ * `<pre>`. `node` is the hast `<pre>` element react-markdown passes to `components.pre`.
+ */
+export function CodeBlock({ node, children }: { node: Element | undefined; children: ReactNode }) {
+  const code = codeChild(node);
+  const language = languageOf(code);
+  // remark-rehype ends every fenced block's text with "\n"; copy the code as written.
+  const text = code ? textOf(code).replace(/\n$/, "") : "";
+
+  const [status, setStatus] = useState<"idle" | "copied" | "failed">("idle");
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  const flash = (next: "copied" | "failed") => {
+    setStatus(next);
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => setStatus("idle"), COPIED_MS);
+  };
+
+  const copy = async () => {
+    try {
+      // `navigator.clipboard` is undefined outside secure contexts; that TypeError lands below too.
+      await navigator.clipboard.writeText(text);
+      flash("copied");
+    } catch {
+      flash("failed");
+    }
+  };
+
+  const label = status === "copied" ? "Copied" : status === "failed" ? "Copy failed" : "Copy";
+
+  return (
+    <div className="md-code">
+      <div className="md-code-header">
+        <span className="md-code-lang">{language ?? "text"}</span>
+        <button
+          type="button"
+          className="md-code-copy"
+          aria-label="Copy code"
+          data-status={status}
+          onClick={() => void copy()}
+        >
+          {label}
+        </button>
+        <span className="md-sr-only" aria-live="polite">
+          {status === "copied" ? "Code copied" : status === "failed" ? "Could not copy code" : ""}
+        </span>
+      </div>
+      <pre>{children}</pre>
+    </div>
+  );
+}

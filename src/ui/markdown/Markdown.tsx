@@ -1,0 +1,87 @@
+import { type ComponentProps, memo, useDeferredValue, useId, useMemo } from "react";
+import ReactMarkdown, { type Components, type ExtraProps, type Options } from "react-markdown";
+import remarkGfm from "remark-gfm";
+import { CodeBlock } from "./CodeBlock";
+import { isFragmentHref, rehypePlugins, urlTransform } from "./pipeline";
+import "./markdown.css";
+
+// GFM: tables, task lists, autolinks, footnotes, `~~strike~~`. Single-tilde strikethrough is off:
+// in chat text "~5 min … ~10 MB" would otherwise strike out everything in between.
+const remarkPlugins: Options["remarkPlugins"] = [[remarkGfm, { singleTilde: false }]];
+
+function Link({ node: _node, href, children, ...rest }: ComponentProps<"a"> & ExtraProps) {
+  // urlTransform / sanitize turned an unsafe or unsupported URL into "" (or removed it): keep the
+  // text, drop the link. An `<a href="">` would still be clickable and open the app itself.
+  if (!href) {
+    return (
+      <span className="md-link-removed" title="Link removed: unsupported URL">
+        {children}
+      </span>
+    );
+  }
+  // Footnote references stay in the page.
+  if (isFragmentHref(href)) {
+    return (
+      <a {...rest} href={href}>
+        {children}
+      </a>
+    );
+  }
+  return (
+    <a {...rest} href={href} target="_blank" rel="noopener noreferrer nofollow">
+      {children}
+    </a>
+  );
+}
+
+function Table({ node: _node, ...rest }: ComponentProps<"table"> & ExtraProps) {
+  return (
+    <div className="md-table-wrap">
+      <table {...rest} />
+    </div>
+  );
+}
+
+const components: Components = {
+  a: Link,
+  pre: ({ node, children }) => <CodeBlock node={node}>{children}</CodeBlock>,
+  table: Table,
+};
+
+/**
+ * Parses and renders. Memoized on `text`: a long finished message is not re-parsed (nor
+ * re-highlighted) when its parent re-renders.
+ */
+const MarkdownBody = memo(function MarkdownBody({ text }: { text: string }) {
+  // Footnote ids/hrefs get a per-message prefix so several messages on one page don't collide.
+  const id = useId();
+  const remarkRehypeOptions = useMemo(() => ({ clobberPrefix: `md-${id.replace(/[^\w-]/g, "")}-` }), [id]);
+  return (
+    <ReactMarkdown
+      remarkPlugins={remarkPlugins}
+      rehypePlugins={rehypePlugins}
+      remarkRehypeOptions={remarkRehypeOptions}
+      components={components}
+      urlTransform={urlTransform}
+    >
+      {text}
+    </ReactMarkdown>
+  );
+});
+
+/**
+ * Renders untrusted Markdown (model output or user text).
+ *
+ * Raw HTML is shown as literal text, never interpreted; only http(s)/mailto links survive and they
+ * open in a new tab; images are shown as links, not loaded; there is no `dangerouslySetInnerHTML`.
+ * While `streaming`, parsing follows the text through `useDeferredValue`, so a fast token stream
+ * can skip intermediate parses instead of blocking input.
+ */
+export function Markdown({ text, streaming = false }: { text: string; streaming?: boolean }) {
+  const deferred = useDeferredValue(text);
+  return (
+    <div className={streaming ? "md md-streaming" : "md"}>
+      <MarkdownBody text={streaming ? deferred : text} />
+    </div>
+  );
+}

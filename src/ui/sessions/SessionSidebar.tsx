@@ -1,0 +1,139 @@
+import { useLiveQuery } from "dexie-react-hooks";
+import { useDeferredValue, useState } from "react";
+import type { Session } from "../../core/session/entries";
+import type { SessionId } from "../../core/session/ids";
+import { liveSearch, liveSessions } from "../../db/live";
+import { deleteSession, newChat, openSession, renameSession } from "../../state/actions/sessions";
+
+export function SessionSidebar({ currentId, onNavigate }: { currentId: SessionId | null; onNavigate: () => void }) {
+  const [query, setQuery] = useState("");
+  const deferred = useDeferredValue(query.trim());
+  const sessions = useLiveQuery(liveSessions, []) ?? [];
+  const matches = useLiveQuery(() => (deferred ? liveSearch(deferred) : null), [deferred]);
+  const visible = matches ? sessions.filter((s) => matches.includes(s.id)) : sessions;
+
+  return (
+    <nav className="sidebar" aria-label="Sessions">
+      <div className="sidebar-head">
+        <div className="brand">
+          <img src="/grove.svg" alt="" width={22} height={22} />
+          <span>Grove</span>
+        </div>
+        <button
+          type="button"
+          className="primary"
+          onClick={() => {
+            newChat();
+            onNavigate();
+          }}
+        >
+          New chat
+        </button>
+      </div>
+      <input
+        className="search"
+        type="search"
+        placeholder="Search chats"
+        aria-label="Search chats"
+        value={query}
+        onChange={(e) => setQuery(e.target.value)}
+      />
+      <ul className="session-list">
+        {visible.map((s) => (
+          <SessionRow
+            key={s.id}
+            session={s}
+            current={s.id === currentId}
+            onOpen={() => {
+              openSession(s.id);
+              onNavigate();
+            }}
+          />
+        ))}
+        {visible.length === 0 && <li className="muted empty">{deferred ? "No chats match." : "No chats yet."}</li>}
+      </ul>
+      <p className="sidebar-foot muted">Stored only in this browser.</p>
+    </nav>
+  );
+}
+
+function SessionRow({ session, current, onOpen }: { session: Session; current: boolean; onOpen: () => void }) {
+  const [mode, setMode] = useState<"view" | "rename" | "confirm-delete">("view");
+  const [draft, setDraft] = useState(session.title);
+
+  if (mode === "rename") {
+    return (
+      <li className="session-row editing">
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            void renameSession(session.id, draft);
+            setMode("view");
+          }}
+        >
+          <input
+            aria-label="Chat title"
+            value={draft}
+            autoFocus
+            onChange={(e) => setDraft(e.target.value)}
+            onKeyDown={(e) => e.key === "Escape" && setMode("view")}
+          />
+          <button type="submit">Save</button>
+        </form>
+      </li>
+    );
+  }
+  if (mode === "confirm-delete") {
+    return (
+      <li className="session-row confirm" role="group" aria-label={`Delete ${session.title}?`}>
+        <span>Delete “{session.title}”? This cannot be undone.</span>
+        <div className="row-actions">
+          <button type="button" className="danger" onClick={() => void deleteSession(session.id)}>
+            Delete
+          </button>
+          <button type="button" onClick={() => setMode("view")}>
+            Cancel
+          </button>
+        </div>
+      </li>
+    );
+  }
+  return (
+    <li className={`session-row ${current ? "current" : ""}`}>
+      <a
+        href={`#/s/${encodeURIComponent(session.id)}`}
+        aria-current={current ? "page" : undefined}
+        onClick={(e) => {
+          e.preventDefault();
+          onOpen();
+        }}
+      >
+        <span className="session-title">{session.title}</span>
+        <span className="session-date">{new Date(session.updatedAt).toLocaleDateString()}</span>
+      </a>
+      <div className="row-actions">
+        <button
+          type="button"
+          className="icon-button"
+          aria-label={`Rename ${session.title}`}
+          title="Rename"
+          onClick={() => {
+            setDraft(session.title);
+            setMode("rename");
+          }}
+        >
+          ✎
+        </button>
+        <button
+          type="button"
+          className="icon-button"
+          aria-label={`Delete ${session.title}`}
+          title="Delete"
+          onClick={() => setMode("confirm-delete")}
+        >
+          🗑
+        </button>
+      </div>
+    </li>
+  );
+}
