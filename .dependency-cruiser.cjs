@@ -10,7 +10,9 @@ module.exports = {
       comment: "core/ imports nothing from the app (no React, DOM stores, Dexie or providers)",
       severity: "error",
       from: { path: "^src/core/" },
-      to: { path: "^src/(ui|state|db|worker|providers)/|node_modules/(dexie|dexie-react-hooks|react|react-dom|zustand|comlink)/" },
+      to: {
+        path: "^src/(ui|state|db|worker|providers)/|node_modules/(dexie|dexie-react-hooks|react|react-dom|zustand|comlink)/",
+      },
     },
     {
       name: "providers-below-state",

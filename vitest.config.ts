@@ -2,10 +2,12 @@ import { defineConfig } from "vitest/config";
 
 // Node is the default environment: core/, providers/ and db/ (fake-indexeddb) run there.
 // UI tests that need a DOM opt in with `// @vitest-environment jsdom` at the top of the file.
+// The JSON report feeds .ci/run's "N passed, N failed" line.
 export default defineConfig({
   test: {
     include: ["src/**/*.test.ts", "src/**/*.test.tsx", "e2e/mock-server/**/*.test.ts"],
     environment: "node",
     pool: "threads",
+    reporters: ["default", ["json", { outputFile: "test-results/unit-results.json" }]],
   },
 });

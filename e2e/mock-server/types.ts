@@ -24,7 +24,8 @@ export type Fault =
       status: number;
       errorType?: string;
       message?: string;
-      retryAfterSeconds?: number;
+      /** The `retry-after` header in seconds. Default: 1 on 429, absent otherwise; null: never sent. */
+      retryAfterSeconds?: number | null;
       code?: string | null;
       param?: string | null;
     }

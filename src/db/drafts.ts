@@ -11,9 +11,18 @@ import { getDb } from "./schema";
 
 export type { Draft } from "./rows";
 
-/** Writes the draft (one row, replacing the previous checkpoint). */
-export async function saveDraft(draft: Draft): Promise<void> {
-  await getDb().drafts.put(draft);
+/**
+ * Writes the draft (one row, replacing the previous checkpoint). Returns false, writing nothing,
+ * when the reply already exists as an entry: a throttled checkpoint that fires after finalizeDraft
+ * must not resurrect the draft (the UI would show a ghost reply in flight).
+ */
+export async function saveDraft(draft: Draft): Promise<boolean> {
+  const db = getDb();
+  return db.transaction("rw", db.entries, db.drafts, async () => {
+    if ((await db.entries.get(draft.id)) !== undefined) return false;
+    await db.drafts.put(draft);
+    return true;
+  });
 }
 
 /** Drops a draft without keeping anything (e.g. a reply that failed before any content). */
@@ -58,8 +67,8 @@ export type IsOwnerAlive = (ownerId: string) => boolean | Promise<boolean>;
  * Turns every draft whose owner is gone into an assistant message with status "interrupted" (same
  * id, parent and content as the draft), deletes the draft, and moves the leaf to it only if the
  * leaf is still the draft's parent (the user has not moved on). One transaction per draft; drafts
- * of deleted sessions, and stale
- * checkpoints of replies already finalized, are just deleted. Returns the ids of the entries appended.
+ * of deleted sessions, and of replies that
+ * exist already, are just deleted. Returns the ids of the entries appended.
  *
  * Liveness is decided first, outside any transaction: awaiting non-Dexie work inside one would
  * commit it early (PrematureCommitError).
@@ -87,8 +96,8 @@ async function recoverOne(draftId: EntryId, ownerId: string, now: number): Promi
     const draft = await db.drafts.get(draftId);
     if (!draft || draft.ownerId !== ownerId) return false;
     const session = await db.sessions.get(draft.sessionId);
-    // A draft whose session is gone, or a stale checkpoint written after its reply was finalized
-    // (a late throttled save), has nothing to recover: drop it.
+    // A draft whose session is gone, or one whose reply exists already (saveDraft refuses that, but
+    // a row may predate the check), has nothing to recover: drop it.
     if (!session || (await db.entries.get(draftId)) !== undefined) {
       await db.drafts.delete(draftId);
       return false;
@@ -96,7 +105,13 @@ async function recoverOne(draftId: EntryId, ownerId: string, now: number): Promi
     const entry = interruptedEntry(draft);
     await addEntriesChecked(db, draft.sessionId, [entry]);
     await db.drafts.delete(draftId);
-    await applyLeafPolicy(db, session, { kind: "move-if-leaf-is", expected: draft.parentId, to: entry.id }, [entry], now);
+    await applyLeafPolicy(
+      db,
+      session,
+      { kind: "move-if-leaf-is", expected: draft.parentId, to: entry.id },
+      [entry],
+      now,
+    );
     return true;
   });
 }

@@ -9,12 +9,12 @@
  */
 import type { Entry, Session } from "../core/session/entries";
 import type { EntryId, SessionId } from "../core/session/ids";
+import { getEntries } from "./entries";
+import { getLabels } from "./labels";
 import type { Draft } from "./rows";
 import { getDb } from "./schema";
 import { getSession, listSessions, searchSessions } from "./sessions";
 import { getAllSettings } from "./settings";
-import { getEntries } from "./entries";
-import { getLabels } from "./labels";
 
 export type { Draft } from "./rows";
 

@@ -118,8 +118,11 @@ export function closeDb(): void {
   instance = null;
 }
 
-/** Tests: point getDb() at a fresh database name (close the previous connection first). */
-export function useTestDatabase(name: string): void {
+/**
+ * Tests: point getDb() at another database name (closing the current connection). Not named
+ * `use…`: it is no React hook.
+ */
+export function setTestDatabase(name: string): void {
   closeDb();
   dbName = name;
 }

@@ -95,7 +95,10 @@ export async function deleteSession(id: SessionId): Promise<void> {
 // primary key (a "virtual index"), so this is one indexed range per entry, not a table scan.
 async function deleteTokenCountsOf(db: GroveDb, entryIds: readonly EntryId[]): Promise<void> {
   if (entryIds.length === 0) return;
-  await db.tokenCounts.where("entryId").anyOf([...entryIds]).delete();
+  await db.tokenCounts
+    .where("entryId")
+    .anyOf([...entryIds])
+    .delete();
 }
 
 /**

@@ -5,14 +5,14 @@
 import "fake-indexeddb/auto";
 import type { BranchSummaryEntry, CompactionEntry, MessageEntry, Session } from "../core/session/entries";
 import { type EntryId, newEntryId, newSessionId, type SessionId } from "../core/session/ids";
-import { closeDb, getDb, useTestDatabase } from "./schema";
+import { closeDb, getDb, setTestDatabase } from "./schema";
 
 let counter = 0;
 
 /** Points getDb() at a new, empty database. */
 export function freshDatabase(): void {
   counter += 1;
-  useTestDatabase(`grove-test-${counter}-${newSessionId()}`);
+  setTestDatabase(`grove-test-${counter}-${newSessionId()}`);
 }
 
 export { closeDb, getDb };
@@ -29,7 +29,12 @@ export function makeSession(overrides: Partial<Session> = {}): Session {
   };
 }
 
-export function userMessage(sessionId: SessionId, parentId: EntryId | null, text: string, createdAt = 2_000): MessageEntry {
+export function userMessage(
+  sessionId: SessionId,
+  parentId: EntryId | null,
+  text: string,
+  createdAt = 2_000,
+): MessageEntry {
   return {
     id: newEntryId(),
     sessionId,
@@ -69,7 +74,12 @@ export function compaction(sessionId: SessionId, parentId: EntryId, summary: str
   };
 }
 
-export function branchSummary(sessionId: SessionId, parentId: EntryId, fromId: EntryId, summary: string): BranchSummaryEntry {
+export function branchSummary(
+  sessionId: SessionId,
+  parentId: EntryId,
+  fromId: EntryId,
+  summary: string,
+): BranchSummaryEntry {
   return {
     id: newEntryId(),
     sessionId,

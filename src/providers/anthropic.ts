@@ -9,12 +9,12 @@
  * it only translates `LlmContext` to the wire format and raw stream events back.
  */
 import type {
+  StopReason as AnthropicStopReason,
+  Usage as AnthropicUsage,
   ContentBlockParam,
   MessageCreateParamsStreaming,
   MessageParam,
   RawMessageStreamEvent,
-  StopReason as AnthropicStopReason,
-  Usage as AnthropicUsage,
 } from "@anthropic-ai/sdk/resources/messages";
 import type { LlmContext } from "../core/session/context";
 import type { StopReason, TextBlock, ThinkingBlock, Usage } from "../core/session/entries";
@@ -59,8 +59,12 @@ async function* run(req: StreamRequest, deps: ClientDeps): AsyncGenerator<Stream
 
     // The SDK ends iteration quietly when its signal aborts mid-body; a body that closes without
     // `message_stop` is a dropped connection, not a finished reply.
-    if (req.signal.aborted) throw abortSignalReason();
-    if (!finished) throw new StreamEndedError();
+    if (!finished) {
+      if (!req.signal.aborted) throw new StreamEndedError();
+      partial.stopReason = "aborted";
+      yield { type: "error", partial, error: abortedError() };
+      return;
+    }
 
     partial.stopReason ??= "end";
     yield { type: "done", partial };
@@ -69,12 +73,6 @@ async function* run(req: StreamRequest, deps: ClientDeps): AsyncGenerator<Stream
     partial.stopReason = error.kind === "aborted" ? "aborted" : "error";
     yield { type: "error", partial, error };
   }
-}
-
-function abortSignalReason(): Error {
-  const e = new Error("Stopped.");
-  e.name = "AbortError";
-  return e;
 }
 
 /** Applies one raw event to the partial; returns the event to yield, "stop" at message_stop, or null. */
@@ -218,6 +216,10 @@ function buildParams(req: StreamRequest): MessageCreateParamsStreaming {
     const budget = Math.max(ANTHROPIC_MIN_THINKING_BUDGET_TOKENS, Math.floor(req.thinking.budgetTokens));
     params.thinking = { type: "enabled", budget_tokens: budget };
     if (params.max_tokens <= budget) params.max_tokens = budget + ANTHROPIC_ANSWER_HEADROOM_TOKENS;
+  } else if (req.thinking.kind === "anthropic-adaptive") {
+    // "summarized" because some models omit the thinking text by default; the user wants to see it.
+    params.thinking = { type: "adaptive", display: "summarized" };
+    params.output_config = { effort: req.thinking.effort };
   }
   return params;
 }

@@ -5,8 +5,18 @@
  * provider's own message, decides the `ErrorKind`, and writes a sentence a user understands,
  * keeping the provider's words after it. Each pattern carries a real provider message.
  *
- * Pure: no I/O, no SDK imports (errors are read by shape, so both SDKs and plain objects work).
+ * Pure: no I/O. Errors are read by shape, so both SDKs and plain objects work; the SDKs' connection
+ * and abort classes are recognised with `instanceof` (OpenAI's errors all have name "Error", and a
+ * minified build renames constructors).
  */
+import {
+  APIConnectionError as AnthropicConnectionError,
+  APIUserAbortError as AnthropicUserAbortError,
+} from "@anthropic-ai/sdk/core/error";
+import {
+  APIConnectionError as OpenAIConnectionError,
+  APIUserAbortError as OpenAIUserAbortError,
+} from "openai/core/error";
 import type { ApiKind, ErrorKind, MessageError } from "../core/session/entries";
 
 /** The provider's own message is kept, but a proxy's HTML error page is not worth 50 kB. */
@@ -15,8 +25,9 @@ const MAX_PROVIDER_MESSAGE_CHARS = 400;
 // ---- patterns (each with a real message) -----------------------------------------------------
 
 /**
- * The prompt does not fit the model's window. Checked before status codes: llama.cpp reports
- * overflow as HTTP 500, and overflow must never be retried generically (DESIGN §4.7).
+ * The prompt does not fit the model's window. Checked before the 4xx/5xx status rules (only
+ * quota and 429 come first): llama.cpp reports overflow as HTTP 500, and an overflow must never be
+ * retried generically (DESIGN §4.7).
  */
 const OVERFLOW_PATTERNS: readonly RegExp[] = [
   // Anthropic 400 invalid_request_error: "prompt is too long: 210000 tokens > 200000 maximum"
@@ -140,6 +151,14 @@ const NETWORK_PATTERNS: readonly RegExp[] = [
 const NETWORK_ERROR_NAMES = new Set(["APIConnectionError", "APIConnectionTimeoutError", "StreamEndedError"]);
 const ABORT_ERROR_NAMES = new Set(["AbortError", "APIUserAbortError"]);
 
+/** Error class names that survive minification: set explicitly, or recognised by instanceof. */
+function errorName(err: object): string | undefined {
+  // Both SDKs' timeout errors extend their APIConnectionError.
+  if (err instanceof AnthropicConnectionError || err instanceof OpenAIConnectionError) return "APIConnectionError";
+  if (err instanceof AnthropicUserAbortError || err instanceof OpenAIUserAbortError) return "APIUserAbortError";
+  return "name" in err ? str(err.name) : undefined;
+}
+
 /** Words we put in front of a quota error; `isRetryable` keys on them (see there). */
 const QUOTA_SENTENCE = "Your account has run out of credit or quota";
 
@@ -157,7 +176,6 @@ type ErrorFacts = {
   providerMessage: string;
   /** True when a provider error body was present (an HTTP error or an SSE error event). */
   hasBody: boolean;
-  headers?: HeaderGetter;
   /** Messages and codes of the `cause` chain (undici hides "ECONNRESET" there). */
   causeText: string;
 };
@@ -174,7 +192,7 @@ function isHeaderGetter(x: unknown): x is HeaderGetter {
   return isRecord(x) && typeof x.get === "function";
 }
 
-/** Strips the SDKs' "429 " status prefix and JSON dumps so only the provider's sentence remains. */
+/** Strips the SDKs' "429 " status prefix (the status is reported separately). */
 function cleanSdkMessage(message: string, status: number | undefined): string {
   let m = message.trim();
   if (status !== undefined && m.startsWith(`${status} `)) m = m.slice(String(status).length + 1);
@@ -185,7 +203,7 @@ function readFacts(err: unknown): ErrorFacts {
   if (!isRecord(err)) {
     return { name: typeof err, codes: [], providerMessage: String(err ?? ""), hasBody: false, causeText: "" };
   }
-  const name = str(err.name) ?? (err instanceof Error ? err.constructor.name : "Object");
+  const name = errorName(err) ?? "Object";
   const sdkMessage = str(err.message) ?? "";
 
   // Anthropic SDK: `error` is the whole body {type:"error", error:{type, message}}.
@@ -227,7 +245,6 @@ function readFacts(err: unknown): ErrorFacts {
     codes,
     providerMessage: innerMessage ?? cleanSdkMessage(sdkMessage, status),
     hasBody,
-    headers: isHeaderGetter(err.headers) ? err.headers : undefined,
     causeText: causeParts.join(" "),
   };
 }
@@ -293,9 +310,10 @@ function kindOf(f: ErrorFacts): ErrorKind | "quota" {
     const all = `${text} ${f.causeText}`;
     if (NETWORK_PATTERNS.some((p) => p.test(text) || p.test(f.causeText) || p.test(all))) return "network";
   }
-  if (has(OVERFLOW_CODES) || OVERFLOW_PATTERNS.some((p) => p.test(text))) return "context_overflow";
   if (has(QUOTA_CODES) || f.status === 402 || QUOTA_PATTERNS.some((p) => p.test(text))) return "quota";
+  // Before the overflow patterns: a gateway's "429 Too many tokens per minute" is a rate limit.
   if (has(RATE_LIMIT_CODES) || f.status === 429) return "rate_limit";
+  if (has(OVERFLOW_CODES) || OVERFLOW_PATTERNS.some((p) => p.test(text))) return "context_overflow";
   if (has(OVERLOADED_CODES) || f.status === 529) return "overloaded";
   // OpenAI 503: "The engine is currently overloaded, please try again later"
   if ((f.status === 503 || f.status === undefined) && /overloaded/i.test(text)) return "overloaded";
@@ -336,7 +354,10 @@ function plainSentence(kind: ErrorKind | "quota", f: ErrorFacts, api: ApiKind): 
     case "network":
       if (f.name === "StreamEndedError") return "The connection closed before the reply finished.";
       if (/timed? ?out/i.test(f.providerMessage)) return "The request timed out. Check your connection and try again.";
-      if (f.providerMessage === "terminated" || /network error|other side closed/i.test(`${f.providerMessage} ${f.causeText}`))
+      if (
+        f.providerMessage === "terminated" ||
+        /network error|other side closed/i.test(`${f.providerMessage} ${f.causeText}`)
+      )
         return "The connection dropped. Check your connection and try again.";
       return "Couldn't reach the provider. Check your connection and the base URL (a local server must also allow requests from this page: CORS).";
     case "invalid_request":

@@ -23,7 +23,11 @@ export type ProviderConfig = {
 export type ThinkingSetting =
   | { kind: "off" }
   | { kind: "anthropic-budget"; budgetTokens: number }
+  /** Claude 4.6+: the model decides how much to think; Opus 4.7+ accept only this form. */
+  | { kind: "anthropic-adaptive"; effort: AnthropicEffort }
   | { kind: "openai-effort"; effort: "minimal" | "low" | "medium" | "high" };
+
+export type AnthropicEffort = "low" | "medium" | "high" | "xhigh" | "max";
 
 export type StreamRequest = {
   provider: ProviderConfig;
@@ -49,7 +53,14 @@ export type StreamEvent =
   | { type: "text_delta"; delta: string; partial: AssistantPartial }
   | { type: "thinking_delta"; delta: string; partial: AssistantPartial }
   /** A retryable failure before any content arrived; the stream waits `delayMs`, then tries again. */
-  | { type: "retry_wait"; attempt: number; maxAttempts: number; delayMs: number; error: MessageError; partial: AssistantPartial }
+  | {
+      type: "retry_wait";
+      attempt: number;
+      maxAttempts: number;
+      delayMs: number;
+      error: MessageError;
+      partial: AssistantPartial;
+    }
   | { type: "done"; partial: AssistantPartial }
   | { type: "error"; partial: AssistantPartial; error: MessageError };
 

@@ -28,6 +28,15 @@
  *
  * Pure: no I/O, no token counting (context-tokens.ts), no tree walking (the caller passes the path).
  */
+
+import {
+  BRANCH_SUMMARY_CONTEXT,
+  COMPACTED_SYSTEM_NOTE,
+  COMPACTION_KEPT_USER_TURNS,
+  COMPACTION_SUMMARY_CONTEXT,
+  fillTemplate,
+  HANDOFF_CONTEXT,
+} from "../prompts";
 import type { ContextAssistantMessage, ContextMessage, ContextUserMessage, LlmContext } from "./context";
 import {
   type ApiKind,
@@ -41,14 +50,6 @@ import {
 } from "./entries";
 import type { EntryId } from "./ids";
 import { normalizeMessages } from "./normalize-messages";
-import {
-  BRANCH_SUMMARY_CONTEXT,
-  COMPACTED_SYSTEM_NOTE,
-  COMPACTION_KEPT_USER_TURNS,
-  COMPACTION_SUMMARY_CONTEXT,
-  fillTemplate,
-  HANDOFF_CONTEXT,
-} from "../prompts";
 
 export type BuildContextOptions = {
   /** The session's system prompt, else the global default. "" = none. */

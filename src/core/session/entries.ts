@@ -22,7 +22,13 @@ export type ThinkingBlock = {
   signedBy?: ApiKind;
 };
 export type ToolCallBlock = { type: "tool_call"; id: string; name: string; args: unknown };
-export type ToolResultBlock = { type: "tool_result"; callId: string; toolName?: string; text: string; isError: boolean };
+export type ToolResultBlock = {
+  type: "tool_result";
+  callId: string;
+  toolName?: string;
+  text: string;
+  isError: boolean;
+};
 export type Block = TextBlock | ImageBlock | ThinkingBlock | ToolCallBlock | ToolResultBlock;
 
 // ---- provider-facing facts stored on messages ----------------------------------------------

@@ -10,7 +10,10 @@ export function titleFromText(text: string): string {
   let title = words.slice(0, TITLE_MAX_WORDS).join(" ");
   if (title.length > TITLE_MAX_CHARS) {
     // Cut on a code point boundary so an emoji or CJK pair is never split.
-    title = `${Array.from(title).slice(0, TITLE_MAX_CHARS - 1).join("").trimEnd()}…`;
+    title = `${Array.from(title)
+      .slice(0, TITLE_MAX_CHARS - 1)
+      .join("")
+      .trimEnd()}…`;
   } else if (words.length > TITLE_MAX_WORDS) {
     title = `${title}…`;
   }

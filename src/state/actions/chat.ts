@@ -11,8 +11,8 @@ import { buildTreeIndex, deepestLeafFrom, siblingsOf } from "../../core/session/
 import { appendEntries, getEntries, getEntry, moveLeaf } from "../../db/entries";
 import { createSession, getSession, setAutoTitle } from "../../db/sessions";
 import { useSettingsStore, useUiStore } from "../stores";
-import { reportActionError } from "./report-error";
 import { runReply } from "./reply";
+import { reportActionError } from "./report-error";
 
 function userEntry(sessionId: SessionId, parentId: EntryId | null, text: string): MessageEntry {
   return {

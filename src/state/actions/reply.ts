@@ -44,10 +44,16 @@ export function resolveTarget(session: Session | undefined, settings: Settings):
   const ref = session?.model ?? settings.defaultModel;
   const provider = findProvider(settings, ref.providerId);
   if (!provider) {
-    return { kind: "invalid_request", message: `The provider "${ref.providerId}" is not configured. Pick another model.` };
+    return {
+      kind: "invalid_request",
+      message: `The provider "${ref.providerId}" is not configured. Pick another model.`,
+    };
   }
   if (provider.builtIn && !provider.apiKey.trim()) {
-    return { kind: "auth", message: `No ${provider.name} API key yet. Open Settings and paste your key, then press Retry.` };
+    return {
+      kind: "auth",
+      message: `No ${provider.name} API key yet. Open Settings and paste your key, then press Retry.`,
+    };
   }
   return { provider, modelId: ref.modelId };
 }

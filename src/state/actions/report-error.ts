@@ -4,7 +4,10 @@ import { pushNotice } from "../stores";
 
 export function reportActionError(what: string, error: unknown): void {
   if (isQuotaError(error)) {
-    pushNotice("error", `${what}: the browser's storage for Grove is full. Nothing was half-written. Free space by deleting old chats (export them first), then try again.`);
+    pushNotice(
+      "error",
+      `${what}: the browser's storage for Grove is full. Nothing was half-written. Free space by deleting old chats (export them first), then try again.`,
+    );
     return;
   }
   const detail = error instanceof Error ? error.message : String(error);

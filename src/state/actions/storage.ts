@@ -7,7 +7,8 @@ export async function readStorage(): Promise<StorageInfo | null> {
   try {
     const estimate = await storageEstimate();
     if (!estimate) return null;
-    const persisted = typeof navigator !== "undefined" && navigator.storage?.persisted ? await navigator.storage.persisted() : false;
+    const persisted =
+      typeof navigator !== "undefined" && navigator.storage?.persisted ? await navigator.storage.persisted() : false;
     return { ...estimate, persisted };
   } catch {
     return null;

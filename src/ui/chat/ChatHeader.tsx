@@ -1,20 +1,11 @@
 import { useState } from "react";
-import type { SessionId } from "../../core/session/ids";
 import { useUiStore } from "../../state/stores";
 import type { SessionView } from "../hooks";
 import { ContextMeter } from "./ContextMeter";
 import { ModelPicker } from "./ModelPicker";
 import { SessionPromptDialog } from "./SessionPromptDialog";
 
-export function ChatHeader({
-  view,
-  sessionId,
-  onToggleSessions,
-}: {
-  view: SessionView;
-  sessionId: SessionId | null;
-  onToggleSessions: () => void;
-}) {
+export function ChatHeader({ view, onToggleSessions }: { view: SessionView; onToggleSessions: () => void }) {
   const [promptOpen, setPromptOpen] = useState(false);
   return (
     <header className="chat-header">
@@ -42,7 +33,9 @@ export function ChatHeader({
           <span className="sr-only">Settings</span>
         </button>
       </div>
-      {promptOpen && view.session && <SessionPromptDialog session={view.session} onClose={() => setPromptOpen(false)} />}
+      {promptOpen && view.session && (
+        <SessionPromptDialog session={view.session} onClose={() => setPromptOpen(false)} />
+      )}
     </header>
   );
 }

@@ -5,14 +5,20 @@ import { ChatHeader } from "./ChatHeader";
 import { Composer } from "./Composer";
 import { MessageList } from "./MessageList";
 
-export function ChatView({ sessionId, onToggleSessions }: { sessionId: SessionId | null; onToggleSessions: () => void }) {
+export function ChatView({
+  sessionId,
+  onToggleSessions,
+}: {
+  sessionId: SessionId | null;
+  onToggleSessions: () => void;
+}) {
   const view = useSessionView(sessionId);
   const replying = useStreamStore((s) => (sessionId ? sessionId in s.replies : false));
   const missing = sessionId !== null && view.loaded && !view.session;
 
   return (
     <div className="chat">
-      <ChatHeader view={view} sessionId={sessionId} onToggleSessions={onToggleSessions} />
+      <ChatHeader view={view} onToggleSessions={onToggleSessions} />
       {missing ? (
         <div className="empty-state">
           <h1>Chat not found</h1>

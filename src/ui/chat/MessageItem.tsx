@@ -30,9 +30,14 @@ export const MessageItem = memo(function MessageItem({ entry, view }: { entry: M
   const busy = () => isReplying(sessionId);
 
   return (
-    <article className={`message ${entry.role} status-${entry.status}`} aria-label={`${ROLE_NAME[entry.role]}: ${snippet(text)}`}>
+    <article
+      className={`message ${entry.role} status-${entry.status}`}
+      aria-label={`${ROLE_NAME[entry.role]}: ${snippet(text)}`}
+    >
       <div className="message-meta">
-        <span className="role">{entry.role === "user" ? "You" : entry.role === "assistant" ? "Assistant" : "Tool"}</span>
+        <span className="role">
+          {entry.role === "user" ? "You" : entry.role === "assistant" ? "Assistant" : "Tool"}
+        </span>
         {entry.model && <span className="muted">{entry.model}</span>}
         {entry.status === "stopped" && <span className="badge">stopped</span>}
         {entry.status === "interrupted" && <span className="badge warn">interrupted</span>}
@@ -47,7 +52,7 @@ export const MessageItem = memo(function MessageItem({ entry, view }: { entry: M
             >
               ‹
             </button>
-            <span aria-label={`Version ${position} of ${siblings.length}`}>
+            <span>
               {position} / {siblings.length}
             </span>
             <button
@@ -64,7 +69,11 @@ export const MessageItem = memo(function MessageItem({ entry, view }: { entry: M
       </div>
 
       {editing ? (
-        <EditBox initial={text} onCancel={() => useUiStore.setState({ editingId: null })} onSave={(t) => void editMessage(sessionId, entry.id, t)} />
+        <EditBox
+          initial={text}
+          onCancel={() => useUiStore.setState({ editingId: null })}
+          onSave={(t) => void editMessage(sessionId, entry.id, t)}
+        />
       ) : (
         <div className="message-body">
           {entry.content.map((block, i) => {
@@ -90,7 +99,10 @@ export const MessageItem = memo(function MessageItem({ entry, view }: { entry: M
               case "tool_result":
                 return (
                   <details key={key} className={`tool ${block.isError ? "tool-error" : ""}`}>
-                    <summary>Tool result{block.toolName ? `: ${block.toolName}` : ""}{block.isError ? " (error)" : ""}</summary>
+                    <summary>
+                      Tool result{block.toolName ? `: ${block.toolName}` : ""}
+                      {block.isError ? " (error)" : ""}
+                    </summary>
                     <pre>{block.text}</pre>
                   </details>
                 );
@@ -107,7 +119,9 @@ export const MessageItem = memo(function MessageItem({ entry, view }: { entry: M
         </div>
       )}
 
-      {(entry.status === "stopped" || entry.status === "interrupted") && <p className="status-note">{STATUS_NOTE[entry.status]}</p>}
+      {(entry.status === "stopped" || entry.status === "interrupted") && (
+        <p className="status-note">{STATUS_NOTE[entry.status]}</p>
+      )}
       {entry.status === "error" && entry.error && (
         <div className="error-box" role="alert">
           <span>{describeFailure(entry.error)}</span>
@@ -149,7 +163,15 @@ export const MessageItem = memo(function MessageItem({ entry, view }: { entry: M
   );
 });
 
-function EditBox({ initial, onSave, onCancel }: { initial: string; onSave: (text: string) => void; onCancel: () => void }) {
+function EditBox({
+  initial,
+  onSave,
+  onCancel,
+}: {
+  initial: string;
+  onSave: (text: string) => void;
+  onCancel: () => void;
+}) {
   const [text, setText] = useState(initial);
   return (
     <form

@@ -1,10 +1,10 @@
 import { useEffect, useState } from "react";
 import type { ModelRef, Session } from "../../core/session/entries";
 import { MODEL_REGISTRY } from "../../core/tokens/models";
+import type { ProviderConfig } from "../../providers/types";
 import { chooseModel } from "../../state/actions/sessions";
 import { fetchProviderModels, updateProvider } from "../../state/actions/settings";
 import { useSettingsStore } from "../../state/stores";
-import type { ProviderConfig } from "../../providers/types";
 
 const OTHER = "__other__";
 const encode = (ref: ModelRef) => `${ref.providerId}::${ref.modelId}`;
@@ -58,7 +58,8 @@ export function ModelPicker({ session }: { session: Session | undefined }) {
     const id = otherText.trim();
     const provider = settings.providers.find((p) => p.id === otherFor);
     if (!id || !provider) return;
-    if (!provider.customModels.includes(id)) void updateProvider(provider.id, { customModels: [...provider.customModels, id] });
+    if (!provider.customModels.includes(id))
+      void updateProvider(provider.id, { customModels: [...provider.customModels, id] });
     void chooseModel(session?.id ?? null, { providerId: provider.id, modelId: id });
     setOtherFor(null);
     setOtherText("");
@@ -80,7 +81,10 @@ export function ModelPicker({ session }: { session: Session | undefined }) {
         }}
       >
         {groups.map(({ provider, ids }) => (
-          <optgroup key={provider.id} label={provider.builtIn && !provider.apiKey ? `${provider.name} (no key)` : provider.name}>
+          <optgroup
+            key={provider.id}
+            label={provider.builtIn && !provider.apiKey ? `${provider.name} (no key)` : provider.name}
+          >
             {ids.map((id) => (
               <option key={id} value={encode({ providerId: provider.id, modelId: id })}>
                 {id}

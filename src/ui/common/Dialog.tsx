@@ -24,7 +24,8 @@ export function Dialog({
     return () => opener?.focus?.();
   }, []);
   return (
-    <div className="scrim" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+    // biome-ignore lint/a11y/noStaticElementInteractions: a backdrop click is a mouse shortcut; keyboards have Esc and Close
+    <div className="scrim" role="presentation" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <div
         ref={ref}
         className={`dialog ${wide ? "wide" : ""}`}

@@ -73,7 +73,7 @@ const MarkdownBody = memo(function MarkdownBody({ text }: { text: string }) {
  * Renders untrusted Markdown (model output or user text).
  *
  * Raw HTML is shown as literal text, never interpreted; only http(s)/mailto links survive and they
- * open in a new tab; images are shown as links, not loaded; there is no `dangerouslySetInnerHTML`.
+ * open in a new tab; images are shown as links, not loaded; nothing is injected as an HTML string.
  * While `streaming`, parsing follows the text through `useDeferredValue`, so a fast token stream
  * can skip intermediate parses instead of blocking input.
  */

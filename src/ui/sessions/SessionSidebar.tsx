@@ -85,7 +85,7 @@ function SessionRow({ session, current, onOpen }: { session: Session; current: b
   }
   if (mode === "confirm-delete") {
     return (
-      <li className="session-row confirm" role="group" aria-label={`Delete ${session.title}?`}>
+      <li className="session-row confirm">
         <span>Delete “{session.title}”? This cannot be undone.</span>
         <div className="row-actions">
           <button type="button" className="danger" onClick={() => void deleteSession(session.id)}>

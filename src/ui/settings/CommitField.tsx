@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 
 /**
  * A text field that edits locally and commits on blur, Enter (single line) or when the dialog
@@ -21,6 +21,7 @@ export function CommitField({
   placeholder?: string;
   hint?: string;
 }) {
+  const id = useId();
   const [local, setLocal] = useState(value);
   const latest = useRef({ local, value, onCommit });
   latest.current = { local, value, onCommit };
@@ -34,12 +35,20 @@ export function CommitField({
   );
   const commit = () => local !== value && onCommit(local);
   return (
-    <label className="field">
-      <span>{label}</span>
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
       {multiline ? (
-        <textarea rows={5} value={local} placeholder={placeholder} onChange={(e) => setLocal(e.target.value)} onBlur={commit} />
+        <textarea
+          id={id}
+          rows={5}
+          value={local}
+          placeholder={placeholder}
+          onChange={(e) => setLocal(e.target.value)}
+          onBlur={commit}
+        />
       ) : (
         <input
+          id={id}
           type={type}
           value={local}
           placeholder={placeholder}
@@ -51,6 +60,6 @@ export function CommitField({
         />
       )}
       {hint && <small className="muted">{hint}</small>}
-    </label>
+    </div>
   );
 }

@@ -1,11 +1,17 @@
 import { useEffect, useState } from "react";
+import type { ApiKind } from "../../core/session/entries";
 import { resolveModel } from "../../core/tokens/models";
+import type { AnthropicEffort, ProviderConfig, ThinkingSetting } from "../../providers/types";
+import {
+  addCustomProvider,
+  forgetModelLists,
+  removeProvider,
+  saveSettings,
+  updateProvider,
+} from "../../state/actions/settings";
 import { readStorage, type StorageInfo } from "../../state/actions/storage";
-import { addCustomProvider, forgetModelLists, removeProvider, saveSettings, updateProvider } from "../../state/actions/settings";
 import { ANTHROPIC_DEFAULT_BASE_URL, OPENAI_DEFAULT_BASE_URL } from "../../state/settings-model";
 import { useSettingsStore, useUiStore } from "../../state/stores";
-import type { ApiKind } from "../../core/session/entries";
-import type { ProviderConfig, ThinkingSetting } from "../../providers/types";
 import { Dialog } from "../common/Dialog";
 import { CommitField } from "./CommitField";
 
@@ -36,7 +42,13 @@ export function SettingsDialog() {
         {anthropic && (
           <div className="provider-block">
             <h4>Anthropic</h4>
-            <CommitField label="Anthropic API key" type="password" value={anthropic.apiKey} placeholder="sk-ant-…" onCommit={(v) => onProvider("anthropic", { apiKey: v.trim() })} />
+            <CommitField
+              label="Anthropic API key"
+              type="password"
+              value={anthropic.apiKey}
+              placeholder="sk-ant-…"
+              onCommit={(v) => onProvider("anthropic", { apiKey: v.trim() })}
+            />
             <CommitField
               label="Anthropic base URL"
               type="url"
@@ -49,7 +61,13 @@ export function SettingsDialog() {
         {openai && (
           <div className="provider-block">
             <h4>OpenAI or compatible</h4>
-            <CommitField label="OpenAI API key" type="password" value={openai.apiKey} placeholder="sk-…" onCommit={(v) => onProvider("openai", { apiKey: v.trim() })} />
+            <CommitField
+              label="OpenAI API key"
+              type="password"
+              value={openai.apiKey}
+              placeholder="sk-…"
+              onCommit={(v) => onProvider("openai", { apiKey: v.trim() })}
+            />
             <CommitField
               label="OpenAI base URL"
               type="url"
@@ -82,14 +100,33 @@ export function SettingsDialog() {
   );
 }
 
-function CustomProviderBlock({ provider, onChange }: { provider: ProviderConfig; onChange: (p: Partial<ProviderConfig>) => void }) {
+function CustomProviderBlock({
+  provider,
+  onChange,
+}: {
+  provider: ProviderConfig;
+  onChange: (p: Partial<ProviderConfig>) => void;
+}) {
   return (
     <div className="provider-block">
       <h4>
-        {provider.name} <span className="muted small">({provider.api === "anthropic-messages" ? "Anthropic API" : "OpenAI-compatible"})</span>
+        {provider.name}{" "}
+        <span className="muted small">
+          ({provider.api === "anthropic-messages" ? "Anthropic API" : "OpenAI-compatible"})
+        </span>
       </h4>
-      <CommitField label={`${provider.name} base URL`} type="url" value={provider.baseUrl} onCommit={(v) => onChange({ baseUrl: v.trim() })} />
-      <CommitField label={`${provider.name} API key (optional)`} type="password" value={provider.apiKey} onCommit={(v) => onChange({ apiKey: v.trim() })} />
+      <CommitField
+        label={`${provider.name} base URL`}
+        type="url"
+        value={provider.baseUrl}
+        onCommit={(v) => onChange({ baseUrl: v.trim() })}
+      />
+      <CommitField
+        label={`${provider.name} API key (optional)`}
+        type="password"
+        value={provider.apiKey}
+        onCommit={(v) => onChange({ apiKey: v.trim() })}
+      />
       <CommitField
         label={`${provider.name} model ids`}
         value={provider.customModels.join(", ")}
@@ -104,7 +141,14 @@ function CustomProviderBlock({ provider, onChange }: { provider: ProviderConfig;
 }
 
 function splitIds(v: string): string[] {
-  return [...new Set(v.split(/[,\n]/).map((s) => s.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      v
+        .split(/[,\n]/)
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 function AddProviderForm() {
@@ -127,7 +171,13 @@ function AddProviderForm() {
       onSubmit={(e) => {
         e.preventDefault();
         if (!name.trim() || !baseUrl.trim()) return;
-        void addCustomProvider({ name: name.trim(), api, baseUrl: baseUrl.trim(), apiKey: apiKey.trim(), customModels: splitIds(models) });
+        void addCustomProvider({
+          name: name.trim(),
+          api,
+          baseUrl: baseUrl.trim(),
+          apiKey: apiKey.trim(),
+          customModels: splitIds(models),
+        });
         setOpen(false);
         setName("");
         setModels("");
@@ -205,7 +255,9 @@ function ModelSettings() {
           onCommit={(v) => save({ maxOutput: Number(v) > 0 ? Math.floor(Number(v)) : undefined })}
         />
       </div>
-      {support !== "none" && <ThinkingControl support={support} value={thinking} onChange={(t) => save({ thinking: t })} />}
+      {support !== "none" && (
+        <ThinkingControl support={support} value={thinking} onChange={(t) => save({ thinking: t })} />
+      )}
     </section>
   );
 }
@@ -215,7 +267,7 @@ function ThinkingControl({
   value,
   onChange,
 }: {
-  support: "anthropic-budget" | "openai-effort";
+  support: "anthropic-budget" | "anthropic-adaptive" | "openai-effort";
   value: ThinkingSetting;
   onChange: (t: ThinkingSetting) => void;
 }) {
@@ -238,6 +290,28 @@ function ThinkingControl({
       </label>
     );
   }
+  if (support === "anthropic-adaptive") {
+    const level = value.kind === "anthropic-adaptive" ? value.effort : "off";
+    return (
+      <label className="field">
+        <span>Thinking effort</span>
+        <select
+          value={level}
+          onChange={(e) => {
+            const v = e.target.value;
+            onChange(v === "off" ? { kind: "off" } : { kind: "anthropic-adaptive", effort: v as AnthropicEffort });
+          }}
+        >
+          <option value="off">Off</option>
+          <option value="low">Low</option>
+          <option value="medium">Medium</option>
+          <option value="high">High</option>
+          <option value="xhigh">Extra high</option>
+          <option value="max">Max</option>
+        </select>
+      </label>
+    );
+  }
   const effort = value.kind === "openai-effort" ? value.effort : "off";
   return (
     <label className="field">
@@ -246,7 +320,11 @@ function ThinkingControl({
         value={effort}
         onChange={(e) => {
           const v = e.target.value;
-          onChange(v === "off" ? { kind: "off" } : { kind: "openai-effort", effort: v as "minimal" | "low" | "medium" | "high" });
+          onChange(
+            v === "off"
+              ? { kind: "off" }
+              : { kind: "openai-effort", effort: v as "minimal" | "low" | "medium" | "high" },
+          );
         }}
       >
         <option value="off">Provider default</option>
@@ -270,7 +348,9 @@ function StorageSection() {
       {estimate ? (
         <p className="small">
           Grove uses {formatBytes(estimate.usage)} of {formatBytes(estimate.quota)} available in this browser
-          {estimate.persisted ? " (persistent: the browser will not evict it)." : ". Storage is not marked persistent: the browser may evict it under pressure — export important chats."}
+          {estimate.persisted
+            ? " (persistent: the browser will not evict it)."
+            : ". Storage is not marked persistent: the browser may evict it under pressure — export important chats."}
         </p>
       ) : (
         <p className="small muted">Storage usage is not available in this browser.</p>

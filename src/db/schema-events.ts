@@ -1,6 +1,6 @@
 /**
- * Opening the database and reacting to schema changes, for the app's startup code (state/ or the
- * entry point), which may not import schema.ts.
+ * Opening the database and reacting to schema changes, for the app's startup code (state/boot),
+ * which may not import schema.ts.
  * @example
  * onVersionChange(() => location.reload());
  * await openDatabase(); // surfaces an open/upgrade failure at startup, not at the first query

@@ -1,0 +1,64 @@
+/**
+ * Driving Grove like a user: open it, configure providers in Settings, send, wait for replies.
+ * Every helper goes through the UI by accessible name (the UI contract).
+ */
+import type { Page } from "@playwright/test";
+import { expect, type MockServer } from "./fixtures";
+
+export const ANTHROPIC_KEY = "sk-ant-test-key-123";
+export const OPENAI_KEY = "sk-openai-test-key-456";
+
+/** Open Grove, set both providers to the mock with test keys, pick a model. */
+export async function openConfigured(
+  page: Page,
+  mock: MockServer,
+  opts: { model?: { provider: "anthropic" | "openai"; id: string } } = {},
+): Promise<void> {
+  await page.goto("/");
+  await page.getByRole("button", { name: "Settings" }).click();
+  const dialog = page.getByRole("dialog", { name: "Settings" });
+  await dialog.getByLabel("Anthropic API key").fill(ANTHROPIC_KEY);
+  await dialog.getByLabel("Anthropic base URL").fill(mock.anthropicBaseUrl);
+  await dialog.getByLabel("OpenAI API key").fill(OPENAI_KEY);
+  await dialog.getByLabel("OpenAI base URL").fill(mock.openaiBaseUrl);
+  await dialog.getByRole("button", { name: "Close" }).click();
+  await expect(dialog).toBeHidden();
+  const model = opts.model ?? { provider: "anthropic", id: "claude-sonnet-4-5" };
+  await chooseModel(page, model.provider, model.id);
+}
+
+export async function chooseModel(page: Page, provider: string, modelId: string): Promise<void> {
+  await page.getByRole("combobox", { name: "Model" }).selectOption(`${provider}::${modelId}`);
+  await expect(page.getByRole("combobox", { name: "Model" })).toHaveValue(`${provider}::${modelId}`);
+}
+
+/** Type a message and press Enter. Does not wait for the reply. */
+export async function send(page: Page, text: string): Promise<void> {
+  const box = page.getByRole("textbox", { name: "Message" });
+  await box.fill(text);
+  await box.press("Enter");
+}
+
+/** Send and wait until the reply to it is finished (written, no longer streaming). */
+export async function sendAndWait(page: Page, text: string): Promise<void> {
+  const before = await assistantMessages(page).count();
+  await send(page, text);
+  await expect(assistantMessages(page)).toHaveCount(before + 1, { timeout: 15_000 });
+  await waitIdle(page);
+}
+
+/** Waits until no reply is streaming. */
+export async function waitIdle(page: Page): Promise<void> {
+  await expect(page.locator('article[aria-busy="true"]')).toHaveCount(0, { timeout: 15_000 });
+  await expect(page.getByRole("button", { name: "Stop" })).toHaveCount(0);
+}
+
+export const userMessages = (page: Page) => page.getByRole("article", { name: /^User message/ });
+/** Finished assistant messages (the one streaming is left out). */
+export const assistantMessages = (page: Page) => page.locator('article[aria-label^="Assistant message"]:not([aria-busy="true"])');
+export const streamingMessage = (page: Page) => page.locator('article[aria-busy="true"]');
+
+/** Chat requests the app sent (model-list calls left out). */
+export function chatRequests(mock: MockServer, api: "anthropic" | "openai") {
+  return mock.requests({ api }).filter((r) => r.method === "POST" && /\/(messages|chat\/completions)$/.test(r.path));
+}

@@ -1,0 +1,25 @@
+/** The mock provider server's public surface (see server.ts for how it runs, README.md for usage). */
+
+export { ANTHROPIC_OVERFLOW_MESSAGE } from "./anthropic";
+export { OPENAI_OVERFLOW_MESSAGE } from "./openai";
+export { DEFAULT_MOCK_CONFIG, startMockServer } from "./server";
+export type {
+  Api,
+  Fault,
+  MockConfig,
+  MockConfigPatch,
+  MockServer,
+  MockServerOptions,
+  RecordedRequest,
+  ReplyScript,
+  RequestFilter,
+  RequestOutcome,
+  ScriptMatch,
+} from "./types";
+export {
+  lastUserText,
+  type MessageView,
+  ROLE_ALTERNATION_MESSAGE,
+  requestMessages,
+  requestSystem,
+} from "./wire";

@@ -1,0 +1,89 @@
+/**
+ * From a queued script (or none) and the request to a concrete reply plan: the text and thinking
+ * deltas, delays, stop reason, usage and fault. Deterministic: the same request and script always give
+ * the same plan. No I/O here; the api handlers turn a plan into wire events.
+ */
+import { createHash } from "node:crypto";
+import type { Fault, MockConfig, RecordedRequest, ReplyScript, ScriptMatch } from "./types";
+import { allText, estimateTokens, lastUserText, requestChars, requestModel, requestSystem } from "./wire";
+
+/** "A few chunks": default replies and `text` scripts are split into at most this many text deltas. */
+const MAX_TEXT_CHUNKS = 4;
+const MAX_THINKING_CHUNKS = 3;
+
+export type ReplyPlan = {
+  text: string;
+  chunks: string[];
+  thinking: string;
+  thinkingChunks: string[];
+  /** Anthropic's signature for the thinking block (deterministic, base64). "" without thinking. */
+  signature: string;
+  chunkDelayMs: number;
+  latencyMs: number;
+  stop: "end" | "length";
+  usage: { input: number; output: number };
+  fault: Fault | undefined;
+};
+
+/** Split at word boundaries into at most `maxChunks` pieces whose concatenation is `text`. */
+export function splitIntoChunks(text: string, maxChunks: number): string[] {
+  if (text === "") return [];
+  const words = text.match(/\S+\s*|\s+/g) ?? [text];
+  const count = Math.max(1, Math.min(maxChunks, words.length));
+  const perChunk = Math.ceil(words.length / count);
+  const chunks: string[] = [];
+  for (let i = 0; i < words.length; i += perChunk) chunks.push(words.slice(i, i + perChunk).join(""));
+  return chunks;
+}
+
+export function thinkingSignature(thinking: string): string {
+  const digest = createHash("sha256").update(thinking).digest("hex");
+  return Buffer.from(`grove-mock-signature:${digest}`).toString("base64");
+}
+
+type RequestLike = Pick<RecordedRequest, "api" | "body">;
+
+export function scriptMatches(match: ScriptMatch | undefined, req: RequestLike): boolean {
+  if (!match) return true;
+  if (match.model !== undefined && requestModel(req) !== match.model) return false;
+  if (match.system !== undefined && !requestSystem(req).includes(match.system)) return false;
+  if (match.lastUser !== undefined && !lastUserText(req).includes(match.lastUser)) return false;
+  if (match.anyText !== undefined && !allText(req).includes(match.anyText)) return false;
+  return true;
+}
+
+/** The first queued script that matches the request, removed from the queue; undefined if none. */
+export function takeScript(queue: ReplyScript[], req: RequestLike): ReplyScript | undefined {
+  const index = queue.findIndex((script) => scriptMatches(script.match, req));
+  if (index < 0) return undefined;
+  return queue.splice(index, 1)[0];
+}
+
+export function planReply(script: ReplyScript | undefined, req: RequestLike, config: MockConfig): ReplyPlan {
+  const s = script ?? {};
+  const chunks = s.chunks ? [...s.chunks] : splitIntoChunks(s.text ?? `Echo: ${lastUserText(req)}`, MAX_TEXT_CHUNKS);
+  const text = chunks.join("");
+  const thinking = s.thinking ?? "";
+  return {
+    text,
+    chunks,
+    thinking,
+    thinkingChunks: splitIntoChunks(thinking, MAX_THINKING_CHUNKS),
+    signature: thinking === "" ? "" : thinkingSignature(thinking),
+    chunkDelayMs: s.chunkDelayMs ?? config.chunkDelayMs,
+    latencyMs: s.latencyMs ?? 0,
+    stop: s.stopReason ?? "end",
+    usage: {
+      input: s.usage?.input ?? Math.max(1, estimateTokens(requestChars(req))),
+      output: s.usage?.output ?? estimateTokens(text.length + thinking.length),
+    },
+    fault: s.fault,
+  };
+}
+
+/** When a mid-stream fault fires: after this many text deltas (clamped to the reply's length). */
+export function faultPoint(plan: ReplyPlan): number | null {
+  const fault = plan.fault;
+  if (!fault || fault.kind === "http") return null;
+  return Math.max(0, Math.min(fault.afterChunks, plan.chunks.length));
+}

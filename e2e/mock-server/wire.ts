@@ -1,0 +1,180 @@
+/**
+ * Reading request bodies of both wire formats as plain views: roles, texts, block types, the system
+ * prompt. Used by the mock (echo replies, strict mode, usage counts) and exported for tests that assert
+ * what the app sent. Bodies are untrusted JSON, so everything here narrows from `unknown`.
+ */
+import type { Api, RecordedRequest } from "./types";
+
+export type MessageView = {
+  /** The wire role: `user` | `assistant` (Anthropic); `system` | `developer` | `user` | `assistant` | `tool` (OpenAI). */
+  role: string;
+  /** The message's text parts joined with "\n" (no thinking, no tool payloads). */
+  text: string;
+  /**
+   * Block types in order: Anthropic content block `type`s (a string content is `["text"]`); OpenAI part
+   * `type`s (a string content is `["text"]`), then `reasoning` when the message carries reasoning and one
+   * `tool_call` per tool call.
+   */
+  blockTypes: string[];
+};
+
+type RequestLike = Pick<RecordedRequest, "api" | "body">;
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function str(value: unknown): string {
+  return typeof value === "string" ? value : "";
+}
+
+function messagesOf(body: unknown): unknown[] {
+  return isRecord(body) && Array.isArray(body.messages) ? body.messages : [];
+}
+
+function viewAnthropic(message: unknown): MessageView & { chars: number } {
+  const m = isRecord(message) ? message : {};
+  const role = str(m.role);
+  if (typeof m.content === "string") return { role, text: m.content, blockTypes: ["text"], chars: m.content.length };
+  const texts: string[] = [];
+  const blockTypes: string[] = [];
+  let chars = 0;
+  for (const block of Array.isArray(m.content) ? m.content : []) {
+    if (!isRecord(block)) continue;
+    const type = str(block.type);
+    blockTypes.push(type);
+    if (type === "text") {
+      texts.push(str(block.text));
+      chars += str(block.text).length;
+    } else if (type === "thinking") {
+      chars += str(block.thinking).length;
+    } else if (type === "tool_use") {
+      chars += JSON.stringify(block.input ?? {}).length + str(block.name).length;
+    } else if (type === "tool_result") {
+      chars += typeof block.content === "string" ? block.content.length : JSON.stringify(block.content ?? "").length;
+    }
+  }
+  return { role, text: texts.join("\n"), blockTypes, chars };
+}
+
+function viewOpenAI(message: unknown, reasoningFields: readonly string[]): MessageView & { chars: number } {
+  const m = isRecord(message) ? message : {};
+  const role = str(m.role);
+  const texts: string[] = [];
+  const blockTypes: string[] = [];
+  let chars = 0;
+  if (typeof m.content === "string") {
+    texts.push(m.content);
+    blockTypes.push("text");
+    chars += m.content.length;
+  } else if (Array.isArray(m.content)) {
+    for (const part of m.content) {
+      if (!isRecord(part)) continue;
+      const type = str(part.type);
+      blockTypes.push(type);
+      if (type === "text") {
+        texts.push(str(part.text));
+        chars += str(part.text).length;
+      }
+    }
+  }
+  for (const field of reasoningFields) {
+    const reasoning = m[field];
+    if (typeof reasoning === "string" && reasoning !== "") {
+      blockTypes.push("reasoning");
+      chars += reasoning.length;
+    }
+  }
+  for (const call of Array.isArray(m.tool_calls) ? m.tool_calls : []) {
+    blockTypes.push("tool_call");
+    chars += JSON.stringify(call).length;
+  }
+  return { role, text: texts.join("\n"), blockTypes, chars };
+}
+
+const OPENAI_REASONING_FIELDS = ["reasoning_content", "reasoning"] as const;
+
+function views(api: Api | null, body: unknown): Array<MessageView & { chars: number }> {
+  const messages = messagesOf(body);
+  if (api === "anthropic") return messages.map(viewAnthropic);
+  if (api === "openai") return messages.map((m) => viewOpenAI(m, OPENAI_REASONING_FIELDS));
+  return [];
+}
+
+/** The messages of a recorded Messages / Chat Completions request, in wire order (OpenAI system messages included). */
+export function requestMessages(req: RequestLike): MessageView[] {
+  return views(req.api, req.body).map(({ role, text, blockTypes }) => ({ role, text, blockTypes }));
+}
+
+/** The system prompt: Anthropic's top-level `system` (string or text blocks); OpenAI's system/developer messages. Joined with "\n". */
+export function requestSystem(req: RequestLike): string {
+  const body = req.body;
+  if (!isRecord(body)) return "";
+  if (req.api === "anthropic") {
+    if (typeof body.system === "string") return body.system;
+    if (Array.isArray(body.system)) {
+      return body.system
+        .filter(isRecord)
+        .map((b) => str(b.text))
+        .join("\n");
+    }
+    return "";
+  }
+  return views(req.api, body)
+    .filter((m) => m.role === "system" || m.role === "developer")
+    .map((m) => m.text)
+    .join("\n");
+}
+
+/** Text of the last `user` message ("" if none). */
+export function lastUserText(req: RequestLike): string {
+  const all = views(req.api, req.body);
+  for (let i = all.length - 1; i >= 0; i--) {
+    const m = all[i];
+    if (m?.role === "user") return m.text;
+  }
+  return "";
+}
+
+/** Every text of the request (system + all messages), for `match.anyText`. */
+export function allText(req: RequestLike): string {
+  return [requestSystem(req), ...views(req.api, req.body).map((m) => m.text)].join("\n");
+}
+
+/** Characters of model-visible content (system, texts, thinking, tool payloads) — the basis of the mock's input-token count. */
+export function requestChars(req: RequestLike): number {
+  const systemChars = req.api === "anthropic" ? requestSystem(req).length : 0;
+  return views(req.api, req.body).reduce((sum, m) => sum + m.chars, systemChars);
+}
+
+/** The mock's deterministic token estimate: ceil(chars / 4), at least 1 for non-empty text. */
+export function estimateTokens(chars: number): number {
+  return Math.ceil(chars / 4);
+}
+
+export const ROLE_ALTERNATION_MESSAGE = "Conversation roles must alternate user/assistant/user/assistant/...";
+
+/**
+ * What a strict chat template (Mistral/Llama-style Jinja in Ollama / LM Studio) would reject: the first
+ * non-system message is not `user`, or two consecutive user/assistant messages share a role. Returns the
+ * template's error message, or null when the request is fine.
+ */
+export function strictViolation(req: RequestLike): string | null {
+  const turns = views(req.api, req.body).filter((m) => m.role !== "system" && m.role !== "developer");
+  if (turns.length > 0 && turns[0]?.role !== "user") return ROLE_ALTERNATION_MESSAGE;
+  for (let i = 1; i < turns.length; i++) {
+    const role = turns[i]?.role;
+    if ((role === "user" || role === "assistant") && role === turns[i - 1]?.role) return ROLE_ALTERNATION_MESSAGE;
+  }
+  return null;
+}
+
+/** The request's `model` field ("" when absent). */
+export function requestModel(req: RequestLike): string {
+  return isRecord(req.body) ? str(req.body.model) : "";
+}
+
+/** Whether the request asked for SSE (`stream: true`). */
+export function wantsStream(req: RequestLike): boolean {
+  return isRecord(req.body) && req.body.stream === true;
+}

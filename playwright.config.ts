@@ -1,0 +1,97 @@
+/**
+ * End-to-end tests: the built app (vite preview) in real Chromium against the mock provider server
+ * (e2e/mock-server, one per worker, started by the `mock` fixture in e2e/fixtures.ts).
+ *
+ * Environment:
+ * - GROVE_CHROMIUM_PATH / PLAYWRIGHT_CHROMIUM_EXECUTABLE_PATH: the Chromium binary to drive. Without
+ *   either, Debian's /usr/bin/chromium when it exists, else Playwright's own download
+ *   (`npx playwright install chromium`).
+ * - GROVE_E2E_NO_APP=1: do not start the app server (for specs that need only the mock, e.g.
+ *   `GROVE_E2E_NO_APP=1 npx playwright test e2e/smoke-mock.spec.ts`).
+ * - GROVE_E2E_WORKERS: override the worker count.
+ * - CI: one worker, and never reuse an already running app server.
+ */
+import { existsSync } from "node:fs";
+import { defineConfig, devices } from "@playwright/test";
+
+const APP_PORT = 4173;
+const APP_URL = `http://127.0.0.1:${APP_PORT}`;
+const DEBIAN_CHROMIUM = "/usr/bin/chromium";
+
+const isCI = Boolean(process.env.CI);
+const noApp = process.env.GROVE_E2E_NO_APP === "1";
+
+function chromiumPath(): string | undefined {
+  const override = process.env.GROVE_CHROMIUM_PATH || process.env.PLAYWRIGHT_CHROMIUM_EXECUTABLE_PATH;
+  if (override) return override;
+  return existsSync(DEBIAN_CHROMIUM) ? DEBIAN_CHROMIUM : undefined;
+}
+
+/**
+ * The machine has 2 cores. Locally two workers (two browsers) halve the wall time and stay stable. In CI
+ * there are no retries, so a flake is a red build: one worker keeps the browser, the app's token-counting
+ * worker and vite preview from competing for CPU, which is where timing flakes come from.
+ */
+function workerCount(): number {
+  const override = Number(process.env.GROVE_E2E_WORKERS);
+  if (Number.isInteger(override) && override > 0) return override;
+  return isCI ? 1 : 2;
+}
+
+/**
+ * `vite preview` serves dist/; `npm test` builds right before. When dist/ is missing (running
+ * `npm run test:e2e` on a fresh checkout), build first instead of failing with a 404 app.
+ * `--host 127.0.0.1`: vite's default "localhost" may bind ::1 only, which 127.0.0.1 cannot reach.
+ */
+const previewCommand = `npx vite preview --port ${APP_PORT} --strictPort --host 127.0.0.1`;
+const appCommand = existsSync("dist/index.html") ? previewCommand : `npx vite build && ${previewCommand}`;
+
+export default defineConfig({
+  testDir: "e2e",
+  testMatch: "**/*.spec.ts",
+  // Not the default `test-results`: Playwright empties its outputDir at start, and the Vitest report
+  // (test-results/unit-results.json) that CI sums up lives there.
+  outputDir: "test-results/e2e-artifacts",
+  fullyParallel: true,
+  forbidOnly: isCI,
+  retries: 0,
+  workers: workerCount(),
+  timeout: 30_000,
+  expect: { timeout: 5_000 },
+  reporter: [["list"], ["json", { outputFile: "test-results/e2e-results.json" }]],
+  use: {
+    baseURL: APP_URL,
+    screenshot: "only-on-failure",
+    trace: "off",
+  },
+  projects: [
+    {
+      name: "chromium",
+      use: {
+        ...devices["Desktop Chrome"],
+        launchOptions: {
+          executablePath: chromiumPath(),
+          args: [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            "--disable-quic",
+          ],
+        },
+      },
+    },
+  ],
+  webServer: noApp
+    ? undefined
+    : {
+        command: appCommand,
+        url: APP_URL,
+        reuseExistingServer: !isCI,
+        timeout: 120_000,
+        stdout: "ignore",
+        stderr: "pipe",
+      },
+});

@@ -1,0 +1,205 @@
+import "fake-indexeddb/auto";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type EntryId, newEntryId, newSessionId } from "../core/session/ids";
+import { appendEntries, getEntries, getEntry, moveLeaf } from "./entries";
+import { AppendOnlyError, DanglingParentError, EntryNotInSessionError, SessionNotFoundError } from "./errors";
+import { createSession, getSession } from "./sessions";
+import { isQuotaError } from "./storage";
+import { assistantMessage, closeDb, freshDatabase, getDb, makeSession, snapshot, userMessage } from "./test-utils";
+
+beforeEach(freshDatabase);
+afterEach(closeDb);
+
+async function sessionWithOneTurn() {
+  const session = makeSession();
+  const u = userMessage(session.id, null, "hello");
+  const a = assistantMessage(session.id, u.id, "hi there");
+  await createSession({ ...session, leafId: a.id }, [u, a]);
+  return { session, u, a };
+}
+
+describe("appendEntries", () => {
+  it("adds the entries and moves the leaf in the same transaction, bumping updatedAt", async () => {
+    const { session, a } = await sessionWithOneTurn();
+    const u2 = userMessage(session.id, a.id, "more");
+    const a2 = assistantMessage(session.id, u2.id, "sure");
+
+    const result = await appendEntries(session.id, [u2, a2], { kind: "move", to: a2.id }, 9_000);
+
+    expect(result).toEqual({ leafMoved: true });
+    expect((await getSession(session.id))?.leafId).toBe(a2.id);
+    expect((await getSession(session.id))?.updatedAt).toBe(9_000);
+    expect(await getEntry(a2.id)).toEqual(a2);
+    expect((await getEntries(session.id)).map((e) => e.id)).toHaveLength(4);
+  });
+
+  it("keep leaves the leaf where it was", async () => {
+    const { session, a } = await sessionWithOneTurn();
+    const u2 = userMessage(session.id, a.id, "aside");
+    expect(await appendEntries(session.id, [u2], { kind: "keep" })).toEqual({ leafMoved: false });
+    expect((await getSession(session.id))?.leafId).toBe(a.id);
+    expect(await getEntry(u2.id)).toEqual(u2);
+  });
+
+  it("accepts a new root (parentId null), e.g. editing the first message", async () => {
+    const { session } = await sessionWithOneTurn();
+    const root2 = userMessage(session.id, null, "edited first message");
+    await appendEntries(session.id, [root2], { kind: "move", to: root2.id });
+    expect((await getSession(session.id))?.leafId).toBe(root2.id);
+  });
+
+  it("rejects a leaf target outside the session, and then the entries are not written either", async () => {
+    const { session, a } = await sessionWithOneTurn();
+    const before = await snapshot();
+    const u2 = userMessage(session.id, a.id, "more");
+    await expect(appendEntries(session.id, [u2], { kind: "move", to: newEntryId() })).rejects.toBeInstanceOf(
+      EntryNotInSessionError,
+    );
+    expect(await snapshot()).toEqual(before);
+  });
+});
+
+describe("a failing append leaves the database exactly as before", () => {
+  it("dangling parent: no entry written, leaf unchanged", async () => {
+    const { session, a } = await sessionWithOneTurn();
+    const before = await snapshot();
+    const ok = userMessage(session.id, a.id, "fine");
+    const dangling = assistantMessage(session.id, newEntryId(), "orphan");
+
+    await expect(appendEntries(session.id, [ok, dangling], { kind: "move", to: dangling.id })).rejects.toBeInstanceOf(
+      DanglingParentError,
+    );
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("a parent that comes later in the batch is dangling", async () => {
+    const { session, a } = await sessionWithOneTurn();
+    const before = await snapshot();
+    const u = userMessage(session.id, a.id, "q");
+    const reply = assistantMessage(session.id, u.id, "r");
+    await expect(appendEntries(session.id, [reply, u], { kind: "keep" })).rejects.toBeInstanceOf(DanglingParentError);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("a parent in another session is dangling", async () => {
+    const { session } = await sessionWithOneTurn();
+    const other = await sessionWithOneTurn();
+    const before = await snapshot();
+    const u = userMessage(session.id, other.a.id, "cross-session");
+    await expect(appendEntries(session.id, [u], { kind: "keep" })).rejects.toBeInstanceOf(DanglingParentError);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("duplicate id (already in the database): AppendOnlyError, the stored entry is untouched", async () => {
+    const { session, u, a } = await sessionWithOneTurn();
+    const before = await snapshot();
+    const rewrite = { ...a, content: [{ type: "text" as const, text: "rewritten history" }] };
+    const fresh = userMessage(session.id, u.id, "new");
+
+    const err = await appendEntries(session.id, [fresh, rewrite], { kind: "move", to: fresh.id }).catch((e) => e);
+    expect(err).toBeInstanceOf(AppendOnlyError);
+    expect((err as AppendOnlyError).entryId).toBe(a.id);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("duplicate id within the batch: AppendOnlyError", async () => {
+    const { session, a } = await sessionWithOneTurn();
+    const before = await snapshot();
+    const u = userMessage(session.id, a.id, "twice");
+    await expect(appendEntries(session.id, [u, u], { kind: "keep" })).rejects.toBeInstanceOf(AppendOnlyError);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("an entry of another session: EntryNotInSessionError", async () => {
+    const { session, a } = await sessionWithOneTurn();
+    const before = await snapshot();
+    const stray = userMessage(newSessionId(), a.id, "wrong session");
+    await expect(appendEntries(session.id, [stray], { kind: "keep" })).rejects.toBeInstanceOf(EntryNotInSessionError);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("unknown session: SessionNotFoundError", async () => {
+    const sessionId = newSessionId();
+    const before = await snapshot();
+    await expect(
+      appendEntries(sessionId, [userMessage(sessionId, null, "x")], { kind: "move", to: null }),
+    ).rejects.toBeInstanceOf(SessionNotFoundError);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("quota exceeded while writing the second entry: nothing written, the error is recognizable", async () => {
+    const { session, a } = await sessionWithOneTurn();
+    const before = await snapshot();
+    const u = userMessage(session.id, a.id, "big paste");
+    const reply = assistantMessage(session.id, u.id, "long answer");
+    getDb().entries.hook("creating", (_key, entry) => {
+      if (entry.id === reply.id) throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
+    });
+
+    const err: unknown = await appendEntries(session.id, [u, reply], { kind: "move", to: reply.id }).catch((e) => e);
+    expect(isQuotaError(err)).toBe(true);
+    expect(await snapshot()).toEqual(before);
+  });
+});
+
+describe("move-if-leaf-is", () => {
+  it("moves when the leaf is still the expected one", async () => {
+    const { session, a } = await sessionWithOneTurn();
+    const u2 = userMessage(session.id, a.id, "next");
+    const res = await appendEntries(session.id, [u2], { kind: "move-if-leaf-is", expected: a.id, to: u2.id });
+    expect(res.leafMoved).toBe(true);
+    expect((await getSession(session.id))?.leafId).toBe(u2.id);
+  });
+
+  it("two tabs answer the same leaf: the second append keeps the leaf, both messages become siblings", async () => {
+    const { session, a } = await sessionWithOneTurn();
+    const fromTab1 = userMessage(session.id, a.id, "tab 1 asks");
+    const fromTab2 = userMessage(session.id, a.id, "tab 2 asks");
+
+    const r1 = await appendEntries(session.id, [fromTab1], {
+      kind: "move-if-leaf-is",
+      expected: a.id,
+      to: fromTab1.id,
+    });
+    const r2 = await appendEntries(session.id, [fromTab2], {
+      kind: "move-if-leaf-is",
+      expected: a.id,
+      to: fromTab2.id,
+    });
+
+    expect(r1.leafMoved).toBe(true);
+    expect(r2.leafMoved).toBe(false);
+    expect((await getSession(session.id))?.leafId).toBe(fromTab1.id);
+    const children = (await getEntries(session.id)).filter((e) => e.parentId === a.id).map((e) => e.id);
+    expect(children.sort()).toEqual([fromTab1.id, fromTab2.id].sort());
+  });
+});
+
+describe("moveLeaf", () => {
+  it("moves to an entry of the session, or to null", async () => {
+    const { session, u } = await sessionWithOneTurn();
+    await moveLeaf(session.id, u.id);
+    expect((await getSession(session.id))?.leafId).toBe(u.id);
+    await moveLeaf(session.id, null);
+    expect((await getSession(session.id))?.leafId).toBeNull();
+  });
+
+  it("refuses an entry of another session and changes nothing", async () => {
+    const { session } = await sessionWithOneTurn();
+    const other = await sessionWithOneTurn();
+    const before = await snapshot();
+    await expect(moveLeaf(session.id, other.a.id)).rejects.toBeInstanceOf(EntryNotInSessionError);
+    await expect(moveLeaf(session.id, "nope" as EntryId)).rejects.toBeInstanceOf(EntryNotInSessionError);
+    await expect(moveLeaf(newSessionId(), null)).rejects.toBeInstanceOf(SessionNotFoundError);
+    expect(await snapshot()).toEqual(before);
+  });
+});
+
+describe("getEntries", () => {
+  it("returns only the session's entries, in creation order", async () => {
+    const one = await sessionWithOneTurn();
+    await sessionWithOneTurn();
+    expect((await getEntries(one.session.id)).map((e) => e.id)).toEqual([one.u.id, one.a.id]);
+    expect(await getEntries(newSessionId())).toEqual([]);
+  });
+});

@@ -1,0 +1,136 @@
+/**
+ * Migration fixtures (test-only): for each shipped schema version n, a database exactly as version
+ * n-1 of the app left it, and the rows version n must find in it after upgrading.
+ *
+ * Adding schema version n+1: copy its stores into SHIPPED_STORES, add `fromV{n}` below (`stores:
+ * SHIPPED_STORES[n]`, rows in that version's shapes, `expected` in the new shapes), then one
+ * `it(...)` in schema.test.ts calling `expectUpgradeKeepsEveryRow(fromV{n})`.
+ */
+import { Dexie } from "dexie";
+import type { Entry, Session } from "../core/session/entries";
+import { asEntryId, asSessionId, type BlobId } from "../core/session/ids";
+import type { BlobRow, Draft, LabelRow, SettingRow, TokenCountRow } from "./rows";
+
+export type Rows = Readonly<Record<string, readonly unknown[]>>;
+
+export type SchemaFixture = {
+  /** The schema version the fixture database is at; 0 = an IndexedDB database with no Grove tables. */
+  readonly fromVersion: number;
+  /** That version's stores, frozen here as shipped (so an edit to a shipped version fails the test). */
+  readonly stores: Readonly<Record<string, string | null>> | null;
+  /** Rows per table, in that version's shapes. */
+  readonly rows: Rows;
+  /** Rows per table after the upgrade (equal to `rows` unless the upgrade rewrites them). */
+  readonly expected: Rows;
+};
+
+/** Writes `fixture` as a database called `name`, then closes it. */
+export async function writeFixture(name: string, fixture: SchemaFixture): Promise<void> {
+  if (fixture.stores === null) {
+    await new Promise<void>((resolve, reject) => {
+      const req = indexedDB.open(name, 1);
+      req.onsuccess = () => {
+        req.result.close();
+        resolve();
+      };
+      req.onerror = () => reject(req.error);
+    });
+    return;
+  }
+  const db = new Dexie(name);
+  db.version(fixture.fromVersion).stores({ ...fixture.stores });
+  await db.open();
+  await db.transaction("rw", db.tables, async () => {
+    for (const [table, rows] of Object.entries(fixture.rows)) await db.table(table).bulkAdd([...rows]);
+  });
+  db.close();
+}
+
+/**
+ * The stores of every shipped version, copied literally when it shipped. schema.test.ts checks
+ * SCHEMA_VERSIONS against this, so editing a shipped version (instead of adding one) fails.
+ */
+export const SHIPPED_STORES: Readonly<Record<number, Readonly<Record<string, string | null>>>> = {
+  1: {
+    sessions: "id, updatedAt",
+    entries: "id, sessionId, [sessionId+parentId]",
+    drafts: "id, sessionId",
+    settings: "key",
+    labels: "&entryId, sessionId",
+    tokenCounts: "[entryId+encoding]",
+    blobs: "id",
+  },
+};
+
+/** Before v1: the database name exists but holds nothing (e.g. a first open that crashed). */
+export const fromV0: SchemaFixture = { fromVersion: 0, stores: null, rows: {}, expected: {} };
+
+// ---- rows in the current schema's shapes, written after an upgrade to check they survive a reopen ----
+
+const sid = asSessionId("0190a0a0-0000-7000-8000-000000000001");
+const root = asEntryId("0190a0a0-0000-7000-8000-000000000010");
+const reply = asEntryId("0190a0a0-0000-7000-8000-000000000011");
+const draftId = asEntryId("0190a0a0-0000-7000-8000-000000000012");
+const blobId = "0190a0a0-0000-7000-8000-000000000020" as BlobId;
+
+const session: Session = {
+  id: sid,
+  title: "Fixture",
+  titleSource: "user",
+  createdAt: 1,
+  updatedAt: 2,
+  leafId: reply,
+  systemPrompt: "Be brief.",
+  model: { providerId: "anthropic", modelId: "claude-test" },
+};
+const entries: Entry[] = [
+  {
+    id: root,
+    sessionId: sid,
+    parentId: null,
+    createdAt: 1,
+    type: "message",
+    role: "user",
+    content: [
+      { type: "text", text: "hi" },
+      { type: "image", blobId, mimeType: "image/png" },
+    ],
+    status: "complete",
+  },
+  {
+    id: reply,
+    sessionId: sid,
+    parentId: root,
+    createdAt: 2,
+    type: "message",
+    role: "assistant",
+    content: [
+      { type: "thinking", text: "hmm", signature: "sig", signedBy: "anthropic-messages" },
+      { type: "text", text: "hello" },
+    ],
+    status: "complete",
+    provider: "anthropic",
+    api: "anthropic-messages",
+    model: "claude-test",
+    usage: { input: 3, output: 1, cacheRead: 0 },
+    stopReason: "end",
+  },
+];
+const drafts: Draft[] = [
+  { id: draftId, sessionId: sid, parentId: reply, ownerId: "p", content: [], startedAt: 3, updatedAt: 4 },
+];
+const settings: SettingRow[] = [{ key: "theme", value: { mode: "dark", size: 14 } }];
+const labels: LabelRow[] = [{ entryId: root, sessionId: sid, text: "start" }];
+const tokenCounts: TokenCountRow[] = [{ entryId: root, encoding: "o200k_base", count: 2 }];
+const blobs: BlobRow[] = [{ id: blobId, data: new Blob(["png"]), mimeType: "image/png", size: 3, createdAt: 1 }];
+
+/** One row (or two) in every table of the current schema. */
+export const currentRows: Rows = {
+  sessions: [session],
+  entries,
+  drafts,
+  settings,
+  labels,
+  tokenCounts,
+  blobs,
+};

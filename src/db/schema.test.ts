@@ -1,0 +1,103 @@
+import "fake-indexeddb/auto";
+import { Dexie } from "dexie";
+import { afterEach, describe, expect, it } from "vitest";
+import { CURRENT_SCHEMA_VERSION, closeDb, getDb, onVersionChange, SCHEMA_VERSIONS, setTestDatabase } from "./schema";
+import { currentRows, fromV0, type Rows, type SchemaFixture, SHIPPED_STORES, writeFixture } from "./schema-fixtures";
+
+let n = 0;
+const uniqueName = (what: string) => `grove-schema-test-${what}-${++n}`;
+
+afterEach(closeDb);
+
+async function tableContents(): Promise<Record<string, unknown[]>> {
+  const db = getDb();
+  const out: Record<string, unknown[]> = {};
+  for (const table of db.tables) out[table.name] = await table.toArray();
+  return out;
+}
+
+function merged(a: Rows, b: Rows): Record<string, unknown[]> {
+  const out: Record<string, unknown[]> = {};
+  for (const table of getDb().tables.map((t) => t.name)) out[table] = [...(a[table] ?? []), ...(b[table] ?? [])];
+  return out;
+}
+
+const byJson = (rows: unknown[]) => [...rows].map((r) => JSON.stringify(r)).sort();
+
+function expectSameRows(actual: Record<string, unknown[]>, expected: Record<string, unknown[]>) {
+  expect(Object.keys(actual).sort()).toEqual(Object.keys(expected).sort());
+  for (const [table, rows] of Object.entries(expected))
+    expect(byJson(actual[table] ?? []), table).toEqual(byJson(rows));
+}
+
+/**
+ * Opens a database written at `fixture.fromVersion` with the current schema: it upgrades, every
+ * fixture row is there as `expected`, and rows written now survive a close and reopen.
+ */
+async function expectUpgradeKeepsEveryRow(fixture: SchemaFixture) {
+  const name = uniqueName(`from-v${fixture.fromVersion}`);
+  await writeFixture(name, fixture);
+
+  setTestDatabase(name);
+  await getDb().open();
+  expect(getDb().verno).toBe(CURRENT_SCHEMA_VERSION);
+  expectSameRows(await tableContents(), merged(fixture.expected, {}));
+
+  const db = getDb();
+  await db.transaction("rw", db.tables, async () => {
+    for (const [table, rows] of Object.entries(currentRows)) await db.table(table).bulkAdd([...rows]);
+  });
+  closeDb();
+  setTestDatabase(name);
+  expectSameRows(await tableContents(), merged(fixture.expected, currentRows));
+  const blob = (await getDb().blobs.toArray())[0]?.data;
+  expect(await blob?.text()).toBe("png");
+}
+
+describe("schema versions", () => {
+  it("are declared oldest first, starting at 1 and stepping by 1", () => {
+    expect(SCHEMA_VERSIONS.map((v) => v.version)).toEqual(SCHEMA_VERSIONS.map((_, i) => i + 1));
+    expect(CURRENT_SCHEMA_VERSION).toBe(SCHEMA_VERSIONS.length);
+  });
+
+  it("shipped versions are never edited: each matches the stores frozen when it shipped", () => {
+    for (const v of SCHEMA_VERSIONS) expect(v.stores, `v${v.version}`).toEqual(SHIPPED_STORES[v.version]);
+  });
+
+  it("v1 opens a v0 (empty) database, and rows written survive a close/reopen", async () => {
+    await expectUpgradeKeepsEveryRow(fromV0);
+  });
+
+  // v2: it("v2 opens a v1 database and keeps every row", () => expectUpgradeKeepsEveryRow(fromV1));
+});
+
+describe("versionchange", () => {
+  it("another tab upgrading closes this connection for good and notifies the app", async () => {
+    const name = uniqueName("versionchange");
+    setTestDatabase(name);
+    await getDb().open();
+    const seen: Array<number | null> = [];
+    const dispose = onVersionChange((info) => seen.push(info.newVersion));
+    const ignored: Array<number | null> = [];
+    onVersionChange((info) => ignored.push(info.newVersion))();
+
+    // The "newer tab": a raw open at the next version. It is not blocked, because we close.
+    const nextNative = (CURRENT_SCHEMA_VERSION + 1) * 10;
+    await new Promise<void>((resolve, reject) => {
+      const req = indexedDB.open(name, nextNative);
+      req.onsuccess = () => {
+        req.result.close();
+        resolve();
+      };
+      req.onerror = () => reject(req.error);
+      req.onblocked = () => reject(new Error("blocked: the old connection did not close"));
+    });
+    await new Promise((r) => setTimeout(r, 0));
+
+    expect(seen).toEqual([CURRENT_SCHEMA_VERSION + 1]);
+    expect(ignored).toEqual([]);
+    expect(getDb().isOpen()).toBe(false);
+    await expect(getDb().sessions.toArray()).rejects.toBeInstanceOf(Dexie.DatabaseClosedError);
+    dispose();
+  });
+});

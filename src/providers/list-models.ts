@@ -1,0 +1,57 @@
+/**
+ * The provider's own list of model ids (`GET /v1/models` on both apis), sorted.
+ * Not a stream: it rejects on failure, with a `MessageError` from classifyError (so the settings
+ * screen can say "The API key was rejected (401)" the same way the chat does).
+ */
+import type { ApiKind } from "../core/session/entries";
+import { classifyError } from "./classify-error";
+import { type ClientDeps, makeAnthropicClient, makeOpenAIClient } from "./clients";
+import type { ListModelsFn, ProviderConfig } from "./types";
+
+/** More than any provider lists today; a guard against a server that pages forever. */
+const MAX_MODELS = 5_000;
+/** Anthropic's page size limit. */
+const ANTHROPIC_PAGE_SIZE = 1_000;
+
+export function createListModels(api: ApiKind, deps: ClientDeps = {}): ListModelsFn {
+  switch (api) {
+    case "anthropic-messages":
+      return (provider, signal) =>
+        collect(api, signal, () =>
+          makeAnthropicClient(provider, deps).models.list({ limit: ANTHROPIC_PAGE_SIZE }, { signal }),
+        );
+    case "openai-chat":
+      return (provider, signal) => collect(api, signal, () => makeOpenAIClient(provider, deps).models.list({ signal }));
+  }
+}
+
+export const listAnthropicModels: ListModelsFn = createListModels("anthropic-messages");
+export const listOpenAIModels: ListModelsFn = createListModels("openai-chat");
+
+/** Dispatches on the provider's api. Rejects with a MessageError. */
+export const listModels: ListModelsFn = (provider: ProviderConfig, signal: AbortSignal) => {
+  switch (provider.api) {
+    case "anthropic-messages":
+      return listAnthropicModels(provider, signal);
+    case "openai-chat":
+      return listOpenAIModels(provider, signal);
+  }
+};
+
+async function collect(
+  api: ApiKind,
+  signal: AbortSignal,
+  list: () => AsyncIterable<{ id: string }>,
+): Promise<string[]> {
+  try {
+    const ids = new Set<string>();
+    for await (const model of list()) {
+      if (typeof model.id === "string" && model.id) ids.add(model.id);
+      if (ids.size >= MAX_MODELS || signal.aborted) break;
+    }
+    if (signal.aborted) throw Object.assign(new Error("Stopped."), { name: "AbortError" });
+    return [...ids].sort((a, b) => a.localeCompare(b));
+  } catch (err) {
+    throw classifyError(err, api);
+  }
+}
