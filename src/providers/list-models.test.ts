@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { streamAnthropic } from "./anthropic";
 import { createFakeFetch, jsonReply } from "./fake-fetch";
-import { createListModels } from "./list-models";
+import { createListModels, listAnthropicModels, listOpenAIModels } from "./list-models";
 import { streamOpenAI } from "./openai";
-import { listModelsFor, streamFor } from "./registry";
+import { loadProvider, streamFor } from "./registry";
 import { testProvider } from "./test-support";
 
 const signal = () => new AbortController().signal;
@@ -87,10 +87,27 @@ describe("listModels", () => {
 });
 
 describe("registry", () => {
-  it("maps each api to its adapter and lister", () => {
-    expect(streamFor("anthropic-messages")).toBe(streamAnthropic);
-    expect(streamFor("openai-chat")).toBe(streamOpenAI);
-    expect(typeof listModelsFor("anthropic-messages")).toBe("function");
-    expect(typeof listModelsFor("openai-chat")).toBe("function");
+  it("loads each api's adapter and lister on demand", async () => {
+    expect((await loadProvider("anthropic-messages")).stream).toBe(streamAnthropic);
+    expect((await loadProvider("openai-chat")).stream).toBe(streamOpenAI);
+    expect((await loadProvider("anthropic-messages")).listModels).toBe(listAnthropicModels);
+    expect((await loadProvider("openai-chat")).listModels).toBe(listOpenAIModels);
+  });
+
+  it("keeps the stream contract: the lazy adapter's events come through unchanged", async () => {
+    const ac = new AbortController();
+    ac.abort();
+    const events = [];
+    for await (const e of streamFor("openai-chat")({
+      provider: testProvider("openai-chat"),
+      model: "gpt-4o",
+      context: { system: "", messages: [{ role: "user", content: [{ type: "text", text: "hi" }] }] },
+      maxOutputTokens: 100,
+      thinking: { kind: "off" },
+      signal: ac.signal,
+    })) {
+      events.push(e);
+    }
+    expect(events.at(-1)).toMatchObject({ type: "error", error: { kind: "aborted" } });
   });
 });

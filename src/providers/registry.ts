@@ -1,32 +1,70 @@
 /**
  * The one door to providers (STYLE §2.3): an api kind maps to its adapter and model lister.
  * Callers use `stream` (retries included) or `listModels` and never import an adapter.
+ *
+ * Adapters are loaded on first use (dynamic import): the two SDKs are a large share of the
+ * bundle, and the app can paint a stored conversation without either.
  */
 import type { ApiKind } from "../core/session/entries";
-import { streamAnthropic } from "./anthropic";
-import { listAnthropicModels, listOpenAIModels } from "./list-models";
-import { streamOpenAI } from "./openai";
-import type { ListModelsFn, StreamFn } from "./types";
+import { classifyError } from "./classify-error";
+import type { AssistantPartial, ListModelsFn, StreamFn, StreamRequest } from "./types";
 import { withRetry } from "./with-retry";
 
 type ApiProvider = { stream: StreamFn; listModels: ListModelsFn };
 
-const REGISTRY: Readonly<Record<ApiKind, ApiProvider>> = {
-  "anthropic-messages": { stream: streamAnthropic, listModels: listAnthropicModels },
-  "openai-chat": { stream: streamOpenAI, listModels: listOpenAIModels },
+const LOADERS: Readonly<Record<ApiKind, () => Promise<ApiProvider>>> = {
+  "anthropic-messages": async () => {
+    const [{ streamAnthropic }, { listAnthropicModels }] = await Promise.all([
+      import("./anthropic"),
+      import("./list-models"),
+    ]);
+    return { stream: streamAnthropic, listModels: listAnthropicModels };
+  },
+  "openai-chat": async () => {
+    const [{ streamOpenAI }, { listOpenAIModels }] = await Promise.all([import("./openai"), import("./list-models")]);
+    return { stream: streamOpenAI, listModels: listOpenAIModels };
+  },
 };
 
-/** The raw adapter for an api (no retries). */
-export function streamFor(api: ApiKind): StreamFn {
-  return REGISTRY[api].stream;
+const loaded = new Map<ApiKind, Promise<ApiProvider>>();
+export function loadProvider(api: ApiKind): Promise<ApiProvider> {
+  let p = loaded.get(api);
+  if (!p) {
+    p = LOADERS[api]();
+    // A failed chunk load (offline right after an update) may succeed on the next try.
+    p.catch(() => loaded.delete(api));
+    loaded.set(api, p);
+  }
+  return p;
 }
 
-export function listModelsFor(api: ApiKind): ListModelsFn {
-  return REGISTRY[api].listModels;
+/**
+ * The adapter for an api (no retries). Keeps the stream contract even when loading the adapter
+ * fails: the failure arrives as an `error` event, never a throw.
+ */
+export function streamFor(api: ApiKind): StreamFn {
+  return async function* lazyStream(req: StreamRequest) {
+    let provider: ApiProvider;
+    try {
+      provider = await loadProvider(api);
+    } catch (e) {
+      const partial: AssistantPartial = {
+        content: [],
+        providerId: req.provider.id,
+        api,
+        model: req.model,
+        stopReason: "error",
+      };
+      yield { type: "error", partial, error: classifyError(e, api) };
+      return;
+    }
+    yield* provider.stream(req);
+  };
 }
 
 /** Streams a reply from `req.provider`, retrying rate limits, overloads and 5xx before any content. */
 export const stream: StreamFn = withRetry((req) => streamFor(req.provider.api)(req));
 
 /** The provider's model ids, sorted; rejects with a MessageError. */
-export const listModels: ListModelsFn = (provider, signal) => listModelsFor(provider.api)(provider, signal);
+export const listModels: ListModelsFn = async (provider, signal) =>
+  (await loadProvider(provider.api)).listModels(provider, signal);

@@ -1,6 +1,6 @@
 /** Settings actions: save (optimistically, then to the settings table) and list a provider's models. */
 import { setSetting } from "../../db/settings";
-import { listModels } from "../../providers/list-models";
+import { listModels } from "../../providers/registry";
 import type { ProviderConfig } from "../../providers/types";
 import type { Settings } from "../settings-model";
 import { useSettingsStore } from "../stores";
