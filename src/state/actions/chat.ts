@@ -27,8 +27,12 @@ function userEntry(sessionId: SessionId, parentId: EntryId | null, text: string)
   };
 }
 
-/** Send a message at the session's leaf (creating the session on the first message). */
-export async function sendMessage(text: string): Promise<SessionId | null> {
+/**
+ * Send a message as a child of `parentId`, the leaf the user was looking at (creating the session on
+ * the first message). Replying to what is on screen, not to whatever the stored leaf is now, is what
+ * makes two tabs sending from the same point produce siblings instead of an interleaved chain.
+ */
+export async function sendMessage(text: string, parentId?: EntryId | null): Promise<SessionId | null> {
   const trimmed = text.trim();
   if (!trimmed) return null;
   try {
@@ -51,9 +55,10 @@ export async function sendMessage(text: string): Promise<SessionId | null> {
       await createSession(fresh, [entry]);
       useUiStore.setState({ sessionId });
     } else {
-      entry = userEntry(session.id, session.leafId, text);
+      const parent = parentId === undefined ? session.leafId : parentId;
+      entry = userEntry(session.id, parent, text);
       await appendEntries(session.id, [entry], { kind: "move", to: entry.id });
-      if (session.leafId === null) await setAutoTitle(session.id, titleFromText(text));
+      if (parent === null) await setAutoTitle(session.id, titleFromText(text));
     }
     void runReply(entry.sessionId, entry.id).catch((e) => reportActionError("The reply could not be saved", e));
     return entry.sessionId;

@@ -34,7 +34,7 @@ export function ChatView({
       ) : (
         <MessageList view={view} sessionId={sessionId} />
       )}
-      <Composer sessionId={sessionId} replying={replying} />
+      <Composer sessionId={sessionId} leafId={view.session?.leafId} replying={replying} />
     </div>
   );
 }

@@ -1,10 +1,19 @@
 import { useEffect, useRef, useState } from "react";
-import type { SessionId } from "../../core/session/ids";
+import type { EntryId, SessionId } from "../../core/session/ids";
 import { sendMessage } from "../../state/actions/chat";
 import { stopReply } from "../../state/actions/reply";
 import { useUiStore } from "../../state/stores";
 
-export function Composer({ sessionId, replying }: { sessionId: SessionId | null; replying: boolean }) {
+export function Composer({
+  sessionId,
+  leafId,
+  replying,
+}: {
+  sessionId: SessionId | null;
+  /** The leaf on screen: a new message answers what the user sees. */
+  leafId: EntryId | null | undefined;
+  replying: boolean;
+}) {
   const [text, setText] = useState("");
   const ref = useRef<HTMLTextAreaElement>(null);
   const seed = useUiStore((s) => s.composerSeed);
@@ -36,7 +45,7 @@ export function Composer({ sessionId, replying }: { sessionId: SessionId | null;
     if (!text.trim() || replying) return;
     const sent = text;
     setText("");
-    const ok = await sendMessage(sent);
+    const ok = await sendMessage(sent, leafId);
     if (!ok) setText((t) => t || sent); // keep what the user typed if it could not be saved
   };
 
