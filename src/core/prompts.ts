@@ -5,8 +5,18 @@
  */
 import branchSummaryContextRaw from "../../prompts/branch-summary-context.md?raw";
 import compactedSystemNoteRaw from "../../prompts/compacted-system-note.md?raw";
+import compactionFirstRaw from "../../prompts/compaction-first.md?raw";
+import compactionFoldedNoteRaw from "../../prompts/compaction-folded-note.md?raw";
+import compactionInstructionsRaw from "../../prompts/compaction-instructions.md?raw";
 import compactionKeptUserTurnsRaw from "../../prompts/compaction-kept-user-turns.md?raw";
+import compactionShortRaw from "../../prompts/compaction-short.md?raw";
+import compactionSplitTurnRaw from "../../prompts/compaction-split-turn.md?raw";
+import compactionSplitTurnSectionRaw from "../../prompts/compaction-split-turn-section.md?raw";
+import compactionStandingFactsFallbackRaw from "../../prompts/compaction-standing-facts-fallback.md?raw";
 import compactionSummaryContextRaw from "../../prompts/compaction-summary-context.md?raw";
+import compactionSystemRaw from "../../prompts/compaction-system.md?raw";
+import compactionUpdateRaw from "../../prompts/compaction-update.md?raw";
+import compactionWindowNoteRaw from "../../prompts/compaction-window-note.md?raw";
 import handoffContextRaw from "../../prompts/handoff-context.md?raw";
 
 // Trimmed so an editor's trailing newline in a file never changes what the model sees.
@@ -21,6 +31,29 @@ export const COMPACTED_SYSTEM_NOTE = compactedSystemNoteRaw.trim();
 export const BRANCH_SUMMARY_CONTEXT = branchSummaryContextRaw.trim();
 /** The user-role message for a `handoff` entry. Vars: `document`. */
 export const HANDOFF_CONTEXT = handoffContextRaw.trim();
+
+// ---- the compaction summarizer (core/compaction) ----------------------------------------------
+
+/** System prompt of every compaction summarizer call: summarize for a successor, never continue. No vars. */
+export const COMPACTION_SYSTEM = compactionSystemRaw.trim();
+/** First compaction of a path. Vars: `conversation` (already wrapped), `windowNote`, `instructions` (both may be ""). */
+export const COMPACTION_FIRST = compactionFirstRaw.trim();
+/** Later compactions and later windows. Vars: `previousSummary`, `conversation`, `windowNote`, `instructions`. */
+export const COMPACTION_UPDATE = compactionUpdateRaw.trim();
+/** The prefix of a turn cut in the middle. Vars: `conversation`, `instructions`. */
+export const COMPACTION_SPLIT_TURN = compactionSplitTurnRaw.trim();
+/** The one-line `shortSummary` for the card. Vars: `summary`, `instructions`. */
+export const COMPACTION_SHORT = compactionShortRaw.trim();
+/** The user's custom instructions, as inserted into every summarizer prompt. Vars: `instructions`. */
+export const COMPACTION_INSTRUCTIONS = compactionInstructionsRaw.trim();
+/** "part i of n" when the folded conversation is summarized in windows. Vars: `window`, `windows`. */
+export const COMPACTION_WINDOW_NOTE = compactionWindowNoteRaw.trim();
+/** Appended to the digest with the split-turn prefix summary. Vars: `summary`. */
+export const COMPACTION_SPLIT_TURN_SECTION = compactionSplitTurnSectionRaw.trim();
+/** Put first when the summarizer's output has no "Standing facts & constraints" section. No vars. */
+export const COMPACTION_STANDING_FACTS_FALLBACK = compactionStandingFactsFallbackRaw.trim();
+/** The visible note for user messages too long to keep verbatim. Vars: `count`, `tokens`. */
+export const COMPACTION_FOLDED_NOTE = compactionFoldedNoteRaw.trim();
 
 const PLACEHOLDER = /\{\{([A-Za-z0-9_]+)\}\}/g;
 const LONE_PLACEHOLDER_LINE = /^[ \t]*\{\{([A-Za-z0-9_]+)\}\}[ \t]*$/;

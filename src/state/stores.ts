@@ -26,8 +26,17 @@ export const useUiStore = create<{
   editingId: EntryId | null;
   /** Text to put into the composer (e.g. after Switch here on a user message). */
   composerSeed: { text: string; nonce: number } | null;
+  /** Bumped to move focus to the composer without touching its text (e.g. after Branch from here). */
+  composerFocus: number;
   notices: Notice[];
-}>(() => ({ sessionId: null, settingsOpen: false, editingId: null, composerSeed: null, notices: [] }));
+}>(() => ({
+  sessionId: null,
+  settingsOpen: false,
+  editingId: null,
+  composerSeed: null,
+  composerFocus: 0,
+  notices: [],
+}));
 
 let noticeSeq = 0;
 export function pushNotice(kind: Notice["kind"], text: string): void {
@@ -54,6 +63,13 @@ export const useStreamStore = create<{ replies: Record<string, ActiveReply> }>((
 
 export function resetStores(): void {
   useSettingsStore.setState({ settings: DEFAULT_SETTINGS, loaded: false });
-  useUiStore.setState({ sessionId: null, settingsOpen: false, editingId: null, composerSeed: null, notices: [] });
+  useUiStore.setState({
+    sessionId: null,
+    settingsOpen: false,
+    editingId: null,
+    composerSeed: null,
+    composerFocus: 0,
+    notices: [],
+  });
   useStreamStore.setState({ replies: {} });
 }

@@ -4,7 +4,7 @@ import { useMemo } from "react";
 import type { Entry, Session } from "../core/session/entries";
 import type { SessionId } from "../core/session/ids";
 import { buildTreeIndex, pathToRoot, type TreeIndex } from "../core/session/tree";
-import { liveEntries, liveSession } from "../db/live";
+import { liveSessionWithEntries } from "../db/live";
 
 export type SessionView = {
   session: Session | undefined;
@@ -15,12 +15,18 @@ export type SessionView = {
 };
 
 const EMPTY: Entry[] = [];
+const NO_SESSION = { session: undefined, entries: EMPTY };
 
 export function useSessionView(sessionId: SessionId | null): SessionView {
-  const session = useLiveQuery(() => (sessionId ? liveSession(sessionId) : undefined), [sessionId]);
-  const entries = useLiveQuery(() => (sessionId ? liveEntries(sessionId) : EMPTY), [sessionId]);
+  // One query for both (see liveSessionWithEntries): read apart, another tab's append blanks the chat.
+  const data = useLiveQuery(() => (sessionId ? liveSessionWithEntries(sessionId) : NO_SESSION), [sessionId]);
+  // useLiveQuery answers undefined while loading, so a missing session is read as null: otherwise
+  // "not found" (a deleted chat's bookmark) could never be told apart from "still loading".
+  const found = data === undefined ? undefined : (data.session ?? null);
+  const session = found ?? undefined;
+  const entries = data?.entries;
   const index = useMemo(() => buildTreeIndex(entries ?? EMPTY), [entries]);
   const leafId = session?.leafId ?? null;
   const path = useMemo(() => (leafId ? pathToRoot(index, leafId) : EMPTY), [index, leafId]);
-  return { session, index, path, loaded: entries !== undefined && (sessionId === null || session !== undefined) };
+  return { session, index, path, loaded: entries !== undefined && found !== undefined };
 }

@@ -107,8 +107,22 @@ export async function branchFromHere(sessionId: SessionId, entry: Entry): Promis
   }
   try {
     await moveLeaf(sessionId, entry.id);
+    useUiStore.setState((s) => ({ composerFocus: s.composerFocus + 1 }));
   } catch (e) {
     reportActionError("Could not branch here", e);
+  }
+}
+
+/**
+ * From a position in the middle of the tree (after Branch from here), back down to the newest leaf
+ * below it: the conversation as it was before the user branched.
+ */
+export async function returnToLatest(sessionId: SessionId, fromId: EntryId): Promise<void> {
+  try {
+    const index = buildTreeIndex(await getEntries(sessionId));
+    await moveLeaf(sessionId, deepestLeafFrom(index, fromId));
+  } catch (e) {
+    reportActionError("Could not return to the latest message", e);
   }
 }
 

@@ -193,7 +193,14 @@ export async function runReply(
       stopReason: aborted ? "aborted" : finalError ? "error" : (partial.stopReason ?? "end"),
       ...(opts.continues ? { continues: opts.continues } : {}),
     };
-    await finalizeDraft(draftId, entry, { kind: "move-if-leaf-is", expected: parentId, to: draftId });
+    try {
+      await finalizeDraft(draftId, entry, { kind: "move-if-leaf-is", expected: parentId, to: draftId });
+    } catch (e) {
+      // The entry could not be written (e.g. storage full). Keep the whole reply in its draft, not
+      // just the last checkpoint, so recovery brings back everything the user saw (best effort).
+      await saveDraft(draftRow()).catch(() => {});
+      throw e;
+    }
   } finally {
     controllers.delete(sessionId);
     useStreamStore.setState((s) => {

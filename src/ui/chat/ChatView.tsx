@@ -1,6 +1,7 @@
 import type { SessionId } from "../../core/session/ids";
 import { useStreamStore } from "../../state/stores";
 import { useSessionView } from "../hooks";
+import { BranchPoint } from "./BranchPoint";
 import { ChatHeader } from "./ChatHeader";
 import { Composer } from "./Composer";
 import { MessageList } from "./MessageList";
@@ -34,6 +35,7 @@ export function ChatView({
       ) : (
         <MessageList view={view} sessionId={sessionId} />
       )}
+      {!replying && !missing && <BranchPoint view={view} />}
       <Composer sessionId={sessionId} leafId={view.session?.leafId} replying={replying} />
     </div>
   );

@@ -17,6 +17,7 @@ export function Composer({
   const [text, setText] = useState("");
   const ref = useRef<HTMLTextAreaElement>(null);
   const seed = useUiStore((s) => s.composerSeed);
+  const focusNonce = useUiStore((s) => s.composerFocus);
 
   useEffect(() => {
     if (seed) {
@@ -24,6 +25,10 @@ export function Composer({
       ref.current?.focus();
     }
   }, [seed]);
+
+  useEffect(() => {
+    if (focusNonce > 0) ref.current?.focus();
+  }, [focusNonce]);
 
   // Esc stops the reply from anywhere on the page (dialogs handle their own Esc first).
   useEffect(() => {

@@ -4,8 +4,7 @@ import { messageText } from "../../core/session/entries";
 import { siblingsOf } from "../../core/session/tree";
 import { branchFromHere, editMessage, regenerate, showVersion } from "../../state/actions/chat";
 import { describeFailure } from "../../state/actions/describe-failure";
-import { isReplying } from "../../state/actions/reply";
-import { useUiStore } from "../../state/stores";
+import { useStreamStore, useUiStore } from "../../state/stores";
 import type { SessionView } from "../hooks";
 import { Markdown } from "../markdown/Markdown";
 import { CopyButton } from "./CopyButton";
@@ -27,7 +26,11 @@ export const MessageItem = memo(function MessageItem({ entry, view }: { entry: M
   const text = messageText(entry.content);
   const { siblings, position } = siblingsOf(view.index, entry.id);
   const sessionId = entry.sessionId;
-  const busy = () => isReplying(sessionId);
+  // While a reply streams, actions that start another reply wait: runReply runs one reply per
+  // session, so an edit saved now would be a user message that never gets its reply. Moving around
+  // the tree (versions, Branch from here) stays allowed: the streaming reply still lands as a version.
+  const busy = useStreamStore((s) => sessionId in s.replies);
+  const busyTitle = busy ? "Wait for the reply to finish, or press Stop" : undefined;
 
   return (
     <article
@@ -71,6 +74,7 @@ export const MessageItem = memo(function MessageItem({ entry, view }: { entry: M
       {editing ? (
         <EditBox
           initial={text}
+          busy={busy}
           onCancel={() => useUiStore.setState({ editingId: null })}
           onSave={(t) => void editMessage(sessionId, entry.id, t)}
         />
@@ -126,7 +130,13 @@ export const MessageItem = memo(function MessageItem({ entry, view }: { entry: M
         <div className="error-box" role="alert">
           <span>{describeFailure(entry.error)}</span>
           {entry.role === "assistant" && (
-            <button type="button" className="primary" onClick={() => !busy() && void regenerate(sessionId, entry.id)}>
+            <button
+              type="button"
+              className="primary"
+              disabled={busy}
+              title={busyTitle}
+              onClick={() => void regenerate(sessionId, entry.id)}
+            >
               Retry
             </button>
           )}
@@ -137,13 +147,23 @@ export const MessageItem = memo(function MessageItem({ entry, view }: { entry: M
         <div className="message-actions">
           <CopyButton text={text} />
           {entry.role === "user" && (
-            <button type="button" onClick={() => useUiStore.setState({ editingId: entry.id })}>
+            <button
+              type="button"
+              disabled={busy}
+              title={busyTitle}
+              onClick={() => useUiStore.setState({ editingId: entry.id })}
+            >
               Edit
             </button>
           )}
           {entry.role === "assistant" && (
             <>
-              <button type="button" onClick={() => !busy() && void regenerate(sessionId, entry.id)}>
+              <button
+                type="button"
+                disabled={busy}
+                title={busyTitle}
+                onClick={() => void regenerate(sessionId, entry.id)}
+              >
                 Regenerate
               </button>
               <button type="button" onClick={() => void branchFromHere(sessionId, entry)}>
@@ -165,20 +185,25 @@ export const MessageItem = memo(function MessageItem({ entry, view }: { entry: M
 
 function EditBox({
   initial,
+  busy,
   onSave,
   onCancel,
 }: {
   initial: string;
+  busy: boolean;
   onSave: (text: string) => void;
   onCancel: () => void;
 }) {
   const [text, setText] = useState(initial);
+  const save = () => {
+    if (!busy && text.trim()) onSave(text);
+  };
   return (
     <form
       className="edit-box"
       onSubmit={(e) => {
         e.preventDefault();
-        onSave(text);
+        save();
       }}
     >
       <textarea
@@ -191,7 +216,7 @@ function EditBox({
           if (e.key === "Escape") onCancel();
           if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
             e.preventDefault();
-            onSave(text);
+            save();
           }
         }}
       />
@@ -199,7 +224,12 @@ function EditBox({
         <button type="button" onClick={onCancel}>
           Cancel
         </button>
-        <button type="submit" className="primary" disabled={!text.trim()}>
+        <button
+          type="submit"
+          className="primary"
+          disabled={busy || !text.trim()}
+          title={busy ? "Wait for the reply to finish, or press Stop" : undefined}
+        >
           Save and send
         </button>
       </div>

@@ -16,7 +16,12 @@ const FOLLOW_THRESHOLD_PX = 80;
  */
 export function MessageList({ view, sessionId }: { view: SessionView; sessionId: SessionId | null }) {
   const scrollRef = useRef<HTMLDivElement>(null);
-  const streaming = useStreamStore((s) => (sessionId ? s.replies[sessionId] !== undefined : false));
+  // The reply in flight belongs under its parent: shown only while that parent is the leaf on screen.
+  // After a version switch mid-reply it streams on in its own branch, not under this one.
+  const leafId = view.session?.leafId ?? null;
+  const streaming = useStreamStore((s) =>
+    sessionId ? s.replies[sessionId] !== undefined && s.replies[sessionId]?.parentId === leafId : false,
+  );
   const count = view.path.length + (streaming ? 1 : 0);
   const following = useRef(true);
 

@@ -131,9 +131,25 @@ function SessionRow({ session, current, onOpen }: { session: Session; current: b
           title="Delete"
           onClick={() => setMode("confirm-delete")}
         >
-          🗑
+          <TrashIcon />
         </button>
       </div>
     </li>
+  );
+}
+
+/** Drawn, not an emoji: without an emoji font (many Linux setups) "🗑" is an empty box. */
+function TrashIcon() {
+  return (
+    <svg width="14" height="14" viewBox="0 0 16 16" aria-hidden="true" focusable="false" className="icon">
+      <path
+        d="M6 2h4M2.5 4h11M4 4l.7 9.2a1 1 0 0 0 1 .8h4.6a1 1 0 0 0 1-.8L12 4M6.5 6.5v5M9.5 6.5v5"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="1.3"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
+    </svg>
   );
 }

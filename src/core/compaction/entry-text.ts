@@ -1,0 +1,118 @@
+/**
+ * How the compaction engine classifies and sizes entries: which entries are user turns, tool
+ * results, turn starts and legal cut points, and the text an entry puts in the context (the text
+ * `entryTokens` caches are counted on).
+ * No I/O here and no token counting of its own: counts come from the injected counter.
+ */
+import {
+  hasContent,
+  IMAGE_PLACEHOLDER,
+  isSkippedMessage,
+  toolCallText,
+  toolResultText,
+} from "../session/build-context";
+import { assertNever, type Block, type Entry, type MessageEntry } from "../session/entries";
+
+/** Counts a piece of text in tokens. Must be pure and deterministic. */
+export type CountTokens = (text: string) => number;
+/**
+ * Tokens one entry adds to the context, as `entryContextText` renders it. Meant to be a cache lookup
+ * (the worker's `tokenCounts` table) so that preparing a huge path never re-counts its text.
+ */
+export type EntryTokens = (entry: Entry) => number;
+
+/** A tool result: a `tool` message, or any message carrying a `tool_result` block. Never starts the kept region. */
+export function isToolResultEntry(entry: Entry): boolean {
+  return entry.type === "message" && (entry.role === "tool" || entry.content.some((b) => b.type === "tool_result"));
+}
+
+/** A user turn: a user message with something in it that is not a tool result. These are kept verbatim. */
+export function isUserTurn(entry: Entry): entry is MessageEntry {
+  return (
+    entry.type === "message" &&
+    entry.role === "user" &&
+    !isToolResultEntry(entry) &&
+    !isSkippedMessage(entry) &&
+    hasContent(entry.content)
+  );
+}
+
+/**
+ * Where a turn starts: a user turn, or a branch summary / handoff (user-role context after which the
+ * user speaks). A cut anywhere else inside a turn is a split turn.
+ */
+export function isTurnStart(entry: Entry): boolean {
+  return isUserTurn(entry) || entry.type === "branch_summary" || entry.type === "handoff";
+}
+
+/**
+ * Whether the kept region may start at this entry (before tool-call pairing is checked): a user or
+ * assistant message that is not a tool result and is not skipped by `buildContext`, or a branch
+ * summary / handoff. Never a tool result, never a compaction entry.
+ */
+export function isCutCandidate(entry: Entry): boolean {
+  switch (entry.type) {
+    case "message":
+      return (
+        (entry.role === "user" || entry.role === "assistant") && !isToolResultEntry(entry) && !isSkippedMessage(entry)
+      );
+    case "branch_summary":
+    case "handoff":
+      return true;
+    case "compaction":
+      return false;
+    default:
+      return assertNever(entry, "entry");
+  }
+}
+
+/** One block as `buildContext` renders it; thinking by its visible text (it is replayed to its own provider). */
+function blockText(block: Block): string {
+  switch (block.type) {
+    case "text":
+      return block.text;
+    case "thinking":
+      return block.text;
+    case "image":
+      return IMAGE_PLACEHOLDER;
+    case "tool_call":
+      return toolCallText(block.name, block.args);
+    case "tool_result":
+      return toolResultText(block.text, block.toolName, block.isError);
+    default:
+      return assertNever(block, "block");
+  }
+}
+
+/**
+ * The text an entry puts in the context, for counting: message blocks as `buildContext` renders
+ * them, a branch summary's summary, a handoff's document. Compaction entries put nothing in the
+ * kept region ("" — only the latest one is rendered, as the summary message).
+ */
+export function entryContextText(entry: Entry): string {
+  switch (entry.type) {
+    case "message":
+      return isSkippedMessage(entry) ? "" : entry.content.map(blockText).join("\n\n");
+    case "branch_summary":
+      return entry.summary;
+    case "handoff":
+      return entry.document;
+    case "compaction":
+      return "";
+    default:
+      return assertNever(entry, "entry");
+  }
+}
+
+/** The counter used when no cache is given: `countTokens(entryContextText(entry))`. */
+export function entryTokensFrom(countTokens: CountTokens): EntryTokens {
+  return (entry) => (entry.type === "compaction" ? 0 : countTokens(entryContextText(entry)));
+}
+
+/** The plain text of a message's text blocks (no tool blocks, no thinking), joined and trimmed. */
+export function visibleText(content: readonly Block[]): string {
+  return content
+    .flatMap((b) => (b.type === "text" ? [b.text] : []))
+    .join("\n\n")
+    .trim();
+}
