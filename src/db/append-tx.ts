@@ -5,7 +5,13 @@
  */
 import type { Entry, Session } from "../core/session/entries";
 import type { EntryId, SessionId } from "../core/session/ids";
-import { AppendOnlyError, DanglingParentError, EntryNotInSessionError, SessionNotFoundError } from "./errors";
+import {
+  AppendOnlyError,
+  DanglingParentError,
+  EntryNotInSessionError,
+  SessionNotFoundError,
+  StaleLeafError,
+} from "./errors";
 import type { GroveDb } from "./schema";
 
 /**
@@ -13,12 +19,23 @@ import type { GroveDb } from "./schema";
  * - `move`: point it at `to` (an entry of the session or of the batch; null = before the first root);
  * - `move-if-leaf-is`: move to `to` only if the leaf is still `expected` (another tab may have
  *   moved it meanwhile; then the appended entries stay in the tree as siblings, unselected);
+ * - `only-if-leaf-is`: append at all only if the leaf is still `expected`, then move to `to`;
+ *   otherwise throw StaleLeafError and write nothing (a maintenance result computed for a leaf
+ *   that has since moved — e.g. a compaction while another tab sent a message — is stale);
  * - `keep`: leave it.
  */
 export type LeafPolicy =
   | { kind: "move"; to: EntryId | null }
   | { kind: "move-if-leaf-is"; expected: EntryId | null; to: EntryId }
+  | { kind: "only-if-leaf-is"; expected: EntryId | null; to: EntryId }
   | { kind: "keep" };
+
+/** Throws StaleLeafError when an `only-if-leaf-is` policy no longer holds. Call before writing. */
+export function assertLeafPolicyHolds(session: Session, policy: LeafPolicy): void {
+  if (policy.kind === "only-if-leaf-is" && session.leafId !== policy.expected) {
+    throw new StaleLeafError(session.id, policy.expected, session.leafId);
+  }
+}
 
 export async function requireSession(db: GroveDb, sessionId: SessionId): Promise<Session> {
   const session = await db.sessions.get(sessionId);
@@ -88,7 +105,11 @@ export async function applyLeafPolicy(
 ): Promise<boolean> {
   let to: EntryId | null = session.leafId;
   let moved = false;
-  if (policy.kind === "move" || (policy.kind === "move-if-leaf-is" && session.leafId === policy.expected)) {
+  if (
+    policy.kind === "move" ||
+    policy.kind === "only-if-leaf-is" ||
+    (policy.kind === "move-if-leaf-is" && session.leafId === policy.expected)
+  ) {
     if (policy.to !== null && !(await isInSession(db, session.id, policy.to, batch))) {
       throw new EntryNotInSessionError(policy.to, session.id);
     }

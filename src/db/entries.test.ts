@@ -2,7 +2,13 @@ import "fake-indexeddb/auto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type EntryId, newEntryId, newSessionId } from "../core/session/ids";
 import { appendEntries, getEntries, getEntry, moveLeaf } from "./entries";
-import { AppendOnlyError, DanglingParentError, EntryNotInSessionError, SessionNotFoundError } from "./errors";
+import {
+  AppendOnlyError,
+  DanglingParentError,
+  EntryNotInSessionError,
+  SessionNotFoundError,
+  StaleLeafError,
+} from "./errors";
 import { createSession, getSession } from "./sessions";
 import { isQuotaError } from "./storage";
 import { assistantMessage, closeDb, freshDatabase, getDb, makeSession, snapshot, userMessage } from "./test-utils";
@@ -201,5 +207,29 @@ describe("getEntries", () => {
     await sessionWithOneTurn();
     expect((await getEntries(one.session.id)).map((e) => e.id)).toEqual([one.u.id, one.a.id]);
     expect(await getEntries(newSessionId())).toEqual([]);
+  });
+});
+
+describe("only-if-leaf-is (maintenance results)", () => {
+  it("appends and moves the leaf when the leaf is still the expected one", async () => {
+    const session = makeSession();
+    const root = userMessage(session.id, null, "hi");
+    await createSession({ ...session, leafId: root.id }, [root]);
+    const child = userMessage(session.id, root.id, "next");
+    await appendEntries(session.id, [child], { kind: "only-if-leaf-is", expected: root.id, to: child.id });
+    expect((await getSession(session.id))?.leafId).toBe(child.id);
+  });
+
+  it("writes nothing when the leaf moved meanwhile", async () => {
+    const session = makeSession();
+    const root = userMessage(session.id, null, "hi");
+    const moved = userMessage(session.id, root.id, "sent from another tab");
+    await createSession({ ...session, leafId: moved.id }, [root, moved]);
+    const stale = userMessage(session.id, root.id, "summary computed for root");
+    await expect(
+      appendEntries(session.id, [stale], { kind: "only-if-leaf-is", expected: root.id, to: stale.id }),
+    ).rejects.toBeInstanceOf(StaleLeafError);
+    expect(await getEntry(stale.id)).toBeUndefined();
+    expect((await getSession(session.id))?.leafId).toBe(moved.id);
   });
 });

@@ -5,7 +5,13 @@
  */
 import type { Entry } from "../core/session/entries";
 import type { EntryId, SessionId } from "../core/session/ids";
-import { addEntriesChecked, applyLeafPolicy, type LeafPolicy, requireSession } from "./append-tx";
+import {
+  addEntriesChecked,
+  applyLeafPolicy,
+  assertLeafPolicyHolds,
+  type LeafPolicy,
+  requireSession,
+} from "./append-tx";
 import { EntryNotInSessionError } from "./errors";
 import { getDb } from "./schema";
 
@@ -15,7 +21,8 @@ export type { LeafPolicy } from "./append-tx";
  * Appends `entries` (parents before children) to the session and moves its leaf per `leaf`, in one
  * transaction; bumps the session's `updatedAt` to `now`.
  * @throws SessionNotFoundError, EntryNotInSessionError (an entry of another session, or a leaf
- *   target outside the session), AppendOnlyError (an id that exists), DanglingParentError.
+ *   target outside the session), AppendOnlyError (an id that exists), DanglingParentError,
+ *   StaleLeafError (an `only-if-leaf-is` policy whose leaf moved).
  *   On any throw nothing is written.
  * @example
  * await appendEntries(sid, [userMsg], { kind: "move", to: userMsg.id });
@@ -29,6 +36,7 @@ export async function appendEntries(
   const db = getDb();
   return db.transaction("rw", db.sessions, db.entries, async () => {
     const session = await requireSession(db, sessionId);
+    assertLeafPolicyHolds(session, leaf);
     await addEntriesChecked(db, sessionId, entries);
     return { leafMoved: await applyLeafPolicy(db, session, leaf, entries, now) };
   });

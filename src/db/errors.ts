@@ -48,3 +48,17 @@ export class EntryNotFoundError extends Error {
     super(`Entry ${entryId} not found`);
   }
 }
+
+/** A write meant for a leaf that has since moved (another tab, a message sent meanwhile). */
+export class StaleLeafError extends Error {
+  override readonly name = "StaleLeafError";
+  constructor(
+    readonly sessionId: SessionId,
+    readonly expected: EntryId | null,
+    readonly actual: EntryId | null,
+  ) {
+    super(
+      `The conversation moved on while this was computed (leaf ${actual ?? "none"}, expected ${expected ?? "none"})`,
+    );
+  }
+}

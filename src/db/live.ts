@@ -24,6 +24,22 @@ export const liveSession = (id: SessionId): Promise<Session | undefined> => getS
 
 export const liveEntries = (sessionId: SessionId): Promise<Entry[]> => getEntries(sessionId);
 
+/**
+ * A session and its entries from one read transaction. Two separate live queries can answer out of
+ * step when another tab appends (the session's new leaf arrives before the entry it points to), and
+ * the path built from them is empty for a moment: the open chat blinks out. Read together, the leaf
+ * is always among the entries. `session` is undefined when the session does not exist.
+ */
+export const liveSessionWithEntries = (
+  sessionId: SessionId,
+): Promise<{ session: Session | undefined; entries: Entry[] }> => {
+  const db = getDb();
+  return db.transaction("r", db.sessions, db.entries, async () => ({
+    session: await getSession(sessionId),
+    entries: await getEntries(sessionId),
+  }));
+};
+
 export const liveSettings = (): Promise<Record<string, unknown>> => getAllSettings();
 
 export const liveLabels = (sessionId: SessionId): Promise<Map<EntryId, string>> => getLabels(sessionId);
