@@ -17,10 +17,11 @@ export async function openConfigured(
   await page.goto("/");
   await page.getByRole("button", { name: "Settings" }).click();
   const dialog = page.getByRole("dialog", { name: "Settings" });
-  await dialog.getByLabel("Anthropic API key").fill(ANTHROPIC_KEY);
+  // Base URLs first: with a key and the default URL the app would ask the real provider for its models.
   await dialog.getByLabel("Anthropic base URL").fill(mock.anthropicBaseUrl);
-  await dialog.getByLabel("OpenAI API key").fill(OPENAI_KEY);
   await dialog.getByLabel("OpenAI base URL").fill(mock.openaiBaseUrl);
+  await dialog.getByLabel("Anthropic API key").fill(ANTHROPIC_KEY);
+  await dialog.getByLabel("OpenAI API key").fill(OPENAI_KEY);
   await dialog.getByRole("button", { name: "Close" }).click();
   await expect(dialog).toBeHidden();
   const model = opts.model ?? { provider: "anthropic", id: "claude-sonnet-4-5" };

@@ -1,0 +1,130 @@
+/**
+ * The main-thread side of the compaction worker, for state/: `getWorker()` (one lazily started
+ * module worker, wrapped with comlink) and `summarizeInWorker`, which takes an AbortSignal and
+ * turns it into the worker's op-id cancellation.
+ *
+ * Where there is no `Worker` (vitest, Node), the same implementation runs in-process, so state
+ * tests exercise the real API. Production builds never take that path and drop it (it is behind
+ * `import.meta.env.PROD`), so the main bundle holds no tokenizer code and no rank files.
+ *
+ * Cancellation: comlink can't carry an AbortSignal. `summarizeInWorker` names the call with a
+ * fresh op id, passes it to `summarize`, and on abort sends `cancel(opId)`; the worker aborts the
+ * provider request and `summarize` rejects with an `aborted` MessageError. Messages to a worker
+ * arrive in order, so a cancel always finds the call it follows.
+ *
+ * If the worker dies (its script fails to load, an uncaught error), every pending and later call
+ * rejects with a MessageError instead of hanging, and the next `getWorker()` starts a new one.
+ */
+import * as Comlink from "comlink";
+import type { MessageError } from "../core/session/entries";
+import type { OpId, SummarizeRequest, WorkerApi } from "./api";
+
+export type { OpId, SummarizeRequest, WorkerApi } from "./api";
+
+type Handle = { api: WorkerApi; terminate: () => void };
+
+let current: Handle | null = null;
+
+/**
+ * The worker's API. A `Comlink.Remote<WorkerApi>` underneath (typed as `WorkerApi`, which the
+ * remote satisfies: every method already returns a promise), guarded against a dead worker.
+ * Callbacks passed to it must be wrapped with `Comlink.proxy` (`summarizeInWorker` does that).
+ */
+export function getWorker(): WorkerApi {
+  if (!current) current = typeof Worker === "undefined" ? startInProcess() : startWorker();
+  return current.api;
+}
+
+/** Stops the worker (a later `getWorker()` starts a fresh one). For tests and hot reload. */
+export function terminateWorker(): void {
+  current?.terminate();
+  current = null;
+}
+
+let lastOpId = 0;
+
+/** A fresh op id (unique per page: ids are only compared within one worker). */
+export function newOpId(): OpId {
+  lastOpId += 1;
+  return `op-${lastOpId}`;
+}
+
+export type SummarizeOptions = {
+  /** Receives the whole text so far (throttled). Must not throw. */
+  onText?: (text: string) => void;
+  /** Aborting it cancels the call: the provider request is aborted, the promise rejects (`aborted`). */
+  signal?: AbortSignal;
+};
+
+const aborted = (): MessageError => ({ kind: "aborted", message: "Stopped." });
+
+/** One summarizer call in the worker; rejects with a MessageError. */
+export async function summarizeInWorker(req: SummarizeRequest, opts: SummarizeOptions = {}): Promise<string> {
+  const { onText, signal } = opts;
+  if (signal?.aborted) throw aborted();
+  const worker = getWorker();
+  const opId = newOpId();
+  const onAbort = () => {
+    worker.cancel(opId).catch(() => {}); // a dead worker has nothing left to cancel
+  };
+  signal?.addEventListener("abort", onAbort, { once: true });
+  try {
+    return await worker.summarize(req, Comlink.proxy(onText ?? (() => {})), opId);
+  } finally {
+    signal?.removeEventListener("abort", onAbort);
+  }
+}
+
+/** An API object whose calls wait for `target`, and reject with `failed` if it settles first. */
+function forwarding(target: Promise<WorkerApi>, failed: Promise<never>): WorkerApi {
+  const call = async <R>(f: (api: WorkerApi) => Promise<R>): Promise<R> => Promise.race([target.then(f), failed]);
+  return {
+    countTexts: (encoding, texts) => call((w) => w.countTexts(encoding, texts)),
+    countEntries: (encoding, entries) => call((w) => w.countEntries(encoding, entries)),
+    contextTokens: (path, opts, encoding) => call((w) => w.contextTokens(path, opts, encoding)),
+    countContext: (context, encoding) => call((w) => w.countContext(context, encoding)),
+    summarize: (req, onText, opId) => call((w) => w.summarize(req, onText, opId)),
+    cancel: (opId) => call((w) => w.cancel(opId)),
+  };
+}
+
+function startWorker(): Handle {
+  const worker = new Worker(new URL("./compaction.worker.ts", import.meta.url), {
+    type: "module",
+    name: "grove-compaction",
+  });
+  const remote: WorkerApi = Comlink.wrap<WorkerApi>(worker);
+  let fail: (error: MessageError) => void = () => {};
+  const failed = new Promise<never>((_, reject) => {
+    fail = reject;
+  });
+  failed.catch(() => {});
+  const handle: Handle = {
+    // Promise.resolve does not unwrap the remote: its `then` is not a function (comlink sees to it).
+    api: forwarding(Promise.resolve(remote), failed),
+    terminate: () => {
+      fail({ kind: "aborted", message: "The background worker was stopped." });
+      worker.terminate();
+    },
+  };
+  worker.addEventListener("error", (event) => {
+    fail({ kind: "unknown", message: `The background worker stopped: ${event.message || "it failed to load"}` });
+    worker.terminate();
+    if (current === handle) current = null;
+  });
+  return handle;
+}
+
+function startInProcess(): Handle {
+  // Never in a production build (browsers have Worker); the condition lets the bundler drop the
+  // dynamic import below, so the implementation is not emitted as a main-bundle chunk.
+  if (import.meta.env.PROD) throw new Error("Web Workers are not available in this browser.");
+  const failed = new Promise<never>(() => {});
+  return {
+    api: forwarding(
+      import("./worker-api").then((m) => m.createWorkerApi()),
+      failed,
+    ),
+    terminate: () => {},
+  };
+}

@@ -1,0 +1,217 @@
+/**
+ * The worker's API implementation (api.ts), as a plain object over core/ and providers/: the
+ * worker exposes it with comlink (compaction.worker.ts), and client.ts runs it in-process where
+ * there is no Worker (vitest, Node). Everything the world provides is injected (`WorkerDeps`), so
+ * tests call it directly with a scripted stream and a fake clock.
+ *
+ * Adding a compaction-engine step: a method that takes plain data, gets its counter with
+ * `counter(encoding)`, calls the pure core function (e.g. a future `prepareCompaction`) and returns
+ * plain data; the state layer composes it with `summarize`. No state lives here besides the
+ * loaded counters, a memo of counted texts and the operations in flight.
+ */
+import { buildContext } from "../core/session/build-context";
+import type { LlmContext } from "../core/session/context";
+import { type CountText, countContextTokens } from "../core/session/context-tokens";
+import { assertNever, type MessageError } from "../core/session/entries";
+import type { EntryId } from "../core/session/ids";
+import { counterFor } from "../core/tokens/counter-for";
+import { countEntryTokens } from "../core/tokens/entry-tokens";
+import type { TokenEncoding } from "../core/tokens/models";
+import type { TokenCounter } from "../core/tokens/tokenizer";
+import { abortedError, classifyError, StreamEndedError } from "../providers/classify-error";
+import { stream as registryStream } from "../providers/registry";
+import type { StreamFn, StreamRequest } from "../providers/types";
+import type { OpId, SummarizeRequest, SummaryProgress, WorkerApi } from "./api";
+
+/** How often `summarize` forwards the growing text, at most (ms): each call copies the whole text. */
+export const SUMMARY_PROGRESS_INTERVAL_MS = 100;
+
+/** Texts at least this long are memoized (shorter ones cost less to count than to look up). */
+export const COUNT_MEMO_MIN_CHARS = 256;
+/** Total characters of memoized texts per encoding; the least recently used go first. */
+export const COUNT_MEMO_MAX_CHARS = 8_000_000;
+
+export type WorkerDeps = {
+  /** Provider streams; default: providers/registry.ts `stream` (retries included). */
+  stream: StreamFn;
+  /** The counter for an encoding; default: core/tokens `counterFor` (loads ranks on first use). */
+  counterFor: (encoding: TokenEncoding) => Promise<TokenCounter>;
+  /** Milliseconds clock for throttling progress; default `performance.now`. */
+  now: () => number;
+  progressIntervalMs: number;
+};
+
+const DEFAULT_DEPS: WorkerDeps = {
+  stream: registryStream,
+  counterFor: (encoding) => counterFor({ encoding }),
+  now: () => performance.now(),
+  progressIntervalMs: SUMMARY_PROGRESS_INTERVAL_MS,
+};
+
+/**
+ * `count` with a least-recently-used memo of long texts: the meter recounts the same context after
+ * every reply, and all but its newest messages are unchanged.
+ */
+function memoized(count: CountText): CountText {
+  const memo = new Map<string, number>();
+  let chars = 0;
+  return (text) => {
+    if (text.length < COUNT_MEMO_MIN_CHARS) return count(text);
+    const hit = memo.get(text);
+    if (hit !== undefined) {
+      memo.delete(text); // re-insert: Map order is the recency order
+      memo.set(text, hit);
+      return hit;
+    }
+    const n = count(text);
+    memo.set(text, n);
+    chars += text.length;
+    for (const [old] of memo) {
+      if (chars <= COUNT_MEMO_MAX_CHARS) break;
+      memo.delete(old);
+      chars -= old.length;
+    }
+    return n;
+  };
+}
+
+/** Calls a progress callback, which must not throw; if it does (or its message fails), it is ignored. */
+function notify(onText: (text: string) => void, text: string): void {
+  try {
+    const result: unknown = onText(text);
+    // Through comlink the call is a message and returns a promise; nothing waits for it.
+    if (result instanceof Promise) result.catch(() => {});
+  } catch {
+    // The summary does not fail because a progress display did.
+  }
+}
+
+/** A MessageError as thrown by `summarize`: what the stream said, else a classified exception. */
+function asMessageError(e: unknown, req: SummarizeRequest): MessageError {
+  if (typeof e === "object" && e !== null && "kind" in e && "message" in e) return e as MessageError;
+  return classifyError(e, req.provider.api);
+}
+
+export function createWorkerApi(overrides: Partial<WorkerDeps> = {}): WorkerApi {
+  const deps: WorkerDeps = { ...DEFAULT_DEPS, ...overrides };
+  const counts = new Map<TokenEncoding, Promise<CountText>>();
+  const running = new Map<OpId, AbortController>();
+
+  /** The memoized count function for `encoding` (one per encoding, loaded once). */
+  function countFor(encoding: TokenEncoding): Promise<CountText> {
+    let p = counts.get(encoding);
+    if (!p) {
+      p = deps.counterFor(encoding).then((counter) => memoized((text) => counter.count(text)));
+      p.catch(() => counts.delete(encoding));
+      counts.set(encoding, p);
+    }
+    return p;
+  }
+
+  async function runSummary(req: SummarizeRequest, onText: SummaryProgress, signal: AbortSignal): Promise<string> {
+    const request: StreamRequest = {
+      provider: req.provider,
+      model: req.model,
+      context: { system: req.system, messages: [{ role: "user", content: [{ type: "text", text: req.prompt }] }] },
+      maxOutputTokens: req.maxOutputTokens,
+      thinking: { kind: "off" },
+      signal,
+    };
+    // Settles only on abort: raced against every step, so a cancel ends the call at once even if
+    // the provider stream is slow to notice the aborted request.
+    const aborted = new Promise<never>((_, reject) => {
+      const onAbort = () => reject(abortedError());
+      if (signal.aborted) onAbort();
+      else signal.addEventListener("abort", onAbort, { once: true });
+    });
+    aborted.catch(() => {});
+
+    const events = deps.stream(request)[Symbol.asyncIterator]();
+    let text = "";
+    let sent = "";
+    let sentAt = Number.NEGATIVE_INFINITY;
+    const flush = () => {
+      if (text === sent) return;
+      sent = text;
+      sentAt = deps.now();
+      notify(onText, text);
+    };
+    try {
+      for (;;) {
+        const step = await Promise.race([events.next(), aborted]);
+        if (step.done) throw new StreamEndedError("The summarizer stream ended without a final event.");
+        const event = step.value;
+        switch (event.type) {
+          case "text_delta":
+            text += event.delta;
+            if (deps.now() - sentAt >= deps.progressIntervalMs) flush();
+            break;
+          case "done":
+            flush();
+            return text;
+          case "error":
+            throw event.error;
+          case "start":
+          case "thinking_delta":
+          case "retry_wait":
+            break;
+          default:
+            assertNever(event, "stream event");
+        }
+      }
+    } finally {
+      // Stop the provider stream if we left early (cancel, contract violation); never awaited.
+      Promise.resolve(events.return?.()).catch(() => {});
+    }
+  }
+
+  return {
+    async countTexts(encoding, texts) {
+      const count = await countFor(encoding);
+      return texts.map((t) => count(t));
+    },
+
+    async countEntries(encoding, entries) {
+      const count = await countFor(encoding);
+      const out: Record<EntryId, number> = {};
+      for (const entry of entries) out[entry.id] = countEntryTokens(entry, count);
+      return out;
+    },
+
+    async contextTokens(path, opts, encoding) {
+      const count = await countFor(encoding);
+      return countContextTokens(buildContext(path, opts), count);
+    },
+
+    async countContext(context: LlmContext, encoding) {
+      return countContextTokens(context, await countFor(encoding));
+    },
+
+    async summarize(req, onText, opId) {
+      // Registered before the first await, so a cancel that follows this call always finds it.
+      const controller = new AbortController();
+      if (opId !== undefined) {
+        if (running.has(opId)) {
+          const inUse: MessageError = { kind: "invalid_request", message: `Operation ${opId} is already running.` };
+          throw inUse;
+        }
+        running.set(opId, controller);
+      }
+      try {
+        return await runSummary(req, onText, controller.signal);
+      } catch (e) {
+        throw asMessageError(e, req);
+      } finally {
+        if (opId !== undefined && running.get(opId) === controller) running.delete(opId);
+      }
+    },
+
+    async cancel(opId) {
+      const controller = running.get(opId);
+      if (!controller) return false;
+      running.delete(opId);
+      controller.abort();
+      return true;
+    },
+  };
+}
