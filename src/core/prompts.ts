@@ -17,6 +17,7 @@ import compactionSummaryContextRaw from "../../prompts/compaction-summary-contex
 import compactionSystemRaw from "../../prompts/compaction-system.md?raw";
 import compactionUpdateRaw from "../../prompts/compaction-update.md?raw";
 import compactionWindowNoteRaw from "../../prompts/compaction-window-note.md?raw";
+import continueReplyRaw from "../../prompts/continue-reply.md?raw";
 import handoffContextRaw from "../../prompts/handoff-context.md?raw";
 
 // Trimmed so an editor's trailing newline in a file never changes what the model sees.
@@ -31,6 +32,9 @@ export const COMPACTED_SYSTEM_NOTE = compactedSystemNoteRaw.trim();
 export const BRANCH_SUMMARY_CONTEXT = branchSummaryContextRaw.trim();
 /** The user-role message for a `handoff` entry. Vars: `document`. */
 export const HANDOFF_CONTEXT = handoffContextRaw.trim();
+
+/** The user-role request sent after a reply cut off by the output limit, when the user presses Continue. No vars. */
+export const CONTINUE_REPLY = continueReplyRaw.trim();
 
 // ---- the compaction summarizer (core/compaction) ----------------------------------------------
 

@@ -2,7 +2,9 @@
  * The app's settings as data: shape, defaults and the pure helpers that read them.
  * Persisted as one settings row per key (db/settings.ts); API keys live only here and in that table.
  */
+import { type CompactionSettings, DEFAULT_COMPACTION_SETTINGS } from "../core/compaction/settings";
 import type { ModelRef } from "../core/session/entries";
+import type { CalibrationTable } from "../core/tokens/claude-estimate";
 import type { ProviderConfig, ThinkingSetting } from "../providers/types";
 
 export type ModelOverride = {
@@ -19,6 +21,11 @@ export type Settings = {
   systemPrompt: string;
   /** Per model id. */
   modelOverrides: Record<string, ModelOverride>;
+  compaction: CompactionSettings;
+  /** A cheaper model for summaries; null = the chat's own model. */
+  summaryModel: ModelRef | null;
+  /** Claude token-estimate calibration per model id, learned from reported usage. */
+  calibration: CalibrationTable;
 };
 
 export const ANTHROPIC_DEFAULT_BASE_URL = "https://api.anthropic.com";
@@ -50,10 +57,21 @@ export const DEFAULT_SETTINGS: Settings = {
   defaultModel: { providerId: "anthropic", modelId: "claude-sonnet-4-5" },
   systemPrompt: "",
   modelOverrides: {},
+  compaction: DEFAULT_COMPACTION_SETTINGS,
+  summaryModel: null,
+  calibration: {},
 };
 
 export type SettingKey = keyof Settings;
-export const SETTING_KEYS: readonly SettingKey[] = ["providers", "defaultModel", "systemPrompt", "modelOverrides"];
+export const SETTING_KEYS: readonly SettingKey[] = [
+  "providers",
+  "defaultModel",
+  "systemPrompt",
+  "modelOverrides",
+  "compaction",
+  "summaryModel",
+  "calibration",
+];
 
 /** Rows from the settings table → a complete Settings, built-in providers always present. */
 export function settingsFromRows(rows: Record<string, unknown>): Settings {
@@ -67,6 +85,10 @@ export function settingsFromRows(rows: Record<string, unknown>): Settings {
     defaultModel: stored.defaultModel ?? DEFAULT_SETTINGS.defaultModel,
     systemPrompt: typeof stored.systemPrompt === "string" ? stored.systemPrompt : "",
     modelOverrides: stored.modelOverrides ?? {},
+    // Stored settings from an older version lack newer fields: the defaults fill them in.
+    compaction: { ...DEFAULT_COMPACTION_SETTINGS, ...(stored.compaction ?? {}) },
+    summaryModel: stored.summaryModel ?? null,
+    calibration: stored.calibration ?? {},
   };
 }
 

@@ -61,6 +61,37 @@ export type ActiveReply = {
 
 export const useStreamStore = create<{ replies: Record<string, ActiveReply> }>(() => ({ replies: {} }));
 
+// ---- maintenance: compaction, branch summary, handoff share one lock (DESIGN §4.7) --------------
+
+export type MaintenanceKind = "compaction" | "branch_summary" | "handoff";
+
+export type MaintenanceProgress =
+  | { phase: "preparing" }
+  | { phase: "summarizing"; window: number; windows: number }
+  | { phase: "split-turn-prefix" }
+  | { phase: "short-summary" };
+
+export type MaintenanceOp = {
+  sessionId: SessionId;
+  kind: MaintenanceKind;
+  /** Compaction reason ("manual", "threshold", …) or the branch/handoff trigger. */
+  reason: string;
+  /** Started by Grove itself (threshold, overflow, preflight, length): shown as a status bar. */
+  automatic: boolean;
+  progress: MaintenanceProgress;
+  /** The summary text streaming in. */
+  text: string;
+  startedAt: number;
+};
+
+export const useMaintenanceStore = create<{
+  op: MaintenanceOp | null;
+  /** Sessions whose automatic compaction is paused (a compaction did not make enough room), with the warning. */
+  paused: Record<string, string>;
+  /** A message typed while automatic maintenance ran: sent right after it. */
+  queued: Record<string, string>;
+}>(() => ({ op: null, paused: {}, queued: {} }));
+
 export function resetStores(): void {
   useSettingsStore.setState({ settings: DEFAULT_SETTINGS, loaded: false });
   useUiStore.setState({
@@ -72,4 +103,5 @@ export function resetStores(): void {
     notices: [],
   });
   useStreamStore.setState({ replies: {} });
+  useMaintenanceStore.setState({ op: null, paused: {}, queued: {} });
 }

@@ -9,9 +9,11 @@
  * and `cancel(opId)` aborts them (see `summarize`).
  */
 import type { ProxyMarked } from "comlink";
+import type { CompactionOutcome, CompactionProgress } from "../core/compaction/compact";
+import type { CompactionSettings } from "../core/compaction/settings";
 import type { BuildContextOptions } from "../core/session/build-context";
 import type { LlmContext } from "../core/session/context";
-import type { Entry } from "../core/session/entries";
+import type { ApiKind, CompactionReason, Entry } from "../core/session/entries";
 import type { EntryId } from "../core/session/ids";
 import type { TokenEncoding } from "../core/tokens/models";
 import type { ProviderConfig } from "../providers/types";
@@ -35,14 +37,45 @@ export type SummarizeRequest = {
  */
 export type SummaryProgress = ((text: string) => void) & ProxyMarked;
 
+/** Everything one compaction needs, as plain data (DESIGN §4: the worker plans, summarizes, counts). */
+export type CompactJob = {
+  /** The active path, root first; the entry will be appended after its last entry. */
+  path: readonly Entry[];
+  reason: CompactionReason;
+  instructions?: string;
+  upToEntryId?: EntryId;
+  settings: CompactionSettings;
+  systemPrompt: string;
+  targetApi: ApiKind;
+  /** The chat model's window and token encoding (what the meter counts with). */
+  contextWindow: number;
+  encoding: TokenEncoding;
+  /** Multiplies raw counts (the Claude calibration ratio; 1 for exact encodings). */
+  countScale: number;
+  /** Stored per-entry counts (the `tokenCounts` cache), so planning reads no message text. */
+  entryCounts?: Readonly<Record<EntryId, number>>;
+  summarizer: { provider: ProviderConfig; model: string; contextWindow: number; maxOutput: number };
+};
+
+export type CompactJobOutcome =
+  | CompactionOutcome
+  | { kind: "nothing_to_compact"; reason: string }
+  | { kind: "already_compacted" };
+
+/** Receives the engine's progress (phase, window, the summary streaming in). Must not throw. */
+export type CompactProgress = ((p: CompactionProgress) => void) & ProxyMarked;
+
 /**
  * Counts for `encoding` `"claude"` are the raw estimate (claude-estimate.ts); the caller applies
- * its calibration (`calibratedCount`). The first call for an encoding loads its ranks (~0.5–1 s).
+ * its calibration (`calibratedCount`). The first call for an encoding loads its ranks (~1–2 s).
  */
 export interface WorkerApi {
   /** Tokens of each text, in order. */
   countTexts(encoding: TokenEncoding, texts: readonly string[]): Promise<number[]>;
-  /** Each entry's count (entry-tokens.ts `countEntryTokens`), by id: rows for the `tokenCounts` cache. */
+  /**
+   * Each entry's count by id (core/tokens/entry-tokens.ts `countEntryTokens`, which is the compaction
+   * engine's `EntryTokens`): rows for the `tokenCounts` cache, and the engine's per-entry counts.
+   */
   countEntries(encoding: TokenEncoding, entries: readonly Entry[]): Promise<Record<EntryId, number>>;
   /** `contextTokens(path, opts)` (core/session/context-tokens.ts) with the real counter. */
   contextTokens(path: readonly Entry[], opts: BuildContextOptions, encoding: TokenEncoding): Promise<number>;
@@ -54,6 +87,11 @@ export interface WorkerApi {
    * after `cancel(opId)`). Thinking deltas are ignored. `onText` sees the text as it grows.
    */
   summarize(req: SummarizeRequest, onText: SummaryProgress, opId?: OpId): Promise<string>;
+  /**
+   * Prepares and runs one compaction (core/compaction) with the summarizer calls made here, and
+   * returns the outcome; the caller appends the entry. `cancel(opId)` makes it resolve `cancelled`.
+   */
+  compact(job: CompactJob, onProgress: CompactProgress, opId?: OpId): Promise<CompactJobOutcome>;
   /**
    * Aborts the operation started with `opId`: its provider request is aborted and it rejects with
    * an `aborted` MessageError. True if it was running; false if it had finished or never started

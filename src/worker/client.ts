@@ -16,10 +16,11 @@
  * rejects with a MessageError instead of hanging, and the next `getWorker()` starts a new one.
  */
 import * as Comlink from "comlink";
+import type { CompactionProgress } from "../core/compaction/compact";
 import type { MessageError } from "../core/session/entries";
-import type { OpId, SummarizeRequest, WorkerApi } from "./api";
+import type { CompactJob, CompactJobOutcome, OpId, SummarizeRequest, WorkerApi } from "./api";
 
-export type { OpId, SummarizeRequest, WorkerApi } from "./api";
+export type { CompactJob, CompactJobOutcome, OpId, SummarizeRequest, WorkerApi } from "./api";
 
 type Handle = { api: WorkerApi; terminate: () => void };
 
@@ -75,6 +76,29 @@ export async function summarizeInWorker(req: SummarizeRequest, opts: SummarizeOp
   }
 }
 
+export type CompactOptions = {
+  onProgress?: (p: CompactionProgress) => void;
+  /** Aborting it cancels the compaction: the summarizer request is aborted, the outcome is `cancelled`. */
+  signal?: AbortSignal;
+};
+
+/** One compaction in the worker (prepare + summarize + count). Resolves with the outcome. */
+export async function compactInWorker(job: CompactJob, opts: CompactOptions = {}): Promise<CompactJobOutcome> {
+  const { onProgress, signal } = opts;
+  if (signal?.aborted) return { kind: "cancelled" };
+  const worker = getWorker();
+  const opId = newOpId();
+  const onAbort = () => {
+    worker.cancel(opId).catch(() => {});
+  };
+  signal?.addEventListener("abort", onAbort, { once: true });
+  try {
+    return await worker.compact(job, Comlink.proxy(onProgress ?? (() => {})), opId);
+  } finally {
+    signal?.removeEventListener("abort", onAbort);
+  }
+}
+
 /** An API object whose calls wait for `target`, and reject with `failed` if it settles first. */
 function forwarding(target: Promise<WorkerApi>, failed: Promise<never>): WorkerApi {
   const call = async <R>(f: (api: WorkerApi) => Promise<R>): Promise<R> => Promise.race([target.then(f), failed]);
@@ -84,6 +108,7 @@ function forwarding(target: Promise<WorkerApi>, failed: Promise<never>): WorkerA
     contextTokens: (path, opts, encoding) => call((w) => w.contextTokens(path, opts, encoding)),
     countContext: (context, encoding) => call((w) => w.countContext(context, encoding)),
     summarize: (req, onText, opId) => call((w) => w.summarize(req, onText, opId)),
+    compact: (job, onProgress, opId) => call((w) => w.compact(job, onProgress, opId)),
     cancel: (opId) => call((w) => w.cancel(opId)),
   };
 }

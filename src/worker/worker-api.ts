@@ -9,13 +9,15 @@
  * plain data; the state layer composes it with `summarize`. No state lives here besides the
  * loaded counters, a memo of counted texts and the operations in flight.
  */
+import { runCompaction } from "../core/compaction/compact";
+import { prepareCompaction } from "../core/compaction/prepare";
 import { buildContext } from "../core/session/build-context";
 import type { LlmContext } from "../core/session/context";
 import { type CountText, countContextTokens } from "../core/session/context-tokens";
 import { assertNever, type MessageError } from "../core/session/entries";
 import type { EntryId } from "../core/session/ids";
 import { counterFor } from "../core/tokens/counter-for";
-import { countEntryTokens } from "../core/tokens/entry-tokens";
+import { cachedEntryTokens, countEntryTokens } from "../core/tokens/entry-tokens";
 import type { TokenEncoding } from "../core/tokens/models";
 import type { TokenCounter } from "../core/tokens/tokenizer";
 import { abortedError, classifyError, StreamEndedError } from "../providers/classify-error";
@@ -76,7 +78,7 @@ function memoized(count: CountText): CountText {
 }
 
 /** Calls a progress callback, which must not throw; if it does (or its message fails), it is ignored. */
-function notify(onText: (text: string) => void, text: string): void {
+function notify<T>(onText: (value: T) => void, text: T): void {
   try {
     const result: unknown = onText(text);
     // Through comlink the call is a message and returns a promise; nothing waits for it.
@@ -108,7 +110,27 @@ export function createWorkerApi(overrides: Partial<WorkerDeps> = {}): WorkerApi 
     return p;
   }
 
-  async function runSummary(req: SummarizeRequest, onText: SummaryProgress, signal: AbortSignal): Promise<string> {
+  /** Registers an abortable operation under `opId` (before any await, so a later cancel finds it). */
+  function register(opId: OpId | undefined): AbortController {
+    const controller = new AbortController();
+    if (opId !== undefined) {
+      if (running.has(opId)) {
+        const inUse: MessageError = { kind: "invalid_request", message: `Operation ${opId} is already running.` };
+        throw inUse;
+      }
+      running.set(opId, controller);
+    }
+    return controller;
+  }
+  function release(opId: OpId | undefined, controller: AbortController): void {
+    if (opId !== undefined && running.get(opId) === controller) running.delete(opId);
+  }
+
+  async function runSummary(
+    req: SummarizeRequest,
+    onText: (text: string) => void,
+    signal: AbortSignal,
+  ): Promise<string> {
     const request: StreamRequest = {
       provider: req.provider,
       model: req.model,
@@ -188,21 +210,61 @@ export function createWorkerApi(overrides: Partial<WorkerDeps> = {}): WorkerApi 
     },
 
     async summarize(req, onText, opId) {
-      // Registered before the first await, so a cancel that follows this call always finds it.
-      const controller = new AbortController();
-      if (opId !== undefined) {
-        if (running.has(opId)) {
-          const inUse: MessageError = { kind: "invalid_request", message: `Operation ${opId} is already running.` };
-          throw inUse;
-        }
-        running.set(opId, controller);
-      }
+      const controller = register(opId);
       try {
         return await runSummary(req, onText, controller.signal);
       } catch (e) {
         throw asMessageError(e, req);
       } finally {
-        if (opId !== undefined && running.get(opId) === controller) running.delete(opId);
+        release(opId, controller);
+      }
+    },
+
+    async compact(job, onProgress, opId) {
+      const controller = register(opId);
+      try {
+        const raw = await countFor(job.encoding);
+        const count: CountText = job.countScale === 1 ? raw : (text) => Math.round(raw(text) * job.countScale);
+        const cached = new Map(Object.entries(job.entryCounts ?? {}) as Array<[EntryId, number]>);
+        const prepared = prepareCompaction(job.path, {
+          reason: job.reason,
+          settings: job.settings,
+          contextWindow: job.contextWindow,
+          summarizerWindow: job.summarizer.contextWindow,
+          summarizerMaxOutput: job.summarizer.maxOutput,
+          summarizerModel: job.summarizer.model,
+          countTokens: count,
+          entryTokens: cachedEntryTokens(cached, count),
+          systemPrompt: job.systemPrompt,
+          targetApi: job.targetApi,
+          instructions: job.instructions,
+          upToEntryId: job.upToEntryId,
+        });
+        if (prepared.kind !== "plan") return prepared;
+        const summarizerReq = (r: { system: string; prompt: string; maxOutputTokens: number }): SummarizeRequest => ({
+          provider: job.summarizer.provider,
+          model: job.summarizer.model,
+          system: r.system,
+          prompt: r.prompt,
+          maxOutputTokens: r.maxOutputTokens,
+        });
+        return await runCompaction(prepared.plan, {
+          signal: controller.signal,
+          onProgress: (p) => notify(onProgress as (p: unknown) => void, p),
+          summarize: async (r, signal, onText) => {
+            try {
+              return await runSummary(summarizerReq(r), onText ?? (() => {}), signal);
+            } catch (e) {
+              const error = asMessageError(e, summarizerReq(r));
+              // The engine reports an Error's message; an abort must read as one.
+              throw Object.assign(new Error(error.message), {
+                name: error.kind === "aborted" ? "AbortError" : "SummarizerError",
+              });
+            }
+          },
+        });
+      } finally {
+        release(opId, controller);
       }
     },
 

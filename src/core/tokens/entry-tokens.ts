@@ -1,22 +1,17 @@
 /**
  * Per-entry token counts, for the `tokenCounts` cache (`[entryId+encoding] -> count`) and for the
- * compaction engine, which sums them instead of re-tokenizing a long path. Entries are immutable,
- * so a count keyed by entry id and encoding never goes stale: count each entry once, store it,
- * reuse it.
+ * compaction engine, which plans on them instead of re-tokenizing a long path. Entries are
+ * immutable, so a count keyed by entry id and encoding never goes stale: count each entry once
+ * (the worker's `countEntries`), store it, reuse it.
  *
- * An entry's count is what it adds to a built context when it is sent on its own (as
- * `countContextTokens` counts): `MESSAGE_OVERHEAD_TOKENS` plus each of its texts as
- * `buildContext` renders them (images as `[image]`, tool blocks as text, branch summaries and
- * handoffs through their templates, a compaction as its summary message without the kept user
- * turns, which their own entries count). Thinking is counted by its visible text, as it is when
- * sent back to the provider that signed it, so elsewhere the sum is a slight overestimate. Merging
- * adjacent same-role messages makes the real context a few overhead tokens smaller than the sum.
+ * An entry's count is exactly the engine's `EntryTokens` (core/compaction/entry-text.ts): the
+ * tokens of `entryContextText(entry)`, 0 for compaction entries. One definition, so a cached count
+ * can stand in for the engine's own wherever it asks (`cachedEntryTokens`).
  * Pure: no I/O here; the worker counts, state/ reads and writes the cache through db/.
  */
-import { BRANCH_SUMMARY_CONTEXT, COMPACTION_SUMMARY_CONTEXT, fillTemplate, HANDOFF_CONTEXT } from "../prompts";
-import { IMAGE_PLACEHOLDER, isSkippedMessage, toolCallText, toolResultText } from "../session/build-context";
-import { type CountText, MESSAGE_OVERHEAD_TOKENS } from "../session/context-tokens";
-import { assertNever, type Block, type Entry } from "../session/entries";
+import { type EntryTokens, entryTokensFrom } from "../compaction/entry-text";
+import type { CountText } from "../session/context-tokens";
+import type { Entry } from "../session/entries";
 import type { EntryId } from "../session/ids";
 import type { TokenEncoding } from "./models";
 
@@ -28,45 +23,18 @@ export function entryTokenKey(entry: Pick<Entry, "id">, encoding: TokenEncoding)
 /** A row of the `tokenCounts` table (the same shape as db/'s `TokenCountRow`). */
 export type EntryTokenCount = { entryId: EntryId; encoding: TokenEncoding; count: number };
 
-function blockText(block: Block): string {
-  switch (block.type) {
-    case "text":
-    case "thinking":
-      return block.text;
-    case "image":
-      return IMAGE_PLACEHOLDER;
-    case "tool_call":
-      return toolCallText(block.name, block.args);
-    case "tool_result":
-      return toolResultText(block.text, block.toolName, block.isError);
-    default:
-      return assertNever(block, "block");
-  }
-}
-
-/** The texts `entry` contributes to a context, each counted separately (empty: it sends nothing). */
-export function entryContextTexts(entry: Entry): string[] {
-  switch (entry.type) {
-    case "message":
-      return isSkippedMessage(entry) ? [] : entry.content.map(blockText);
-    case "compaction":
-      return [fillTemplate(COMPACTION_SUMMARY_CONTEXT, { keptUserTurns: "", summary: entry.summary })];
-    case "branch_summary":
-      return [fillTemplate(BRANCH_SUMMARY_CONTEXT, { summary: entry.summary })];
-    case "handoff":
-      return [fillTemplate(HANDOFF_CONTEXT, { document: entry.document })];
-    default:
-      return assertNever(entry, "entry");
-  }
-}
-
-/** Tokens `entry` adds to a context: 0 if it sends nothing, else overhead + its texts. */
+/** Tokens `entry` adds to the context, as the compaction engine counts it. */
 export function countEntryTokens(entry: Entry, countText: CountText): number {
-  const texts = entryContextTexts(entry);
-  if (texts.length === 0) return 0;
-  let total = MESSAGE_OVERHEAD_TOKENS;
-  for (const text of texts) total += countText(text);
-  return total;
+  return entryTokensFrom(countText)(entry);
+}
+
+/**
+ * An `EntryTokens` for `prepareCompaction`: the cached count where there is one, else counted now
+ * with `countText` (and not stored: the caller fills the cache with `countEntries` beforehand).
+ */
+export function cachedEntryTokens(cached: ReadonlyMap<EntryId, number>, countText: CountText): EntryTokens {
+  const count = entryTokensFrom(countText);
+  return (entry) => cached.get(entry.id) ?? count(entry);
 }
 
 /** The entries of `entries` without a count in `cached` (each once, in order): what is left to count. */
@@ -86,10 +54,7 @@ export function entryTokenRows(counts: Readonly<Record<EntryId, number>>, encodi
   return (Object.entries(counts) as Array<[EntryId, number]>).map(([entryId, count]) => ({ entryId, encoding, count }));
 }
 
-/**
- * Every entry's count: from `cached` where present, else `counted` (fresh counts); entries in
- * neither are missing from the result. The sum over a path is then one addition per entry.
- */
+/** Every entry's count: from `cached` where present, else from `counted`; entries in neither are left out. */
 export function mergeEntryCounts(
   entries: readonly Entry[],
   cached: ReadonlyMap<EntryId, number>,

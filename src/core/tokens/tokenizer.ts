@@ -3,7 +3,7 @@
  * keeps counting linear on long unbroken runs (bounded-count.ts), behind one small interface that
  * the Claude estimate (claude-estimate.ts) implements too.
  *
- * The rank files are large (o200k ≈ 2.3 MB, cl100k ≈ 1.1 MB of JS) and take ~0.5–1 s to parse, so
+ * The rank files are large (o200k ≈ 2.3 MB, cl100k ≈ 1.1 MB of JS) and take ~1–2 s to parse, so
  * each is loaded with a dynamic import on first use and parsed once per thread. Only the worker
  * calls `loadTiktokenCounter`; the main bundle never contains a rank file (at most a lazy chunk).
  * No other I/O here, no caching of counts (the worker memoizes texts; `tokenCounts` caches entries).

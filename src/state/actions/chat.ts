@@ -1,6 +1,7 @@
 /**
  * The chat's user actions. Each one is "append entries, move the leaf" in one db transaction
- * (db/ does the transaction), then, where a reply is due, runReply.
+ * (db/ does the transaction), then, where a reply is due, a reply with its maintenance
+ * (conversation.ts). A message sent while automatic maintenance runs is queued and sent after it.
  */
 import type { Entry, MessageEntry, Session } from "../../core/session/entries";
 import { messageText } from "../../core/session/entries";
@@ -10,9 +11,38 @@ import { titleFromText } from "../../core/session/title";
 import { buildTreeIndex, deepestLeafFrom, siblingsOf } from "../../core/session/tree";
 import { appendEntries, getEntries, getEntry, moveLeaf } from "../../db/entries";
 import { createSession, getSession, setAutoTitle } from "../../db/sessions";
-import { useSettingsStore, useUiStore } from "../stores";
-import { runReply } from "./reply";
+import { useMaintenanceStore, useSettingsStore, useUiStore } from "../stores";
+import { type ReplyOptions, replyAndMaintain } from "./conversation";
 import { reportActionError } from "./report-error";
+
+/** Runs a reply (and its maintenance) in the background, then sends what was queued meanwhile. */
+function startReply(sessionId: SessionId, parentId: EntryId, opts: ReplyOptions = {}): Promise<void> {
+  return replyAndMaintain(sessionId, parentId, opts)
+    .catch((e) => reportActionError("The reply could not be saved", e))
+    .then(() => flushQueued(sessionId));
+}
+
+/** Sends the message the user typed while automatic maintenance ran, at the leaf it produced. */
+async function flushQueued(sessionId: SessionId): Promise<void> {
+  const text = useMaintenanceStore.getState().queued[sessionId];
+  if (!text || useMaintenanceStore.getState().op) return;
+  useMaintenanceStore.setState((s) => {
+    const { [sessionId]: _sent, ...rest } = s.queued;
+    return { queued: rest };
+  });
+  if (useUiStore.getState().sessionId === sessionId) await sendMessage(text);
+}
+
+/** While maintenance runs on this session, a new message waits (the composer stays usable). */
+function queueIfBusy(sessionId: SessionId | null, text: string): boolean {
+  const op = useMaintenanceStore.getState().op;
+  if (!sessionId || op?.sessionId !== sessionId) return false;
+  useMaintenanceStore.setState((s) => {
+    const before = s.queued[sessionId];
+    return { queued: { ...s.queued, [sessionId]: before ? `${before}\n\n${text}` : text } };
+  });
+  return true;
+}
 
 function userEntry(sessionId: SessionId, parentId: EntryId | null, text: string): MessageEntry {
   return {
@@ -37,6 +67,7 @@ export async function sendMessage(text: string, parentId?: EntryId | null): Prom
   if (!trimmed) return null;
   try {
     let sessionId = useUiStore.getState().sessionId;
+    if (queueIfBusy(sessionId, text)) return sessionId;
     const session = sessionId ? await getSession(sessionId) : undefined;
     let entry: MessageEntry;
     if (!session) {
@@ -60,7 +91,7 @@ export async function sendMessage(text: string, parentId?: EntryId | null): Prom
       await appendEntries(session.id, [entry], { kind: "move", to: entry.id });
       if (parent === null) await setAutoTitle(session.id, titleFromText(text));
     }
-    void runReply(entry.sessionId, entry.id).catch((e) => reportActionError("The reply could not be saved", e));
+    void startReply(entry.sessionId, entry.id, { preflight: true });
     return entry.sessionId;
   } catch (e) {
     reportActionError("Your message could not be saved", e);
@@ -78,7 +109,7 @@ export async function editMessage(sessionId: SessionId, originalId: EntryId, tex
     const entry = userEntry(sessionId, original.parentId, text);
     await appendEntries(sessionId, [entry], { kind: "move", to: entry.id });
     useUiStore.setState({ editingId: null });
-    void runReply(sessionId, entry.id).catch((e) => reportActionError("The reply could not be saved", e));
+    void startReply(sessionId, entry.id, { preflight: true });
   } catch (e) {
     reportActionError("The edit could not be saved", e);
   }
@@ -90,9 +121,23 @@ export async function regenerate(sessionId: SessionId, assistantId: EntryId): Pr
     const target = await getEntry(assistantId);
     if (!target || target.parentId === null) return;
     await moveLeaf(sessionId, target.parentId);
-    await runReply(sessionId, target.parentId);
+    await startReply(sessionId, target.parentId);
   } catch (e) {
     reportActionError("Could not regenerate the reply", e);
+  }
+}
+
+/**
+ * Continue a reply cut off by the output limit: the model is asked to go on exactly where it
+ * stopped; the continuation is a new entry (`continues`) shown joined to the partial reply.
+ */
+export async function continueReply(sessionId: SessionId, partialId: EntryId): Promise<void> {
+  try {
+    const session = await getSession(sessionId);
+    if (!session?.leafId) return;
+    await startReply(sessionId, session.leafId, { continues: partialId });
+  } catch (e) {
+    reportActionError("Could not continue the reply", e);
   }
 }
 

@@ -3,22 +3,30 @@
  * finished entry (complete, stopped or error) in one transaction. The stream never throws
  * (providers' contract); every outcome ends here as an entry, so nothing the user saw is lost.
  */
+import { CONTINUE_REPLY } from "../../core/prompts";
 import { buildContext } from "../../core/session/build-context";
+import type { LlmContext } from "../../core/session/context";
 import type { MessageEntry, MessageError, MessageStatus, Session } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
 import { newEntryId } from "../../core/session/ids";
 import { buildTreeIndex, pathToRoot } from "../../core/session/tree";
-import { resolveModel } from "../../core/tokens/models";
 import { deleteDraft, finalizeDraft, saveDraft } from "../../db/drafts";
 import { getEntries } from "../../db/entries";
 import { getSession } from "../../db/sessions";
 import { stream as defaultStream } from "../../providers/registry";
 import type { AssistantPartial, ProviderConfig, StreamFn } from "../../providers/types";
 import { createFrameBatcher } from "../frame-batcher";
-import { findProvider, type Settings, thinkingFor } from "../settings-model";
+import { thinkingFor } from "../settings-model";
 import { useSettingsStore, useStreamStore } from "../stores";
+import { type ChatTarget, chatTarget, isTargetError } from "./chat-target";
 import { describeFailure } from "./describe-failure";
 import { pageOwnerId } from "./owner";
+
+/** What a finished reply was: the entry written, and the target and exact request it was sent with. */
+export type ReplyResult =
+  | { entry: MessageEntry; target: ChatTarget; context: LlmContext }
+  /** It could not start (no key, unknown provider): an error entry was written, nothing was sent. */
+  | { entry: MessageEntry; target: null; context: null };
 
 /** The draft row is rewritten at this pace while a reply streams, never per token. */
 export const DRAFT_CHECKPOINT_MS = 500;
@@ -37,27 +45,6 @@ export function stopReply(sessionId: SessionId): void {
   controllers.get(sessionId)?.abort();
 }
 
-type Target = { provider: ProviderConfig; modelId: string };
-
-/** Which provider/model a session talks to, or why it can't. */
-export function resolveTarget(session: Session | undefined, settings: Settings): Target | MessageError {
-  const ref = session?.model ?? settings.defaultModel;
-  const provider = findProvider(settings, ref.providerId);
-  if (!provider) {
-    return {
-      kind: "invalid_request",
-      message: `The provider "${ref.providerId}" is not configured. Pick another model.`,
-    };
-  }
-  if (provider.builtIn && !provider.apiKey.trim()) {
-    return {
-      kind: "auth",
-      message: `No ${provider.name} API key yet. Open Settings and paste your key, then press Retry.`,
-    };
-  }
-  return { provider, modelId: ref.modelId };
-}
-
 function copyPartial(p: AssistantPartial): AssistantPartial {
   return { ...p, content: p.content.map((b) => ({ ...b })), usage: p.usage ? { ...p.usage } : undefined };
 }
@@ -71,27 +58,33 @@ export async function runReply(
   parentId: EntryId,
   opts: { continues?: EntryId } = {},
   deps: ReplyDeps = defaultDeps,
-): Promise<void> {
-  if (controllers.has(sessionId)) return;
+): Promise<ReplyResult | null> {
+  if (controllers.has(sessionId)) return null;
   const controller = new AbortController();
   controllers.set(sessionId, controller);
   const draftId = newEntryId();
   try {
     const settings = useSettingsStore.getState().settings;
     const [session, entries] = await Promise.all([getSession(sessionId), getEntries(sessionId)]);
-    const target = resolveTarget(session, settings);
+    const target = chatTarget(session, settings);
     const startedAt = deps.now();
-    if ("kind" in target) {
-      await writeFailure(sessionId, parentId, draftId, target, startedAt);
-      return;
+    if (isTargetError(target)) {
+      return {
+        entry: await writeFailure(sessionId, parentId, draftId, target, startedAt),
+        target: null,
+        context: null,
+      };
     }
-    const { provider, modelId } = target;
-    const model = resolveModel(modelId, settings.modelOverrides);
+    const { provider, modelId, model } = target;
     const path = pathToRoot(buildTreeIndex(entries), parentId);
-    const context = buildContext(path, {
-      systemPrompt: session?.systemPrompt ?? settings.systemPrompt,
-      targetApi: provider.api,
-    });
+    const built = buildContext(path, { systemPrompt: target.systemPrompt, targetApi: provider.api });
+    // Continue: ask for the rest of a reply cut off by the output limit (a request, not an entry).
+    const context: LlmContext = opts.continues
+      ? {
+          ...built,
+          messages: [...built.messages, { role: "user", content: [{ type: "text", text: CONTINUE_REPLY }] }],
+        }
+      : built;
 
     let partial: AssistantPartial = { content: [], providerId: provider.id, api: provider.api, model: modelId };
     let finalError: MessageError | undefined;
@@ -195,6 +188,7 @@ export async function runReply(
     };
     try {
       await finalizeDraft(draftId, entry, { kind: "move-if-leaf-is", expected: parentId, to: draftId });
+      return { entry, target, context };
     } catch (e) {
       // The entry could not be written (e.g. storage full). Keep the whole reply in its draft, not
       // just the last checkpoint, so recovery brings back everything the user saw (best effort).
@@ -217,7 +211,7 @@ async function writeFailure(
   id: EntryId,
   error: MessageError,
   now: number,
-): Promise<void> {
+): Promise<MessageEntry> {
   const entry: MessageEntry = {
     id,
     sessionId,
@@ -233,6 +227,7 @@ async function writeFailure(
   await saveDraft({ id, sessionId, parentId, ownerId: pageOwnerId(), content: [], startedAt: now, updatedAt: now });
   try {
     await finalizeDraft(id, entry, { kind: "move-if-leaf-is", expected: parentId, to: id });
+    return entry;
   } catch (e) {
     await deleteDraft(id).catch(() => {});
     throw e;

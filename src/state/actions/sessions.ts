@@ -4,6 +4,7 @@ import type { SessionId } from "../../core/session/ids";
 import { deleteSession as dbDeleteSession, renameSession as dbRename, updateSession } from "../../db/sessions";
 import { setSetting } from "../../db/settings";
 import { useSettingsStore, useUiStore } from "../stores";
+import { resumeAutoCompaction } from "./compact";
 import { stopReply } from "./reply";
 import { reportActionError } from "./report-error";
 
@@ -38,7 +39,10 @@ export async function deleteSession(sessionId: SessionId): Promise<void> {
 /** Choose the model for the open session (or for new chats when none is open); it also becomes the default. */
 export async function chooseModel(sessionId: SessionId | null, model: ModelRef): Promise<void> {
   try {
-    if (sessionId) await updateSession(sessionId, { model });
+    if (sessionId) {
+      await updateSession(sessionId, { model });
+      resumeAutoCompaction(sessionId); // a model change lifts the pause (DESIGN §4.7)
+    }
     useSettingsStore.setState((s) => ({ settings: { ...s.settings, defaultModel: model } }));
     await setSetting("defaultModel", model);
   } catch (e) {

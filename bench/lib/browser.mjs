@@ -1,0 +1,45 @@
+/**
+ * Headless Chromium for the benches: GROVE_CHROMIUM_PATH or Debian's /usr/bin/chromium, with a
+ * persistent profile in a temp dir. Persistent on purpose: an incognito context (browser.newContext)
+ * keeps IndexedDB in memory, which would make every read faster than a real user's profile on disk.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium } from "@playwright/test";
+
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+
+export const VIEWPORT = { width: 1280, height: 800 };
+
+export function chromiumPath() {
+  return process.env.GROVE_CHROMIUM_PATH || "/usr/bin/chromium";
+}
+
+/** Resolves to { context, version, profileDir, close }. */
+export async function launchBrowser() {
+  const profileDir = await mkdtemp(join(tmpdir(), "grove-bench-"));
+  const context = await chromium.launchPersistentContext(profileDir, {
+    executablePath: chromiumPath(),
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: VIEWPORT,
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  const cdp = await context.newCDPSession(page);
+  const { product, userAgent } = await cdp.send("Browser.getVersion");
+  await cdp.detach();
+  await page.close();
+  const close = async () => {
+    await context.close().catch(() => {});
+    await rm(profileDir, { recursive: true, force: true }).catch(() => {});
+  };
+  return { context, version: product, userAgent, profileDir, close };
+}

@@ -1,0 +1,146 @@
+/**
+ * In-page instrumentation for "open a session until its leaf is rendered" (bench code only; the
+ * app is not modified). Two parts, installed before the action:
+ *
+ * - `installIdbProbe` (an init script): wraps IDBIndex/IDBObjectStore `getAll` so every IndexedDB
+ *   read the app issues is logged with its start and end. This splits an open into "before the
+ *   entries read", "the read" and "after the read (render)", and tells whether an open read
+ *   IndexedDB at all (Dexie's liveQuery cache can answer a re-open from memory).
+ * - `installOpenProbe`: a MutationObserver noting when the leaf `article` enters the DOM.
+ *
+ * Times are `performance.now()` values reported relative to the start: navigation start (0) for a
+ * page load, the click event's timestamp for a click. Fields of `readOpenProbe`:
+ * leaf (leaf article in the DOM), firstArticle (page loads only), painted (first frame after the
+ * leaf: a task posted from the next requestAnimationFrame), settled (last DOM mutation under
+ * `.message-scroll` before `quietMs` of quiet; null if not quiet within 5 s), readStart/readEnd/
+ * readRows (the app's `entries` read via the `sessionId` index; null when it did not read),
+ * articlesAtLeaf/articlesSettled, leafVisible (inside the scroller's box when settled).
+ */
+
+/** Runs in the page (init script). Must stay self-contained: it is serialized. */
+export function installIdbProbe() {
+  const log = [];
+  window.__groveIdb = log;
+  const wrap = (proto, method) => {
+    const original = proto[method];
+    proto[method] = function (...args) {
+      const t0 = performance.now();
+      const request = original.apply(this, args);
+      const isIndex = this instanceof IDBIndex;
+      const row = { store: isIndex ? this.objectStore.name : this.name, index: isIndex ? this.name : null, method };
+      request.addEventListener("success", () => {
+        // Read `result` first: Chromium materializes (deserializes) the rows on first access, and the
+        // raw-read figure includes that too.
+        const n = Array.isArray(request.result) ? request.result.length : null;
+        log.push({ ...row, t0, t1: performance.now(), n });
+      });
+      return request;
+    };
+  };
+  wrap(IDBIndex.prototype, "getAll");
+  wrap(IDBObjectStore.prototype, "getAll");
+}
+
+/** Runs in the page. Must stay self-contained: it is serialized. */
+export function installOpenProbe({ leafSelector, mode, quietMs }) {
+  const MAX_SETTLE_MS = 5000;
+  const state = {
+    mode,
+    start: mode === "navigation" ? 0 : null,
+    firstArticle: null,
+    leaf: null,
+    painted: null,
+    settled: null,
+    lastMutation: null,
+    articlesAtLeaf: null,
+    articlesSettled: null,
+    leafVisible: null,
+    done: false,
+  };
+  window.__groveOpen = state;
+  const ready = () => mode === "navigation" || state.start !== null;
+
+  if (mode === "click") {
+    document.addEventListener(
+      "click",
+      (e) => {
+        state.start ??= e.timeStamp;
+      },
+      { capture: true, once: true },
+    );
+  }
+
+  const finish = () => {
+    const scroller = document.querySelector(".message-scroll");
+    const leaf = document.querySelector(leafSelector);
+    state.articlesSettled = scroller ? scroller.querySelectorAll("article").length : 0;
+    if (scroller && leaf) {
+      const a = scroller.getBoundingClientRect();
+      const b = leaf.getBoundingClientRect();
+      state.leafVisible = b.bottom > a.top && b.top < a.bottom;
+    } else state.leafVisible = false;
+    state.done = true;
+    observer.disconnect();
+  };
+
+  const observer = new MutationObserver((records) => {
+    if (!ready()) return;
+    const now = performance.now();
+    if (
+      state.leaf !== null &&
+      records.some((r) => {
+        const el = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+        return el?.closest?.(".message-scroll");
+      })
+    ) {
+      state.lastMutation = now;
+    }
+    if (mode === "navigation" && state.firstArticle === null && document.querySelector(".message-scroll article")) {
+      state.firstArticle = now;
+    }
+    if (state.leaf === null && document.querySelector(leafSelector)) {
+      state.leaf = now;
+      state.lastMutation = now;
+      state.articlesAtLeaf = document.querySelectorAll(".message-scroll article").length;
+      requestAnimationFrame(() => {
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => (state.painted = performance.now());
+        channel.port2.postMessage(null);
+      });
+      const check = setInterval(() => {
+        const t = performance.now();
+        const quiet = t - state.lastMutation >= quietMs;
+        if (quiet || t - state.leaf > MAX_SETTLE_MS) {
+          clearInterval(check);
+          state.settled = quiet ? state.lastMutation : null;
+          finish();
+        }
+      }, 25);
+    }
+  });
+  observer.observe(document, { childList: true, subtree: true, attributes: true, characterData: true });
+}
+
+/** Waits for the probe to finish and returns its numbers relative to its start (see the top). */
+export async function readOpenProbe(page, timeoutMs = 30_000) {
+  await page.waitForFunction(() => window.__groveOpen?.done === true, null, { timeout: timeoutMs, polling: 50 });
+  return page.evaluate(() => {
+    const s = window.__groveOpen;
+    const rel = (t) => (t === null || t === undefined ? null : t - s.start);
+    const read = (window.__groveIdb ?? []).find(
+      (r) => r.store === "entries" && r.index === "sessionId" && r.t0 >= s.start - 1 && r.t0 <= s.leaf,
+    );
+    return {
+      leaf: rel(s.leaf),
+      firstArticle: rel(s.firstArticle),
+      painted: rel(s.painted),
+      settled: rel(s.settled),
+      readStart: rel(read?.t0),
+      readEnd: rel(read?.t1),
+      readRows: read?.n ?? null,
+      articlesAtLeaf: s.articlesAtLeaf,
+      articlesSettled: s.articlesSettled,
+      leafVisible: s.leafVisible,
+    };
+  });
+}

@@ -1,0 +1,66 @@
+/**
+ * Which provider and model a session talks to, with everything derived from that choice: the
+ * model's limits (registry + overrides), its token encoding, the system prompt in force and the
+ * Claude calibration. One place, so the reply, the meter and compaction agree.
+ */
+import type { CompactionSettings } from "../../core/compaction/settings";
+import { thresholdFor } from "../../core/compaction/settings";
+import type { ApiKind, MessageError, Session } from "../../core/session/entries";
+import { type CalibrationState, calibrationFor } from "../../core/tokens/claude-estimate";
+import { type ResolvedModel, resolveModel } from "../../core/tokens/models";
+import type { ProviderConfig } from "../../providers/types";
+import { findProvider, type Settings } from "../settings-model";
+
+export type ChatTarget = {
+  provider: ProviderConfig;
+  modelId: string;
+  model: ResolvedModel;
+  api: ApiKind;
+  systemPrompt: string;
+  /** For Claude models: reported-usage calibration of the estimate (ratio 1 elsewhere). */
+  calibration: CalibrationState | null;
+};
+
+/** The session's target, or why it can't be used (no key, unknown provider). */
+export function chatTarget(session: Session | undefined, settings: Settings): ChatTarget | MessageError {
+  const ref = session?.model ?? settings.defaultModel;
+  const provider = findProvider(settings, ref.providerId);
+  if (!provider) {
+    return {
+      kind: "invalid_request",
+      message: `The provider "${ref.providerId}" is not configured. Pick another model.`,
+    };
+  }
+  if (provider.builtIn && !provider.apiKey.trim()) {
+    return {
+      kind: "auth",
+      message: `No ${provider.name} API key yet. Open Settings and paste your key, then press Retry.`,
+    };
+  }
+  const model = resolveModel(ref.modelId, settings.modelOverrides, provider.api);
+  return {
+    provider,
+    modelId: ref.modelId,
+    model,
+    api: provider.api,
+    systemPrompt: session?.systemPrompt ?? settings.systemPrompt,
+    calibration: model.info.encoding === "claude" ? calibrationFor(settings.calibration, ref.modelId) : null,
+  };
+}
+
+export const isTargetError = (t: ChatTarget | MessageError): t is MessageError => "kind" in t;
+
+/** The summarizer: the configured cheaper model when it is usable, else the chat model itself. */
+export function summarizerTarget(chat: ChatTarget, settings: Settings): ChatTarget {
+  if (!settings.summaryModel) return chat;
+  const t = chatTarget({ ...sessionlessRef(), model: settings.summaryModel }, settings);
+  return isTargetError(t) ? chat : { ...t, systemPrompt: chat.systemPrompt };
+}
+
+function sessionlessRef(): Session {
+  return { id: "" as Session["id"], title: "", titleSource: "auto", createdAt: 0, updatedAt: 0, leafId: null };
+}
+
+export function thresholdOf(target: ChatTarget, compaction: CompactionSettings): number {
+  return thresholdFor(target.model.info.contextWindow, compaction);
+}

@@ -1,0 +1,114 @@
+/**
+ * A reply and the maintenance around it (DESIGN §4.6): preflight before a send that would not fit,
+ * overflow recovery (compact, then retry that request once), output-length recovery (compact when
+ * near the limit; the UI offers Continue), threshold compaction after a reply, Claude calibration
+ * from reported usage.
+ * Every automatic path obeys "disabled" and the per-session pause; none of them ever loops.
+ */
+import type { Entry, MessageEntry } from "../../core/session/entries";
+import type { EntryId, SessionId } from "../../core/session/ids";
+import { buildTreeIndex, pathToRoot } from "../../core/session/tree";
+import { withCalibrationSample } from "../../core/tokens/claude-estimate";
+import { getEntries, moveLeaf } from "../../db/entries";
+import { getSession } from "../../db/sessions";
+import { setSetting } from "../../db/settings";
+import { getWorker } from "../../worker/client";
+import { useMaintenanceStore, useSettingsStore } from "../stores";
+import { type ChatTarget, chatTarget, isTargetError, thresholdOf } from "./chat-target";
+import { type CompactResult, compactSession } from "./compact";
+import { measureContext } from "./measure";
+import { type ReplyResult, runReply } from "./reply";
+
+export type ReplyOptions = {
+  /** The reply continues a partial cut off by the output limit (Continue). */
+  continues?: EntryId;
+  /** Check that the request fits the window first, compacting if it does not. */
+  preflight?: boolean;
+};
+
+/** Automatic maintenance may run for this session: enabled in Settings and not paused. */
+function autoAllowed(sessionId: SessionId): boolean {
+  return useSettingsStore.getState().settings.compaction.enabled && !useMaintenanceStore.getState().paused[sessionId];
+}
+
+async function currentPath(sessionId: SessionId, leafId: EntryId): Promise<Entry[]> {
+  return pathToRoot(buildTreeIndex(await getEntries(sessionId)), leafId);
+}
+
+/**
+ * Replies to `parentId` and runs the maintenance the reply calls for. Resolves when all of it is
+ * done (the reply written, any compaction appended, a retried request answered).
+ */
+export async function replyAndMaintain(
+  sessionId: SessionId,
+  parentId: EntryId,
+  opts: ReplyOptions = {},
+): Promise<void> {
+  let parent = parentId;
+  if (opts.preflight && autoAllowed(sessionId)) parent = (await preflight(sessionId, parentId)) ?? parentId;
+
+  const result = await runReply(sessionId, parent, { continues: opts.continues });
+  if (!result?.target) return;
+  void learnCalibration(result);
+
+  const { entry, target } = result;
+  if (entry.status === "error" && entry.error?.kind === "context_overflow") {
+    if (autoAllowed(sessionId)) await recoverFromOverflow(sessionId, entry);
+  } else if (entry.status === "complete" || entry.status === "stopped") {
+    const reason = entry.stopReason === "length" ? "length" : "threshold";
+    if (autoAllowed(sessionId) && (await overThreshold(sessionId, entry.id, target))) {
+      await compactSession(sessionId, { reason });
+    }
+  }
+}
+
+async function overThreshold(sessionId: SessionId, leafId: EntryId, target: ChatTarget): Promise<boolean> {
+  const path = await currentPath(sessionId, leafId);
+  const { tokens } = await measureContext(path, target);
+  return tokens > thresholdOf(target, useSettingsStore.getState().settings.compaction);
+}
+
+/** Before a send whose context plus max output would not fit the window: compact first. */
+async function preflight(sessionId: SessionId, leafId: EntryId): Promise<EntryId | null> {
+  const session = await getSession(sessionId);
+  const target = chatTarget(session, useSettingsStore.getState().settings);
+  if (isTargetError(target)) return null;
+  const { tokens } = await measureContext(await currentPath(sessionId, leafId), target);
+  if (tokens + target.model.info.maxOutput <= target.model.info.contextWindow) return null;
+  const result = await compactSession(sessionId, { reason: "preflight" });
+  return result.kind === "done" ? result.entry.id : null;
+}
+
+/** The provider said the request was too long: compact, then retry that request once. */
+async function recoverFromOverflow(sessionId: SessionId, failed: MessageEntry): Promise<void> {
+  // The compaction summarizes the path up to the question; the failed reply stays as a version.
+  const question = failed.parentId;
+  if (!question) return;
+  await moveLeaf(sessionId, question);
+  const result: CompactResult = await compactSession(sessionId, { reason: "overflow" });
+  if (result.kind !== "done") {
+    if (result.kind !== "failed") await moveLeaf(sessionId, failed.id).catch(() => {});
+    return;
+  }
+  // Once: a retried request that overflows again is an error the user sees, never another round.
+  await runReply(sessionId, result.entry.id);
+}
+
+/** Learn the Claude estimate's calibration from the usage the provider reported for the request. */
+async function learnCalibration(result: ReplyResult): Promise<void> {
+  const { entry, target, context } = result;
+  if (!target?.calibration || !context || !entry.usage?.input) return;
+  try {
+    const localCount = await getWorker().countContext(context, target.model.info.encoding);
+    const settings = useSettingsStore.getState().settings;
+    const calibration = withCalibrationSample(settings.calibration, target.modelId, {
+      reportedInput: entry.usage.input,
+      localCount,
+    });
+    if (calibration === settings.calibration) return;
+    useSettingsStore.setState((s) => ({ settings: { ...s.settings, calibration } }));
+    await setSetting("calibration", calibration);
+  } catch {
+    // Calibration is a refinement: the estimate stays usable without this sample.
+  }
+}
