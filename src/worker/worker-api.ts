@@ -225,7 +225,13 @@ export function createWorkerApi(overrides: Partial<WorkerDeps> = {}): WorkerApi 
       try {
         const raw = await countFor(job.encoding);
         const count: CountText = job.countScale === 1 ? raw : (text) => Math.round(raw(text) * job.countScale);
-        const cached = new Map(Object.entries(job.entryCounts ?? {}) as Array<[EntryId, number]>);
+        // Stored counts are raw; scale them like the live counter so both agree.
+        const cached = new Map(
+          (Object.entries(job.entryCounts ?? {}) as Array<[EntryId, number]>).map(([id, n]) => [
+            id,
+            job.countScale === 1 ? n : Math.round(n * job.countScale),
+          ]),
+        );
         const prepared = prepareCompaction(job.path, {
           reason: job.reason,
           settings: job.settings,

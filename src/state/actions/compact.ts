@@ -17,6 +17,7 @@ import { compactInWorker } from "../../worker/client";
 import { type MaintenanceProgress, pushNotice, useMaintenanceStore, useSettingsStore } from "../stores";
 import { chatTarget, isTargetError, summarizerTarget, thresholdOf } from "./chat-target";
 import { describeFailure } from "./describe-failure";
+import { entryCountsFor } from "./entry-counts";
 import { isReplying } from "./reply";
 
 export type CompactOptions = {
@@ -87,6 +88,7 @@ export async function compactSession(sessionId: SessionId, opts: CompactOptions)
     const leafId = session.leafId;
     const path = pathToRoot(buildTreeIndex(entries), leafId);
 
+    const entryCounts = await entryCountsFor(path, chat.model.info.encoding);
     const outcome = await compactInWorker(
       {
         path,
@@ -99,6 +101,7 @@ export async function compactSession(sessionId: SessionId, opts: CompactOptions)
         contextWindow: chat.model.info.contextWindow,
         encoding: chat.model.info.encoding,
         countScale: chat.calibration?.ratio ?? 1,
+        entryCounts,
         summarizer: {
           provider: summarizer.provider,
           model: summarizer.modelId,
