@@ -9,12 +9,16 @@
  * plain data; the state layer composes it with `summarize`. No state lives here besides the
  * loaded counters, a memo of counted texts and the operations in flight.
  */
+import { branchSummaryEntry, finishBranchSummary } from "../core/branch/finish";
+import { prepareBranchSummary } from "../core/branch/prepare";
 import { runCompaction } from "../core/compaction/compact";
 import { prepareCompaction } from "../core/compaction/prepare";
+import { finishHandoff } from "../core/handoff/finish";
+import { prepareHandoff } from "../core/handoff/prepare";
 import { buildContext } from "../core/session/build-context";
 import type { LlmContext } from "../core/session/context";
 import { type CountText, countContextTokens } from "../core/session/context-tokens";
-import { assertNever, type MessageError } from "../core/session/entries";
+import { type ApiKind, assertNever, type MessageError } from "../core/session/entries";
 import type { EntryId } from "../core/session/ids";
 import { counterFor } from "../core/tokens/counter-for";
 import { cachedEntryTokens, countEntryTokens } from "../core/tokens/entry-tokens";
@@ -23,7 +27,14 @@ import type { TokenCounter } from "../core/tokens/tokenizer";
 import { abortedError, classifyError, StreamEndedError } from "../providers/classify-error";
 import { stream as registryStream } from "../providers/registry";
 import type { StreamFn, StreamRequest } from "../providers/types";
-import type { OpId, SummarizeRequest, SummaryProgress, WorkerApi } from "./api";
+import type {
+  BranchSummaryProgress,
+  HandoffDocumentProgress,
+  OpId,
+  SummarizeRequest,
+  SummaryProgress,
+  WorkerApi,
+} from "./api";
 
 /** How often `summarize` forwards the growing text, at most (ms): each call copies the whole text. */
 export const SUMMARY_PROGRESS_INTERVAL_MS = 100;
@@ -89,9 +100,14 @@ function notify<T>(onText: (value: T) => void, text: T): void {
 }
 
 /** A MessageError as thrown by `summarize`: what the stream said, else a classified exception. */
-function asMessageError(e: unknown, req: SummarizeRequest): MessageError {
+function asMessageError(e: unknown, api: ApiKind): MessageError {
   if (typeof e === "object" && e !== null && "kind" in e && "message" in e) return e as MessageError;
-  return classifyError(e, req.provider.api);
+  return classifyError(e, api);
+}
+
+/** `count` scaled by the Claude calibration ratio (1 = unchanged), as the meter counts. */
+function scaledCount(count: CountText, scale: number): CountText {
+  return scale === 1 ? count : (text) => Math.round(count(text) * scale);
 }
 
 export function createWorkerApi(overrides: Partial<WorkerDeps> = {}): WorkerApi {
@@ -131,14 +147,22 @@ export function createWorkerApi(overrides: Partial<WorkerDeps> = {}): WorkerApi 
     onText: (text: string) => void,
     signal: AbortSignal,
   ): Promise<string> {
-    const request: StreamRequest = {
-      provider: req.provider,
-      model: req.model,
-      context: { system: req.system, messages: [{ role: "user", content: [{ type: "text", text: req.prompt }] }] },
-      maxOutputTokens: req.maxOutputTokens,
-      thinking: { kind: "off" },
-      signal,
-    };
+    return runContext(
+      {
+        provider: req.provider,
+        model: req.model,
+        context: { system: req.system, messages: [{ role: "user", content: [{ type: "text", text: req.prompt }] }] },
+        maxOutputTokens: req.maxOutputTokens,
+        thinking: { kind: "off" },
+        signal,
+      },
+      onText,
+    );
+  }
+
+  /** Streams one request (any context) and resolves with its text; thinking deltas are ignored. */
+  async function runContext(request: StreamRequest, onText: (text: string) => void): Promise<string> {
+    const { signal } = request;
     // Settles only on abort: raced against every step, so a cancel ends the call at once even if
     // the provider stream is slow to notice the aborted request.
     const aborted = new Promise<never>((_, reject) => {
@@ -214,7 +238,7 @@ export function createWorkerApi(overrides: Partial<WorkerDeps> = {}): WorkerApi 
       try {
         return await runSummary(req, onText, controller.signal);
       } catch (e) {
-        throw asMessageError(e, req);
+        throw asMessageError(e, req.provider.api);
       } finally {
         release(opId, controller);
       }
@@ -261,7 +285,7 @@ export function createWorkerApi(overrides: Partial<WorkerDeps> = {}): WorkerApi 
             try {
               return await runSummary(summarizerReq(r), onText ?? (() => {}), signal);
             } catch (e) {
-              const error = asMessageError(e, summarizerReq(r));
+              const error = asMessageError(e, job.summarizer.provider.api);
               // The engine reports an Error's message; an abort must read as one.
               throw Object.assign(new Error(error.message), {
                 name: error.kind === "aborted" ? "AbortError" : "SummarizerError",
@@ -269,6 +293,95 @@ export function createWorkerApi(overrides: Partial<WorkerDeps> = {}): WorkerApi 
             }
           },
         });
+      } finally {
+        release(opId, controller);
+      }
+    },
+
+    async branchSummary(job, onProgress, opId) {
+      const controller = register(opId);
+      const { signal } = controller;
+      const startedAt = deps.now();
+      const progress = (p: BranchSummaryProgress) => notify(onProgress as (p: BranchSummaryProgress) => void, p);
+      try {
+        progress({ phase: "preparing" });
+        const count = scaledCount(await countFor(job.encoding), job.countScale);
+        const prepared = prepareBranchSummary(job.abandoned, {
+          contextWindow: job.summarizer.contextWindow,
+          branchReserveTokens: job.branchReserveTokens,
+          maxOutput: job.summarizer.maxOutput,
+          countTokens: count,
+          instructions: job.instructions,
+          model: job.summarizer.model,
+        });
+        if (prepared.kind === "nothing_to_summarize") return prepared;
+        if (prepared.kind === "too_small") return { kind: "failed", error: prepared.reason };
+        if (signal.aborted) return { kind: "cancelled" };
+        const { plan } = prepared;
+        progress({ phase: "summarizing", text: "" });
+        const req: SummarizeRequest = {
+          provider: job.summarizer.provider,
+          model: job.summarizer.model,
+          ...plan.request,
+        };
+        const text = await runSummary(req, (t) => progress({ phase: "summarizing", text: t }), signal);
+        if (signal.aborted) return { kind: "cancelled" };
+        const finished = finishBranchSummary(text);
+        if (finished.kind === "failed") return finished;
+        return {
+          kind: "done",
+          entry: branchSummaryEntry(plan, finished.summary, { durationMs: deps.now() - startedAt }),
+        };
+      } catch (e) {
+        const error = asMessageError(e, job.summarizer.provider.api);
+        if (signal.aborted || error.kind === "aborted") return { kind: "cancelled" };
+        return { kind: "failed", error: error.message };
+      } finally {
+        release(opId, controller);
+      }
+    },
+
+    async handoffDocument(job, onProgress, opId) {
+      const controller = register(opId);
+      const { signal } = controller;
+      const progress = (p: HandoffDocumentProgress) => notify(onProgress as (p: HandoffDocumentProgress) => void, p);
+      try {
+        progress({ phase: "preparing" });
+        const count = scaledCount(await countFor(job.encoding), job.countScale);
+        const prepared = prepareHandoff(job.path, {
+          systemPrompt: job.systemPrompt,
+          targetApi: job.provider.api,
+          focus: job.focus,
+          contextWindow: job.contextWindow,
+          maxOutput: job.maxOutput,
+          reserveTokens: job.reserveTokens,
+          countTokens: count,
+        });
+        if (prepared.kind === "nothing_to_hand_off") return prepared;
+        if (prepared.kind === "too_long") return { kind: "too_long", reason: prepared.reason };
+        if (signal.aborted) return { kind: "cancelled" };
+        const { plan } = prepared;
+        progress({ phase: "writing", text: "" });
+        const text = await runContext(
+          {
+            provider: job.provider,
+            model: job.model,
+            context: plan.request.context,
+            maxOutputTokens: plan.request.maxOutputTokens,
+            thinking: job.thinking,
+            signal,
+          },
+          (t) => progress({ phase: "writing", text: t }),
+        );
+        if (signal.aborted) return { kind: "cancelled" };
+        const finished = finishHandoff(text);
+        return finished.kind === "document"
+          ? { kind: "document", document: finished.document, fromEntryId: plan.fromEntryId }
+          : { kind: "empty", fromEntryId: plan.fromEntryId };
+      } catch (e) {
+        const error = asMessageError(e, job.provider.api);
+        if (signal.aborted || error.kind === "aborted") return { kind: "cancelled" };
+        return { kind: "failed", error: error.message };
       } finally {
         release(opId, controller);
       }
