@@ -56,7 +56,8 @@ export async function waitIdle(page: Page): Promise<void> {
 
 export const userMessages = (page: Page) => page.getByRole("article", { name: /^User message/ });
 /** Finished assistant messages (the one streaming is left out). */
-export const assistantMessages = (page: Page) => page.locator('article[aria-label^="Assistant message"]:not([aria-busy="true"])');
+export const assistantMessages = (page: Page) =>
+  page.locator('article[aria-label^="Assistant message"]:not([aria-busy="true"])');
 export const streamingMessage = (page: Page) => page.locator('article[aria-busy="true"]');
 
 /** Chat requests the app sent (model-list calls left out). */

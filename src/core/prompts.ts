@@ -3,7 +3,12 @@
  * Vite's `?raw`), exported as named constants, plus `fillTemplate` for their `{{name}}` placeholders.
  * No I/O here, and no prompt text in code: edit the `.md` files.
  */
+import branchSummaryRaw from "../../prompts/branch-summary.md?raw";
 import branchSummaryContextRaw from "../../prompts/branch-summary-context.md?raw";
+import branchSummaryCustomRaw from "../../prompts/branch-summary-custom.md?raw";
+import branchSummaryOmittedRaw from "../../prompts/branch-summary-omitted.md?raw";
+import branchSummaryPreambleRaw from "../../prompts/branch-summary-preamble.md?raw";
+import branchSummarySystemRaw from "../../prompts/branch-summary-system.md?raw";
 import compactedSystemNoteRaw from "../../prompts/compacted-system-note.md?raw";
 import compactionFirstRaw from "../../prompts/compaction-first.md?raw";
 import compactionFoldedNoteRaw from "../../prompts/compaction-folded-note.md?raw";
@@ -19,6 +24,8 @@ import compactionUpdateRaw from "../../prompts/compaction-update.md?raw";
 import compactionWindowNoteRaw from "../../prompts/compaction-window-note.md?raw";
 import continueReplyRaw from "../../prompts/continue-reply.md?raw";
 import handoffContextRaw from "../../prompts/handoff-context.md?raw";
+import handoffDocumentRaw from "../../prompts/handoff-document.md?raw";
+import handoffFocusRaw from "../../prompts/handoff-focus.md?raw";
 
 // Trimmed so an editor's trailing newline in a file never changes what the model sees.
 
@@ -58,6 +65,29 @@ export const COMPACTION_SPLIT_TURN_SECTION = compactionSplitTurnSectionRaw.trim(
 export const COMPACTION_STANDING_FACTS_FALLBACK = compactionStandingFactsFallbackRaw.trim();
 /** The visible note for user messages too long to keep verbatim. Vars: `count`, `tokens`. */
 export const COMPACTION_FOLDED_NOTE = compactionFoldedNoteRaw.trim();
+
+// ---- branch summaries (core/branch) -------------------------------------------------------------
+
+/** System prompt of the branch summarizer: summarize the branch that was left, never continue it. No vars. */
+export const BRANCH_SUMMARY_SYSTEM = branchSummarySystemRaw.trim();
+/** The default branch-summary request. Vars: `conversation` (already wrapped), `omittedNote` (may be ""). */
+export const BRANCH_SUMMARY = branchSummaryRaw.trim();
+/**
+ * The request when the user gave instructions: they REPLACE the default sections (DESIGN §5).
+ * Vars: `conversation`, `omittedNote`, `instructions`.
+ */
+export const BRANCH_SUMMARY_CUSTOM = branchSummaryCustomRaw.trim();
+/** Said when the branch's oldest entries did not fit the request. Vars: `omitted` (a count). */
+export const BRANCH_SUMMARY_OMITTED = branchSummaryOmittedRaw.trim();
+/** Put before the stored summary: the user explored another branch and came back. No vars. */
+export const BRANCH_SUMMARY_PREAMBLE = branchSummaryPreambleRaw.trim();
+
+// ---- handoff (core/handoff) ----------------------------------------------------------------------
+
+/** The one user message appended to the live context to ask for the handoff document. Vars: `focus` (may be ""). */
+export const HANDOFF_DOCUMENT = handoffDocumentRaw.trim();
+/** The user's focus for the next session, inside the handoff request. Vars: `focus`. */
+export const HANDOFF_FOCUS = handoffFocusRaw.trim();
 
 const PLACEHOLDER = /\{\{([A-Za-z0-9_]+)\}\}/g;
 const LONE_PLACEHOLDER_LINE = /^[ \t]*\{\{([A-Za-z0-9_]+)\}\}[ \t]*$/;

@@ -13,7 +13,7 @@ import { getEntries } from "./entries";
 import { getLabels } from "./labels";
 import type { Draft } from "./rows";
 import { getDb } from "./schema";
-import { getSession, listSessions, searchSessions } from "./sessions";
+import { childSessions, getSession, listSessions, searchSessions } from "./sessions";
 import { getAllSettings } from "./settings";
 
 export type { Draft } from "./rows";
@@ -21,6 +21,13 @@ export type { Draft } from "./rows";
 export const liveSessions = (): Promise<Session[]> => listSessions();
 
 export const liveSession = (id: SessionId): Promise<Session | undefined> => getSession(id);
+
+/**
+ * Sessions handed off from `sessionId` ("Handed off to <title>"). Reads the whole (light) sessions
+ * table, like `liveSessions`. The other direction, "Continued from <title>", is
+ * `liveSession(session.parentSessionId)`.
+ */
+export const liveChildSessions = (sessionId: SessionId): Promise<Session[]> => childSessions(sessionId);
 
 export const liveEntries = (sessionId: SessionId): Promise<Entry[]> => getEntries(sessionId);
 

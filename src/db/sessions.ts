@@ -34,6 +34,19 @@ export async function listSessions(): Promise<Session[]> {
   return getDb().sessions.orderBy("updatedAt").reverse().toArray();
 }
 
+/**
+ * The sessions handed off from `sessionId` (whose `parentSessionId` is it), oldest first: what the
+ * old session's "Handed off to <title>" link shows. A filter over the sessions table, not an index:
+ * session rows are light and the session list reads them all anyway, and an index on
+ * `parentSessionId` would need a schema version for a handful of rows.
+ */
+export async function childSessions(sessionId: SessionId): Promise<Session[]> {
+  const rows = await getDb()
+    .sessions.filter((s) => s.parentSessionId === sessionId)
+    .toArray();
+  return rows.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
 /** A title the user chose: automatic titles never replace it. @throws SessionNotFoundError */
 export async function renameSession(id: SessionId, title: string): Promise<void> {
   const updated = await getDb().sessions.update(id, { title, titleSource: "user" });

@@ -5,11 +5,13 @@
  */
 import type { SessionId } from "../core/session/ids";
 import { asSessionId } from "../core/session/ids";
+import { resolveModel } from "../core/tokens/models";
 import { recoverOrphanedDrafts } from "../db/drafts";
 import { onVersionChange } from "../db/schema-events";
 import { getAllSettings } from "../db/settings";
 import { requestPersistentStorage } from "../db/storage";
 import { subscribeLive } from "../db/subscribe";
+import { getWorker } from "../worker/client";
 import { holdOwnerLock, isOwnerAlive } from "./actions/owner";
 import { reportActionError } from "./actions/report-error";
 import { settingsFromRows } from "./settings-model";
@@ -67,6 +69,11 @@ export async function boot(): Promise<() => void> {
   });
 
   void requestPersistentStorage().catch(() => false);
+  // Warm the worker: the first real count (the meter, a threshold check) would otherwise pay for
+  // starting it and loading the default model's token ranks.
+  void getWorker()
+    .countTexts(resolveModel(useSettingsStore.getState().settings.defaultModel.modelId).info.encoding, [])
+    .catch(() => {});
 
   return () => {
     stopSettings();

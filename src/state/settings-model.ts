@@ -13,6 +13,14 @@ export type ModelOverride = {
   thinking?: ThinkingSetting;
 };
 
+/** What "Switch here" does about the branch it leaves (DESIGN §5): ask each time, or a remembered choice. */
+export type SwitchSummaryDefault = "ask" | "none" | "summarize";
+export const SWITCH_SUMMARY_DEFAULTS: readonly SwitchSummaryDefault[] = ["ask", "none", "summarize"];
+
+/** What threshold maintenance does when the context grows too large: compact in place, or hand off to a new session. */
+export type AutoStrategy = "compact" | "handoff";
+export const AUTO_STRATEGIES: readonly AutoStrategy[] = ["compact", "handoff"];
+
 export type Settings = {
   providers: ProviderConfig[];
   /** The model a new chat starts with. */
@@ -26,6 +34,10 @@ export type Settings = {
   summaryModel: ModelRef | null;
   /** Claude token-estimate calibration per model id, learned from reported usage. */
   calibration: CalibrationTable;
+  /** "Remember my choice" in the switch dialog; "ask" shows the dialog. */
+  switchSummaryDefault: SwitchSummaryDefault;
+  /** Threshold maintenance strategy; overflow, length and preflight recovery always compact. */
+  autoStrategy: AutoStrategy;
 };
 
 export const ANTHROPIC_DEFAULT_BASE_URL = "https://api.anthropic.com";
@@ -60,6 +72,8 @@ export const DEFAULT_SETTINGS: Settings = {
   compaction: DEFAULT_COMPACTION_SETTINGS,
   summaryModel: null,
   calibration: {},
+  switchSummaryDefault: "ask",
+  autoStrategy: "compact",
 };
 
 export type SettingKey = keyof Settings;
@@ -71,6 +85,8 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   "compaction",
   "summaryModel",
   "calibration",
+  "switchSummaryDefault",
+  "autoStrategy",
 ];
 
 /** Rows from the settings table → a complete Settings, built-in providers always present. */
@@ -89,7 +105,18 @@ export function settingsFromRows(rows: Record<string, unknown>): Settings {
     compaction: { ...DEFAULT_COMPACTION_SETTINGS, ...(stored.compaction ?? {}) },
     summaryModel: stored.summaryModel ?? null,
     calibration: stored.calibration ?? {},
+    switchSummaryDefault: oneOf(
+      stored.switchSummaryDefault,
+      SWITCH_SUMMARY_DEFAULTS,
+      DEFAULT_SETTINGS.switchSummaryDefault,
+    ),
+    autoStrategy: oneOf(stored.autoStrategy, AUTO_STRATEGIES, DEFAULT_SETTINGS.autoStrategy),
   };
+}
+
+/** `value` if it is one of `allowed` (a stored value from another app version may not be), else `fallback`. */
+function oneOf<T extends string>(value: unknown, allowed: readonly T[], fallback: T): T {
+  return allowed.find((a) => a === value) ?? fallback;
 }
 
 export function findProvider(settings: Settings, providerId: string): ProviderConfig | undefined {

@@ -9,6 +9,7 @@
  * and `cancel(opId)` aborts them (see `summarize`).
  */
 import type { ProxyMarked } from "comlink";
+import type { BranchSummaryOutcome } from "../core/branch/finish";
 import type { CompactionOutcome, CompactionProgress } from "../core/compaction/compact";
 import type { CompactionSettings } from "../core/compaction/settings";
 import type { BuildContextOptions } from "../core/session/build-context";
@@ -16,7 +17,7 @@ import type { LlmContext } from "../core/session/context";
 import type { ApiKind, CompactionReason, Entry } from "../core/session/entries";
 import type { EntryId } from "../core/session/ids";
 import type { TokenEncoding } from "../core/tokens/models";
-import type { ProviderConfig } from "../providers/types";
+import type { ProviderConfig, ThinkingSetting } from "../providers/types";
 
 /** Names one cancellable operation; unique among the operations in flight (client.ts makes them). */
 export type OpId = string;
@@ -65,6 +66,60 @@ export type CompactJobOutcome =
 /** Receives the engine's progress (phase, window, the summary streaming in). Must not throw. */
 export type CompactProgress = ((p: CompactionProgress) => void) & ProxyMarked;
 
+/** Everything one branch summary needs (DESIGN §5): the abandoned entries and the summarizer. */
+export type BranchSummaryJob = {
+  /** The abandoned branch, root first (core/branch `collectAbandoned`); its last entry is the old leaf. */
+  abandoned: readonly Entry[];
+  /** Custom instructions: they replace the default prompt. */
+  instructions?: string;
+  /** `CompactionSettings.branchReserveTokens`. */
+  branchReserveTokens: number;
+  /** The summarizer's token encoding, and its calibration ratio (1 for exact encodings). */
+  encoding: TokenEncoding;
+  countScale: number;
+  summarizer: { provider: ProviderConfig; model: string; contextWindow: number; maxOutput: number };
+};
+
+export type BranchSummaryJobOutcome = BranchSummaryOutcome;
+
+export type BranchSummaryProgress = { phase: "preparing" } | { phase: "summarizing"; text: string };
+/** Receives a branch summary's progress (the summary streaming in). Must not throw. */
+export type BranchProgress = ((p: BranchSummaryProgress) => void) & ProxyMarked;
+
+/**
+ * Everything one handoff document needs (DESIGN §5). The request goes to the CHAT model with the
+ * chat's own context, system prompt and thinking setting, so the provider's prompt cache hits.
+ */
+export type HandoffJob = {
+  /** The active path, root first; its last entry is the leaf the document is written from. */
+  path: readonly Entry[];
+  focus?: string;
+  systemPrompt: string;
+  provider: ProviderConfig;
+  model: string;
+  thinking: ThinkingSetting;
+  contextWindow: number;
+  maxOutput: number;
+  /** `CompactionSettings.reserveTokens`: the output budget is 0.8 × this (capped). */
+  reserveTokens: number;
+  encoding: TokenEncoding;
+  countScale: number;
+};
+
+export type HandoffJobOutcome =
+  | { kind: "document"; document: string; fromEntryId: EntryId }
+  /** The model wrote nothing usable: fall back to compaction in place. */
+  | { kind: "empty"; fromEntryId: EntryId }
+  | { kind: "nothing_to_hand_off"; reason: string }
+  /** The context leaves no room for a document: fall back to compaction in place. */
+  | { kind: "too_long"; reason: string }
+  | { kind: "failed"; error: string }
+  | { kind: "cancelled" };
+
+export type HandoffDocumentProgress = { phase: "preparing" } | { phase: "writing"; text: string };
+/** Receives a handoff's progress (the document streaming in). Must not throw. */
+export type HandoffProgress = ((p: HandoffDocumentProgress) => void) & ProxyMarked;
+
 /**
  * Counts for `encoding` `"claude"` are the raw estimate (claude-estimate.ts); the caller applies
  * its calibration (`calibratedCount`). The first call for an encoding loads its ranks (~1–2 s).
@@ -92,6 +147,18 @@ export interface WorkerApi {
    * returns the outcome; the caller appends the entry. `cancel(opId)` makes it resolve `cancelled`.
    */
   compact(job: CompactJob, onProgress: CompactProgress, opId?: OpId): Promise<CompactJobOutcome>;
+  /**
+   * Plans (core/branch `prepareBranchSummary`), runs the one summarizer call and finishes one branch
+   * summary; returns the entry to append as a child of the new position, or why there is none.
+   * `cancel(opId)` makes it resolve `cancelled`. Never throws for a provider failure (`failed`).
+   */
+  branchSummary(job: BranchSummaryJob, onProgress: BranchProgress, opId?: OpId): Promise<BranchSummaryJobOutcome>;
+  /**
+   * Sends the live context plus the handoff message (core/handoff `prepareHandoff`) to the chat
+   * model and returns the document, `empty` or why there is none. `cancel(opId)` makes it resolve
+   * `cancelled`. Never throws for a provider failure (`failed`).
+   */
+  handoffDocument(job: HandoffJob, onProgress: HandoffProgress, opId?: OpId): Promise<HandoffJobOutcome>;
   /**
    * Aborts the operation started with `opId`: its provider request is aborted and it rejects with
    * an `aborted` MessageError. True if it was running; false if it had finished or never started

@@ -18,9 +18,33 @@
 import * as Comlink from "comlink";
 import type { CompactionProgress } from "../core/compaction/compact";
 import type { MessageError } from "../core/session/entries";
-import type { CompactJob, CompactJobOutcome, OpId, SummarizeRequest, WorkerApi } from "./api";
+import type {
+  BranchSummaryJob,
+  BranchSummaryJobOutcome,
+  BranchSummaryProgress,
+  CompactJob,
+  CompactJobOutcome,
+  HandoffDocumentProgress,
+  HandoffJob,
+  HandoffJobOutcome,
+  OpId,
+  SummarizeRequest,
+  WorkerApi,
+} from "./api";
 
-export type { CompactJob, CompactJobOutcome, OpId, SummarizeRequest, WorkerApi } from "./api";
+export type {
+  BranchSummaryJob,
+  BranchSummaryJobOutcome,
+  BranchSummaryProgress,
+  CompactJob,
+  CompactJobOutcome,
+  HandoffDocumentProgress,
+  HandoffJob,
+  HandoffJobOutcome,
+  OpId,
+  SummarizeRequest,
+  WorkerApi,
+} from "./api";
 
 type Handle = { api: WorkerApi; terminate: () => void };
 
@@ -99,6 +123,62 @@ export async function compactInWorker(job: CompactJob, opts: CompactOptions = {}
   }
 }
 
+export type MaintenanceCallOptions<P> = {
+  onProgress?: (p: P) => void;
+  /** Aborting it cancels the operation: its request is aborted, the outcome is `cancelled`. */
+  signal?: AbortSignal;
+  /** The API to call; default `getWorker()`. Tests pass `createWorkerApi({ stream })` here. */
+  worker?: WorkerApi;
+};
+
+/**
+ * Runs `call` with a fresh op id, sending `cancel(opId)` when `signal` aborts (the operation then
+ * resolves `cancelled`). Already aborted: `cancelled` without calling.
+ */
+async function cancellable<R>(
+  opts: { signal?: AbortSignal; worker?: WorkerApi },
+  call: (worker: WorkerApi, opId: OpId) => Promise<R>,
+  cancelled: R,
+): Promise<R> {
+  const { signal } = opts;
+  if (signal?.aborted) return cancelled;
+  const worker = opts.worker ?? getWorker();
+  const opId = newOpId();
+  const onAbort = () => {
+    worker.cancel(opId).catch(() => {});
+  };
+  signal?.addEventListener("abort", onAbort, { once: true });
+  try {
+    return await call(worker, opId);
+  } finally {
+    signal?.removeEventListener("abort", onAbort);
+  }
+}
+
+/** One branch summary in the worker (prepare + summarize + finish). Resolves with the outcome. */
+export function branchSummaryInWorker(
+  job: BranchSummaryJob,
+  opts: MaintenanceCallOptions<BranchSummaryProgress> = {},
+): Promise<BranchSummaryJobOutcome> {
+  return cancellable(
+    opts,
+    (worker, opId) => worker.branchSummary(job, Comlink.proxy(opts.onProgress ?? (() => {})), opId),
+    { kind: "cancelled" },
+  );
+}
+
+/** One handoff document in the worker (the live context + the handoff message). Resolves with the outcome. */
+export function handoffInWorker(
+  job: HandoffJob,
+  opts: MaintenanceCallOptions<HandoffDocumentProgress> = {},
+): Promise<HandoffJobOutcome> {
+  return cancellable(
+    opts,
+    (worker, opId) => worker.handoffDocument(job, Comlink.proxy(opts.onProgress ?? (() => {})), opId),
+    { kind: "cancelled" },
+  );
+}
+
 /** An API object whose calls wait for `target`, and reject with `failed` if it settles first. */
 function forwarding(target: Promise<WorkerApi>, failed: Promise<never>): WorkerApi {
   const call = async <R>(f: (api: WorkerApi) => Promise<R>): Promise<R> => Promise.race([target.then(f), failed]);
@@ -109,6 +189,8 @@ function forwarding(target: Promise<WorkerApi>, failed: Promise<never>): WorkerA
     countContext: (context, encoding) => call((w) => w.countContext(context, encoding)),
     summarize: (req, onText, opId) => call((w) => w.summarize(req, onText, opId)),
     compact: (job, onProgress, opId) => call((w) => w.compact(job, onProgress, opId)),
+    branchSummary: (job, onProgress, opId) => call((w) => w.branchSummary(job, onProgress, opId)),
+    handoffDocument: (job, onProgress, opId) => call((w) => w.handoffDocument(job, onProgress, opId)),
     cancel: (opId) => call((w) => w.cancel(opId)),
   };
 }

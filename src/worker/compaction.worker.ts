@@ -21,6 +21,10 @@ function releaseCallback(callback: object): void {
 const exposed: WorkerApi = {
   ...api,
   summarize: (req, onText, opId) => api.summarize(req, onText, opId).finally(() => releaseCallback(onText)),
+  branchSummary: (job, onProgress, opId) =>
+    api.branchSummary(job, onProgress, opId).finally(() => releaseCallback(onProgress)),
+  handoffDocument: (job, onProgress, opId) =>
+    api.handoffDocument(job, onProgress, opId).finally(() => releaseCallback(onProgress)),
 };
 
 Comlink.expose(exposed);

@@ -27,14 +27,7 @@ import type { TokenCounter } from "../core/tokens/tokenizer";
 import { abortedError, classifyError, StreamEndedError } from "../providers/classify-error";
 import { stream as registryStream } from "../providers/registry";
 import type { StreamFn, StreamRequest } from "../providers/types";
-import type {
-  BranchSummaryProgress,
-  HandoffDocumentProgress,
-  OpId,
-  SummarizeRequest,
-  SummaryProgress,
-  WorkerApi,
-} from "./api";
+import type { BranchSummaryProgress, HandoffDocumentProgress, OpId, SummarizeRequest, WorkerApi } from "./api";
 
 /** How often `summarize` forwards the growing text, at most (ms): each call copies the whole text. */
 export const SUMMARY_PROGRESS_INTERVAL_MS = 100;

@@ -18,6 +18,7 @@ import { type MaintenanceProgress, pushNotice, useMaintenanceStore, useSettingsS
 import { chatTarget, isTargetError, summarizerTarget, thresholdOf } from "./chat-target";
 import { describeFailure } from "./describe-failure";
 import { entryCountsFor } from "./entry-counts";
+import { abortMaintenance } from "./maintenance-lock";
 import { isReplying } from "./reply";
 
 export type CompactOptions = {
@@ -43,6 +44,7 @@ let controller: AbortController | null = null;
 /** Cancels the running maintenance operation: its request is aborted and nothing is written. */
 export function cancelMaintenance(): void {
   controller?.abort();
+  abortMaintenance(); // a branch summary or handoff holding the same lock (maintenance-lock.ts)
 }
 
 export function isMaintenanceRunning(): boolean {

@@ -16,6 +16,7 @@ import { getWorker } from "../../worker/client";
 import { useMaintenanceStore, useSettingsStore } from "../stores";
 import { type ChatTarget, chatTarget, isTargetError, thresholdOf } from "./chat-target";
 import { type CompactResult, compactSession } from "./compact";
+import { autoHandoff } from "./handoff";
 import { measureContext } from "./measure";
 import { type ReplyResult, runReply } from "./reply";
 
@@ -57,7 +58,12 @@ export async function replyAndMaintain(
   } else if (entry.status === "complete" || entry.status === "stopped") {
     const reason = entry.stopReason === "length" ? "length" : "threshold";
     if (autoAllowed(sessionId) && (await overThreshold(sessionId, entry.id, target))) {
-      await compactSession(sessionId, { reason });
+      // The "handoff" strategy replaces threshold compaction only (never overflow or length recovery).
+      if (reason === "threshold" && useSettingsStore.getState().settings.autoStrategy === "handoff") {
+        await autoHandoff(sessionId);
+      } else {
+        await compactSession(sessionId, { reason });
+      }
     }
   }
 }
