@@ -162,13 +162,19 @@ export const sanitizeSchema: SanitizeSchema = {
   },
 };
 
+// `languages` defaults to lowlight's `common` set (~37 grammars: ts/js, python, rust, go, c/c++,
+// java, bash, json, yaml, sql, diff, …). rehype-highlight imports that set statically anyway, so
+// a smaller hand-picked list would not shrink the bundle. No auto-detection for unlabelled fences
+// (slow, and often wrong on short snippets).
+// Built once: react-markdown runs its plugins per render, and rehype-highlight's attacher creates a
+// new lowlight (registering and compiling every grammar again) each time — measured at ~40 ms per
+// cold open of a long chat (bench: open-session profile).
+const highlight = rehypeHighlight({ aliases: HIGHLIGHT_ALIASES, detect: false });
+const sharedHighlight = () => highlight;
+
 export const rehypePlugins: Pluggables = [
   rehypeRawToText,
   rehypeImagesToLinks,
-  // `languages` defaults to lowlight's `common` set (~37 grammars: ts/js, python, rust, go, c/c++,
-  // java, bash, json, yaml, sql, diff, …). rehype-highlight imports that set statically anyway, so
-  // a smaller hand-picked list would not shrink the bundle. No auto-detection for unlabelled fences
-  // (slow, and often wrong on short snippets).
-  [rehypeHighlight, { aliases: HIGHLIGHT_ALIASES, detect: false }],
+  sharedHighlight,
   [rehypeSanitize, sanitizeSchema],
 ];
