@@ -249,6 +249,8 @@ test.describe("custom provider", () => {
     // The choice and the provider survive a reload.
     await page.reload();
     await expect(modelBox(page)).toHaveValue(/^custom-[^:]+::llama-e2e-8b$/);
+    // The chat is drawn again before sending: sendAndWait counts the replies on screen.
+    await expect(message(page, "assistant", "Hello from the local model.")).toBeVisible();
     await sendAndWait(page, "Still there?");
     expect((lastChat(mock, "openai").body as { model: string }).model).toBe("llama-e2e-8b");
     expect(chatRequests(mock, "openai")).toHaveLength(2);

@@ -29,6 +29,10 @@ export const useUiStore = create<{
   /** Bumped to move focus to the composer without touching its text (e.g. after Branch from here). */
   composerFocus: number;
   notices: Notice[];
+  /** The history graph panel is shown beside the chat. */
+  graphOpen: boolean;
+  /** Asks the chat to scroll an entry of the active path into view (the nonce repeats a request). */
+  scrollTo: { entryId: EntryId; nonce: number } | null;
 }>(() => ({
   sessionId: null,
   settingsOpen: false,
@@ -36,6 +40,8 @@ export const useUiStore = create<{
   composerSeed: null,
   composerFocus: 0,
   notices: [],
+  graphOpen: false,
+  scrollTo: null,
 }));
 
 let noticeSeq = 0;
@@ -101,6 +107,8 @@ export function resetStores(): void {
     composerSeed: null,
     composerFocus: 0,
     notices: [],
+    graphOpen: false,
+    scrollTo: null,
   });
   useStreamStore.setState({ replies: {} });
   useMaintenanceStore.setState({ op: null, paused: {}, queued: {} });

@@ -2,15 +2,17 @@ import { useState } from "react";
 import { useUiStore } from "../state/stores";
 import { ChatView } from "./chat/ChatView";
 import { Notices } from "./common/Notices";
+import { HistoryGraph } from "./graph/HistoryGraph";
 import { SessionSidebar } from "./sessions/SessionSidebar";
 import { SettingsDialog } from "./settings/SettingsDialog";
 
 export function App() {
   const sessionId = useUiStore((s) => s.sessionId);
   const settingsOpen = useUiStore((s) => s.settingsOpen);
+  const graphOpen = useUiStore((s) => s.graphOpen);
   const [drawerOpen, setDrawerOpen] = useState(false);
   return (
-    <div className={`app ${drawerOpen ? "drawer-open" : ""}`}>
+    <div className={`app ${drawerOpen ? "drawer-open" : ""}${graphOpen ? " graph-open" : ""}`}>
       <SessionSidebar currentId={sessionId} onNavigate={() => setDrawerOpen(false)} />
       <button
         type="button"
@@ -22,6 +24,7 @@ export function App() {
       <main className="main">
         <ChatView sessionId={sessionId} onToggleSessions={() => setDrawerOpen((o) => !o)} />
       </main>
+      {graphOpen && <HistoryGraph />}
       {settingsOpen && <SettingsDialog />}
       <Notices />
     </div>

@@ -3,7 +3,9 @@ import { useStreamStore } from "../../state/stores";
 import { useSessionView } from "../hooks";
 import { BranchPoint } from "./BranchPoint";
 import { ChatHeader } from "./ChatHeader";
+import { CompactDialog } from "./CompactDialog";
 import { Composer } from "./Composer";
+import { MaintenanceBar } from "./MaintenanceBar";
 import { MessageList } from "./MessageList";
 
 export function ChatView({
@@ -36,7 +38,9 @@ export function ChatView({
         <MessageList view={view} sessionId={sessionId} />
       )}
       {!replying && !missing && <BranchPoint view={view} />}
+      <MaintenanceBar sessionId={sessionId} />
       <Composer sessionId={sessionId} leafId={view.session?.leafId} replying={replying} />
+      <CompactDialog session={view.session} />
     </div>
   );
 }

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import type { EntryId, SessionId } from "../../core/session/ids";
 import { sendMessage } from "../../state/actions/chat";
 import { stopReply } from "../../state/actions/reply";
-import { useUiStore } from "../../state/stores";
+import { useMaintenanceStore, useUiStore } from "../../state/stores";
 
 export function Composer({
   sessionId,
@@ -18,6 +18,7 @@ export function Composer({
   const ref = useRef<HTMLTextAreaElement>(null);
   const seed = useUiStore((s) => s.composerSeed);
   const focusNonce = useUiStore((s) => s.composerFocus);
+  const compacting = useMaintenanceStore((s) => sessionId !== null && s.op?.sessionId === sessionId);
 
   useEffect(() => {
     if (seed) {
@@ -65,7 +66,11 @@ export function Composer({
       <textarea
         ref={ref}
         aria-label="Message"
-        placeholder="Message Grove… (Enter to send, Shift+Enter for a new line)"
+        placeholder={
+          compacting
+            ? "Message Grove… (sent right after the compaction)"
+            : "Message Grove… (Enter to send, Shift+Enter for a new line)"
+        }
         rows={Math.min(10, Math.max(1, text.split("\n").length))}
         value={text}
         onChange={(e) => setText(e.target.value)}

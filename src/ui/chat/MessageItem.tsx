@@ -1,13 +1,17 @@
 import { memo, useState } from "react";
-import type { MessageEntry } from "../../core/session/entries";
+import { hasContent } from "../../core/session/build-context";
+import type { Block, MessageEntry } from "../../core/session/entries";
 import { messageText } from "../../core/session/entries";
+import type { EntryId } from "../../core/session/ids";
 import { siblingsOf } from "../../core/session/tree";
-import { branchFromHere, editMessage, regenerate, showVersion } from "../../state/actions/chat";
+import { branchFromHere, continueReply, editMessage, regenerate, showVersion } from "../../state/actions/chat";
 import { describeFailure } from "../../state/actions/describe-failure";
-import { useStreamStore, useUiStore } from "../../state/stores";
+import { useMaintenanceStore, useStreamStore, useUiStore } from "../../state/stores";
 import type { SessionView } from "../hooks";
 import { Markdown } from "../markdown/Markdown";
 import { CopyButton } from "./CopyButton";
+import { openCompactDialog } from "./compact-dialog-store";
+import type { Visibility } from "./display-rows";
 import { ThinkingView } from "./ThinkingView";
 
 const ROLE_NAME = { user: "User message", assistant: "Assistant message", tool: "Tool result" } as const;
@@ -16,25 +20,76 @@ const STATUS_NOTE = {
   interrupted: "Interrupted — the page closed while this reply was streaming.",
 } as const;
 
-function snippet(text: string): string {
+export function snippet(text: string, max = 80): string {
   const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > 80 ? `${flat.slice(0, 80)}…` : flat;
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
 }
 
-export const MessageItem = memo(function MessageItem({ entry, view }: { entry: MessageEntry; view: SessionView }) {
+/**
+ * A reply and the continuations joined to it, as one content list: text flows on across the join
+ * with no delimiter (as buildContext sends it), so a sentence or code block cut by the output limit
+ * reads as one.
+ */
+function joinedContent(entry: MessageEntry, continuations: readonly MessageEntry[]): Block[] {
+  const out: Block[] = [...entry.content];
+  for (const c of continuations) {
+    for (const [i, block] of c.content.entries()) {
+      const last = out[out.length - 1];
+      if (i === 0 && block.type === "text" && last?.type === "text") {
+        out[out.length - 1] = { type: "text", text: last.text + block.text };
+      } else out.push(block);
+    }
+  }
+  return out;
+}
+
+const NO_CONTINUATIONS: readonly MessageEntry[] = [];
+
+export const MessageItem = memo(function MessageItem({
+  entry,
+  view,
+  continuations = NO_CONTINUATIONS,
+  visibility = "sent",
+  continuable = false,
+}: {
+  entry: MessageEntry;
+  view: SessionView;
+  /** "Continue" replies joined to this one (display-rows.ts). */
+  continuations?: readonly MessageEntry[];
+  /** What the model gets of this message under the latest compaction. */
+  visibility?: Visibility;
+  /** Cut off by the output limit at the end of the path: offer Continue. */
+  continuable?: boolean;
+}) {
   const editing = useUiStore((s) => s.editingId === entry.id);
-  const text = messageText(entry.content);
+  const last = continuations[continuations.length - 1] ?? entry;
+  const content = continuations.length > 0 ? joinedContent(entry, continuations) : entry.content;
+  const text = messageText(content);
   const { siblings, position } = siblingsOf(view.index, entry.id);
   const sessionId = entry.sessionId;
   // While a reply streams, actions that start another reply wait: runReply runs one reply per
   // session, so an edit saved now would be a user message that never gets its reply. Moving around
   // the tree (versions, Branch from here) stays allowed: the streaming reply still lands as a version.
-  const busy = useStreamStore((s) => sessionId in s.replies);
-  const busyTitle = busy ? "Wait for the reply to finish, or press Stop" : undefined;
+  const replying = useStreamStore((s) => sessionId in s.replies);
+  // Maintenance (compaction) holds one lock for all chats; while it runs here, nothing starts a reply.
+  const maintenance = useMaintenanceStore((s) => (s.op ? (s.op.sessionId === sessionId ? "here" : "elsewhere") : null));
+  const busy = replying || maintenance === "here";
+  const busyTitle = replying
+    ? "Wait for the reply to finish, or press Stop"
+    : maintenance === "here"
+      ? "Wait for the compaction to finish"
+      : undefined;
+  const compactBusy = replying || maintenance !== null;
+  const compactTitle = replying
+    ? "Wait for the reply to finish"
+    : maintenance
+      ? "Wait for the running compaction to finish"
+      : "Summarize everything up to and including this message";
+  const status = last.status;
 
   return (
     <article
-      className={`message ${entry.role} status-${entry.status}`}
+      className={`message ${entry.role} status-${status} ${visibility === "sent" ? "" : `vis-${visibility}`}`}
       aria-label={`${ROLE_NAME[entry.role]}: ${snippet(text)}`}
     >
       <div className="message-meta">
@@ -42,8 +97,26 @@ export const MessageItem = memo(function MessageItem({ entry, view }: { entry: M
           {entry.role === "user" ? "You" : entry.role === "assistant" ? "Assistant" : "Tool"}
         </span>
         {entry.model && <span className="muted">{entry.model}</span>}
-        {entry.status === "stopped" && <span className="badge">stopped</span>}
-        {entry.status === "interrupted" && <span className="badge warn">interrupted</span>}
+        {visibility === "folded" && (
+          <span
+            className="badge folded"
+            title="Summarized in the compaction below: the model no longer sees this message word for word"
+          >
+            not sent
+          </span>
+        )}
+        {visibility === "kept" && (
+          <span className="badge kept" title="Sent word for word with the compaction summary">
+            kept verbatim
+          </span>
+        )}
+        {continuations.length > 0 && (
+          <span className="badge" title="Cut off by the output limit and continued">
+            continued
+          </span>
+        )}
+        {status === "stopped" && <span className="badge">stopped</span>}
+        {status === "interrupted" && <span className="badge warn">interrupted</span>}
         {siblings.length > 1 && (
           <span className="versions">
             <button
@@ -80,7 +153,7 @@ export const MessageItem = memo(function MessageItem({ entry, view }: { entry: M
         />
       ) : (
         <div className="message-body">
-          {entry.content.map((block, i) => {
+          {content.map((block, i) => {
             const key = `${block.type}-${i.toString()}`;
             switch (block.type) {
               case "thinking":
@@ -123,19 +196,31 @@ export const MessageItem = memo(function MessageItem({ entry, view }: { entry: M
         </div>
       )}
 
-      {(entry.status === "stopped" || entry.status === "interrupted") && (
-        <p className="status-note">{STATUS_NOTE[entry.status]}</p>
+      {(status === "stopped" || status === "interrupted") && <p className="status-note">{STATUS_NOTE[status]}</p>}
+      {continuable && !replying && (
+        <div className="continue-box">
+          <span>The reply was cut off by the output limit.</span>
+          <button
+            type="button"
+            className="primary"
+            disabled={busy}
+            title={busyTitle}
+            onClick={() => void continueReply(sessionId, last.id)}
+          >
+            Continue
+          </button>
+        </div>
       )}
-      {entry.status === "error" && entry.error && (
+      {status === "error" && last.error && (
         <div className="error-box" role="alert">
-          <span>{describeFailure(entry.error)}</span>
+          <span>{describeFailure(last.error)}</span>
           {entry.role === "assistant" && (
             <button
               type="button"
               className="primary"
               disabled={busy}
               title={busyTitle}
-              onClick={() => void regenerate(sessionId, entry.id)}
+              onClick={() => void retry(sessionId, entry, last)}
             >
               Retry
             </button>
@@ -171,10 +256,20 @@ export const MessageItem = memo(function MessageItem({ entry, view }: { entry: M
               </button>
             </>
           )}
-          {entry.role === "assistant" && (entry.usage || entry.stopReason) && (
+          {visibility === "sent" && (
+            <button
+              type="button"
+              disabled={compactBusy}
+              title={compactTitle}
+              onClick={() => openCompactDialog(sessionId, { entryId: last.id, snippet: snippet(text, 60) })}
+            >
+              Compact up to here
+            </button>
+          )}
+          {entry.role === "assistant" && (last.usage || last.stopReason) && (
             <span className="usage muted" title="Provider-reported usage">
-              {entry.usage && `${entry.usage.input.toLocaleString()} in · ${entry.usage.output.toLocaleString()} out`}
-              {entry.stopReason && entry.stopReason !== "end" && ` · stop: ${entry.stopReason}`}
+              {last.usage && `${last.usage.input.toLocaleString()} in · ${last.usage.output.toLocaleString()} out`}
+              {last.stopReason && last.stopReason !== "end" && ` · stop: ${last.stopReason}`}
             </span>
           )}
         </div>
@@ -182,6 +277,16 @@ export const MessageItem = memo(function MessageItem({ entry, view }: { entry: M
     </article>
   );
 });
+
+/**
+ * Retry a failed reply: a new version of it — or, for a failed continuation, continue again from
+ * what was there (the partial, or what the failed continuation managed to write).
+ */
+function retry(sessionId: MessageEntry["sessionId"], head: MessageEntry, failed: MessageEntry): Promise<void> {
+  if (failed === head || failed.continues === undefined) return regenerate(sessionId, head.id);
+  const from: EntryId = hasContent(failed.content) ? failed.id : failed.continues;
+  return continueReply(sessionId, from);
+}
 
 function EditBox({
   initial,

@@ -1,18 +1,23 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useEffect, useLayoutEffect, useRef } from "react";
+import { useEffect, useLayoutEffect, useMemo, useRef } from "react";
 import type { SessionId } from "../../core/session/ids";
 import { useStreamStore } from "../../state/stores";
+import { useScrollToEntry } from "../graph/use-scroll-to-entry";
 import type { SessionView } from "../hooks";
+import { displayRows } from "./display-rows";
 import { EntryView } from "./EntryView";
 import { StreamingMessage } from "./StreamingMessage";
 
 /** How close to the bottom (px) counts as "following" the conversation. */
 const FOLLOW_THRESHOLD_PX = 80;
+/** A scroll this soon (ms) after a wheel, touch, key or pointer press is the user's doing. */
+const USER_SCROLL_WINDOW_MS = 1_000;
 
 /**
- * The active path, virtualized: only the rows in view (plus overscan) are in the DOM, so a
- * 2,000-message path scrolls smoothly. The reply in flight is the last row and reads the
- * stream store itself, so tokens never re-render the list.
+ * The active path as display rows (display-rows.ts: compaction cards at their cut, folded history
+ * dimmed, continuations joined), virtualized: only the rows in view (plus overscan) are in the
+ * DOM, so a 2,000-message path scrolls smoothly. The reply in flight is the last row and reads
+ * the stream store itself, so tokens never re-render the list.
  */
 export function MessageList({ view, sessionId }: { view: SessionView; sessionId: SessionId | null }) {
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -22,21 +27,50 @@ export function MessageList({ view, sessionId }: { view: SessionView; sessionId:
   const streaming = useStreamStore((s) =>
     sessionId ? s.replies[sessionId] !== undefined && s.replies[sessionId]?.parentId === leafId : false,
   );
-  const count = view.path.length + (streaming ? 1 : 0);
+  const rows = useMemo(() => displayRows(view.path), [view.path]);
+  // A reply streaming under a reply that was cut off by the output limit is its continuation
+  // (Continue): drawn joined to it, as it will be once written.
+  const lastRow = rows[rows.length - 1];
+  const continuing = streaming && lastRow?.kind === "entry" && lastRow.continuable;
+  const count = rows.length + (streaming ? 1 : 0);
   const following = useRef(true);
+  // Only the user stops the following: rows measured or inserted above (a compaction card drawn at
+  // its cut) move the scroll position too, and must not leave the newest message out of view.
+  const userScrollAt = useRef(0);
+  useEffect(() => {
+    const el = scrollRef.current;
+    if (!el) return;
+    const mark = () => {
+      userScrollAt.current = performance.now();
+    };
+    const events = ["wheel", "touchmove", "pointerdown", "keydown"] as const;
+    for (const type of events) el.addEventListener(type, mark, { passive: true });
+    return () => {
+      for (const type of events) el.removeEventListener(type, mark);
+    };
+  }, []);
 
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => 140,
     overscan: 6,
-    getItemKey: (i) => view.path[i]?.id ?? "streaming",
+    getItemKey: (i) => rows[i]?.key ?? "streaming",
+  });
+  // The history graph asks to show an entry of the path: stop following and scroll to its row.
+  useScrollToEntry(rows, (i) => {
+    following.current = false;
+    virtualizer.scrollToIndex(i, { align: "start" });
   });
 
-  // Opening a session or a new message while following: stay at the bottom.
-  const lastKey = view.path[view.path.length - 1]?.id;
+  // Opening a session or a new message while following: stay at the bottom. A message the user
+  // just sent (or edited) is always brought into view, wherever they had scrolled.
+  const last = view.path[view.path.length - 1];
+  const lastKey = last?.id;
+  const lastIsUser = last?.type === "message" && last.role === "user";
   // biome-ignore lint/correctness/useExhaustiveDependencies: re-run when the tail of the list changes
   useLayoutEffect(() => {
+    if (lastIsUser) following.current = true;
     if (following.current && count > 0) virtualizer.scrollToIndex(count - 1, { align: "end" });
   }, [lastKey, count, sessionId]);
 
@@ -57,12 +91,14 @@ export function MessageList({ view, sessionId }: { view: SessionView; sessionId:
       className="message-scroll"
       onScroll={(e) => {
         const el = e.currentTarget;
-        following.current = el.scrollHeight - el.scrollTop - el.clientHeight < FOLLOW_THRESHOLD_PX;
+        const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < FOLLOW_THRESHOLD_PX;
+        if (atBottom) following.current = true;
+        else if (performance.now() - userScrollAt.current < USER_SCROLL_WINDOW_MS) following.current = false;
       }}
     >
       <div className="message-list" style={{ height: virtualizer.getTotalSize() }}>
         {virtualizer.getVirtualItems().map((row) => {
-          const entry = view.path[row.index];
+          const item = rows[row.index];
           return (
             <div
               key={row.key}
@@ -71,10 +107,10 @@ export function MessageList({ view, sessionId }: { view: SessionView; sessionId:
               className="message-row"
               style={{ transform: `translateY(${row.start}px)` }}
             >
-              {entry ? (
-                <EntryView entry={entry} view={view} />
+              {item ? (
+                <EntryView row={item} view={view} />
               ) : (
-                sessionId && <StreamingMessage sessionId={sessionId} />
+                sessionId && <StreamingMessage sessionId={sessionId} joined={continuing} />
               )}
             </div>
           );

@@ -7,14 +7,14 @@ import { fetchProviderModels, updateProvider } from "../../state/actions/setting
 import { useSettingsStore } from "../../state/stores";
 
 const OTHER = "__other__";
-const encode = (ref: ModelRef) => `${ref.providerId}::${ref.modelId}`;
-function decode(value: string): ModelRef | null {
+export const encode = (ref: ModelRef) => `${ref.providerId}::${ref.modelId}`;
+export function decode(value: string): ModelRef | null {
   const at = value.indexOf("::");
   return at < 0 ? null : { providerId: value.slice(0, at), modelId: value.slice(at + 2) };
 }
 
 /** Registry models for the built-in providers, the user's own ids, and what the provider's /models lists. */
-function modelIdsFor(provider: ProviderConfig, listed: string[]): string[] {
+export function modelIdsFor(provider: ProviderConfig, listed: string[]): string[] {
   const registry =
     provider.id === "anthropic"
       ? MODEL_REGISTRY.filter((m) => m.vendor === "anthropic").map((m) => m.id)
@@ -24,7 +24,7 @@ function modelIdsFor(provider: ProviderConfig, listed: string[]): string[] {
   return [...new Set([...registry, ...provider.customModels, ...listed])];
 }
 
-function useListedModels(providers: ProviderConfig[]): Record<string, string[]> {
+export function useListedModels(providers: ProviderConfig[]): Record<string, string[]> {
   const [listed, setListed] = useState<Record<string, string[]>>({});
   const key = providers.map((p) => `${p.id}|${p.baseUrl}|${p.apiKey ? 1 : 0}`).join(",");
   // biome-ignore lint/correctness/useExhaustiveDependencies: `key` captures what matters in providers

@@ -15,7 +15,14 @@ function useSecondsUntil(until: number | null): number {
 }
 
 /** The reply in flight: the only component that re-renders per (batched) token. */
-export function StreamingMessage({ sessionId }: { sessionId: SessionId }) {
+export function StreamingMessage({
+  sessionId,
+  joined = false,
+}: {
+  sessionId: SessionId;
+  /** A Continue reply: no header of its own, drawn as the rest of the reply above. */
+  joined?: boolean;
+}) {
   const reply = useStreamStore((s) => s.replies[sessionId]);
   const seconds = useSecondsUntil(reply?.retry?.until ?? null);
   if (!reply) return null;
@@ -23,11 +30,17 @@ export function StreamingMessage({ sessionId }: { sessionId: SessionId }) {
   const text = partial.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n\n");
   const hasContent = partial.content.length > 0;
   return (
-    <article className="message assistant streaming" aria-label="Assistant message (streaming)" aria-busy="true">
-      <div className="message-meta">
-        <span className="role">Assistant</span>
-        <span className="muted">{partial.model}</span>
-      </div>
+    <article
+      className={`message assistant streaming${joined ? " joined" : ""}`}
+      aria-label="Assistant message (streaming)"
+      aria-busy="true"
+    >
+      {!joined && (
+        <div className="message-meta">
+          <span className="role">Assistant</span>
+          <span className="muted">{partial.model}</span>
+        </div>
+      )}
       {partial.content.map((b, i) =>
         b.type === "thinking" ? <ThinkingView key={`t${i.toString()}`} block={b} streaming /> : null,
       )}

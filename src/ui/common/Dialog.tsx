@@ -9,11 +9,14 @@ export function Dialog({
   onClose,
   children,
   wide,
+  closeOnBackdrop = true,
 }: {
   title: string;
   onClose: () => void;
   children: ReactNode;
   wide?: boolean;
+  /** false: a click outside does nothing (while work runs that closing would cancel). */
+  closeOnBackdrop?: boolean;
 }) {
   const titleId = useId();
   const ref = useRef<HTMLDivElement>(null);
@@ -25,7 +28,11 @@ export function Dialog({
   }, []);
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: a backdrop click is a mouse shortcut; keyboards have Esc and Close
-    <div className="scrim" role="presentation" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+    <div
+      className="scrim"
+      role="presentation"
+      onMouseDown={(e) => closeOnBackdrop && e.target === e.currentTarget && onClose()}
+    >
       <div
         ref={ref}
         className={`dialog ${wide ? "wide" : ""}`}

@@ -14,6 +14,7 @@ import { ANTHROPIC_DEFAULT_BASE_URL, OPENAI_DEFAULT_BASE_URL } from "../../state
 import { useSettingsStore, useUiStore } from "../../state/stores";
 import { Dialog } from "../common/Dialog";
 import { CommitField } from "./CommitField";
+import { CompactionSettings } from "./CompactionSettings";
 
 function formatBytes(n: number): string {
   if (n < 1024 * 1024) return `${(n / 1024).toFixed(0)} KB`;
@@ -94,6 +95,7 @@ export function SettingsDialog() {
         />
       </section>
 
+      <CompactionSettings />
       <ModelSettings />
       <StorageSection />
     </Dialog>
@@ -227,8 +229,12 @@ function ModelSettings() {
   const modelId = sessionModel.modelId;
   const resolved = resolveModel(modelId, settings.modelOverrides);
   const override = settings.modelOverrides[modelId] ?? {};
-  const save = (patch: typeof override) =>
-    void saveSettings({ modelOverrides: { ...settings.modelOverrides, [modelId]: { ...override, ...patch } } });
+  // Fresh from the store: both fields commit when the dialog closes; a render's copy would let the
+  // second commit undo the first.
+  const save = (patch: typeof override) => {
+    const overrides = useSettingsStore.getState().settings.modelOverrides;
+    void saveSettings({ modelOverrides: { ...overrides, [modelId]: { ...overrides[modelId], ...patch } } });
+  };
   const thinking = override.thinking ?? { kind: "off" };
   const support = resolved.info.thinking;
   return (

@@ -1,0 +1,519 @@
+/**
+ * The history graph (DESIGN §6, issue 5): nodes for messages, branches after edit and regenerate,
+ * switching from the graph, the active path and the leaf, keyboard navigation, labels and search,
+ * compaction / branch-summary / handoff nodes (seeded straight into IndexedDB), the session
+ * lineage, and a 10,000-entry session that opens and can be walked. Screenshots go to
+ * test-results/graph/.
+ *
+ * The chat's messages are `article`s named "User message…" too: every locator here is scoped to
+ * the "History graph" region.
+ */
+import type { Locator, Page } from "@playwright/test";
+import { assistantMessages, openConfigured, sendAndWait, userMessages, waitIdle } from "./app";
+import { message, sessionIdOf } from "./branching-helpers";
+import { expect, type MockServer, test } from "./fixtures";
+
+const SHOTS = "test-results/graph";
+
+const region = (page: Page) => page.getByRole("region", { name: "History graph" });
+const tree = (page: Page) => region(page).getByRole("tree");
+const nodes = (page: Page, kind: string | RegExp) =>
+  tree(page).getByRole("treeitem", { name: typeof kind === "string" ? new RegExp(`^${kind}`) : kind });
+const current = (page: Page) => tree(page).locator('[role="treeitem"][aria-current="true"]');
+const focused = (page: Page) => tree(page).locator('[role="treeitem"]:focus');
+
+async function openGraph(page: Page): Promise<void> {
+  await page.getByRole("button", { name: "History graph" }).click();
+  await expect(region(page)).toBeVisible();
+}
+
+/** A chat of `n` exchanges answered by the mock's echo: "Echo: <text>". */
+async function chatOf(page: Page, mock: MockServer, texts: string[]): Promise<void> {
+  await openConfigured(page, mock);
+  for (const text of texts) await sendAndWait(page, text);
+  await expect(userMessages(page)).toHaveCount(texts.length);
+}
+
+// ---- seeding IndexedDB directly (rows are the entry types of src/core/session/entries.ts) ---------
+
+type Row = Record<string, unknown>;
+
+/** Loads the app once so it creates the database, then writes rows in one transaction. */
+async function seed(page: Page, rows: { sessions: Row[]; entries: Row[]; labels?: Row[] }): Promise<void> {
+  if (!page.url().startsWith("http")) await page.goto("/");
+  await expect(page.getByRole("navigation", { name: "Sessions" })).toBeVisible();
+  await page.waitForFunction(async () => (await indexedDB.databases()).some((d) => d.name === "grove"));
+  await page.evaluate(async ({ sessions, entries, labels }) => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const req = indexedDB.open("grove");
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+    });
+    await new Promise<void>((resolve, reject) => {
+      const tx = db.transaction(["sessions", "entries", "labels"], "readwrite");
+      for (const e of entries) tx.objectStore("entries").put(e);
+      for (const s of sessions) tx.objectStore("sessions").put(s);
+      for (const l of labels) tx.objectStore("labels").put(l);
+      tx.oncomplete = () => resolve();
+      tx.onerror = () => reject(tx.error);
+    });
+    db.close();
+  }, { labels: [], ...rows });
+}
+
+/** Opens a seeded session by URL (a reload, so the app reads what was written behind its back). */
+async function openSeeded(page: Page, sessionId: string): Promise<void> {
+  await page.goto(`/#/s/${encodeURIComponent(sessionId)}`);
+  await page.reload();
+  await expect(page.getByRole("navigation", { name: "Sessions" })).toBeVisible();
+}
+
+const T0 = Date.UTC(2025, 4, 1, 9, 0, 0);
+const msg = (id: string, sessionId: string, parentId: string | null, at: number, role: string, text: string): Row => ({
+  id,
+  sessionId,
+  parentId,
+  createdAt: T0 + at * 60_000,
+  type: "message",
+  role,
+  content: [{ type: "text", text }],
+  status: "complete",
+  ...(role === "assistant" ? { provider: "anthropic", model: "claude-sonnet-4-5" } : {}),
+});
+
+const TRIP = "0196a000-0000-7000-8000-00000000a001";
+const TRIP_2 = "0196a000-0000-7000-8000-00000000a002";
+
+/**
+ * "Alps trip": a compaction (folding the first exchange, keeping two user turns and a verbatim
+ * tail), an abandoned branch summarized by a branch summary, a regenerated reply, a label, and a
+ * handoff to "Alps trip (part 2)".
+ */
+function tripRows(): { sessions: Row[]; entries: Row[]; labels: Row[] } {
+  const s = TRIP;
+  const e = (id: string) => `${s.slice(0, 24)}e${id.padStart(11, "0")}`;
+  const entries: Row[] = [
+    msg(e("1"), s, null, 1, "user", "Plan a weekend trip to the Alps for four friends"),
+    msg(e("2"), s, e("1"), 2, "assistant", "Zermatt or Chamonix both work; trains are easiest from Zurich."),
+    msg(e("3"), s, e("2"), 3, "user", "What about trains from Geneva instead?"),
+    msg(e("4"), s, e("3"), 4, "assistant", "From Geneva the train to Chamonix takes about two hours."),
+    msg(e("5"), s, e("4"), 5, "user", "Compare hotel prices in Chamonix"),
+    msg(e("6"), s, e("5"), 6, "assistant", "Mid-range hotels run 180–260 EUR a night in June."),
+    {
+      id: e("7"),
+      sessionId: s,
+      parentId: e("6"),
+      createdAt: T0 + 7 * 60_000,
+      type: "compaction",
+      summary:
+        "## Standing facts & constraints\n- Four friends, one weekend, the Alps.\n- Prefer trains.\n\n" +
+        "## Progress\nChamonix chosen; trains from Geneva.\n\n<verbatim_tail>\nMid-range hotels run 180–260 EUR a night in June.\n</verbatim_tail>",
+      shortSummary: "Chamonix by train from Geneva; hotels 180–260 EUR",
+      firstKeptEntryId: e("5"),
+      keptUserTurnIds: [e("1"), e("3")],
+      tokensBefore: 48_210,
+      tokensAfter: 3_120,
+      reason: "manual",
+      instructions: "Keep the budget numbers",
+      model: "claude-haiku-4-5",
+    },
+    msg(e("8"), s, e("7"), 8, "user", "Book the cheapest hotel near the station"),
+    msg(e("9"), s, e("8"), 9, "assistant", "Hotel Le Faucigny is closest: 185 EUR a night."),
+    // An abandoned branch (tried flying), later summarized when the user switched back.
+    msg(e("10"), s, e("4"), 10, "user", "Or should we fly into Geneva?"),
+    msg(e("11"), s, e("10"), 11, "assistant", "Flying only makes sense from outside Switzerland."),
+    {
+      id: e("12"),
+      sessionId: s,
+      parentId: e("9"),
+      createdAt: T0 + 12 * 60_000,
+      type: "branch_summary",
+      fromId: e("11"),
+      summary: "Explored flying into Geneva: only worth it from abroad; trains stay the plan.",
+      model: "claude-haiku-4-5",
+    },
+    msg(e("13"), s, e("12"), 13, "user", "Great, what should we pack?"),
+    msg(e("14"), s, e("13"), 14, "assistant", "Layers, rain jackets and good walking shoes."),
+    // A regenerated reply (another version of 14).
+    msg(e("15"), s, e("13"), 15, "assistant", "Pack light: the weather changes fast up there."),
+  ];
+  const two = TRIP_2;
+  const f = (id: string) => `${two.slice(0, 24)}f${id.padStart(11, "0")}`;
+  const partTwo: Row[] = [
+    {
+      id: f("1"),
+      sessionId: two,
+      parentId: null,
+      createdAt: T0 + 20 * 60_000,
+      type: "handoff",
+      document: "## Goal\nA weekend in Chamonix for four.\n\n## Next steps\n- Book trains.",
+      fromSessionId: s,
+      fromEntryId: e("14"),
+    },
+    msg(f("2"), two, f("1"), 21, "user", "Which trains leave Friday evening?"),
+    msg(f("3"), two, f("2"), 22, "assistant", "The 17:42 and the 18:42 from Geneva Cornavin."),
+  ];
+  return {
+    sessions: [
+      {
+        id: s,
+        title: "Alps trip",
+        titleSource: "user",
+        createdAt: T0,
+        updatedAt: T0 + 15 * 60_000,
+        leafId: e("14"),
+      },
+      {
+        id: two,
+        title: "Alps trip (part 2)",
+        titleSource: "auto",
+        createdAt: T0 + 20 * 60_000,
+        updatedAt: T0 + 22 * 60_000,
+        leafId: f("3"),
+        parentSessionId: s,
+        parentEntryId: e("14"),
+      },
+    ],
+    entries: [...entries, ...partTwo],
+    labels: [{ entryId: e("4"), sessionId: s, text: "Train plan" }],
+  };
+}
+
+// ---- tests -----------------------------------------------------------------------------------
+
+test("nodes appear for messages, the active path is marked and the leaf has aria-current", async ({ page, mock }) => {
+  await chatOf(page, mock, ["What is a grove?", "Name three trees"]);
+  await openGraph(page);
+  await expect(nodes(page, "User message")).toHaveCount(2);
+  await expect(nodes(page, "Assistant message")).toHaveCount(2);
+  await expect(nodes(page, "User message · What is a grove?")).toHaveCount(1);
+  await expect(current(page)).toHaveCount(1);
+  await expect(current(page)).toHaveAccessibleName(/^Assistant message · Echo: Name three trees/);
+  // Every node is on the active path (no branches yet).
+  await expect(tree(page).locator(".gnode.on-path")).toHaveCount(4);
+
+  // A new message grows the graph and moves the leaf.
+  await sendAndWait(page, "And a fourth?");
+  await expect(nodes(page, "User message")).toHaveCount(3);
+  await expect(current(page)).toHaveAccessibleName(/^Assistant message · Echo: And a fourth\?/);
+
+  // The toggle closes it again.
+  await page.getByRole("button", { name: "History graph" }).click();
+  await expect(region(page)).toHaveCount(0);
+});
+
+test("edit and regenerate make branches; clicking a node on another branch switches to it", async ({ page, mock }) => {
+  await chatOf(page, mock, ["What is a grove?", "Name three trees"]);
+  await openGraph(page);
+
+  // Edit the second message: a sibling user message and its reply.
+  const second = userMessages(page).nth(1);
+  await second.getByRole("button", { name: "Edit" }).click();
+  await second.getByRole("textbox", { name: "Edit message" }).fill("Name four trees");
+  mock.enqueue("anthropic", { text: "Oak, ash, elm and yew." });
+  await second.getByRole("button", { name: "Save and send" }).click();
+  await expect(message(page, "assistant", "Oak, ash, elm and yew.")).toBeVisible();
+  await waitIdle(page);
+
+  // Regenerate the new reply: another sibling.
+  mock.enqueue("anthropic", { text: "Birch, beech, oak and lime." });
+  await message(page, "assistant", "Oak, ash, elm and yew.").getByRole("button", { name: "Regenerate" }).click();
+  await expect(message(page, "assistant", "Birch, beech, oak and lime.")).toBeVisible();
+  await waitIdle(page);
+
+  await expect(nodes(page, "User message")).toHaveCount(3);
+  await expect(nodes(page, "Assistant message")).toHaveCount(4);
+  const oldReply = nodes(page, "Assistant message · Echo: Name three trees");
+  await expect(oldReply).toHaveClass(/off-path/);
+  await expect(nodes(page, "Assistant message · Oak, ash, elm and yew.")).toHaveClass(/off-path/);
+  await expect(current(page)).toHaveAccessibleName(/^Assistant message · Birch, beech, oak and lime\./);
+  // The active path is highlighted: 2 + 2 nodes on it, 3 off it.
+  await expect(tree(page).locator(".gnode.on-path")).toHaveCount(4);
+
+  // Clicking a node on another branch offers Switch here; switching shows that branch in the chat.
+  await oldReply.click();
+  const details = region(page).getByRole("complementary", { name: "Node details" });
+  await expect(details).toContainText("another branch");
+  await details.getByRole("button", { name: "Switch here" }).click();
+  await expect(message(page, "assistant", "Echo: Name three trees")).toBeVisible();
+  await expect(message(page, "user", "Name three trees")).toBeVisible();
+  await expect(message(page, "assistant", "Birch, beech, oak and lime.")).toHaveCount(0);
+  await expect(current(page)).toHaveAccessibleName(/^Assistant message · Echo: Name three trees/);
+  await expect(oldReply).toHaveClass(/on-path/);
+  await expect(assistantMessages(page)).toHaveCount(2);
+});
+
+test("keyboard: Up/Down/Left/Right move through the tree and Enter switches here", async ({ page, mock }) => {
+  await chatOf(page, mock, ["What is a grove?", "Name three trees"]);
+  mock.enqueue("anthropic", { text: "A second answer." });
+  await assistantMessages(page).nth(1).getByRole("button", { name: "Regenerate" }).click();
+  await expect(message(page, "assistant", "A second answer.")).toBeVisible();
+  await waitIdle(page);
+  await openGraph(page);
+
+  // One tab stop: the current leaf.
+  await expect(tree(page).locator('[role="treeitem"][tabindex="0"]')).toHaveCount(1);
+  await current(page).focus();
+  await expect(focused(page)).toHaveAccessibleName(/^Assistant message · A second answer\./);
+
+  await page.keyboard.press("ArrowUp");
+  await expect(focused(page)).toHaveAccessibleName(/^User message · Name three trees/);
+  await expect(focused(page)).toHaveAttribute("aria-level", "3");
+  await expect(focused(page)).toHaveAttribute("aria-expanded", "true");
+  await page.keyboard.press("ArrowUp");
+  await expect(focused(page)).toHaveAccessibleName(/^Assistant message · Echo: What is a grove\?/);
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("ArrowDown");
+  await expect(focused(page)).toHaveAccessibleName(/^Assistant message · Echo: Name three trees/);
+  await expect(focused(page)).toHaveAttribute("aria-selected", "true");
+  await page.keyboard.press("ArrowRight");
+  await expect(focused(page)).toHaveAccessibleName(/^Assistant message · A second answer\./);
+  await page.keyboard.press("ArrowLeft");
+  await expect(focused(page)).toHaveAccessibleName(/^Assistant message · Echo: Name three trees/);
+  // Still one tab stop, now on the focused node.
+  await expect(tree(page).locator('[role="treeitem"][tabindex="0"]')).toHaveAccessibleName(/Echo: Name three trees/);
+
+  // Enter: Switch here.
+  await page.keyboard.press("Enter");
+  await expect(message(page, "assistant", "Echo: Name three trees")).toBeVisible();
+  await expect(message(page, "assistant", "A second answer.")).toHaveCount(0);
+  await expect(current(page)).toHaveAccessibleName(/^Assistant message · Echo: Name three trees/);
+
+  // Home goes to the root, End back to where you are.
+  await page.keyboard.press("Home");
+  await expect(focused(page)).toHaveAccessibleName(/^User message · What is a grove\?/);
+  await page.keyboard.press("End");
+  await expect(focused(page)).toHaveAttribute("aria-current", "true");
+
+  // Shift+F10 opens the node's actions; Escape gives focus back.
+  await page.keyboard.press("Shift+F10");
+  const menu = region(page).getByRole("menu", { name: "Node actions" });
+  await expect(menu).toBeVisible();
+  await expect(menu.getByRole("menuitem", { name: "Copy text" })).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(menu).toHaveCount(0);
+  await expect(focused(page)).toHaveAttribute("aria-current", "true");
+});
+
+test("label a node, find it with search; filters keep the tree connected", async ({ page, mock }) => {
+  await chatOf(page, mock, ["What is a grove?", "Name three trees", "And a fourth?"]);
+  await openGraph(page);
+
+  const target = nodes(page, "Assistant message · Echo: Name three trees");
+  await target.click();
+  await region(page).getByRole("button", { name: "Node actions" }).click();
+  await region(page).getByRole("menuitem", { name: "Label…" }).click();
+  const field = region(page).getByRole("textbox", { name: "Label" });
+  await field.fill("Tree list");
+  await field.press("Enter");
+  await expect(nodes(page, "Assistant message · Tree list · Echo: Name three trees")).toHaveCount(1);
+  await expect(target).toContainText("Tree list");
+
+  // Search finds it by its label (and highlights it); the count says so.
+  const search = region(page).getByRole("searchbox", { name: "Search graph" });
+  await search.fill("tree list");
+  await expect(region(page).locator(".graph-match-count")).toHaveText("1 match");
+  await expect(target).toHaveClass(/match/);
+  await search.press("Enter");
+  await expect(region(page).locator(".graph-match-count")).toHaveText("1 of 1");
+  await expect(target).toHaveClass(/selected/);
+  await search.fill("grove");
+  await expect(region(page).locator(".graph-match-count")).toHaveText("2 matches");
+  await search.fill("");
+
+  // Filters: labelled only, user messages only (each re-attached to the previous one).
+  const filter = region(page).getByRole("combobox", { name: "Filter" });
+  await filter.selectOption("labelled");
+  await expect(tree(page).getByRole("treeitem")).toHaveCount(1);
+  await filter.selectOption("user-only");
+  await expect(tree(page).getByRole("treeitem")).toHaveCount(3);
+  await expect(nodes(page, "User message · And a fourth?")).toHaveAttribute("aria-level", "3");
+  await filter.selectOption("all");
+  await expect(tree(page).getByRole("treeitem")).toHaveCount(6);
+
+  // The label is stored: it survives a reload.
+  await page.reload();
+  await openGraph(page);
+  await expect(nodes(page, "Assistant message · Tree list")).toHaveCount(1);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await region(page).screenshot({ path: `${SHOTS}/labelled.png` });
+});
+
+test("compaction, branch summary and handoff nodes, their details, and the session lineage", async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await seed(page, tripRows());
+  await openSeeded(page, TRIP);
+  await openGraph(page);
+
+  const compaction = nodes(page, "Compaction");
+  await expect(compaction).toHaveCount(1);
+  await expect(compaction).toHaveAccessibleName(
+    "Compaction · Chamonix by train from Geneva; hotels 180–260 EUR · 48,210 → 3,120 tokens",
+  );
+  await expect(compaction).toContainText("48.2k → 3.1k tokens");
+  await expect(nodes(page, "Branch summary")).toHaveAccessibleName(/^Branch summary · Explored flying into Geneva/);
+  await expect(nodes(page, "Handoff")).toHaveAccessibleName("Handoff · continued in Alps trip (part 2)");
+  await expect(nodes(page, "Assistant message · Train plan")).toHaveCount(1);
+  // The folded span (the first exchange... up to the first kept entry) is shaded.
+  await expect(tree(page).locator(".gnode.folded")).toHaveCount(4);
+  await expect(current(page)).toHaveAccessibleName(/^Assistant message · Layers, rain jackets/);
+
+  // The branch summary links to the branch it summarized.
+  await expect(region(page).locator("path.graph-link")).toHaveAttribute("d", /^M/);
+
+  // Hover shows a compaction's details; selecting it keeps them, with the kept turns and the tail.
+  await compaction.hover();
+  const details = region(page).getByRole("complementary", { name: "Compaction details" });
+  await expect(details).toContainText("48,210 → 3,120 tokens");
+  await compaction.click();
+  await expect(details).toContainText("Manual");
+  await expect(details).toContainText("claude-haiku-4-5");
+  await expect(details).toContainText("Keep the budget numbers");
+  const kept = details.getByRole("region", { name: "Kept user turns" });
+  await expect(kept.getByRole("listitem")).toHaveText([
+    "Plan a weekend trip to the Alps for four friends",
+    "What about trains from Geneva instead?",
+  ]);
+  await expect(details.getByRole("region", { name: "Verbatim tail" })).toContainText(
+    "Mid-range hotels run 180–260 EUR a night in June.",
+  );
+  await expect(region(page).locator("path.graph-band.strong")).toHaveAttribute("d", /^M/);
+  await page.screenshot({ path: `${SHOTS}/seeded-compaction.png` });
+
+  // Branch summary: "Go to the branch it summarizes".
+  await nodes(page, "Branch summary").click();
+  await region(page).getByRole("button", { name: "Go to the branch it summarizes" }).click();
+  await expect(tree(page).locator(".gnode.selected")).toHaveAccessibleName(/^Assistant message · Flying only makes sense/);
+
+  // Full screen, then back.
+  await region(page).getByRole("button", { name: "Full screen" }).click();
+  await expect(region(page)).toHaveClass(/full/);
+  await page.screenshot({ path: `${SHOTS}/full-screen.png` });
+  await page.keyboard.press("Escape");
+  await expect(region(page)).not.toHaveClass(/full/);
+
+  // The handoff node opens the next chat's graph, whose root links back.
+  await nodes(page, "Handoff").click();
+  await region(page).getByRole("button", { name: "Open “Alps trip (part 2)”" }).click();
+  await expect(page).toHaveURL(new RegExp(TRIP_2));
+  await expect(nodes(page, "Handoff")).toHaveAccessibleName(/^Handoff · continues Alps trip · /);
+  await expect(nodes(page, "User message · Which trains leave Friday evening?")).toHaveCount(1);
+
+  // Session lineage: both chats as one chain, this one current.
+  await region(page).getByRole("button", { name: "Session lineage" }).click();
+  const lineage = region(page).getByRole("navigation", { name: "Session lineage" });
+  await expect(lineage.getByRole("button")).toHaveText([/^Alps trip/, /^Alps trip \(part 2\)/]);
+  await expect(lineage.getByRole("button", { name: /part 2/ })).toHaveAttribute("aria-current", "page");
+  await lineage.getByRole("button", { name: /^Alps trip Earlier part/ }).click();
+  await expect(page).toHaveURL(new RegExp(TRIP));
+});
+
+test("desktop screenshot: the graph beside a real chat", async ({ page, mock }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await chatOf(page, mock, ["Plan a garden for a shady yard", "Which ferns grow fast?"]);
+  mock.enqueue("anthropic", { text: "Hostas and hellebores are the easiest." });
+  await userMessages(page).nth(1).getByRole("button", { name: "Edit" }).click();
+  await userMessages(page).nth(1).getByRole("textbox", { name: "Edit message" }).fill("Which flowers like shade?");
+  await userMessages(page).nth(1).getByRole("button", { name: "Save and send" }).click();
+  await expect(message(page, "assistant", "Hostas and hellebores")).toBeVisible();
+  await waitIdle(page);
+  await sendAndWait(page, "How much water do they need?");
+  await openGraph(page);
+  await nodes(page, "Assistant message · Echo: Which ferns grow fast?").click();
+  await expect(region(page).getByRole("button", { name: "Switch here" })).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/desktop.png` });
+  const id = sessionIdOf(page);
+  expect(id).toBeTruthy();
+});
+
+test("a 10,000-entry session opens in the graph and can be walked with the keyboard", async ({ page }) => {
+  test.setTimeout(90_000);
+  const sessionId = "0196b000-0000-7000-8000-0000000b16b0";
+  await page.goto("/");
+  await expect(page.getByRole("navigation", { name: "Sessions" })).toBeVisible();
+  await page.waitForFunction(async () => (await indexedDB.databases()).some((d) => d.name === "grove"));
+  // Generated in the page: a 2,000-message path (user first), 1–5 message alternatives on every
+  // 3rd message, 10,000 entries in all.
+  await page.evaluate(
+    async ({ sessionId, t0 }) => {
+      const id = (n: number) => `${sessionId.slice(0, 24)}${n.toString(16).padStart(12, "0")}`;
+      const entries: Record<string, unknown>[] = [];
+      const add = (n: number, parent: number | null, at: number, role: string, text: string) =>
+        entries.push({
+          id: id(n),
+          sessionId,
+          parentId: parent === null ? null : id(parent),
+          createdAt: t0 + at,
+          type: "message",
+          role,
+          content: [{ type: "text", text }],
+          status: "complete",
+        });
+      const PATH = 2_000;
+      for (let i = 0; i < PATH; i++) {
+        add(i, i === 0 ? null : i - 1, i, i % 2 === 0 ? "user" : "assistant", i === PATH - 1 ? "BIG-LEAF the end" : `Path message ${i}`);
+      }
+      let n = PATH;
+      for (let at = 0; n < 10_000; at = (at + 3) % PATH) {
+        let parent = at;
+        const len = 1 + (n % 5);
+        for (let k = 0; k < len && n < 10_000; k++, n++) {
+          add(n, parent, PATH + n, (at + k) % 2 === 0 ? "assistant" : "user", `Alternative ${n}`);
+          parent = n;
+        }
+      }
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const req = indexedDB.open("grove");
+        req.onsuccess = () => resolve(req.result);
+        req.onerror = () => reject(req.error);
+      });
+      await new Promise<void>((resolve, reject) => {
+        const tx = db.transaction(["sessions", "entries"], "readwrite");
+        for (const e of entries) tx.objectStore("entries").put(e);
+        tx.objectStore("sessions").put({
+          id: sessionId,
+          title: "Ten thousand entries",
+          titleSource: "user",
+          createdAt: t0,
+          updatedAt: t0 + 20_000,
+          leafId: id(PATH - 1),
+        });
+        tx.oncomplete = () => resolve();
+        tx.onerror = () => reject(tx.error);
+      });
+      db.close();
+    },
+    { sessionId, t0: T0 },
+  );
+  await openSeeded(page, sessionId);
+  await expect(page.locator("article", { hasText: "BIG-LEAF" })).toBeVisible({ timeout: 20_000 });
+  await openGraph(page);
+  await expect(region(page).locator(".graph-count")).toHaveText("10,000 nodes", { timeout: 20_000 });
+  await expect(current(page)).toHaveAccessibleName(/^Assistant message · BIG-LEAF the end/);
+  // Culled: a few dozen nodes in the DOM, not 10,000.
+  const rendered = await tree(page).getByRole("treeitem").count();
+  expect(rendered).toBeGreaterThan(3);
+  expect(rendered).toBeLessThan(400);
+
+  // Walk up 30 levels and sideways: the focused node is always rendered and in view.
+  await current(page).focus();
+  for (let i = 0; i < 30; i++) await page.keyboard.press("ArrowUp");
+  await expect(focused(page)).toHaveAccessibleName(/^Assistant message · Path message 1969/);
+  await expect(focused(page)).toBeInViewport();
+  await page.keyboard.press("ArrowRight");
+  await expect(focused(page)).toHaveAccessibleName(/^(User|Assistant) message · Alternative/);
+  await expect(focused(page)).toBeInViewport();
+  // Home: the root, 2,000 levels up, rendered and focused.
+  await page.keyboard.press("Home");
+  await expect(focused(page)).toHaveAccessibleName(/^User message · Path message 0/);
+  await expect(focused(page)).toBeInViewport();
+  await page.keyboard.press("End");
+  await expect(focused(page)).toHaveAccessibleName(/BIG-LEAF/);
+
+  // Fit zooms out to the whole tree (drawn as dots): still a handful of DOM nodes.
+  await region(page).getByRole("button", { name: "Fit" }).click();
+  await expect(region(page).locator(".graph-viewport.overview")).toHaveCount(1);
+  expect(await tree(page).getByRole("treeitem").count()).toBeLessThan(5);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.screenshot({ path: `${SHOTS}/ten-thousand-fit.png` });
+});

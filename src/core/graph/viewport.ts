@@ -1,0 +1,142 @@
+/**
+ * Pan/zoom geometry and viewport culling for the history graph. A view is `{ x, y, k }`: a graph
+ * point p is drawn at `p * k + (x, y)` in the viewport's CSS pixels. Only the nodes inside a
+ * rectangle are looked at (levels by binary search, never all 10,000 nodes), so culling costs
+ * O(log n + visible). Pure: no DOM.
+ */
+import { type GraphModel, NODE_HEIGHT, NODE_WIDTH, ROW_PITCH } from "./model";
+
+export type View = { readonly x: number; readonly y: number; readonly k: number };
+export type Rect = { readonly x0: number; readonly y0: number; readonly x1: number; readonly y1: number };
+export type Size = { readonly width: number; readonly height: number };
+
+/** The least zoom the controls go to; "Fit" may go further on a very large graph. */
+export const MIN_ZOOM = 0.05;
+/** The least zoom "Fit" ever uses. */
+export const MIN_FIT_ZOOM = 0.001;
+export const MAX_ZOOM = 2;
+/** Below this zoom nodes are drawn as dots (text would be unreadable anyway). */
+export const DETAIL_ZOOM = 0.42;
+
+export const clampZoom = (k: number, min = MIN_ZOOM): number => Math.min(MAX_ZOOM, Math.max(min, k));
+
+/** The graph rectangle the viewport shows. */
+export function visibleRect(view: View, size: Size): Rect {
+  return {
+    x0: -view.x / view.k,
+    y0: -view.y / view.k,
+    x1: (size.width - view.x) / view.k,
+    y1: (size.height - view.y) / view.k,
+  };
+}
+
+/** `r` grown by `fraction` of its width and height on every side. */
+export function growRect(r: Rect, fraction: number): Rect {
+  const dx = (r.x1 - r.x0) * fraction;
+  const dy = (r.y1 - r.y0) * fraction;
+  return { x0: r.x0 - dx, y0: r.y0 - dy, x1: r.x1 + dx, y1: r.y1 + dy };
+}
+
+export const containsRect = (outer: Rect, inner: Rect): boolean =>
+  inner.x0 >= outer.x0 && inner.y0 >= outer.y0 && inner.x1 <= outer.x1 && inner.y1 <= outer.y1;
+
+/** Indices of the nodes whose box meets `rect`, level by level, left to right. */
+export function nodesInRect(model: GraphModel, rect: Rect): number[] {
+  const out: number[] = [];
+  if (model.maxDepth < 0) return out;
+  const d0 = Math.max(0, Math.floor((rect.y0 - NODE_HEIGHT) / ROW_PITCH));
+  const d1 = Math.min(model.maxDepth, Math.floor(rect.y1 / ROW_PITCH));
+  const half = NODE_WIDTH / 2;
+  for (let d = d0; d <= d1; d++) {
+    const top = d * ROW_PITCH;
+    if (top > rect.y1 || top + NODE_HEIGHT < rect.y0) continue;
+    let lo = model.depthStart[d]!;
+    let hi = model.depthStart[d + 1]!;
+    const end = hi;
+    // First node of the level whose right edge reaches x0.
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (model.nodes[model.byDepth[mid]!]!.x + half < rect.x0) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let k = lo; k < end; k++) {
+      const i = model.byDepth[k]!;
+      if (model.nodes[i]!.x - half > rect.x1) break;
+      out.push(i);
+    }
+  }
+  return out;
+}
+
+/** The view that shows the whole graph in `size`, with `pad` pixels around it, zoom at most 1. */
+export function fitView(model: GraphModel, size: Size, pad = 24): View {
+  const b = model.bounds;
+  const w = Math.max(1, b.maxX - b.minX);
+  const h = Math.max(1, b.maxY - b.minY);
+  const k = clampZoom(Math.min((size.width - 2 * pad) / w, (size.height - 2 * pad) / h, 1), MIN_FIT_ZOOM);
+  return {
+    k,
+    x: (size.width - w * k) / 2 - b.minX * k,
+    y: Math.max(pad, (size.height - h * k) / 2) - b.minY * k,
+  };
+}
+
+/** Zoom to `k` (at least `min`) keeping the graph point under screen point (sx, sy) where it is. */
+export function zoomAt(view: View, k: number, sx: number, sy: number, min = MIN_ZOOM): View {
+  const next = clampZoom(k, min);
+  const gx = (sx - view.x) / view.k;
+  const gy = (sy - view.y) / view.k;
+  return { k: next, x: sx - gx * next, y: sy - gy * next };
+}
+
+/** The view with node `i` centred (zoom kept). */
+export function centerOn(model: GraphModel, i: number, view: View, size: Size): View {
+  const node = model.nodes[i];
+  if (!node) return view;
+  return {
+    k: view.k,
+    x: size.width / 2 - node.x * view.k,
+    y: size.height / 2 - (node.y + NODE_HEIGHT / 2) * view.k,
+  };
+}
+
+/**
+ * The smallest pan that brings node `i` fully into view with `margin` pixels to spare (the view
+ * itself when it already is). A node further than a screen away is centred instead.
+ */
+export function revealNode(model: GraphModel, i: number, view: View, size: Size, margin = 32): View {
+  const node = model.nodes[i];
+  if (!node) return view;
+  const left = (node.x - NODE_WIDTH / 2) * view.k + view.x;
+  const right = (node.x + NODE_WIDTH / 2) * view.k + view.x;
+  const top = node.y * view.k + view.y;
+  const bottom = (node.y + NODE_HEIGHT) * view.k + view.y;
+  if (right < -size.width || left > 2 * size.width || bottom < -size.height || top > 2 * size.height) {
+    return centerOn(model, i, view, size);
+  }
+  let dx = 0;
+  let dy = 0;
+  if (left < margin) dx = margin - left;
+  else if (right > size.width - margin) dx = size.width - margin - right;
+  if (top < margin) dy = margin - top;
+  else if (bottom > size.height - margin) dy = size.height - margin - bottom;
+  return dx === 0 && dy === 0 ? view : { k: view.k, x: view.x + dx, y: view.y + dy };
+}
+
+/** The node nearest to graph point (gx, gy) within `radius` graph units of its box, or -1. */
+export function nodeAt(model: GraphModel, gx: number, gy: number, radius = 0): number {
+  const candidates = nodesInRect(model, { x0: gx - radius, y0: gy - radius, x1: gx + radius, y1: gy + radius });
+  let best = -1;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (const i of candidates) {
+    const n = model.nodes[i]!;
+    const dx = Math.max(0, Math.abs(gx - n.x) - NODE_WIDTH / 2);
+    const dy = Math.max(0, Math.abs(gy - (n.y + NODE_HEIGHT / 2)) - NODE_HEIGHT / 2);
+    const d = dx * dx + dy * dy;
+    if (d < bestDistance) {
+      bestDistance = d;
+      best = i;
+    }
+  }
+  return best;
+}

@@ -1,0 +1,175 @@
+import { useEffect, useRef, useState } from "react";
+import { keepRecentTokensFor } from "../../core/compaction/settings";
+import type { Session } from "../../core/session/entries";
+import { resolveModel } from "../../core/tokens/models";
+import { useMaintenanceStore, useSettingsStore } from "../../state/stores";
+import { Dialog } from "../common/Dialog";
+import { closeCompactDialog, runCompactDialog, useCompactDialog } from "./compact-dialog-store";
+import { phaseText } from "./maintenance-text";
+
+/**
+ * "Compact conversation": optional instructions, then the run (phase and the summary streaming
+ * in, Cancel aborts and writes nothing), then either closes (the card appears in the chat) or
+ * explains why there was nothing to do.
+ */
+export function CompactDialog({ session }: { session: Session | undefined }) {
+  const target = useCompactDialog((s) => s.target);
+  const phase = useCompactDialog((s) => s.phase);
+  if (!target) return null;
+  return (
+    <Dialog title="Compact conversation" onClose={closeCompactDialog} closeOnBackdrop={phase === "form"}>
+      {phase === "form" ? (
+        <CompactForm session={session} />
+      ) : phase === "running" ? (
+        <CompactProgress />
+      ) : (
+        <CompactOutcome />
+      )}
+    </Dialog>
+  );
+}
+
+function CompactForm({ session }: { session: Session | undefined }) {
+  const target = useCompactDialog((s) => s.target);
+  const previous = useCompactDialog((s) => s.instructions);
+  const [instructions, setInstructions] = useState(previous);
+  const settings = useSettingsStore((s) => s.settings);
+  const ref = session?.model ?? settings.defaultModel;
+  const keep = keepRecentTokensFor(
+    resolveModel(ref.modelId, settings.modelOverrides).info.contextWindow,
+    settings.compaction,
+  );
+  const submit = () => void runCompactDialog(instructions);
+  return (
+    <form
+      className="compact-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        submit();
+      }}
+    >
+      {target?.upToEntryId ? (
+        <p className="small">
+          Everything up to and including <q>{target.upToSnippet}</q> is summarized; the messages after it stay word for
+          word.
+        </p>
+      ) : (
+        <p className="small">
+          The earlier part of this chat is replaced, for the model, by a summary. The most recent messages (about{" "}
+          {keep.toLocaleString()} tokens) stay word for word, and so do your own earlier messages where they fit.
+        </p>
+      )}
+      <p className="small muted">
+        Nothing is deleted: the full history stays readable here, dimmed where the model no longer sees it.
+      </p>
+      <label className="field">
+        <span>Instructions (optional)</span>
+        <textarea
+          rows={3}
+          value={instructions}
+          placeholder="e.g. Keep every decision about the database schema; drop the debugging detours."
+          onChange={(e) => setInstructions(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === "Enter" && (e.metaKey || e.ctrlKey)) {
+              e.preventDefault();
+              submit();
+            }
+          }}
+        />
+      </label>
+      <div className="dialog-actions">
+        <button type="button" onClick={closeCompactDialog}>
+          Cancel
+        </button>
+        <button type="submit" className="primary">
+          Compact now
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function CompactProgress() {
+  const sessionId = useCompactDialog((s) => s.target?.sessionId);
+  const op = useMaintenanceStore((s) => (s.op && s.op.sessionId === sessionId && !s.op.automatic ? s.op : null));
+  const streamRef = useRef<HTMLElement>(null);
+  const text = op?.text ?? "";
+  // Keep the newest part of the summary in view as it streams in.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: scroll when the text grows
+  useEffect(() => {
+    const el = streamRef.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, [text]);
+  return (
+    <div className="compact-progress">
+      <div className="progress-line" role="status">
+        <span className="spinner" aria-hidden="true" />
+        <span>{op ? phaseText(op.progress) : "Preparing…"}</span>
+      </div>
+      <section ref={streamRef} className="summary-stream" aria-label="Summary so far">
+        {text ? text : <span className="muted">The summary appears here as it is written.</span>}
+      </section>
+      <div className="dialog-actions">
+        <span className="muted small push-left">Cancel stops the request; nothing is saved.</span>
+        <button type="button" onClick={closeCompactDialog}>
+          Cancel
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function CompactOutcome() {
+  const result = useCompactDialog((s) => s.result);
+  const instructions = useCompactDialog((s) => s.instructions);
+  if (!result) return null;
+  let title: string;
+  let body: string;
+  switch (result.kind) {
+    case "nothing_to_compact":
+      title = "Nothing to compact";
+      body = result.reason.replace(/^Nothing to compact:\s*/i, "").replace(/^./, (c) => c.toUpperCase());
+      break;
+    case "already_compacted":
+      title = "Already compacted";
+      body =
+        "The last entry of this chat is a compaction, so there is nothing new to fold. Send a message first; the next compaction will update this summary.";
+      break;
+    case "busy":
+      title = "Busy";
+      body = "A reply or another compaction is running in this chat. Try again when it has finished.";
+      break;
+    case "stale":
+      title = "The chat moved on";
+      body =
+        "New messages arrived while the summary was being written, so nothing was saved. Compact again to include them.";
+      break;
+    case "failed":
+      title = "Compaction failed";
+      body = result.message;
+      break;
+    default: {
+      const never: never = result;
+      return String(never);
+    }
+  }
+  const failed = result.kind === "failed" || result.kind === "busy";
+  return (
+    <div className="compact-outcome">
+      <div className={failed ? "outcome error-box" : "outcome info-box"} role={failed ? "alert" : "status"}>
+        <strong>{title}</strong>
+        <span>{body}</span>
+      </div>
+      <div className="dialog-actions">
+        {failed && (
+          <button type="button" onClick={() => void runCompactDialog(instructions)}>
+            Try again
+          </button>
+        )}
+        <button type="button" className="primary" onClick={closeCompactDialog}>
+          OK
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,144 @@
+import { memo, useState } from "react";
+import { extractTail, stripTail } from "../../core/compaction/verbatim-tail";
+import type { CompactionEntry } from "../../core/session/entries";
+import { Markdown } from "../markdown/Markdown";
+import { REASON_LABEL } from "./maintenance-text";
+
+/** Summaries longer than this (characters) start collapsed. */
+const COLLAPSE_OVER_CHARS = 700;
+
+/** The parts of `details` the card explains; anything else (pi's file lists…) is kept, not shown. */
+type CardNotes = {
+  evicted: number;
+  folded: { count: number; tokens: number };
+  foldedEntries: number | null;
+  splitTurn: boolean;
+  files: { read: number; modified: number } | null;
+};
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
+const arrayLength = (v: unknown): number => (Array.isArray(v) ? v.length : 0);
+
+/** Reads the engine's `CompactionDetails` (or an imported pi entry's details) defensively: it is opaque data. */
+export function cardNotes(details: unknown): CardNotes {
+  const notes: CardNotes = {
+    evicted: 0,
+    folded: { count: 0, tokens: 0 },
+    foldedEntries: null,
+    splitTurn: false,
+    files: null,
+  };
+  if (!isRecord(details)) return notes;
+  notes.evicted = arrayLength(details.evictedUserTurnIds);
+  if (Array.isArray(details.foldedUserTurns)) {
+    for (const t of details.foldedUserTurns) {
+      notes.folded.count += 1;
+      if (isRecord(t) && typeof t.tokens === "number") notes.folded.tokens += t.tokens;
+    }
+  }
+  if (typeof details.foldedEntries === "number") notes.foldedEntries = details.foldedEntries;
+  notes.splitTurn = typeof details.splitTurnStartId === "string";
+  if (Array.isArray(details.readFiles) || Array.isArray(details.modifiedFiles)) {
+    notes.files = { read: arrayLength(details.readFiles), modified: arrayLength(details.modifiedFiles) };
+  }
+  return notes;
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString()} ${n === 1 ? one : many}`;
+
+/**
+ * A compaction, drawn at its cut: what the model now sees instead of the dimmed messages above.
+ * Its accessible name starts "Compaction summary".
+ */
+export const CompactionCard = memo(function CompactionCard({
+  entry,
+  latest,
+}: {
+  entry: CompactionEntry;
+  /** false: a later compaction folded this one in (only the latest is sent). */
+  latest: boolean;
+}) {
+  const long = entry.summary.length > COLLAPSE_OVER_CHARS;
+  const [expanded, setExpanded] = useState(false);
+  const collapsed = (long || !latest) && !expanded;
+  const digest = stripTail(entry.summary);
+  const tail = extractTail(entry.summary);
+  const notes = cardNotes(entry.details);
+  const saved = entry.tokensBefore > 0 ? Math.round((1 - entry.tokensAfter / entry.tokensBefore) * 100) : 0;
+
+  return (
+    <article
+      className={`compaction-card ${latest ? "latest" : "superseded"}`}
+      aria-label={`Compaction summary: ${entry.shortSummary}`}
+    >
+      <div className="compaction-rule" aria-hidden="true">
+        <span>{latest ? "Earlier messages summarized" : "An earlier compaction"}</span>
+      </div>
+      <div className="compaction-body">
+        <header className="compaction-head">
+          <span className="compaction-icon" aria-hidden="true">
+            ⇣
+          </span>
+          <span className="compaction-title">Compaction summary</span>
+          <span className="badge">{REASON_LABEL[entry.reason]}</span>
+          {!latest && <span className="badge">superseded by a later compaction</span>}
+          <span className="compaction-tokens" title={`${saved}% smaller`}>
+            {entry.tokensBefore.toLocaleString()} → {entry.tokensAfter.toLocaleString()} tokens
+          </span>
+        </header>
+        {entry.shortSummary && <p className="compaction-short">{entry.shortSummary}</p>}
+        {entry.instructions && (
+          <p className="compaction-instructions">
+            <span className="muted">Instructions:</span> {entry.instructions}
+          </p>
+        )}
+        <div className={`compaction-summary ${collapsed ? "collapsed" : ""}`}>
+          <Markdown text={digest} />
+          {tail && (
+            <figure className="verbatim-tail">
+              <figcaption>Last reply before the cut, word for word</figcaption>
+              <Markdown text={tail} />
+            </figure>
+          )}
+        </div>
+        {(long || !latest) && (
+          <button type="button" className="link-button" aria-expanded={expanded} onClick={() => setExpanded((x) => !x)}>
+            {expanded ? "Show less" : "Show full summary"}
+          </button>
+        )}
+        {(notes.evicted > 0 || notes.folded.count > 0 || notes.splitTurn || notes.files) && (
+          <ul className="compaction-notes">
+            {notes.evicted > 0 && (
+              <li>
+                {plural(notes.evicted, "earlier message")} of yours no longer kept word for word (the kept-messages
+                budget was full; oldest first). The summary covers {notes.evicted === 1 ? "it" : "them"}.
+              </li>
+            )}
+            {notes.folded.count > 0 && (
+              <li>
+                {plural(notes.folded.count, "long message")} of yours (about {notes.folded.tokens.toLocaleString()}{" "}
+                tokens) summarized instead of kept word for word.
+              </li>
+            )}
+            {notes.splitTurn && <li>The cut fell inside a turn: its beginning is summarized separately.</li>}
+            {notes.files && (
+              <li>
+                Imported: {plural(notes.files.read, "file")} read, {plural(notes.files.modified, "file")} modified.
+              </li>
+            )}
+          </ul>
+        )}
+        <footer className="compaction-foot muted">
+          <span>by {entry.model}</span>
+          {notes.foldedEntries !== null && <span>{plural(notes.foldedEntries, "entry", "entries")} folded</span>}
+          {entry.keptUserTurnIds.length > 0 && (
+            <span>{plural(entry.keptUserTurnIds.length, "message")} of yours kept verbatim</span>
+          )}
+          <time dateTime={new Date(entry.createdAt).toISOString()}>
+            {new Date(entry.createdAt).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" })}
+          </time>
+        </footer>
+      </div>
+    </article>
+  );
+});

@@ -1,0 +1,73 @@
+/**
+ * The "Compact conversation" dialog's own state: which session (and cut) it is for, and what the
+ * last run came back with. UI-only facts, so they live here rather than in state/stores.ts; the
+ * compaction itself is `compactSession` (state/actions/compact.ts), whose progress the dialog reads
+ * from `useMaintenanceStore`.
+ */
+import { create } from "zustand";
+import type { EntryId, SessionId } from "../../core/session/ids";
+import { sendMessage } from "../../state/actions/chat";
+import { type CompactResult, cancelMaintenance, compactSession } from "../../state/actions/compact";
+import { useMaintenanceStore, useUiStore } from "../../state/stores";
+
+export type CompactDialogState = {
+  target: { sessionId: SessionId; upToEntryId?: EntryId; upToSnippet?: string } | null;
+  /** "form": instructions; "running": the compaction is on; "result": an outcome to explain. */
+  phase: "form" | "running" | "result";
+  result: Exclude<CompactResult, { kind: "done" } | { kind: "cancelled" }> | null;
+  /** The instructions of the run (kept for "Try again"). */
+  instructions: string;
+};
+
+export const useCompactDialog = create<CompactDialogState>(() => ({
+  target: null,
+  phase: "form",
+  result: null,
+  instructions: "",
+}));
+
+export function openCompactDialog(sessionId: SessionId, upTo?: { entryId: EntryId; snippet: string }): void {
+  useCompactDialog.setState({
+    target: { sessionId, upToEntryId: upTo?.entryId, upToSnippet: upTo?.snippet },
+    phase: "form",
+    result: null,
+    instructions: "",
+  });
+}
+
+/** Closes the dialog; a compaction still running is cancelled (nothing is written). */
+export function closeCompactDialog(): void {
+  if (useCompactDialog.getState().phase === "running") cancelMaintenance();
+  useCompactDialog.setState({ target: null, phase: "form", result: null });
+}
+
+/** Runs the manual compaction the dialog is for. Done or cancelled: the dialog closes. */
+export async function runCompactDialog(instructions: string): Promise<void> {
+  const { target } = useCompactDialog.getState();
+  if (!target) return;
+  useCompactDialog.setState({ phase: "running", result: null, instructions });
+  const result = await compactSession(target.sessionId, {
+    reason: "manual",
+    instructions: instructions.trim() || undefined,
+    upToEntryId: target.upToEntryId,
+  });
+  void sendQueued(target.sessionId);
+  // The dialog was closed (and the run cancelled) or reopened for something else meanwhile.
+  if (useCompactDialog.getState().target !== target) return;
+  if (result.kind === "done" || result.kind === "cancelled") {
+    useCompactDialog.setState({ target: null, phase: "form", result: null });
+    return;
+  }
+  useCompactDialog.setState({ phase: "result", result });
+}
+
+/** A message that got queued while the manual compaction ran goes out now, after it. */
+async function sendQueued(sessionId: SessionId): Promise<void> {
+  const text = useMaintenanceStore.getState().queued[sessionId];
+  if (!text || useMaintenanceStore.getState().op) return;
+  useMaintenanceStore.setState((s) => {
+    const { [sessionId]: _sent, ...rest } = s.queued;
+    return { queued: rest };
+  });
+  if (useUiStore.getState().sessionId === sessionId) await sendMessage(text);
+}

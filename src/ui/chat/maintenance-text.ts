@@ -1,0 +1,53 @@
+/** Words for compaction reasons and progress phases, shared by the dialog, the status bar and the card. */
+import type { CompactionReason } from "../../core/session/entries";
+import type { MaintenanceProgress } from "../../state/stores";
+
+/** The card's short label for why a compaction ran. */
+export const REASON_LABEL: Record<CompactionReason, string> = {
+  manual: "manual",
+  threshold: "automatic · threshold",
+  overflow: "automatic · overflow recovery",
+  length: "automatic · output length",
+  preflight: "automatic · before sending",
+};
+
+/** The status bar's sentence for why Grove is compacting on its own. */
+export function automaticReasonText(reason: string): string {
+  switch (reason) {
+    case "threshold":
+      return "The context reached the automatic compaction threshold.";
+    case "overflow":
+      return "The provider said the request was too long: compacting, then retrying it once.";
+    case "length":
+      return "The reply hit the output limit with the context near full.";
+    case "preflight":
+      return "The next request would not fit the model's window.";
+    default:
+      return "";
+  }
+}
+
+export function phaseText(progress: MaintenanceProgress): string {
+  switch (progress.phase) {
+    case "preparing":
+      return "Preparing…";
+    case "summarizing":
+      return progress.windows > 1
+        ? `Summarizing — window ${progress.window} of ${progress.windows}…`
+        : "Summarizing the earlier conversation…";
+    case "split-turn-prefix":
+      return "Summarizing the start of the turn in progress…";
+    case "short-summary":
+      return "Writing the short summary…";
+    default: {
+      const never: never = progress;
+      return String(never);
+    }
+  }
+}
+
+export function formatTokens(n: number): string {
+  if (n < 1000) return String(n);
+  if (n < 100_000) return `${(n / 1000).toFixed(1)}k`;
+  return `${Math.round(n / 1000)}k`;
+}

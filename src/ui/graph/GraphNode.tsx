@@ -1,0 +1,102 @@
+import { memo } from "react";
+import type { GraphModel } from "../../core/graph/model";
+import { NODE_HEIGHT, NODE_WIDTH, type GraphNode as Node } from "../../core/graph/model";
+import { positionOf } from "../../core/graph/navigation";
+import { compact, count, KIND_GLYPH, KIND_SHORT, nodeName } from "./names";
+
+/**
+ * One node of the graph: a `treeitem` named by its kind, label and title (names.ts), drawn as a
+ * card with its role colour, first words, label chip and, for a compaction, tokens before → after.
+ * Clicks and keys are handled by the tree (GraphView), which finds the node by `data-index`.
+ */
+export const GraphNodeView = memo(function GraphNodeView({
+  model,
+  node,
+  focused,
+  selected,
+  current,
+  strongFold,
+}: {
+  model: GraphModel;
+  node: Node;
+  /** Holds the tree's one tab stop (roving tabindex). */
+  focused: boolean;
+  selected: boolean;
+  /** Where the session's leaf is (the leaf, or the node it is hidden under). */
+  current: boolean;
+  /** Inside the folded span of the compaction being looked at. */
+  strongFold: boolean;
+}) {
+  const { position, count: siblings } = positionOf(model, node.index);
+  const classes = [
+    "gnode",
+    `k-${node.kind}`,
+    node.onActivePath ? "on-path" : "off-path",
+    current ? "current" : "",
+    selected ? "selected" : "",
+    node.matchesSearch ? "match" : "",
+    node.foldedBy ? "folded" : "",
+    strongFold ? "folded-strong" : "",
+    node.status === "error" ? "failed" : "",
+  ]
+    .filter(Boolean)
+    .join(" ");
+  return (
+    <div
+      role="treeitem"
+      className={classes}
+      data-index={node.index}
+      data-key={node.key}
+      tabIndex={focused ? 0 : -1}
+      aria-level={node.depth + 1}
+      aria-setsize={siblings}
+      aria-posinset={position}
+      aria-selected={selected}
+      aria-expanded={node.collapsed ? false : node.children.length > 0 ? true : undefined}
+      aria-current={current ? "true" : undefined}
+      aria-label={nodeName(node)}
+      style={{ left: node.x - NODE_WIDTH / 2, top: node.y, width: NODE_WIDTH, height: NODE_HEIGHT }}
+    >
+      <span className="gnode-badge" aria-hidden="true">
+        {KIND_GLYPH[node.kind]}
+      </span>
+      <span className="gnode-body" aria-hidden="true">
+        <span className="gnode-title">{node.title}</span>
+        <span className="gnode-meta">
+          {node.label ? <span className="gnode-label">{node.label}</span> : null}
+          <NodeMeta node={node} />
+        </span>
+      </span>
+      {current ? (
+        <span className="gnode-here" aria-hidden="true">
+          {node.isLeaf ? "You are here" : "Here (hidden)"}
+        </span>
+      ) : null}
+    </div>
+  );
+});
+
+function NodeMeta({ node }: { node: Node }) {
+  if (node.compaction) {
+    return (
+      <span className="gnode-kind">
+        {compact(node.compaction.tokensBefore)} → {compact(node.compaction.tokensAfter)} tokens
+      </span>
+    );
+  }
+  if (node.handoff) {
+    return (
+      <span className="gnode-kind">
+        {node.handoff.direction === "to" ? "Continued in next chat" : "Continues earlier chat"}
+      </span>
+    );
+  }
+  if (node.collapsed) return <span className="gnode-kind">{count(node.hiddenCount)} hidden below</span>;
+  const status = node.status === "error" ? " · failed" : node.status === "stopped" ? " · stopped" : "";
+  return (
+    <span className="gnode-kind">
+      {KIND_SHORT[node.kind]}
+      {status}
+    </span>
+  );
+}

@@ -1,0 +1,738 @@
+import {
+  type Ref,
+  useCallback,
+  useEffect,
+  useId,
+  useImperativeHandle,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from "react";
+import type { GraphModel } from "../../core/graph/model";
+import { type GraphMove, moveFrom } from "../../core/graph/navigation";
+import {
+  centerOn,
+  containsRect,
+  DETAIL_ZOOM,
+  fitView,
+  growRect,
+  MIN_ZOOM,
+  nodeAt,
+  nodesInRect,
+  type Rect,
+  revealNode,
+  type Size,
+  type View,
+  visibleRect,
+  zoomAt,
+} from "../../core/graph/viewport";
+import type { SessionId } from "../../core/session/ids";
+import type { TreeIndex } from "../../core/session/tree";
+import { GraphNodeView } from "./GraphNode";
+import { openLinkedSession, showInChat, switchFromGraph } from "./graph-actions";
+import { Minimap, minimapRect, minimapScale } from "./Minimap";
+import { NodeDetails } from "./NodeDetails";
+import { NodeMenu } from "./NodeMenu";
+import { buildPaths } from "./paths";
+
+/** Pointer travel (px) before a press becomes a pan rather than a click. */
+const DRAG_THRESHOLD_PX = 4;
+/** Nodes are rendered for this fraction of the viewport beyond each edge, so a pan re-renders rarely. */
+const OVERSCAN = 0.6;
+/** Above this many nodes in view, draw dots even when zoomed in enough for text. */
+const MAX_DOM_NODES = 600;
+/** Zoom buttons and +/- keys multiply the zoom by this. */
+const ZOOM_STEP = 1.25;
+const ANIMATION_MS = 180;
+/** Spacing of the dotted backdrop at zoom 1, px. */
+const GRID_PX = 22;
+/** The zoom a keyboard move or an overview click lands at, when zoomed out too far to read. */
+const READING_ZOOM = 0.9;
+
+type Frame = { rect: Rect; overview: boolean };
+type Menu = {
+  key: string;
+  x: number;
+  y: number;
+  /** "above": (x, y) is the bottom-left corner (a menu opened from the details panel's button). */
+  placement: "below" | "above";
+  labelling: boolean;
+  returnTo: HTMLElement | null;
+};
+
+export type GraphViewHandle = {
+  /** Select a node by key and pan it into view; `focus` also moves keyboard focus to it. */
+  select: (key: string, opts?: { focus?: boolean }) => void;
+};
+
+function clampToBounds(r: Rect, model: GraphModel): Rect {
+  const b = model.bounds;
+  return {
+    x0: Math.max(r.x0, b.minX),
+    y0: Math.max(r.y0, b.minY),
+    x1: Math.min(r.x1, b.maxX),
+    y1: Math.min(r.y1, b.maxY),
+  };
+}
+
+const easeOut = (t: number) => 1 - (1 - t) ** 3;
+
+/**
+ * The graph itself: pan (drag), zoom (wheel, pinch, buttons), a minimap, and only the nodes in view
+ * rendered (culled from the pan/zoom transform with overscan; zoomed out, nodes become SVG dots).
+ * The transform is applied to the DOM directly, so a pan re-renders React only when it leaves the
+ * rendered area. A `tree` of `treeitem`s with a roving tabindex: arrows move in the model (so they
+ * reach nodes that are not drawn), and the focused node is always rendered and panned into view.
+ */
+export function GraphView({
+  model,
+  index,
+  sessionId,
+  onToggleCollapse,
+  ref,
+}: {
+  model: GraphModel;
+  index: TreeIndex;
+  sessionId: SessionId;
+  /** Collapse or expand the node with this key (the collapsed set is the panel's). */
+  onToggleCollapse: (key: string) => void;
+  ref?: Ref<GraphViewHandle>;
+}) {
+  const viewportRef = useRef<HTMLDivElement>(null);
+  const worldRef = useRef<HTMLDivElement>(null);
+  const treeRef = useRef<HTMLDivElement>(null);
+  const miniRectRef = useRef<HTMLDivElement>(null);
+  const zoomLabelRef = useRef<HTMLSpanElement>(null);
+  const hintId = useId();
+
+  const [size, setSize] = useState<Size>({ width: 0, height: 0 });
+  const [frame, setFrame] = useState<Frame | null>(null);
+  const [focusedKey, setFocusedKey] = useState<string | null>(null);
+  const [selectedKey, setSelectedKey] = useState<string | null>(null);
+  const [hoverKey, setHoverKey] = useState<string | null>(null);
+  const [menu, setMenu] = useState<Menu | null>(null);
+
+  const viewRef = useRef<View | null>(null);
+  const frameRef = useRef<Frame | null>(null);
+  const modelRef = useRef(model);
+  modelRef.current = model;
+  const sizeRef = useRef(size);
+  sizeRef.current = size;
+  const pendingFocus = useRef(false);
+  const dragged = useRef(false);
+
+  const resolve = (key: string | null) => (key === null ? -1 : (model.byKey.get(key) ?? -1));
+  const focusedIndex = (() => {
+    const i = resolve(focusedKey);
+    if (i >= 0) return i;
+    return model.currentIndex >= 0 ? model.currentIndex : (model.roots[0] ?? -1);
+  })();
+  const selectedIndex = resolve(selectedKey);
+
+  // ---- the transform --------------------------------------------------------------------------
+
+  const minZoom = useCallback(() => Math.min(MIN_ZOOM, fitView(modelRef.current, sizeRef.current).k), []);
+
+  const applyView = useCallback((v: View) => {
+    viewRef.current = v;
+    const world = worldRef.current;
+    if (world) world.style.transform = `translate(${v.x}px, ${v.y}px) scale(${v.k})`;
+    if (zoomLabelRef.current) zoomLabelRef.current.textContent = `${Math.round(v.k * 100)}%`;
+    const viewport = viewportRef.current;
+    if (viewport) {
+      // The dotted backdrop moves and scales with the graph (hidden when the dots would crowd).
+      const pitch = GRID_PX * v.k;
+      viewport.style.backgroundImage = pitch < 7 ? "none" : "";
+      viewport.style.backgroundSize = `${pitch}px ${pitch}px`;
+      viewport.style.backgroundPosition = `${v.x}px ${v.y}px`;
+    }
+    const size = sizeRef.current;
+    if (size.width === 0) return;
+    const m = modelRef.current;
+    const visible = visibleRect(v, size);
+    const mini = miniRectRef.current;
+    if (mini) {
+      const r = minimapRect(minimapScale(m), visible);
+      mini.style.transform = `translate(${r.left}px, ${r.top}px)`;
+      mini.style.width = `${r.width}px`;
+      mini.style.height = `${r.height}px`;
+    }
+    const overview = v.k < DETAIL_ZOOM;
+    const current = frameRef.current;
+    if (!current || current.overview !== overview || !containsRect(current.rect, clampToBounds(visible, m))) {
+      const next = { rect: growRect(visible, OVERSCAN), overview };
+      frameRef.current = next;
+      setFrame(next);
+    }
+  }, []);
+
+  // Pointer and wheel input arrive faster than frames: apply at most one view per frame.
+  const scheduled = useRef<{ view: View; raf: number } | null>(null);
+  const schedule = useCallback(
+    (v: View) => {
+      if (scheduled.current) {
+        scheduled.current.view = v;
+        return;
+      }
+      const raf = requestAnimationFrame(() => {
+        const next = scheduled.current?.view;
+        scheduled.current = null;
+        if (next) applyView(next);
+      });
+      scheduled.current = { view: v, raf };
+    },
+    [applyView],
+  );
+  const latestView = () => scheduled.current?.view ?? viewRef.current;
+
+  const animation = useRef(0);
+  const stopAnimation = () => cancelAnimationFrame(animation.current);
+  const animateTo = useCallback(
+    (target: View) => {
+      cancelAnimationFrame(animation.current);
+      const from = viewRef.current;
+      if (!from || window.matchMedia?.("(prefers-reduced-motion: reduce)").matches) {
+        applyView(target);
+        return;
+      }
+      const start = performance.now();
+      const step = (now: number) => {
+        const t = Math.min(1, (now - start) / ANIMATION_MS);
+        const e = easeOut(t);
+        applyView({
+          x: from.x + (target.x - from.x) * e,
+          y: from.y + (target.y - from.y) * e,
+          k: from.k * (target.k / from.k) ** e,
+        });
+        if (t < 1) animation.current = requestAnimationFrame(step);
+      };
+      animation.current = requestAnimationFrame(step);
+    },
+    [applyView],
+  );
+
+  // The viewport's size.
+  useLayoutEffect(() => {
+    const el = viewportRef.current;
+    if (!el) return;
+    const measure = () => setSize({ width: el.clientWidth, height: el.clientHeight });
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+
+  // First view: the whole graph when it fits readably, else the current node in the middle.
+  useLayoutEffect(() => {
+    if (size.width === 0) return;
+    if (viewRef.current) {
+      applyView(viewRef.current);
+      return;
+    }
+    if (model.nodes.length === 0) return;
+    const fit = fitView(model, size);
+    const at = model.currentIndex >= 0 ? model.currentIndex : 0;
+    applyView(fit.k >= 0.7 ? fit : centerOn(model, at, { x: 0, y: 0, k: READING_ZOOM }, size));
+  }, [size, model, applyView]);
+
+  // Follow the leaf: when it moves (a new message, a switch) and the old one was in view.
+  const lastCurrent = useRef<string | null>(null);
+  useEffect(() => {
+    const key = model.nodes[model.currentIndex]?.key ?? null;
+    const previous = lastCurrent.current;
+    lastCurrent.current = key;
+    if (previous === null || key === null || previous === key) return;
+    setFocusedKey((f) => (f === previous ? key : f));
+    const v = viewRef.current;
+    const before = model.byKey.get(previous);
+    if (!v || before === undefined) return;
+    const vis = visibleRect(v, sizeRef.current);
+    const b = model.nodes[before]!;
+    if (b.x >= vis.x0 && b.x <= vis.x1 && b.y >= vis.y0 && b.y <= vis.y1) {
+      animateTo(revealNode(model, model.currentIndex, v, sizeRef.current));
+    }
+  }, [model, animateTo]);
+
+  // The minimap's scale (and the rendered nodes) change with the model.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: applyView reads the model through modelRef
+  useEffect(() => {
+    if (viewRef.current) applyView(viewRef.current);
+  }, [model, applyView]);
+
+  // ---- focus and selection --------------------------------------------------------------------
+
+  const reveal = useCallback(
+    (i: number, animate: boolean) => {
+      const v = viewRef.current;
+      if (!v) return;
+      const reading = v.k < DETAIL_ZOOM ? { ...v, k: READING_ZOOM } : v;
+      const target =
+        reading === v
+          ? revealNode(modelRef.current, i, v, sizeRef.current)
+          : centerOn(modelRef.current, i, reading, sizeRef.current);
+      if (target === v) return;
+      if (animate) animateTo(target);
+      else applyView(target);
+    },
+    [animateTo, applyView],
+  );
+
+  const moveTo = (i: number, opts: { focus: boolean; animate?: boolean }) => {
+    const node = model.nodes[i];
+    if (!node) return;
+    setFocusedKey(node.key);
+    setSelectedKey(node.key);
+    setMenu(null);
+    if (opts.focus) pendingFocus.current = true;
+    reveal(i, opts.animate ?? false);
+  };
+
+  useImperativeHandle(ref, () => ({
+    select: (key, opts) => {
+      const i = modelRef.current.byKey.get(key);
+      if (i === undefined) return;
+      setFocusedKey(key);
+      setSelectedKey(key);
+      setMenu(null);
+      if (opts?.focus) pendingFocus.current = true;
+      reveal(i, true);
+    },
+  }));
+
+  // After a keyboard move, the focused node is rendered: give it DOM focus (without the browser
+  // scrolling the viewport: the transform does that).
+  useLayoutEffect(() => {
+    if (!pendingFocus.current) return;
+    pendingFocus.current = false;
+    const key = model.nodes[focusedIndex]?.key;
+    if (!key) return;
+    treeRef.current?.querySelector<HTMLElement>(`[data-key="${CSS.escape(key)}"]`)?.focus({ preventScroll: true });
+  });
+
+  const activate = (i: number) => {
+    const node = model.nodes[i];
+    if (!node) return;
+    if (!node.entry) {
+      if (node.handoff) openLinkedSession(node.handoff.sessionId);
+      return;
+    }
+    if (node.isLeaf) showInChat(node.entry.id);
+    else void switchFromGraph(sessionId, node.entry.id);
+  };
+
+  const toggleCollapse = (i: number) => {
+    const node = model.nodes[i];
+    if (node && (node.children.length > 0 || node.collapsed)) onToggleCollapse(node.key);
+  };
+
+  const openMenu = useCallback(
+    (key: string, x: number, y: number, returnTo: HTMLElement | null, placement: Menu["placement"] = "below") => {
+      setMenu({ key, x, y, placement, labelling: false, returnTo });
+    },
+    [],
+  );
+  const closeMenu = useCallback((refocus: boolean) => {
+    setMenu((m) => {
+      if (refocus && m?.returnTo) requestAnimationFrame(() => m.returnTo?.focus({ preventScroll: true }));
+      return null;
+    });
+  }, []);
+
+  const menuAtNode = (i: number) => {
+    const v = viewRef.current;
+    const node = model.nodes[i];
+    if (!v || !node) return;
+    const el = treeRef.current?.querySelector<HTMLElement>(`[data-key="${CSS.escape(node.key)}"]`) ?? null;
+    openMenu(node.key, (node.x + 40) * v.k + v.x, (node.y + 50) * v.k + v.y, el);
+  };
+
+  const onTreeKeyDown = (e: React.KeyboardEvent<HTMLDivElement>) => {
+    if (e.target !== e.currentTarget && !(e.target as HTMLElement).matches('[role="treeitem"]')) return;
+    const i = focusedIndex;
+    const moves: Record<string, GraphMove> = {
+      ArrowUp: "parent",
+      ArrowDown: "first-child",
+      ArrowLeft: "previous-sibling",
+      ArrowRight: "next-sibling",
+      Home: "first",
+      End: "current",
+    };
+    const move = moves[e.key];
+    if (move) {
+      e.preventDefault();
+      const target = moveFrom(model, i, move);
+      if (target >= 0) moveTo(target, { focus: true });
+      return;
+    }
+    if (e.key === "Enter") {
+      e.preventDefault();
+      activate(i);
+    } else if (e.key === " ") {
+      e.preventDefault();
+      toggleCollapse(i);
+    } else if (e.key === "ContextMenu" || (e.key === "F10" && e.shiftKey)) {
+      e.preventDefault();
+      menuAtNode(i);
+    } else if (e.key === "+" || e.key === "=") {
+      e.preventDefault();
+      zoomBy(ZOOM_STEP);
+    } else if (e.key === "-") {
+      e.preventDefault();
+      zoomBy(1 / ZOOM_STEP);
+    }
+  };
+
+  const indexOfTarget = (target: EventTarget) => {
+    const el = (target as Element).closest?.<HTMLElement>("[data-index]");
+    return el ? Number(el.dataset.index) : -1;
+  };
+
+  // ---- pan and zoom input ---------------------------------------------------------------------
+
+  const pointers = useRef(new Map<number, { x: number; y: number }>());
+  const gesture = useRef<{
+    x: number;
+    y: number;
+    view: View;
+    moved: boolean;
+    pinch: { distance: number; mx: number; my: number; view: View } | null;
+  } | null>(null);
+
+  const local = (clientX: number, clientY: number) => {
+    const box = viewportRef.current!.getBoundingClientRect();
+    return { x: clientX - box.left, y: clientY - box.top };
+  };
+
+  const startGesture = () => {
+    const v = latestView();
+    const points = [...pointers.current.values()];
+    if (!v || points.length === 0) return;
+    if (points.length >= 2) {
+      const [a, b] = points as [{ x: number; y: number }, { x: number; y: number }];
+      const m = local((a.x + b.x) / 2, (a.y + b.y) / 2);
+      gesture.current = {
+        x: a.x,
+        y: a.y,
+        view: v,
+        moved: true,
+        pinch: { distance: Math.hypot(a.x - b.x, a.y - b.y) || 1, mx: m.x, my: m.y, view: v },
+      };
+    } else {
+      gesture.current = { x: points[0]!.x, y: points[0]!.y, view: v, moved: false, pinch: null };
+    }
+  };
+
+  const onPointerDown = (e: React.PointerEvent<HTMLDivElement>) => {
+    if (e.pointerType === "mouse" && e.button !== 0) return;
+    if ((e.target as Element).closest("[data-no-pan]")) return;
+    stopAnimation();
+    dragged.current = false;
+    pointers.current.set(e.pointerId, { x: e.clientX, y: e.clientY });
+    startGesture();
+  };
+
+  const onPointerMove = (e: React.PointerEvent<HTMLDivElement>) => {
+    if (!pointers.current.has(e.pointerId)) return;
+    pointers.current.set(e.pointerId, { x: e.clientX, y: e.clientY });
+    const g = gesture.current;
+    if (!g) return;
+    if (g.pinch && pointers.current.size >= 2) {
+      const [a, b] = [...pointers.current.values()] as [{ x: number; y: number }, { x: number; y: number }];
+      const m = local((a.x + b.x) / 2, (a.y + b.y) / 2);
+      const k = g.pinch.view.k * (Math.hypot(a.x - b.x, a.y - b.y) / g.pinch.distance);
+      const zoomed = zoomAt(g.pinch.view, k, g.pinch.mx, g.pinch.my, minZoom());
+      dragged.current = true;
+      schedule({ ...zoomed, x: zoomed.x + m.x - g.pinch.mx, y: zoomed.y + m.y - g.pinch.my });
+      return;
+    }
+    const dx = e.clientX - g.x;
+    const dy = e.clientY - g.y;
+    if (!g.moved) {
+      if (Math.hypot(dx, dy) < DRAG_THRESHOLD_PX) return;
+      g.moved = true;
+      dragged.current = true;
+      try {
+        e.currentTarget.setPointerCapture(e.pointerId);
+      } catch {
+        // Synthetic or already released pointers cannot be captured: panning works without it.
+      }
+      e.currentTarget.classList.add("panning");
+    }
+    schedule({ ...g.view, x: g.view.x + dx, y: g.view.y + dy });
+  };
+
+  const onPointerEnd = (e: React.PointerEvent<HTMLDivElement>) => {
+    if (!pointers.current.has(e.pointerId)) return;
+    pointers.current.delete(e.pointerId);
+    const g = gesture.current;
+    if (pointers.current.size > 0) {
+      startGesture();
+      return;
+    }
+    gesture.current = null;
+    e.currentTarget.classList.remove("panning");
+    // Zoomed out to dots: a click on one zooms in to it.
+    const v = viewRef.current;
+    if (e.type === "pointerup" && g && !g.moved && v && frameRef.current?.overview && indexOfTarget(e.target) < 0) {
+      const p = local(e.clientX, e.clientY);
+      const hit = nodeAt(model, (p.x - v.x) / v.k, (p.y - v.y) / v.k, 14 / v.k);
+      if (hit >= 0) {
+        const node = model.nodes[hit]!;
+        setFocusedKey(node.key);
+        setSelectedKey(node.key);
+        animateTo(centerOn(model, hit, { ...v, k: READING_ZOOM }, sizeRef.current));
+      }
+    }
+  };
+
+  useEffect(() => {
+    const el = viewportRef.current;
+    if (!el) return;
+    const onWheel = (e: WheelEvent) => {
+      if ((e.target as Element).closest("[data-no-pan]")) return;
+      const v = scheduled.current?.view ?? viewRef.current;
+      if (!v) return;
+      e.preventDefault();
+      cancelAnimationFrame(animation.current);
+      const unit = e.deltaMode === 1 ? 33 : e.deltaMode === 2 ? 400 : 1;
+      if (e.shiftKey && !e.ctrlKey) {
+        schedule({ ...v, x: v.x - e.deltaX * unit, y: v.y - e.deltaY * unit });
+        return;
+      }
+      const box = el.getBoundingClientRect();
+      const factor = Math.exp(-e.deltaY * unit * (e.ctrlKey ? 0.01 : 0.0015));
+      schedule(zoomAt(v, v.k * factor, e.clientX - box.left, e.clientY - box.top, minZoom()));
+    };
+    el.addEventListener("wheel", onWheel, { passive: false });
+    return () => el.removeEventListener("wheel", onWheel);
+  }, [schedule, minZoom]);
+
+  const zoomBy = (factor: number) => {
+    const v = latestView();
+    if (!v) return;
+    animateTo(zoomAt(v, v.k * factor, size.width / 2, size.height / 2, minZoom()));
+  };
+
+  // ---- what to render -------------------------------------------------------------------------
+
+  const inView = useMemo(() => (frame ? nodesInRect(model, frame.rect) : []), [model, frame]);
+  const overview = frame ? frame.overview || inView.length > MAX_DOM_NODES : false;
+  const domNodes = useMemo(() => {
+    const list = overview ? [] : [...inView];
+    if (focusedIndex >= 0 && (overview || !inView.includes(focusedIndex))) list.push(focusedIndex);
+    if (selectedIndex >= 0 && selectedIndex !== focusedIndex && overview) list.push(selectedIndex);
+    return list;
+  }, [inView, overview, focusedIndex, selectedIndex]);
+
+  const hovered = resolve(hoverKey);
+  const detailIndex = hovered >= 0 ? hovered : selectedIndex;
+  const strongCompaction = (() => {
+    const n = model.nodes[detailIndex];
+    return n?.kind === "compaction" && n.entry ? n.entry.id : null;
+  })();
+  const paths = useMemo(
+    () => buildPaths(model, inView, { overview, strongCompaction }),
+    [model, inView, overview, strongCompaction],
+  );
+
+  const showMinimap = (() => {
+    if (size.width === 0 || model.nodes.length === 0) return false;
+    const b = model.bounds;
+    const fit = fitView(model, size);
+    return fit.k < 0.999 || b.maxY - b.minY > size.height;
+  })();
+
+  const detailNode = model.nodes[detailIndex];
+  const menuNode = menu ? model.nodes[resolve(menu.key)] : undefined;
+
+  return (
+    <div
+      ref={viewportRef}
+      className={`graph-viewport${overview ? " overview" : ""}`}
+      onPointerDown={onPointerDown}
+      onPointerMove={onPointerMove}
+      onPointerUp={onPointerEnd}
+      onPointerCancel={onPointerEnd}
+      onScroll={(e) => {
+        // Focus can make the browser scroll an overflow:hidden box: the transform is the only scroll.
+        e.currentTarget.scrollTop = 0;
+        e.currentTarget.scrollLeft = 0;
+      }}
+    >
+      <div ref={worldRef} className="graph-world">
+        <svg className="graph-svg" width="1" height="1" aria-hidden="true">
+          <path className="graph-band" d={paths.folded} />
+          <path className="graph-band strong" d={paths.foldedStrong} />
+          <path className="graph-edge" d={paths.edges} />
+          <path className="graph-edge active" d={paths.activeEdges} />
+          <path className="graph-link" d={paths.links} />
+          {overview && (
+            <>
+              <path className="graph-dot k-user" d={paths.boxes.user} />
+              <path className="graph-dot k-assistant" d={paths.boxes.assistant} />
+              <path className="graph-dot k-tool" d={paths.boxes.other} />
+              <path className="graph-dot k-summary" d={paths.boxes.summary} />
+              <path className="graph-dot on-path" d={paths.boxes.active} />
+              <path className="graph-dot match" d={paths.boxes.match} />
+            </>
+          )}
+        </svg>
+        {!overview && (
+          <div className="graph-collapsers">
+            {domNodes.map((i) => {
+              const node = model.nodes[i]!;
+              if (node.children.length < 2 && !node.collapsed) return null;
+              return (
+                <button
+                  key={node.key}
+                  type="button"
+                  tabIndex={-1}
+                  data-no-pan=""
+                  className={`graph-collapser${node.collapsed ? " collapsed" : ""}`}
+                  style={{ left: node.x, top: node.y + 50 }}
+                  aria-label={node.collapsed ? "Expand branch" : "Collapse branch"}
+                  title={node.collapsed ? `Show ${node.hiddenCount} hidden` : "Collapse the branches below"}
+                  onClick={() => toggleCollapse(i)}
+                >
+                  {node.collapsed ? `+${node.hiddenCount}` : "−"}
+                </button>
+              );
+            })}
+          </div>
+        )}
+        <div
+          ref={treeRef}
+          role="tree"
+          aria-label="Conversation tree"
+          aria-describedby={hintId}
+          className="graph-tree"
+          onKeyDown={onTreeKeyDown}
+          onFocus={(e) => {
+            const i = indexOfTarget(e.target);
+            if (i >= 0) setFocusedKey(model.nodes[i]!.key);
+          }}
+          onClick={(e) => {
+            const i = indexOfTarget(e.target);
+            if (i < 0 || dragged.current) return;
+            const node = model.nodes[i]!;
+            setFocusedKey(node.key);
+            setSelectedKey(node.key);
+            setMenu(null);
+            if (node.entry && node.onActivePath) showInChat(node.entry.id);
+          }}
+          onDoubleClick={(e) => {
+            const i = indexOfTarget(e.target);
+            const node = model.nodes[i];
+            if (node?.entry && !node.onActivePath) void switchFromGraph(sessionId, node.entry.id);
+          }}
+          onContextMenu={(e) => {
+            const i = indexOfTarget(e.target);
+            if (i < 0) return;
+            e.preventDefault();
+            const node = model.nodes[i]!;
+            setFocusedKey(node.key);
+            setSelectedKey(node.key);
+            const p = local(e.clientX, e.clientY);
+            openMenu(node.key, p.x, p.y, e.target instanceof HTMLElement ? e.target.closest("[data-index]") : null);
+          }}
+          onMouseOver={(e) => {
+            const node = model.nodes[indexOfTarget(e.target)];
+            setHoverKey(node?.kind === "compaction" ? node.key : null);
+          }}
+          onMouseLeave={() => setHoverKey(null)}
+        >
+          {domNodes.map((i) => {
+            const node = model.nodes[i]!;
+            return (
+              <GraphNodeView
+                key={node.key}
+                model={model}
+                node={node}
+                focused={i === focusedIndex}
+                selected={i === selectedIndex}
+                current={i === model.currentIndex}
+                strongFold={strongCompaction !== null && node.foldedBy === strongCompaction}
+              />
+            );
+          })}
+        </div>
+      </div>
+
+      <p id={hintId} className="graph-hint">
+        Arrows move · Enter switches here · Space collapses · Shift+F10 for actions · drag to pan · scroll to zoom
+      </p>
+
+      {model.nodes.length === 0 && <p className="graph-empty">No messages yet. The conversation’s tree grows here.</p>}
+
+      {showMinimap && (
+        <Minimap
+          model={model}
+          rectRef={miniRectRef}
+          onJump={(gx, gy) => {
+            const v = viewRef.current;
+            if (v) applyView({ k: v.k, x: size.width / 2 - gx * v.k, y: size.height / 2 - gy * v.k });
+          }}
+        />
+      )}
+
+      <div className="graph-zoom" data-no-pan="">
+        <button type="button" aria-label="Zoom out" title="Zoom out (−)" onClick={() => zoomBy(1 / ZOOM_STEP)}>
+          −
+        </button>
+        <span ref={zoomLabelRef} className="graph-zoom-level" aria-hidden="true" />
+        <button type="button" aria-label="Zoom in" title="Zoom in (+)" onClick={() => zoomBy(ZOOM_STEP)}>
+          +
+        </button>
+        <button type="button" onClick={() => animateTo(fitView(model, size))} title="Show the whole graph">
+          Fit
+        </button>
+        <button
+          type="button"
+          disabled={model.currentIndex < 0}
+          title="Go to where you are in the conversation"
+          onClick={() => moveTo(model.currentIndex, { focus: false, animate: true })}
+        >
+          Current
+        </button>
+      </div>
+
+      {detailNode && (
+        <NodeDetails
+          model={model}
+          node={detailNode}
+          index={index}
+          preview={detailIndex !== selectedIndex}
+          menuOpen={menu !== null}
+          onClose={() => setSelectedKey(null)}
+          onSwitch={() => detailNode.entry && void switchFromGraph(sessionId, detailNode.entry.id)}
+          onShowInChat={() => detailNode.entry && showInChat(detailNode.entry.id)}
+          onOpenSession={() => detailNode.handoff && openLinkedSession(detailNode.handoff.sessionId)}
+          onGoTo={(entryId) => {
+            const i = model.nodeOfEntry.get(entryId);
+            if (i !== undefined) moveTo(i, { focus: false, animate: true });
+          }}
+          onMenu={(button) => {
+            const box = button.getBoundingClientRect();
+            const p = local(box.right, box.top);
+            if (menu) closeMenu(false);
+            else openMenu(detailNode.key, p.x - 200, p.y - 6, button, "above");
+          }}
+        />
+      )}
+
+      {menu && menuNode && (
+        <NodeMenu
+          key={`${menu.key}:${menu.labelling}`}
+          node={menuNode}
+          sessionId={sessionId}
+          anchor={{ x: menu.x, y: menu.y, placement: menu.placement, bounds: size }}
+          opener={menu.returnTo}
+          startLabelling={menu.labelling}
+          onClose={closeMenu}
+          onToggleCollapse={() => toggleCollapse(menuNode.index)}
+        />
+      )}
+    </div>
+  );
+}
