@@ -83,21 +83,15 @@ export type SummarizeOptions = {
 
 const aborted = (): MessageError => ({ kind: "aborted", message: "Stopped." });
 
-/** One summarizer call in the worker; rejects with a MessageError. */
+/** One summarizer call in the worker; rejects with a MessageError (`aborted` once `signal` aborts). */
 export async function summarizeInWorker(req: SummarizeRequest, opts: SummarizeOptions = {}): Promise<string> {
-  const { onText, signal } = opts;
-  if (signal?.aborted) throw aborted();
-  const worker = getWorker();
-  const opId = newOpId();
-  const onAbort = () => {
-    worker.cancel(opId).catch(() => {}); // a dead worker has nothing left to cancel
-  };
-  signal?.addEventListener("abort", onAbort, { once: true });
-  try {
-    return await worker.summarize(req, Comlink.proxy(onText ?? (() => {})), opId);
-  } finally {
-    signal?.removeEventListener("abort", onAbort);
-  }
+  const text = await cancellable<string | null>(
+    opts,
+    (worker, opId) => worker.summarize(req, Comlink.proxy(opts.onText ?? (() => {})), opId),
+    null, // aborted before it started
+  );
+  if (text === null) throw aborted();
+  return text;
 }
 
 export type CompactOptions = {
@@ -107,20 +101,10 @@ export type CompactOptions = {
 };
 
 /** One compaction in the worker (prepare + summarize + count). Resolves with the outcome. */
-export async function compactInWorker(job: CompactJob, opts: CompactOptions = {}): Promise<CompactJobOutcome> {
-  const { onProgress, signal } = opts;
-  if (signal?.aborted) return { kind: "cancelled" };
-  const worker = getWorker();
-  const opId = newOpId();
-  const onAbort = () => {
-    worker.cancel(opId).catch(() => {});
-  };
-  signal?.addEventListener("abort", onAbort, { once: true });
-  try {
-    return await worker.compact(job, Comlink.proxy(onProgress ?? (() => {})), opId);
-  } finally {
-    signal?.removeEventListener("abort", onAbort);
-  }
+export function compactInWorker(job: CompactJob, opts: CompactOptions = {}): Promise<CompactJobOutcome> {
+  return cancellable(opts, (worker, opId) => worker.compact(job, Comlink.proxy(opts.onProgress ?? (() => {})), opId), {
+    kind: "cancelled",
+  });
 }
 
 export type MaintenanceCallOptions<P> = {

@@ -64,3 +64,18 @@ function sessionlessRef(): Session {
 export function thresholdOf(target: ChatTarget, compaction: CompactionSettings): number {
   return thresholdFor(target.model.info.contextWindow, compaction);
 }
+
+/** The summarizer as the worker's jobs describe it. */
+export function summarizerSpec(target: ChatTarget): {
+  provider: ProviderConfig;
+  model: string;
+  contextWindow: number;
+  maxOutput: number;
+} {
+  return {
+    provider: target.provider,
+    model: target.modelId,
+    contextWindow: target.model.info.contextWindow,
+    maxOutput: target.model.info.maxOutput,
+  };
+}

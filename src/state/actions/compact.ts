@@ -15,10 +15,10 @@ import { StaleLeafError } from "../../db/errors";
 import { getSession } from "../../db/sessions";
 import { compactInWorker } from "../../worker/client";
 import { type MaintenanceProgress, pushNotice, useMaintenanceStore, useSettingsStore } from "../stores";
-import { chatTarget, isTargetError, summarizerTarget, thresholdOf } from "./chat-target";
+import { chatTarget, isTargetError, summarizerSpec, summarizerTarget, thresholdOf } from "./chat-target";
 import { describeFailure } from "./describe-failure";
 import { entryCountsFor } from "./entry-counts";
-import { abortMaintenance } from "./maintenance-lock";
+import { abortMaintenance, beginMaintenance, endMaintenance, setMaintenanceProgress } from "./maintenance-lock";
 import { isReplying } from "./reply";
 
 export type CompactOptions = {
@@ -39,12 +39,9 @@ export type CompactResult =
   /** The conversation moved on while the summary was written: nothing was appended. */
   | { kind: "stale" };
 
-let controller: AbortController | null = null;
-
-/** Cancels the running maintenance operation: its request is aborted and nothing is written. */
+/** Cancels the running maintenance operation (any kind): its request is aborted and nothing is written. */
 export function cancelMaintenance(): void {
-  controller?.abort();
-  abortMaintenance(); // a branch summary or handoff holding the same lock (maintenance-lock.ts)
+  abortMaintenance();
 }
 
 export function isMaintenanceRunning(): boolean {
@@ -63,23 +60,11 @@ const FAILURE_PREFIX: Record<CompactionReason, string> = {
 
 /** Runs one compaction of the session at its current leaf. */
 export async function compactSession(sessionId: SessionId, opts: CompactOptions): Promise<CompactResult> {
-  if (useMaintenanceStore.getState().op || isReplying(sessionId)) return { kind: "busy" };
+  if (isReplying(sessionId)) return { kind: "busy" };
   const automatic = AUTOMATIC.has(opts.reason);
-  const ac = new AbortController();
-  controller = ac;
-  const setProgress = (progress: MaintenanceProgress, text?: string) =>
-    useMaintenanceStore.setState((s) => (s.op ? { op: { ...s.op, progress, text: text ?? s.op.text } } : s));
-  useMaintenanceStore.setState({
-    op: {
-      sessionId,
-      kind: "compaction",
-      reason: opts.reason,
-      automatic,
-      progress: { phase: "preparing" },
-      text: "",
-      startedAt: Date.now(),
-    },
-  });
+  const ac = beginMaintenance({ sessionId, kind: "compaction", reason: opts.reason, automatic });
+  if (!ac) return { kind: "busy" };
+  const setProgress = (progress: MaintenanceProgress, text?: string) => setMaintenanceProgress(ac, progress, text);
   try {
     const settings = useSettingsStore.getState().settings;
     const [session, entries] = await Promise.all([getSession(sessionId), getEntries(sessionId)]);
@@ -104,12 +89,7 @@ export async function compactSession(sessionId: SessionId, opts: CompactOptions)
         encoding: chat.model.info.encoding,
         countScale: chat.calibration?.ratio ?? 1,
         entryCounts,
-        summarizer: {
-          provider: summarizer.provider,
-          model: summarizer.modelId,
-          contextWindow: summarizer.model.info.contextWindow,
-          maxOutput: summarizer.model.info.maxOutput,
-        },
+        summarizer: summarizerSpec(summarizer),
       },
       {
         signal: ac.signal,
@@ -173,8 +153,7 @@ export async function compactSession(sessionId: SessionId, opts: CompactOptions)
   } catch (e) {
     return fail(opts.reason, e instanceof Error ? e.message : describeUnknown(e));
   } finally {
-    if (controller === ac) controller = null;
-    useMaintenanceStore.setState({ op: null });
+    endMaintenance(ac);
   }
 }
 

@@ -1,6 +1,6 @@
 /**
  * The one maintenance lock (DESIGN §4.7) as used by branch summaries and handoffs: the lock IS
- * `useMaintenanceStore.op` (compaction, in compact.ts, checks and sets the same field), so at
+ * `useMaintenanceStore.op`, taken by compaction (compact.ts) through these same functions, so at
  * most one compaction, branch summary or handoff runs at a time, in any session of this tab.
  * `cancelMaintenance` (compact.ts) aborts whichever of them is running, through `abortMaintenance`.
  *

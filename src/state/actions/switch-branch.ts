@@ -21,7 +21,7 @@ import { setSetting } from "../../db/settings";
 import { branchSummaryInWorker, type WorkerApi } from "../../worker/client";
 import type { SwitchSummaryDefault } from "../settings-model";
 import { useMaintenanceStore, useSettingsStore, useUiStore } from "../stores";
-import { chatTarget, isTargetError, summarizerTarget } from "./chat-target";
+import { chatTarget, isTargetError, summarizerSpec, summarizerTarget } from "./chat-target";
 import { describeFailure } from "./describe-failure";
 import { beginMaintenance, endMaintenance, setMaintenanceProgress } from "./maintenance-lock";
 import { isReplying } from "./reply";
@@ -193,12 +193,7 @@ export async function switchHere(
         branchReserveTokens: settings.compaction.branchReserveTokens,
         encoding: summarizer.model.info.encoding,
         countScale: summarizer.calibration?.ratio ?? 1,
-        summarizer: {
-          provider: summarizer.provider,
-          model: summarizer.modelId,
-          contextWindow: summarizer.model.info.contextWindow,
-          maxOutput: summarizer.model.info.maxOutput,
-        },
+        summarizer: summarizerSpec(summarizer),
       },
       {
         signal: ac.signal,
