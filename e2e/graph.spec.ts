@@ -8,12 +8,14 @@
  * The chat's messages are `article`s named "User message…" too: every locator here is scoped to
  * the "History graph" region.
  */
-import type { Locator, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { assistantMessages, openConfigured, sendAndWait, userMessages, waitIdle } from "./app";
 import { message, sessionIdOf } from "./branching-helpers";
 import { expect, type MockServer, test } from "./fixtures";
 
 const SHOTS = "test-results/graph";
+
+test.use({ actionTimeout: 10_000 });
 
 const region = (page: Page) => page.getByRole("region", { name: "History graph" });
 const tree = (page: Page) => region(page).getByRole("tree");
@@ -23,7 +25,7 @@ const current = (page: Page) => tree(page).locator('[role="treeitem"][aria-curre
 const focused = (page: Page) => tree(page).locator('[role="treeitem"]:focus');
 
 async function openGraph(page: Page): Promise<void> {
-  await page.getByRole("button", { name: "History graph" }).click();
+  await page.getByRole("button", { name: "History graph", exact: true }).click();
   await expect(region(page)).toBeVisible();
 }
 
@@ -43,22 +45,25 @@ async function seed(page: Page, rows: { sessions: Row[]; entries: Row[]; labels?
   if (!page.url().startsWith("http")) await page.goto("/");
   await expect(page.getByRole("navigation", { name: "Sessions" })).toBeVisible();
   await page.waitForFunction(async () => (await indexedDB.databases()).some((d) => d.name === "grove"));
-  await page.evaluate(async ({ sessions, entries, labels }) => {
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const req = indexedDB.open("grove");
-      req.onsuccess = () => resolve(req.result);
-      req.onerror = () => reject(req.error);
-    });
-    await new Promise<void>((resolve, reject) => {
-      const tx = db.transaction(["sessions", "entries", "labels"], "readwrite");
-      for (const e of entries) tx.objectStore("entries").put(e);
-      for (const s of sessions) tx.objectStore("sessions").put(s);
-      for (const l of labels) tx.objectStore("labels").put(l);
-      tx.oncomplete = () => resolve();
-      tx.onerror = () => reject(tx.error);
-    });
-    db.close();
-  }, { labels: [], ...rows });
+  await page.evaluate(
+    async ({ sessions, entries, labels }) => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const req = indexedDB.open("grove");
+        req.onsuccess = () => resolve(req.result);
+        req.onerror = () => reject(req.error);
+      });
+      await new Promise<void>((resolve, reject) => {
+        const tx = db.transaction(["sessions", "entries", "labels"], "readwrite");
+        for (const e of entries) tx.objectStore("entries").put(e);
+        for (const s of sessions) tx.objectStore("sessions").put(s);
+        for (const l of labels) tx.objectStore("labels").put(l);
+        tx.oncomplete = () => resolve();
+        tx.onerror = () => reject(tx.error);
+      });
+      db.close();
+    },
+    { labels: [], ...rows },
+  );
 }
 
 /** Opens a seeded session by URL (a reload, so the app reads what was written behind its back). */
@@ -198,7 +203,7 @@ test("nodes appear for messages, the active path is marked and the leaf has aria
   await expect(current(page)).toHaveAccessibleName(/^Assistant message · Echo: And a fourth\?/);
 
   // The toggle closes it again.
-  await page.getByRole("button", { name: "History graph" }).click();
+  await page.getByRole("button", { name: "History graph", exact: true }).click();
   await expect(region(page)).toHaveCount(0);
 });
 
@@ -231,6 +236,7 @@ test("edit and regenerate make branches; clicking a node on another branch switc
   await expect(tree(page).locator(".gnode.on-path")).toHaveCount(4);
 
   // Clicking a node on another branch offers Switch here; switching shows that branch in the chat.
+  await region(page).getByRole("button", { name: "Fit" }).click();
   await oldReply.click();
   const details = region(page).getByRole("complementary", { name: "Node details" });
   await expect(details).toContainText("another branch");
@@ -306,17 +312,18 @@ test("label a node, find it with search; filters keep the tree connected", async
   const field = region(page).getByRole("textbox", { name: "Label" });
   await field.fill("Tree list");
   await field.press("Enter");
-  await expect(nodes(page, "Assistant message · Tree list · Echo: Name three trees")).toHaveCount(1);
-  await expect(target).toContainText("Tree list");
+  const labelled = nodes(page, "Assistant message · Tree list · Echo: Name three trees");
+  await expect(labelled).toHaveCount(1);
+  await expect(labelled).toContainText("Tree list");
 
   // Search finds it by its label (and highlights it); the count says so.
   const search = region(page).getByRole("searchbox", { name: "Search graph" });
   await search.fill("tree list");
   await expect(region(page).locator(".graph-match-count")).toHaveText("1 match");
-  await expect(target).toHaveClass(/match/);
+  await expect(labelled).toHaveClass(/match/);
   await search.press("Enter");
   await expect(region(page).locator(".graph-match-count")).toHaveText("1 of 1");
-  await expect(target).toHaveClass(/selected/);
+  await expect(labelled).toHaveClass(/selected/);
   await search.fill("grove");
   await expect(region(page).locator(".graph-match-count")).toHaveText("2 matches");
   await search.fill("");
@@ -381,9 +388,13 @@ test("compaction, branch summary and handoff nodes, their details, and the sessi
   await page.screenshot({ path: `${SHOTS}/seeded-compaction.png` });
 
   // Branch summary: "Go to the branch it summarizes".
+  await details.getByRole("button", { name: "Close details" }).click();
+  await expect(details).toHaveCount(0);
   await nodes(page, "Branch summary").click();
   await region(page).getByRole("button", { name: "Go to the branch it summarizes" }).click();
-  await expect(tree(page).locator(".gnode.selected")).toHaveAccessibleName(/^Assistant message · Flying only makes sense/);
+  await expect(tree(page).locator(".gnode.selected")).toHaveAccessibleName(
+    /^Assistant message · Flying only makes sense/,
+  );
 
   // Full screen, then back.
   await region(page).getByRole("button", { name: "Full screen" }).click();
@@ -393,6 +404,7 @@ test("compaction, branch summary and handoff nodes, their details, and the sessi
   await expect(region(page)).not.toHaveClass(/full/);
 
   // The handoff node opens the next chat's graph, whose root links back.
+  await region(page).getByRole("button", { name: "Close details" }).click();
   await nodes(page, "Handoff").click();
   await region(page).getByRole("button", { name: "Open “Alps trip (part 2)”" }).click();
   await expect(page).toHaveURL(new RegExp(TRIP_2));
@@ -451,7 +463,13 @@ test("a 10,000-entry session opens in the graph and can be walked with the keybo
         });
       const PATH = 2_000;
       for (let i = 0; i < PATH; i++) {
-        add(i, i === 0 ? null : i - 1, i, i % 2 === 0 ? "user" : "assistant", i === PATH - 1 ? "BIG-LEAF the end" : `Path message ${i}`);
+        add(
+          i,
+          i === 0 ? null : i - 1,
+          i,
+          i % 2 === 0 ? "user" : "assistant",
+          i === PATH - 1 ? "BIG-LEAF the end" : `Path message ${i}`,
+        );
       }
       let n = PATH;
       for (let at = 0; n < 10_000; at = (at + 3) % PATH) {

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { useUiStore } from "../state/stores";
 import { ChatView } from "./chat/ChatView";
+import { SwitchBranchDialog } from "./chat/SwitchBranchDialog";
 import { Notices } from "./common/Notices";
 import { HistoryGraph } from "./graph/HistoryGraph";
 import { SessionSidebar } from "./sessions/SessionSidebar";
@@ -26,6 +27,7 @@ export function App() {
       </main>
       {graphOpen && <HistoryGraph />}
       {settingsOpen && <SettingsDialog />}
+      <SwitchBranchDialog />
       <Notices />
     </div>
   );

@@ -390,5 +390,8 @@ describe("firstWords", () => {
     );
     expect(firstWords("x".repeat(100))).toHaveLength(65);
     expect(firstWords("   ")).toBe("");
+    expect(firstWords("```ts\nconst a = 1;\n```")).toBe("const a = 1;");
+    expect(firstWords("- first item\n- second item\n> quoted")).toBe("first item second item quoted");
+    expect(firstWords("a-b and x+y stay")).toBe("a-b and x+y stay");
   });
 });

@@ -19,10 +19,10 @@ export type GraphFilter = "all" | "no-summaries" | "user-only" | "labelled";
 export const GRAPH_FILTERS: readonly GraphFilter[] = ["all", "no-summaries", "user-only", "labelled"];
 
 /** Node box and spacing, in graph units (CSS pixels at zoom 1). */
-export const NODE_WIDTH = 188;
-export const NODE_HEIGHT = 50;
+export const NODE_WIDTH = 184;
+export const NODE_HEIGHT = 56;
 /** Horizontal distance between the centres of two neighbouring columns. */
-export const COLUMN_PITCH = NODE_WIDTH + 22;
+export const COLUMN_PITCH = NODE_WIDTH + 18;
 /** Vertical distance between two levels (top to top). */
 export const ROW_PITCH = NODE_HEIGHT + 30;
 

@@ -34,24 +34,72 @@ export function kindOf(entry: Entry): GraphNodeKind {
   }
 }
 
-/** The first words of `text`, on one line: at most TITLE_MAX_WORDS words and TITLE_MAX_CHARS characters. */
+/** Characters that are Markdown markup, not words. */
+const MARKUP = new Set(["#", ">", "*", "_", "`", "~", "|"]);
+/** Most characters of a text looked at for its first words (markup and fences can pad the start). */
+const SCAN_CHARS = 2_000;
+
+const isSpace = (ch: string) => ch <= " " || ch === "\u00a0" || ch === "\u2028" || ch === "\u2029";
+
+/**
+ * The first words of `text`, on one line: at most TITLE_MAX_WORDS words and TITLE_MAX_CHARS
+ * characters, Markdown markup (headings, emphasis, fences, quotes, list bullets) left out. One
+ * pass over the start of the text, no regular expressions: it runs for every node of the graph.
+ */
 export function firstWords(text: string, maxWords = TITLE_MAX_WORDS, maxChars = TITLE_MAX_CHARS): string {
-  // Markdown noise (headings, emphasis, fences, list bullets) is not a word.
-  const flat = text
-    .replace(/```[^\n]*\n?/g, " ")
-    .replace(/[#>*_`~|]+/g, " ")
-    .replace(/^\s*[-+]\s+/gm, " ")
-    .replace(/\s+/g, " ")
-    .trim();
-  if (!flat) return "";
-  const words = flat.split(" ");
-  let out = words.slice(0, maxWords).join(" ");
-  let cut = words.length > maxWords;
-  if (out.length > maxChars) {
-    out = out.slice(0, maxChars).replace(/\s+\S*$/, "") || out.slice(0, maxChars);
-    cut = true;
+  let out = "";
+  let words = 0;
+  let cut = false;
+  let lineStart = true;
+  // A word is a run of characters that are neither space nor markup: a slice of `text`.
+  let wordStart = -1;
+  const limit = Math.min(text.length, SCAN_CHARS);
+  const flush = (end: number): boolean => {
+    if (wordStart < 0) return true;
+    if (words === maxWords) {
+      cut = true;
+      return false;
+    }
+    const word = text.slice(wordStart, end);
+    wordStart = -1;
+    out = out ? `${out} ${word}` : word;
+    words++;
+    if (out.length > maxChars) {
+      const clipped = out.slice(0, maxChars);
+      const space = clipped.lastIndexOf(" ");
+      out = space > 0 ? clipped.slice(0, space) : clipped;
+      cut = true;
+      return false;
+    }
+    return true;
+  };
+  let i = 0;
+  for (; i < limit; i++) {
+    const ch = text[i]!;
+    let separator = isSpace(ch);
+    let newline = ch === "\n";
+    if (!separator) {
+      if (ch === "`" && text.startsWith("```", i)) {
+        // A code fence and its language tag.
+        if (!flush(i)) break;
+        const end = text.indexOf("\n", i);
+        i = end < 0 ? limit : end;
+        separator = true;
+        newline = true;
+      } else if (MARKUP.has(ch) || (lineStart && (ch === "-" || ch === "+") && isSpace(text[i + 1] ?? " "))) {
+        separator = true;
+      }
+    }
+    if (separator) {
+      lineStart = newline || lineStart;
+      if (!flush(i)) break;
+      continue;
+    }
+    lineStart = false;
+    if (wordStart < 0) wordStart = i;
   }
-  return cut ? `${out}…` : out;
+  if (!cut && flush(i) && limit < text.length) cut = out !== "";
+  return cut && out ? `${out}…` : out;
 }
 
 /** The entry's own words, whole: what "Copy text" copies and search looks through. */

@@ -16,7 +16,7 @@ export const MIN_ZOOM = 0.05;
 export const MIN_FIT_ZOOM = 0.001;
 export const MAX_ZOOM = 2;
 /** Below this zoom nodes are drawn as dots (text would be unreadable anyway). */
-export const DETAIL_ZOOM = 0.42;
+export const DETAIL_ZOOM = 0.5;
 
 export const clampZoom = (k: number, min = MIN_ZOOM): number => Math.min(MAX_ZOOM, Math.max(min, k));
 
@@ -69,16 +69,13 @@ export function nodesInRect(model: GraphModel, rect: Rect): number[] {
 }
 
 /** The view that shows the whole graph in `size`, with `pad` pixels around it, zoom at most 1. */
-export function fitView(model: GraphModel, size: Size, pad = 24): View {
+export function fitView(model: GraphModel, size: Size, pad = 48): View {
   const b = model.bounds;
   const w = Math.max(1, b.maxX - b.minX);
   const h = Math.max(1, b.maxY - b.minY);
   const k = clampZoom(Math.min((size.width - 2 * pad) / w, (size.height - 2 * pad) / h, 1), MIN_FIT_ZOOM);
-  return {
-    k,
-    x: (size.width - w * k) / 2 - b.minX * k,
-    y: Math.max(pad, (size.height - h * k) / 2) - b.minY * k,
-  };
+  // Centred across, from the top down (a conversation reads top to bottom).
+  return { k, x: (size.width - w * k) / 2 - b.minX * k, y: pad - b.minY * k };
 }
 
 /** Zoom to `k` (at least `min`) keeping the graph point under screen point (sx, sy) where it is. */
@@ -100,13 +97,37 @@ export function centerOn(model: GraphModel, i: number, view: View, size: Size): 
   };
 }
 
+/** Pixels along each edge of the viewport that something else covers (a panel, a toolbar). */
+export type Insets = { readonly top: number; readonly right: number; readonly bottom: number; readonly left: number };
+
+const NO_INSETS: Insets = { top: 0, right: 0, bottom: 0, left: 0 };
+
 /**
- * The smallest pan that brings node `i` fully into view with `margin` pixels to spare (the view
- * itself when it already is). A node further than a screen away is centred instead.
+ * The smallest pan that brings node `i` fully into view with `margin` pixels to spare, inside the
+ * uncovered part of the viewport (the view itself when it already is). A node further than a
+ * screen away is centred instead.
  */
-export function revealNode(model: GraphModel, i: number, view: View, size: Size, margin = 32): View {
+export function revealNode(
+  model: GraphModel,
+  i: number,
+  view: View,
+  fullSize: Size,
+  margin = 32,
+  insets: Insets = NO_INSETS,
+): View {
   const node = model.nodes[i];
   if (!node) return view;
+  const size = {
+    width: Math.max(1, fullSize.width - insets.left - insets.right),
+    height: Math.max(1, fullSize.height - insets.top - insets.bottom),
+  };
+  if (insets !== NO_INSETS) {
+    // Work in the uncovered box, then shift back.
+    const inner = revealNode(model, i, { ...view, x: view.x - insets.left, y: view.y - insets.top }, size, margin);
+    return inner.x === view.x - insets.left && inner.y === view.y - insets.top
+      ? view
+      : { k: inner.k, x: inner.x + insets.left, y: inner.y + insets.top };
+  }
   const left = (node.x - NODE_WIDTH / 2) * view.k + view.x;
   const right = (node.x + NODE_WIDTH / 2) * view.k + view.x;
   const top = node.y * view.k + view.y;

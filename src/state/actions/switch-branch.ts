@@ -254,3 +254,15 @@ function errorText(e: unknown): string {
 function fail(message: string): SwitchResult {
   return { kind: "failed", message: `${FAILURE_PREFIX}: ${message}` };
 }
+
+/**
+ * The branch summary's "back to that branch": the leaf moves to `fromId` (the leaf the branch was
+ * left at), so the conversation continues there. Errors become a notice.
+ */
+export async function returnToBranch(sessionId: SessionId, fromId: EntryId): Promise<void> {
+  try {
+    await moveLeaf(sessionId, fromId);
+  } catch (e) {
+    reportActionError("Could not go back to that branch", e);
+  }
+}

@@ -3,6 +3,7 @@ import { useMaintenanceStore, useStreamStore, useUiStore } from "../../state/sto
 import type { SessionView } from "../hooks";
 import { ContextMeter } from "./ContextMeter";
 import { openCompactDialog } from "./compact-dialog-store";
+import { openHandoffDialog } from "./handoff-dialog-store";
 import { ModelPicker } from "./ModelPicker";
 import { SessionPromptDialog } from "./SessionPromptDialog";
 
@@ -37,6 +38,21 @@ export function ChatHeader({ view, onToggleSessions }: { view: SessionView; onTo
             onClick={() => sessionId && openCompactDialog(sessionId)}
           >
             Compact
+          </button>
+        )}
+        {view.session && (
+          <button
+            type="button"
+            className="chip"
+            disabled={replying || maintenance || view.path.length === 0}
+            title={
+              replying || maintenance
+                ? "Wait for the reply or the running operation to finish"
+                : "Continue in a new session that starts from a handoff document"
+            }
+            onClick={() => sessionId && openHandoffDialog(sessionId)}
+          >
+            Handoff
           </button>
         )}
         {view.session && (

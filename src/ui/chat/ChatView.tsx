@@ -5,8 +5,10 @@ import { BranchPoint } from "./BranchPoint";
 import { ChatHeader } from "./ChatHeader";
 import { CompactDialog } from "./CompactDialog";
 import { Composer } from "./Composer";
+import { HandoffDialog } from "./HandoffDialog";
 import { MaintenanceBar } from "./MaintenanceBar";
 import { MessageList } from "./MessageList";
+import { SessionLinks } from "./SessionLinks";
 
 export function ChatView({
   sessionId,
@@ -22,6 +24,7 @@ export function ChatView({
   return (
     <div className="chat">
       <ChatHeader view={view} onToggleSessions={onToggleSessions} />
+      {!missing && <SessionLinks session={view.session} />}
       {missing ? (
         <div className="empty-state">
           <h1>Chat not found</h1>
@@ -41,6 +44,7 @@ export function ChatView({
       <MaintenanceBar sessionId={sessionId} />
       <Composer sessionId={sessionId} leafId={view.session?.leafId} replying={replying} />
       <CompactDialog session={view.session} />
+      <HandoffDialog />
     </div>
   );
 }

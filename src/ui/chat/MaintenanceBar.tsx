@@ -5,13 +5,32 @@ import { automaticReasonText, phaseText } from "./maintenance-text";
 
 const OP_TITLE: Record<MaintenanceKind, string> = {
   compaction: "Compacting automatically.",
-  handoff: "Handing off to a new chat automatically.",
-  branch_summary: "Summarizing the branch you left.",
+  handoff: "Handing off…",
+  branch_summary: "Summarizing branch…",
+};
+
+/** The bar's accessible name and its Cancel button, per kind. */
+const OP_NAME: Record<MaintenanceKind, { bar: string; cancel: string; queued: string }> = {
+  compaction: {
+    bar: "Automatic compaction",
+    cancel: "Cancel compaction",
+    queued: "Will be sent after compaction.",
+  },
+  handoff: {
+    bar: "Automatic handoff",
+    cancel: "Cancel handoff",
+    queued: "Goes to the new session's composer after the handoff.",
+  },
+  branch_summary: {
+    bar: "Branch summary",
+    cancel: "Cancel summary",
+    queued: "Will be sent after the summary.",
+  },
 };
 
 /**
- * Grove compacting on its own (threshold, overflow, length, preflight): what and why, the phase,
- * and Cancel. The composer stays usable meanwhile; a message sent now waits here, queued, and
+ * Grove compacting (threshold, overflow, length, preflight) or handing off (the threshold strategy
+ * "handoff") on its own: what and why, the phase, and Cancel. The composer stays usable meanwhile; a message sent now waits here, queued, and
  * goes out right after the compaction.
  */
 export function MaintenanceBar({ sessionId }: { sessionId: SessionId | null }) {
@@ -24,19 +43,24 @@ export function MaintenanceBar({ sessionId }: { sessionId: SessionId | null }) {
   return (
     <div className="maintenance">
       {op && (
-        <div className="maintenance-bar" role="status" aria-label="Automatic compaction">
+        <div className="maintenance-bar" role="status" aria-label={OP_NAME[op.kind].bar}>
           <span className="spinner" aria-hidden="true" />
           <div className="maintenance-text">
             <div>
-              <strong>{OP_TITLE[op.kind]}</strong> {automaticReasonText(op.reason)}
+              <strong>{OP_TITLE[op.kind]}</strong>{" "}
+              {op.kind === "handoff"
+                ? "The context reached the automatic threshold: a new session will start from a handoff document."
+                : automaticReasonText(op.reason)}
             </div>
             <div className="muted small">
-              {phaseText(op.progress)}
+              {op.kind === "handoff" && op.progress.phase === "summarizing"
+                ? "Writing the handoff document…"
+                : phaseText(op.progress)}
               {lastLine && <span className="maintenance-preview"> {lastLine}</span>}
             </div>
           </div>
           <button type="button" onClick={cancelMaintenance}>
-            Cancel compaction
+            {OP_NAME[op.kind].cancel}
           </button>
         </div>
       )}
@@ -44,7 +68,7 @@ export function MaintenanceBar({ sessionId }: { sessionId: SessionId | null }) {
         <div className="queued-message" role="note" aria-label="Queued message">
           <div className="queued-head">
             <span className="badge">queued</span>
-            <span className="muted small">{op ? "Will be sent after compaction." : "Sending…"}</span>
+            <span className="muted small">{op ? OP_NAME[op.kind].queued : "Sending…"}</span>
             <button
               type="button"
               className="link-button push-left"

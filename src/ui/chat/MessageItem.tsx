@@ -12,6 +12,7 @@ import { Markdown } from "../markdown/Markdown";
 import { CopyButton } from "./CopyButton";
 import { openCompactDialog } from "./compact-dialog-store";
 import type { Visibility } from "./display-rows";
+import { openSwitchDialog } from "./switch-dialog-store";
 import { ThinkingView } from "./ThinkingView";
 
 const ROLE_NAME = { user: "User message", assistant: "Assistant message", tool: "Tool result" } as const;
@@ -86,6 +87,8 @@ export const MessageItem = memo(function MessageItem({
       ? "Wait for the running compaction to finish"
       : "Summarize everything up to and including this message";
   const status = last.status;
+  // Switch here (DESIGN §5) anywhere but at the leaf; the lock on this chat blocks it meanwhile.
+  const atLeaf = view.session?.leafId === last.id;
 
   return (
     <article
@@ -255,6 +258,22 @@ export const MessageItem = memo(function MessageItem({
                 Branch from here
               </button>
             </>
+          )}
+          {!atLeaf && (
+            <button
+              type="button"
+              disabled={maintenance === "here"}
+              title={
+                maintenance === "here"
+                  ? "Wait for the running operation to finish"
+                  : entry.role === "user"
+                    ? "Go back to just before this message; its text returns to the composer"
+                    : "Continue the conversation from this message"
+              }
+              onClick={() => void openSwitchDialog(sessionId, last.id)}
+            >
+              Switch here
+            </button>
           )}
           {visibility === "sent" && (
             <button

@@ -1,4 +1,4 @@
-import { memo } from "react";
+import { memo, type ReactNode } from "react";
 import type { GraphModel } from "../../core/graph/model";
 import { NODE_HEIGHT, NODE_WIDTH, type GraphNode as Node } from "../../core/graph/model";
 import { positionOf } from "../../core/graph/navigation";
@@ -28,6 +28,7 @@ export const GraphNodeView = memo(function GraphNodeView({
   strongFold: boolean;
 }) {
   const { position, count: siblings } = positionOf(model, node.index);
+  const meta = metaOf(node);
   const classes = [
     "gnode",
     `k-${node.kind}`,
@@ -61,11 +62,13 @@ export const GraphNodeView = memo(function GraphNodeView({
         {KIND_GLYPH[node.kind]}
       </span>
       <span className="gnode-body" aria-hidden="true">
-        <span className="gnode-title">{node.title}</span>
-        <span className="gnode-meta">
-          {node.label ? <span className="gnode-label">{node.label}</span> : null}
-          <NodeMeta node={node} />
-        </span>
+        <span className={meta ? "gnode-title" : "gnode-title two-lines"}>{node.title}</span>
+        {meta && (
+          <span className="gnode-meta">
+            {node.label ? <span className="gnode-label">{node.label}</span> : null}
+            {meta}
+          </span>
+        )}
       </span>
       {current ? (
         <span className="gnode-here" aria-hidden="true">
@@ -76,7 +79,8 @@ export const GraphNodeView = memo(function GraphNodeView({
   );
 });
 
-function NodeMeta({ node }: { node: Node }) {
+/** The node's small print, when it has something to say beyond its kind (the badge says that). */
+function metaOf(node: Node): ReactNode {
   if (node.compaction) {
     return (
       <span className="gnode-kind">
@@ -87,16 +91,14 @@ function NodeMeta({ node }: { node: Node }) {
   if (node.handoff) {
     return (
       <span className="gnode-kind">
-        {node.handoff.direction === "to" ? "Continued in next chat" : "Continues earlier chat"}
+        {node.handoff.direction === "to" ? "Handed off to a new chat" : "Handoff from earlier chat"}
       </span>
     );
   }
   if (node.collapsed) return <span className="gnode-kind">{count(node.hiddenCount)} hidden below</span>;
-  const status = node.status === "error" ? " · failed" : node.status === "stopped" ? " · stopped" : "";
-  return (
-    <span className="gnode-kind">
-      {KIND_SHORT[node.kind]}
-      {status}
-    </span>
-  );
+  if (node.status === "error") return <span className="gnode-kind bad">failed</span>;
+  if (node.status === "stopped" || node.status === "interrupted")
+    return <span className="gnode-kind">{node.status}</span>;
+  if (node.label) return <span className="gnode-kind">{KIND_SHORT[node.kind]}</span>;
+  return null;
 }

@@ -16,7 +16,7 @@ import {
   containsRect,
   DETAIL_ZOOM,
   fitView,
-  growRect,
+  type Insets,
   MIN_ZOOM,
   nodeAt,
   nodesInRect,
@@ -34,17 +34,20 @@ import { openLinkedSession, showInChat, switchFromGraph } from "./graph-actions"
 import { Minimap, minimapRect, minimapScale } from "./Minimap";
 import { NodeDetails } from "./NodeDetails";
 import { NodeMenu } from "./NodeMenu";
+import { drawOverview, type OverviewColors, overviewColors } from "./overview";
 import { buildPaths } from "./paths";
 
 /** Pointer travel (px) before a press becomes a pan rather than a click. */
 const DRAG_THRESHOLD_PX = 4;
-/** Nodes are rendered for this fraction of the viewport beyond each edge, so a pan re-renders rarely. */
-const OVERSCAN = 0.6;
-/** Above this many nodes in view, draw dots even when zoomed in enough for text. */
-const MAX_DOM_NODES = 600;
+/** Nodes are rendered this far (screen px) beyond each edge of the viewport, so a pan re-renders rarely. */
+const OVERSCAN_PX = 360;
 /** Zoom buttons and +/- keys multiply the zoom by this. */
-const ZOOM_STEP = 1.25;
+const ZOOM_STEP = 1.5;
 const ANIMATION_MS = 180;
+/** The minimap shows when "Fit" would have to zoom out below this. */
+const MINIMAP_BELOW_FIT_ZOOM = 0.6;
+/** Height of the zoom bar over the top of the viewport, px (nodes are revealed below it). */
+const TOP_INSET_PX = 44;
 /** Spacing of the dotted backdrop at zoom 1, px. */
 const GRID_PX = 22;
 /** The zoom a keyboard move or an overview click lands at, when zoomed out too far to read. */
@@ -103,6 +106,8 @@ export function GraphView({
   const worldRef = useRef<HTMLDivElement>(null);
   const treeRef = useRef<HTMLDivElement>(null);
   const miniRectRef = useRef<HTMLDivElement>(null);
+  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const colorsRef = useRef<OverviewColors | null>(null);
   const zoomLabelRef = useRef<HTMLSpanElement>(null);
   const hintId = useId();
 
@@ -159,9 +164,19 @@ export function GraphView({
       mini.style.height = `${r.height}px`;
     }
     const overview = v.k < DETAIL_ZOOM;
+    const canvas = canvasRef.current;
+    if (canvas && overview) {
+      colorsRef.current ??= overviewColors(canvas);
+      drawOverview(canvas, m, v, size, colorsRef.current, m.currentIndex);
+    }
     const current = frameRef.current;
     if (!current || current.overview !== overview || !containsRect(current.rect, clampToBounds(visible, m))) {
-      const next = { rect: growRect(visible, OVERSCAN), overview };
+      // Overscan in screen pixels: the same margin at every zoom.
+      const margin = OVERSCAN_PX / v.k;
+      const next = {
+        rect: { x0: visible.x0 - margin, y0: visible.y0 - margin, x1: visible.x1 + margin, y1: visible.y1 + margin },
+        overview,
+      };
       frameRef.current = next;
       setFrame(next);
     }
@@ -254,13 +269,23 @@ export function GraphView({
     }
   }, [model, animateTo]);
 
-  // The minimap's scale (and the rendered nodes) change with the model.
+  // The minimap's scale, the canvas and the rendered nodes change with the model.
   // biome-ignore lint/correctness/useExhaustiveDependencies: applyView reads the model through modelRef
   useEffect(() => {
+    colorsRef.current = null;
     if (viewRef.current) applyView(viewRef.current);
   }, [model, applyView]);
 
   // ---- focus and selection --------------------------------------------------------------------
+
+  /** What covers the edges of the viewport: the zoom bar on top, the details panel below or beside. */
+  const insets = useCallback((): Insets => {
+    const { width, height } = sizeRef.current;
+    const panel = viewportRef.current?.querySelector<HTMLElement>(".graph-details:not(.preview)");
+    if (!panel) return { top: TOP_INSET_PX, right: 0, bottom: 0, left: 0 };
+    if (panel.offsetLeft > width / 2) return { top: TOP_INSET_PX, right: width - panel.offsetLeft, bottom: 0, left: 0 };
+    return { top: TOP_INSET_PX, right: 0, bottom: height - panel.offsetTop, left: 0 };
+  }, []);
 
   const reveal = useCallback(
     (i: number, animate: boolean) => {
@@ -269,14 +294,24 @@ export function GraphView({
       const reading = v.k < DETAIL_ZOOM ? { ...v, k: READING_ZOOM } : v;
       const target =
         reading === v
-          ? revealNode(modelRef.current, i, v, sizeRef.current)
+          ? revealNode(modelRef.current, i, v, sizeRef.current, 24, insets())
           : centerOn(modelRef.current, i, reading, sizeRef.current);
       if (target === v) return;
       if (animate) animateTo(target);
       else applyView(target);
     },
-    [animateTo, applyView],
+    [animateTo, applyView, insets],
   );
+
+  // A selected node the details panel would cover moves into the uncovered part (the panel has
+  // just been laid out, so its size is known here).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only when the selection changes
+  useLayoutEffect(() => {
+    const v = viewRef.current;
+    if (selectedIndex < 0 || !v || v.k < DETAIL_ZOOM) return;
+    const target = revealNode(model, selectedIndex, v, sizeRef.current, 16, insets());
+    if (target !== v) animateTo(target);
+  }, [selectedKey]);
 
   const moveTo = (i: number, opts: { focus: boolean; animate?: boolean }) => {
     const node = model.nodes[i];
@@ -380,6 +415,10 @@ export function GraphView({
     } else if (e.key === "-") {
       e.preventDefault();
       zoomBy(1 / ZOOM_STEP);
+    } else if (e.key === "Escape" && selectedKey !== null) {
+      // Closes the details first (full screen, the panel's own Escape, waits for the next press).
+      e.preventDefault();
+      setSelectedKey(null);
     }
   };
 
@@ -516,14 +555,14 @@ export function GraphView({
 
   // ---- what to render -------------------------------------------------------------------------
 
-  const inView = useMemo(() => (frame ? nodesInRect(model, frame.rect) : []), [model, frame]);
-  const overview = frame ? frame.overview || inView.length > MAX_DOM_NODES : false;
+  const overview = frame?.overview ?? false;
+  // Zoomed out, the canvas draws the nodes (overview.ts): the DOM holds only the focused one.
+  const inView = useMemo(() => (frame && !frame.overview ? nodesInRect(model, frame.rect) : []), [model, frame]);
   const domNodes = useMemo(() => {
-    const list = overview ? [] : [...inView];
-    if (focusedIndex >= 0 && (overview || !inView.includes(focusedIndex))) list.push(focusedIndex);
-    if (selectedIndex >= 0 && selectedIndex !== focusedIndex && overview) list.push(selectedIndex);
+    const list = [...inView];
+    if (focusedIndex >= 0 && !inView.includes(focusedIndex)) list.push(focusedIndex);
     return list;
-  }, [inView, overview, focusedIndex, selectedIndex]);
+  }, [inView, focusedIndex]);
 
   const hovered = resolve(hoverKey);
   const detailIndex = hovered >= 0 ? hovered : selectedIndex;
@@ -531,17 +570,10 @@ export function GraphView({
     const n = model.nodes[detailIndex];
     return n?.kind === "compaction" && n.entry ? n.entry.id : null;
   })();
-  const paths = useMemo(
-    () => buildPaths(model, inView, { overview, strongCompaction }),
-    [model, inView, overview, strongCompaction],
-  );
+  const paths = useMemo(() => buildPaths(model, inView, { strongCompaction }), [model, inView, strongCompaction]);
 
-  const showMinimap = (() => {
-    if (size.width === 0 || model.nodes.length === 0) return false;
-    const b = model.bounds;
-    const fit = fitView(model, size);
-    return fit.k < 0.999 || b.maxY - b.minY > size.height;
-  })();
+  // Worth a minimap only when the graph is much bigger than the viewport.
+  const showMinimap = size.width > 0 && model.nodes.length > 0 && fitView(model, size).k < MINIMAP_BELOW_FIT_ZOOM;
 
   const detailNode = model.nodes[detailIndex];
   const menuNode = menu ? model.nodes[resolve(menu.key)] : undefined;
@@ -560,6 +592,7 @@ export function GraphView({
         e.currentTarget.scrollLeft = 0;
       }}
     >
+      <canvas ref={canvasRef} className="graph-canvas" />
       <div ref={worldRef} className="graph-world">
         <svg className="graph-svg" width="1" height="1" aria-hidden="true">
           <path className="graph-band" d={paths.folded} />
@@ -567,16 +600,7 @@ export function GraphView({
           <path className="graph-edge" d={paths.edges} />
           <path className="graph-edge active" d={paths.activeEdges} />
           <path className="graph-link" d={paths.links} />
-          {overview && (
-            <>
-              <path className="graph-dot k-user" d={paths.boxes.user} />
-              <path className="graph-dot k-assistant" d={paths.boxes.assistant} />
-              <path className="graph-dot k-tool" d={paths.boxes.other} />
-              <path className="graph-dot k-summary" d={paths.boxes.summary} />
-              <path className="graph-dot on-path" d={paths.boxes.active} />
-              <path className="graph-dot match" d={paths.boxes.match} />
-            </>
-          )}
+          <path className="graph-bracket" d={paths.bracket} />
         </svg>
         {!overview && (
           <div className="graph-collapsers">

@@ -10,7 +10,7 @@ import "./graph.css";
 
 /** Panel width limits and default, px. */
 const MIN_WIDTH = 300;
-const DEFAULT_WIDTH = 440;
+const DEFAULT_WIDTH = 480;
 /** Room the chat keeps beside a resized panel, px. */
 const CHAT_MIN_WIDTH = 380;
 const KEY_RESIZE_STEP = 24;

@@ -1,8 +1,7 @@
 /**
  * SVG path data for what the graph draws around its nodes, for the rendered nodes only: tree
- * edges (active ones apart), branch-summary links, the bands that shade folded spans, and, when
- * zoomed out too far for text, the nodes themselves as small boxes. A handful of <path> elements
- * however many nodes are in view: the DOM stays small at 10,000 nodes.
+ * edges (active ones apart), branch-summary links, and the bands (with a bracket on their left)
+ * that shade folded spans. A handful of <path> elements however many nodes are in view.
  */
 import { type GraphModel, NODE_HEIGHT, NODE_WIDTH, ROW_PITCH } from "../../core/graph/model";
 import type { EntryId } from "../../core/session/ids";
@@ -13,11 +12,9 @@ export type GraphPaths = {
   links: string;
   folded: string;
   foldedStrong: string;
-  /** Overview only: boxes by class. */
-  boxes: Record<"user" | "assistant" | "other" | "summary" | "active" | "match", string>;
+  /** The bracket along the left of the strong band. */
+  bracket: string;
 };
-
-const EMPTY_BOXES = { user: "", assistant: "", other: "", summary: "", active: "", match: "" };
 
 const r = (n: number) => Math.round(n * 10) / 10;
 
@@ -46,20 +43,23 @@ function linkPath(x1: number, y1: number, x2: number, y2: number): string {
   return `M${r(sx)} ${r(sy)}C${r(out)} ${r(sy)} ${r(out)} ${r(ty)} ${r(tx)} ${r(ty)}`;
 }
 
-function boxPath(x: number, y: number): string {
-  return `M${r(x - NODE_WIDTH / 2)} ${r(y)}h${NODE_WIDTH}v${NODE_HEIGHT}h${-NODE_WIDTH}z`;
-}
+const BAND_PAD = 9;
 
 /** A band behind a folded node, tall enough to join the band of the node below it. */
 function bandPath(x: number, y: number): string {
-  const pad = 9;
-  return `M${r(x - NODE_WIDTH / 2 - pad)} ${r(y - (ROW_PITCH - NODE_HEIGHT) / 2)}h${NODE_WIDTH + 2 * pad}v${ROW_PITCH}h${-(NODE_WIDTH + 2 * pad)}z`;
+  const w = NODE_WIDTH + 2 * BAND_PAD;
+  return `M${r(x - NODE_WIDTH / 2 - BAND_PAD)} ${r(y - (ROW_PITCH - NODE_HEIGHT) / 2)}h${w}v${ROW_PITCH}h${-w}z`;
+}
+
+/** The bracket's piece beside one folded node: a bar down the band's left edge. */
+function bracketPath(x: number, y: number): string {
+  return `M${r(x - NODE_WIDTH / 2 - BAND_PAD)} ${r(y - (ROW_PITCH - NODE_HEIGHT) / 2)}v${ROW_PITCH}`;
 }
 
 export function buildPaths(
   model: GraphModel,
   rendered: readonly number[],
-  opts: { overview: boolean; strongCompaction: EntryId | null },
+  opts: { strongCompaction: EntryId | null },
 ): GraphPaths {
   const shown = new Uint8Array(model.nodes.length);
   for (const i of rendered) shown[i] = 1;
@@ -67,9 +67,7 @@ export function buildPaths(
   const active: string[] = [];
   const folded: string[] = [];
   const strong: string[] = [];
-  const boxes: Record<keyof GraphPaths["boxes"], string[]> | null = opts.overview
-    ? { user: [], assistant: [], other: [], summary: [], active: [], match: [] }
-    : null;
+  const bracket: string[] = [];
   const edge = (from: number, to: number) => {
     const p = model.nodes[from]!;
     const c = model.nodes[to]!;
@@ -80,15 +78,12 @@ export function buildPaths(
     if (node.parent >= 0) edge(node.parent, i);
     // Edges down to children out of view still start here.
     for (const c of node.children) if (!shown[c]) edge(i, c);
-    if (node.foldedBy) (node.foldedBy === opts.strongCompaction ? strong : folded).push(bandPath(node.x, node.y));
-    if (boxes) {
-      const box = boxPath(node.x, node.y);
-      if (node.kind === "user") boxes.user.push(box);
-      else if (node.kind === "assistant") boxes.assistant.push(box);
-      else if (node.kind === "tool") boxes.other.push(box);
-      else boxes.summary.push(box);
-      if (node.onActivePath) boxes.active.push(box);
-      if (node.matchesSearch) boxes.match.push(box);
+    if (!node.foldedBy) continue;
+    if (node.foldedBy === opts.strongCompaction) {
+      strong.push(bandPath(node.x, node.y));
+      bracket.push(bracketPath(node.x, node.y));
+    } else {
+      folded.push(bandPath(node.x, node.y));
     }
   }
   const links: string[] = [];
@@ -104,15 +99,6 @@ export function buildPaths(
     links: links.join(""),
     folded: folded.join(""),
     foldedStrong: strong.join(""),
-    boxes: boxes
-      ? {
-          user: boxes.user.join(""),
-          assistant: boxes.assistant.join(""),
-          other: boxes.other.join(""),
-          summary: boxes.summary.join(""),
-          active: boxes.active.join(""),
-          match: boxes.match.join(""),
-        }
-      : EMPTY_BOXES,
+    bracket: bracket.join(""),
   };
 }

@@ -13,6 +13,7 @@ import { readStorage, type StorageInfo } from "../../state/actions/storage";
 import { ANTHROPIC_DEFAULT_BASE_URL, OPENAI_DEFAULT_BASE_URL } from "../../state/settings-model";
 import { useSettingsStore, useUiStore } from "../../state/stores";
 import { Dialog } from "../common/Dialog";
+import { BranchSettings } from "./BranchSettings";
 import { CommitField } from "./CommitField";
 import { CompactionSettings } from "./CompactionSettings";
 
@@ -96,6 +97,7 @@ export function SettingsDialog() {
       </section>
 
       <CompactionSettings />
+      <BranchSettings />
       <ModelSettings />
       <StorageSection />
     </Dialog>

@@ -1,0 +1,180 @@
+import { useEffect, useRef, useState } from "react";
+import { useMaintenanceStore } from "../../state/stores";
+import { Dialog } from "../common/Dialog";
+import {
+  closeHandoffDialog,
+  runHandoffDialog,
+  setHandoffDraft,
+  startHandoffSession,
+  useHandoffDialog,
+} from "./handoff-dialog-store";
+import { phaseText } from "./maintenance-text";
+
+/**
+ * "Handoff" (DESIGN §5): an optional focus for the next session, then the model writes a handoff
+ * document (streaming in, Cancel aborts and writes nothing), the user edits it, and "Start new
+ * session" opens a new session that starts from it. The old chat is unchanged.
+ */
+export function HandoffDialog() {
+  const sessionId = useHandoffDialog((s) => s.sessionId);
+  const phase = useHandoffDialog((s) => s.phase);
+  if (!sessionId) return null;
+  return (
+    <Dialog title="Handoff" onClose={closeHandoffDialog} closeOnBackdrop={phase === "form"} wide={phase === "draft"}>
+      {phase === "form" ? (
+        <HandoffForm />
+      ) : phase === "running" ? (
+        <HandoffProgress />
+      ) : phase === "draft" ? (
+        <HandoffDraft />
+      ) : (
+        <HandoffOutcome />
+      )}
+    </Dialog>
+  );
+}
+
+function HandoffForm() {
+  const previous = useHandoffDialog((s) => s.focus);
+  const [focus, setFocus] = useState(previous);
+  const submit = () => void runHandoffDialog(focus);
+  return (
+    <form
+      className="compact-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        submit();
+      }}
+    >
+      <p className="small">
+        The model writes a handoff document — goal, constraints, progress, key decisions, next steps — and a new session
+        starts from it, with the same model and system prompt. This chat stays as it is, linked to the new one.
+      </p>
+      <label className="field">
+        <span>Handoff focus (optional)</span>
+        <textarea
+          rows={2}
+          value={focus}
+          placeholder="e.g. Next: write the migration tests."
+          onChange={(e) => setFocus(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === "Enter" && (e.metaKey || e.ctrlKey)) {
+              e.preventDefault();
+              submit();
+            }
+          }}
+        />
+      </label>
+      <div className="dialog-actions">
+        <button type="button" onClick={closeHandoffDialog}>
+          Cancel
+        </button>
+        <button type="submit" className="primary">
+          Write handoff document
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function HandoffProgress() {
+  const sessionId = useHandoffDialog((s) => s.sessionId);
+  // The document, or the compaction a handoff falls back to: the manual operation of this chat.
+  const op = useMaintenanceStore((s) => (s.op && s.op.sessionId === sessionId && !s.op.automatic ? s.op : null));
+  const streamRef = useRef<HTMLElement>(null);
+  const text = op?.text ?? "";
+  // biome-ignore lint/correctness/useExhaustiveDependencies: scroll when the text grows
+  useEffect(() => {
+    const el = streamRef.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, [text]);
+  const line =
+    op?.kind === "compaction"
+      ? `No handoff document: compacting in place instead. ${phaseText(op.progress)}`
+      : op?.progress.phase === "summarizing"
+        ? "Writing the handoff document…"
+        : "Preparing…";
+  return (
+    <div className="compact-progress">
+      <div className="progress-line" role="status">
+        <span className="spinner" aria-hidden="true" />
+        <span>{line}</span>
+      </div>
+      <section ref={streamRef} className="summary-stream" aria-label="Document so far">
+        {text ? text : <span className="muted">The document appears here as it is written.</span>}
+      </section>
+      <div className="dialog-actions">
+        <span className="muted small push-left">Cancel stops the request; nothing is saved.</span>
+        {/* Focus here, so Esc (the dialog's key handler) cancels. */}
+        <button type="button" autoFocus onClick={closeHandoffDialog}>
+          Cancel
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function HandoffDraft() {
+  const draft = useHandoffDialog((s) => s.draft);
+  const creating = useHandoffDialog((s) => s.creating);
+  const empty = draft.trim() === "";
+  return (
+    <form
+      className="compact-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void startHandoffSession();
+      }}
+    >
+      <p className="small">
+        Edit the document as you like: the new session's model sees only this, none of the chat so far.
+      </p>
+      <label className="field">
+        <span>Handoff document</span>
+        <textarea className="handoff-draft" rows={16} value={draft} onChange={(e) => setHandoffDraft(e.target.value)} />
+      </label>
+      <div className="dialog-actions">
+        {empty && <span className="muted small push-left">The document is empty.</span>}
+        <button type="button" onClick={closeHandoffDialog}>
+          Cancel
+        </button>
+        <button type="submit" className="primary" disabled={empty || creating}>
+          Start new session
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function HandoffOutcome() {
+  const problem = useHandoffDialog((s) => s.problem);
+  const focus = useHandoffDialog((s) => s.focus);
+  const draft = useHandoffDialog((s) => s.draft);
+  if (!problem) return null;
+  return (
+    <div className="compact-outcome">
+      <div
+        className={problem.error ? "outcome error-box" : "outcome info-box"}
+        role={problem.error ? "alert" : "status"}
+      >
+        <strong>{problem.title}</strong>
+        <span>{problem.body}</span>
+      </div>
+      <div className="dialog-actions">
+        {draft.trim() !== "" && (
+          <button type="button" onClick={() => useHandoffDialog.setState({ phase: "draft", problem: null })}>
+            Back to the document
+          </button>
+        )}
+        {problem.retry && (
+          <button type="button" onClick={() => void runHandoffDialog(focus)}>
+            Try again
+          </button>
+        )}
+        <button type="button" className="primary" onClick={closeHandoffDialog}>
+          OK
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,47 @@
+import { useLiveQuery } from "dexie-react-hooks";
+import type { Session } from "../../core/session/entries";
+import { liveChildSessions, liveSession } from "../../db/live";
+import { openSession } from "../../state/actions/sessions";
+
+function SessionLink({ session, prefix }: { session: Session; prefix: string }) {
+  return (
+    <a
+      className="session-link"
+      href={`#/s/${encodeURIComponent(session.id)}`}
+      onClick={(e) => {
+        e.preventDefault();
+        openSession(session.id);
+      }}
+    >
+      {prefix} {session.title}
+    </a>
+  );
+}
+
+/**
+ * Handoff links (DESIGN §5): "Continued from <title>" in a session started by a handoff, "Handed
+ * off to <title>" in the session it came from (derived: sessions whose parent is this one).
+ */
+export function SessionLinks({ session }: { session: Session | undefined }) {
+  const parentId = session?.parentSessionId;
+  const sessionId = session?.id;
+  const parent = useLiveQuery(() => (parentId ? liveSession(parentId) : undefined), [parentId]);
+  const children = useLiveQuery(() => (sessionId ? liveChildSessions(sessionId) : []), [sessionId]);
+  if (!session || (!parent && !children?.length)) return null;
+  return (
+    <nav className="session-links" aria-label="Linked sessions">
+      {parent && (
+        <span>
+          <span aria-hidden="true">↩ </span>
+          <SessionLink session={parent} prefix="Continued from" />
+        </span>
+      )}
+      {children?.map((child) => (
+        <span key={child.id}>
+          <span aria-hidden="true">↪ </span>
+          <SessionLink session={child} prefix="Handed off to" />
+        </span>
+      ))}
+    </nav>
+  );
+}

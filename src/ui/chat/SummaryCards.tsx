@@ -1,0 +1,133 @@
+import { memo, useState } from "react";
+import type { BranchSummaryEntry, Entry, HandoffEntry } from "../../core/session/entries";
+import { messageText } from "../../core/session/entries";
+import { returnToBranch } from "../../state/actions/switch-branch";
+import type { SessionView } from "../hooks";
+import { Markdown } from "../markdown/Markdown";
+import { snippet } from "./MessageItem";
+
+/** Summaries longer than this (characters) start collapsed. */
+const COLLAPSE_OVER_CHARS = 900;
+
+/** The stored summary opens with a fixed preamble for the model; the card's heading says the same. */
+function summaryBody(summary: string): string {
+  const split = summary.indexOf("\n\n");
+  const first = split >= 0 ? summary.slice(0, split) : "";
+  return /explored a different branch/i.test(first) ? summary.slice(split + 2) : summary;
+}
+
+function entrySnippet(entry: Entry | undefined, max = 60): string | null {
+  if (!entry) return null;
+  switch (entry.type) {
+    case "message":
+      return snippet(messageText(entry.content), max);
+    case "compaction":
+      return snippet(entry.shortSummary || "a compaction", max);
+    case "branch_summary":
+      return snippet(summaryBody(entry.summary), max);
+    case "handoff":
+      return snippet(entry.document, max);
+  }
+}
+
+/**
+ * A branch summary (DESIGN §5): what happened on the branch the user left, where it came from, and
+ * a way back to it (the leaf moves to the summary's `fromId`). Its accessible name starts
+ * "Branch summary".
+ */
+export const BranchSummaryCard = memo(function BranchSummaryCard({
+  entry,
+  view,
+  folded,
+}: {
+  entry: BranchSummaryEntry;
+  view: SessionView;
+  folded: boolean;
+}) {
+  const body = summaryBody(entry.summary);
+  const long = body.length > COLLAPSE_OVER_CHARS;
+  const [expanded, setExpanded] = useState(false);
+  const from = view.index.byId.get(entry.fromId);
+  const fromText = entrySnippet(from);
+  const atFrom = view.session?.leafId === entry.fromId;
+  return (
+    <article
+      className={`card summary-card branch-summary${folded ? " vis-folded" : ""}`}
+      aria-label={`Branch summary: ${snippet(body, 60)}`}
+    >
+      <header className="summary-card-head">
+        <span className="summary-card-icon" aria-hidden="true">
+          ⤺
+        </span>
+        <span className="summary-card-title">Branch summary</span>
+        <span className="muted small">the branch you left, for the model</span>
+      </header>
+      {entry.instructions && (
+        <p className="compaction-instructions">
+          <span className="muted">Instructions:</span> {entry.instructions}
+        </p>
+      )}
+      <div className={`summary-card-body ${long && !expanded ? "collapsed" : ""}`}>
+        <Markdown text={body} />
+      </div>
+      {long && (
+        <button type="button" className="link-button" aria-expanded={expanded} onClick={() => setExpanded((x) => !x)}>
+          {expanded ? "Show less" : "Show full summary"}
+        </button>
+      )}
+      <footer className="summary-card-foot">
+        <span className="muted small">
+          {fromText !== null ? (
+            <>
+              From the branch that ended at <q>{fromText}</q>
+            </>
+          ) : (
+            "The branch it came from is no longer in this chat."
+          )}{" "}
+          · by {entry.model}
+        </span>
+        {from && !atFrom && (
+          <button
+            type="button"
+            className="link-button push-left"
+            title="Continue from where that branch ended"
+            onClick={() => void returnToBranch(entry.sessionId, entry.fromId)}
+          >
+            Back to that branch
+          </button>
+        )}
+      </footer>
+    </article>
+  );
+});
+
+/**
+ * A handoff document: the first entry of a session continued from another. Its accessible name
+ * starts "Handoff document". The link back to the old session is in the chat's session links.
+ */
+export const HandoffCard = memo(function HandoffCard({ entry, folded }: { entry: HandoffEntry; folded: boolean }) {
+  const long = entry.document.length > COLLAPSE_OVER_CHARS;
+  const [expanded, setExpanded] = useState(false);
+  return (
+    <article
+      className={`card summary-card handoff${folded ? " vis-folded" : ""}`}
+      aria-label={`Handoff document: ${snippet(entry.document, 60)}`}
+    >
+      <header className="summary-card-head">
+        <span className="summary-card-icon" aria-hidden="true">
+          ⇢
+        </span>
+        <span className="summary-card-title">Handoff document</span>
+        <span className="muted small">written at the end of the previous session; this session starts from it</span>
+      </header>
+      <div className={`summary-card-body ${long && !expanded ? "collapsed" : ""}`}>
+        <Markdown text={entry.document} />
+      </div>
+      {long && (
+        <button type="button" className="link-button" aria-expanded={expanded} onClick={() => setExpanded((x) => !x)}>
+          {expanded ? "Show less" : "Show full document"}
+        </button>
+      )}
+    </article>
+  );
+});

@@ -1,0 +1,168 @@
+import { useEffect, useRef, useState } from "react";
+import type { SwitchChoice } from "../../state/actions/switch-branch";
+import { useMaintenanceStore } from "../../state/stores";
+import { Dialog } from "../common/Dialog";
+import { closeSwitchDialog, runSwitchDialog, useSwitchDialog } from "./switch-dialog-store";
+
+/**
+ * "Switch branch" (DESIGN §5): whether to leave a summary of the branch being left — No summary,
+ * Summarize, or Summarize with instructions (which replace the default prompt) — and "Remember my
+ * choice". While the summary is written: its text streaming in and Cancel (or Esc), which writes
+ * nothing and leaves the conversation where it was. Rendered once, near the app root.
+ */
+export function SwitchBranchDialog() {
+  const target = useSwitchDialog((s) => s.target);
+  const phase = useSwitchDialog((s) => s.phase);
+  if (!target) return null;
+  return (
+    <Dialog title="Switch branch" onClose={closeSwitchDialog} closeOnBackdrop={phase === "form"} wide>
+      {phase === "form" ? <SwitchForm /> : phase === "running" ? <SwitchProgress /> : <SwitchOutcome />}
+    </Dialog>
+  );
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n.toLocaleString()} ${n === 1 ? one : many}`;
+}
+
+function SwitchForm() {
+  const target = useSwitchDialog((s) => s.target);
+  const [withInstructions, setWithInstructions] = useState(false);
+  const [instructions, setInstructions] = useState("");
+  const [remember, setRemember] = useState(false);
+  const run = (choice: SwitchChoice) => void runSwitchDialog(choice, remember);
+  if (!target) return null;
+  return (
+    <form
+      className="switch-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        run({ kind: "summarize", instructions });
+      }}
+    >
+      <p className="small">
+        You are leaving a branch of {plural(target.abandonedEntries, "entry", "entries")}. It stays in the history; a
+        summary of it lets the model know what was tried there.
+      </p>
+      {target.composerText !== undefined && (
+        <p className="small muted">The message you switch at goes back into the composer, to edit and send again.</p>
+      )}
+      {withInstructions && (
+        <label className="field">
+          <span>Summary instructions</span>
+          <textarea
+            rows={3}
+            value={instructions}
+            autoFocus
+            placeholder="e.g. Only record which approaches failed and why."
+            onChange={(e) => setInstructions(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === "Enter" && (e.metaKey || e.ctrlKey)) {
+                e.preventDefault();
+                run({ kind: "summarize", instructions });
+              }
+            }}
+          />
+          <small className="muted">These replace the default summary prompt.</small>
+        </label>
+      )}
+      <label className="check">
+        <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} />
+        Remember my choice
+      </label>
+      <p className="muted small hint-under-check">
+        Switch here then does the same without asking (change it in Settings). Instructions are not remembered.
+      </p>
+      <div className="dialog-actions">
+        <button type="button" onClick={() => run({ kind: "none" })}>
+          No summary
+        </button>
+        {withInstructions ? (
+          <button type="submit" className="primary">
+            Summarize
+          </button>
+        ) : (
+          <>
+            <button type="button" onClick={() => setWithInstructions(true)}>
+              Summarize with instructions
+            </button>
+            <button type="button" className="primary" onClick={() => run({ kind: "summarize" })}>
+              Summarize
+            </button>
+          </>
+        )}
+      </div>
+    </form>
+  );
+}
+
+function SwitchProgress() {
+  const sessionId = useSwitchDialog((s) => s.target?.sessionId);
+  const op = useMaintenanceStore((s) =>
+    s.op && s.op.sessionId === sessionId && s.op.kind === "branch_summary" ? s.op : null,
+  );
+  const streamRef = useRef<HTMLElement>(null);
+  const text = op?.text ?? "";
+  // biome-ignore lint/correctness/useExhaustiveDependencies: scroll when the text grows
+  useEffect(() => {
+    const el = streamRef.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, [text]);
+  return (
+    <div className="compact-progress">
+      <div className="progress-line" role="status">
+        <span className="spinner" aria-hidden="true" />
+        <span>{op?.progress.phase === "summarizing" ? "Summarizing the branch you are leaving…" : "Preparing…"}</span>
+      </div>
+      <section ref={streamRef} className="summary-stream" aria-label="Summary so far">
+        {text ? text : <span className="muted">The summary appears here as it is written.</span>}
+      </section>
+      <div className="dialog-actions">
+        <span className="muted small push-left">Cancel stops the request; nothing is saved and you stay here.</span>
+        {/* Focus here, so Esc (the dialog's key handler) cancels. */}
+        <button type="button" autoFocus onClick={closeSwitchDialog}>
+          Cancel
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function SwitchOutcome() {
+  const result = useSwitchDialog((s) => s.result);
+  const choice = useSwitchDialog((s) => s.choice);
+  if (!result) return null;
+  const { title, body } =
+    result.kind === "busy"
+      ? {
+          title: "Busy",
+          body: "A reply, a compaction or another summary is running. Try again when it has finished.",
+        }
+      : result.kind === "stale"
+        ? {
+            title: "The chat moved on",
+            body: "New messages arrived while the summary was being written, so nothing was changed.",
+          }
+        : { title: "Branch summary failed", body: result.message };
+  return (
+    <div className="compact-outcome">
+      <div className={result.kind === "stale" ? "outcome info-box" : "outcome error-box"} role="alert">
+        <strong>{title}</strong>
+        <span>{body}</span>
+      </div>
+      <div className="dialog-actions">
+        <button type="button" onClick={() => void runSwitchDialog({ kind: "none" }, false)}>
+          Switch without a summary
+        </button>
+        {choice && choice.kind === "summarize" && (
+          <button type="button" onClick={() => void runSwitchDialog(choice, false)}>
+            Try again
+          </button>
+        )}
+        <button type="button" className="primary" onClick={closeSwitchDialog}>
+          OK
+        </button>
+      </div>
+    </div>
+  );
+}

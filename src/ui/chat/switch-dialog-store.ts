@@ -1,0 +1,134 @@
+/**
+ * "Switch here" from anywhere (a message, the history graph): `openSwitchDialog(sessionId, targetId)`
+ * applies the remembered choice, or opens the "Switch branch" dialog (rendered once, near the app
+ * root) to ask whether to summarize the branch being left. The dialog's own state lives here; the
+ * switch itself is `switchHere` (state/actions/switch-branch.ts), whose progress the dialog reads
+ * from `useMaintenanceStore`.
+ */
+import { create } from "zustand";
+import type { EntryId, SessionId } from "../../core/session/ids";
+import { cancelMaintenance } from "../../state/actions/compact";
+import {
+  previewSwitch,
+  rememberSwitchChoice,
+  type SwitchChoice,
+  type SwitchResult,
+  switchHere,
+} from "../../state/actions/switch-branch";
+import { pushNotice } from "../../state/stores";
+
+export type SwitchDialogTarget = {
+  sessionId: SessionId;
+  targetId: EntryId;
+  /** Entries of the branch being left. */
+  abandonedEntries: number;
+  /** The target's text, which goes back into the composer (a user message). */
+  composerText?: string;
+};
+
+/** Outcomes the dialog explains (a switch or a cancel just closes it). */
+export type SwitchProblem = Extract<SwitchResult, { kind: "busy" } | { kind: "failed" } | { kind: "stale" }>;
+
+export type SwitchDialogState = {
+  target: SwitchDialogTarget | null;
+  /** "form": ask; "running": the summary is being written; "result": a problem to explain. */
+  phase: "form" | "running" | "result";
+  result: SwitchProblem | null;
+  /** The choice of the last run (kept for "Try again"). */
+  choice: SwitchChoice | null;
+};
+
+export const useSwitchDialog = create<SwitchDialogState>(() => ({
+  target: null,
+  phase: "form",
+  result: null,
+  choice: null,
+}));
+
+/**
+ * Switch here on `targetId`: with nothing to summarize, or with a remembered choice, it switches
+ * right away (a remembered "Summarize" shows the dialog's progress, with Cancel); otherwise the
+ * dialog asks. Resolves to true when the leaf moved.
+ */
+export async function openSwitchDialog(sessionId: SessionId, targetId: EntryId): Promise<boolean> {
+  const preview = await previewSwitch(sessionId, targetId).catch(() => ({ kind: "not_found" as const }));
+  switch (preview.kind) {
+    case "nothing_to_do":
+      return false;
+    case "not_found":
+      pushNotice("error", "Could not switch: that message is gone.");
+      return false;
+    case "switch":
+      break;
+  }
+  const target: SwitchDialogTarget = {
+    sessionId,
+    targetId,
+    abandonedEntries: preview.abandonedEntries,
+    ...(preview.composerText !== undefined ? { composerText: preview.composerText } : {}),
+  };
+  if (!preview.summarizable) return report(await switchHere(sessionId, targetId, { kind: "none" }));
+  if (preview.remembered) {
+    if (preview.remembered.kind === "none") return report(await switchHere(sessionId, targetId, preview.remembered));
+    useSwitchDialog.setState({ target, phase: "form", result: null, choice: null });
+    return runSwitchDialog(preview.remembered, false);
+  }
+  useSwitchDialog.setState({ target, phase: "form", result: null, choice: null });
+  return false;
+}
+
+/** Closes the dialog; a summary still being written is cancelled (nothing is written, the leaf stays). */
+export function closeSwitchDialog(): void {
+  if (useSwitchDialog.getState().phase === "running") cancelMaintenance();
+  useSwitchDialog.setState({ target: null, phase: "form", result: null, choice: null });
+}
+
+/** Runs the switch the dialog is for. Switched or cancelled: the dialog closes. Resolves to true when the leaf moved. */
+export async function runSwitchDialog(choice: SwitchChoice, remember: boolean): Promise<boolean> {
+  const { target } = useSwitchDialog.getState();
+  if (!target) return false;
+  if (remember) await rememberSwitchChoice(choice);
+  useSwitchDialog.setState({ phase: choice.kind === "none" ? "form" : "running", result: null, choice });
+  const result = await switchHere(target.sessionId, target.targetId, choice);
+  // Closed (and cancelled) or reopened for another target meanwhile.
+  if (useSwitchDialog.getState().target !== target) return result.kind === "switched";
+  switch (result.kind) {
+    case "busy":
+    case "failed":
+    case "stale":
+      useSwitchDialog.setState({ phase: "result", result });
+      return false;
+    case "not_found":
+      pushNotice("error", "Could not switch: that message is gone.");
+      break;
+    case "switched":
+    case "nothing_to_do":
+    case "cancelled":
+      break;
+  }
+  useSwitchDialog.setState({ target: null, phase: "form", result: null, choice: null });
+  return result.kind === "switched";
+}
+
+/** A switch made without the dialog: problems become notices. */
+function report(result: SwitchResult): boolean {
+  switch (result.kind) {
+    case "switched":
+      return true;
+    case "busy":
+      pushNotice("info", "Wait for the reply or the summary in progress to finish, then switch.");
+      return false;
+    case "stale":
+      pushNotice("info", "The conversation moved on while the branch summary was written; nothing was changed.");
+      return false;
+    case "failed":
+      pushNotice("error", result.message);
+      return false;
+    case "not_found":
+      pushNotice("error", "Could not switch: that message is gone.");
+      return false;
+    case "nothing_to_do":
+    case "cancelled":
+      return false;
+  }
+}
