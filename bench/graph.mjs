@@ -127,9 +127,10 @@ async function scriptedPan({ frames, dx, dy }) {
 
 function panLine(r) {
   const p = (q) => ms(percentile(r.deltas, q));
-  const over = r.deltas.filter((d) => d > 16.7).length;
+  const over = (t) => r.deltas.filter((d) => d > t).length;
   return (
-    `p50 ${p(50)}, p95 ${p(95)}, max ${ms(max(r.deltas))}; ${over} of ${r.deltas.length} frames > 16.7 ms; ` +
+    `p50 ${p(50)}, p95 ${p(95)}, max ${ms(max(r.deltas))}; ${over(20)} frames > 20 ms, ${over(50)} > 50 ms ` +
+    `(of ${r.deltas.length}); ` +
     `long animation frames ${r.long.length}; treeitems in the DOM ${Math.min(...r.dom)}–${Math.max(...r.dom)}` +
     ` (zoom ${r.zoom})`
   );

@@ -10,7 +10,7 @@
  */
 import type { Page } from "@playwright/test";
 import { assistantMessages, openConfigured, sendAndWait, userMessages, waitIdle } from "./app";
-import { message, sessionIdOf } from "./branching-helpers";
+import { message } from "./branching-helpers";
 import { expect, type MockServer, test } from "./fixtures";
 
 const SHOTS = "test-results/graph";
@@ -202,6 +202,20 @@ test("nodes appear for messages, the active path is marked and the leaf has aria
   await expect(nodes(page, "User message")).toHaveCount(3);
   await expect(current(page)).toHaveAccessibleName(/^Assistant message · Echo: And a fourth\?/);
 
+  // The panel's left edge resizes it (drag, or arrows on the separator).
+  const separator = region(page).getByRole("separator", { name: "Resize history graph" });
+  const width = (await region(page).boundingBox())!.width;
+  const edge = (await separator.boundingBox())!;
+  await page.mouse.move(edge.x + edge.width / 2, edge.y + 200);
+  await page.mouse.down();
+  await page.mouse.move(edge.x - 80, edge.y + 200, { steps: 5 });
+  await page.mouse.up();
+  await expect.poll(async () => (await region(page).boundingBox())!.width).toBeGreaterThan(width + 60);
+  const dragged = Number(await separator.getAttribute("aria-valuenow"));
+  await separator.focus();
+  await page.keyboard.press("ArrowRight");
+  await expect(separator).toHaveAttribute("aria-valuenow", String(dragged - 24));
+
   // The toggle closes it again.
   await page.getByRole("button", { name: "History graph", exact: true }).click();
   await expect(region(page)).toHaveCount(0);
@@ -241,12 +255,18 @@ test("edit and regenerate make branches; clicking a node on another branch switc
   const details = region(page).getByRole("complementary", { name: "Node details" });
   await expect(details).toContainText("another branch");
   await details.getByRole("button", { name: "Switch here" }).click();
+  // The chat's "Switch branch" dialog asks about the branch being left: summarize it.
+  const dialog = page.getByRole("dialog", { name: "Switch branch" });
+  await dialog.getByRole("button", { name: "Summarize", exact: true }).click();
+  await expect(dialog).toHaveCount(0, { timeout: 15_000 });
   await expect(message(page, "assistant", "Echo: Name three trees")).toBeVisible();
   await expect(message(page, "user", "Name three trees")).toBeVisible();
   await expect(message(page, "assistant", "Birch, beech, oak and lime.")).toHaveCount(0);
-  await expect(current(page)).toHaveAccessibleName(/^Assistant message · Echo: Name three trees/);
   await expect(oldReply).toHaveClass(/on-path/);
   await expect(assistantMessages(page)).toHaveCount(2);
+  // The summary is the new leaf, under the reply switched to, linked to the branch it summarizes.
+  await expect(current(page)).toHaveAccessibleName(/^Branch summary · /);
+  await expect(region(page).locator("path.graph-link")).toHaveAttribute("d", /^M/);
 });
 
 test("keyboard: Up/Down/Left/Right move through the tree and Enter switches here", async ({ page, mock }) => {
@@ -279,8 +299,9 @@ test("keyboard: Up/Down/Left/Right move through the tree and Enter switches here
   // Still one tab stop, now on the focused node.
   await expect(tree(page).locator('[role="treeitem"][tabindex="0"]')).toHaveAccessibleName(/Echo: Name three trees/);
 
-  // Enter: Switch here.
+  // Enter: Switch here (the "Switch branch" dialog asks; no summary this time).
   await page.keyboard.press("Enter");
+  await page.getByRole("dialog", { name: "Switch branch" }).getByRole("button", { name: "No summary" }).click();
   await expect(message(page, "assistant", "Echo: Name three trees")).toBeVisible();
   await expect(message(page, "assistant", "A second answer.")).toHaveCount(0);
   await expect(current(page)).toHaveAccessibleName(/^Assistant message · Echo: Name three trees/);
@@ -290,6 +311,20 @@ test("keyboard: Up/Down/Left/Right move through the tree and Enter switches here
   await expect(focused(page)).toHaveAccessibleName(/^User message · What is a grove\?/);
   await page.keyboard.press("End");
   await expect(focused(page)).toHaveAttribute("aria-current", "true");
+
+  // Space collapses the branches below a node (the leaf hidden under it: it becomes "current"), and expands them.
+  await page.keyboard.press("ArrowUp");
+  await expect(focused(page)).toHaveAccessibleName(/^User message · Name three trees/);
+  await expect(tree(page).getByRole("treeitem")).toHaveCount(5);
+  await page.keyboard.press(" ");
+  await expect(focused(page)).toHaveAttribute("aria-expanded", "false");
+  await expect(focused(page)).toHaveAccessibleName(/2 hidden below$/);
+  await expect(focused(page)).toHaveAttribute("aria-current", "true");
+  await expect(tree(page).getByRole("treeitem")).toHaveCount(3);
+  await page.keyboard.press(" ");
+  await expect(tree(page).getByRole("treeitem")).toHaveCount(5);
+  await expect(focused(page)).toHaveAttribute("aria-expanded", "true");
+  await page.keyboard.press("End");
 
   // Shift+F10 opens the node's actions; Escape gives focus back.
   await page.keyboard.press("Shift+F10");
@@ -361,7 +396,8 @@ test("compaction, branch summary and handoff nodes, their details, and the sessi
   await expect(nodes(page, "Branch summary")).toHaveAccessibleName(/^Branch summary · Explored flying into Geneva/);
   await expect(nodes(page, "Handoff")).toHaveAccessibleName("Handoff · continued in Alps trip (part 2)");
   await expect(nodes(page, "Assistant message · Train plan")).toHaveCount(1);
-  // The folded span (the first exchange... up to the first kept entry) is shaded.
+  // The folded span (from the root up to the first kept entry) is shaded.
+  await region(page).getByRole("button", { name: "Fit" }).click();
   await expect(tree(page).locator(".gnode.folded")).toHaveCount(4);
   await expect(current(page)).toHaveAccessibleName(/^Assistant message · Layers, rain jackets/);
 
@@ -434,8 +470,8 @@ test("desktop screenshot: the graph beside a real chat", async ({ page, mock }) 
   await nodes(page, "Assistant message · Echo: Which ferns grow fast?").click();
   await expect(region(page).getByRole("button", { name: "Switch here" })).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/desktop.png` });
-  const id = sessionIdOf(page);
-  expect(id).toBeTruthy();
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.screenshot({ path: `${SHOTS}/desktop-dark.png` });
 });
 
 test("a 10,000-entry session opens in the graph and can be walked with the keyboard", async ({ page }) => {
@@ -521,17 +557,44 @@ test("a 10,000-entry session opens in the graph and can be walked with the keybo
   await page.keyboard.press("ArrowRight");
   await expect(focused(page)).toHaveAccessibleName(/^(User|Assistant) message · Alternative/);
   await expect(focused(page)).toBeInViewport();
-  // Home: the root, 2,000 levels up, rendered and focused.
+  // Home: the root, 2,000 levels up, rendered and focused; a click on it scrolls the chat there.
   await page.keyboard.press("Home");
   await expect(focused(page)).toHaveAccessibleName(/^User message · Path message 0/);
   await expect(focused(page)).toBeInViewport();
+  await expect(page.getByRole("article", { name: /^User message: Path message 0$/ })).toHaveCount(0);
+  await focused(page).click();
+  await expect(page.getByRole("article", { name: /^User message: Path message 0$/ })).toBeInViewport();
   await page.keyboard.press("End");
   await expect(focused(page)).toHaveAccessibleName(/BIG-LEAF/);
+
+  // Drag pans, the wheel zooms (around the pointer), the minimap jumps.
+  const viewport = region(page).locator(".graph-viewport");
+  const world = region(page).locator(".graph-world");
+  const box = (await viewport.boundingBox())!;
+  const before = await world.evaluate((el) => el.style.transform);
+  await page.mouse.move(box.x + 30, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 60, box.y + box.height / 2 + 200, { steps: 8 });
+  await page.mouse.up();
+  await expect.poll(() => world.evaluate((el) => el.style.transform)).not.toBe(before);
+  const zoom = region(page).locator(".graph-zoom-level");
+  const zoomBefore = await zoom.textContent();
+  await page.mouse.move(box.x + box.width / 2, box.y + 90);
+  await page.mouse.wheel(0, 400);
+  await expect(zoom).not.toHaveText(zoomBefore ?? "");
+  const minimap = region(page).locator(".graph-minimap");
+  await expect(minimap).toBeVisible();
+  const mini = (await minimap.boundingBox())!;
+  const jumpFrom = await world.evaluate((el) => el.style.transform);
+  await page.mouse.click(mini.x + mini.width / 2, mini.y + 8);
+  await expect.poll(() => world.evaluate((el) => el.style.transform)).not.toBe(jumpFrom);
 
   // Fit zooms out to the whole tree (drawn as dots): still a handful of DOM nodes.
   await region(page).getByRole("button", { name: "Fit" }).click();
   await expect(region(page).locator(".graph-viewport.overview")).toHaveCount(1);
   expect(await tree(page).getByRole("treeitem").count()).toBeLessThan(5);
   await page.setViewportSize({ width: 1440, height: 900 });
+  await region(page).getByRole("button", { name: "Fit" }).click();
+  await page.waitForTimeout(400); // the Fit animation
   await page.screenshot({ path: `${SHOTS}/ten-thousand-fit.png` });
 });

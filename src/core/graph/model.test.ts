@@ -15,12 +15,13 @@ import {
   u,
 } from "../session/test-entries";
 import { buildTreeIndex } from "../session/tree";
+import { foldedSpans } from "./folded";
 import {
   buildGraphModel,
   COLUMN_PITCH,
-  foldedSpans,
   type GraphModel,
   handoffKey,
+  NODE_HEIGHT,
   ROW_PITCH,
   withSearch,
 } from "./model";
@@ -184,6 +185,11 @@ describe("buildGraphModel: compactions, branch summaries, handoffs", () => {
     expect(spans.get(eid("c2"))).toEqual([eid("c1"), eid("u2")]);
   });
 
+  it("treats a first kept entry that is not on the path as everything above the compaction folded", () => {
+    const entries = linkPath([u("u1", "one"), a("a1", "one!"), compaction("c1", { summary: "S", firstKept: "gone" })]);
+    expect(foldedSpans(buildTreeIndex(entries)).get(eid("c1"))).toEqual([eid("u1"), eid("a1")]);
+  });
+
   it("links a branch summary to the leaf of the branch it summarizes", () => {
     const entries: Entry[] = [
       ...linkPath([u("u1", "hi"), a("a1", "hello"), u("u2", "old way"), a("a2", "old answer")]),
@@ -335,6 +341,10 @@ describe("navigation and viewport", () => {
     const leaf = m.nodes[m.currentIndex]!;
     expect(nodesInRect(m, visibleRect(moved, size))).toContain(leaf.index);
     expect(revealNode(m, m.currentIndex, moved, size)).toBe(moved);
+    // With the bottom half covered (a details panel), the node is brought above it.
+    const covered = revealNode(m, m.currentIndex, moved, size, 16, { top: 0, right: 0, bottom: 150, left: 0 });
+    const bottom = (leaf.y + NODE_HEIGHT) * covered.k + covered.y;
+    expect(bottom).toBeLessThanOrEqual(size.height - 150 - 16 + 0.001);
   });
 });
 

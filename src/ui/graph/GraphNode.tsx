@@ -88,13 +88,8 @@ function metaOf(node: Node): ReactNode {
       </span>
     );
   }
-  if (node.handoff) {
-    return (
-      <span className="gnode-kind">
-        {node.handoff.direction === "to" ? "Handed off to a new chat" : "Handoff from earlier chat"}
-      </span>
-    );
-  }
+  // A link to a later chat says it all in its title ("Continued in …").
+  if (node.handoff?.direction === "from") return <span className="gnode-kind">Continues an earlier chat</span>;
   if (node.collapsed) return <span className="gnode-kind">{count(node.hiddenCount)} hidden below</span>;
   if (node.status === "error") return <span className="gnode-kind bad">failed</span>;
   if (node.status === "stopped" || node.status === "interrupted")

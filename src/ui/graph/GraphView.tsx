@@ -1,4 +1,5 @@
 import {
+  type PointerEvent as ReactPointerEvent,
   type Ref,
   useCallback,
   useEffect,
@@ -13,17 +14,12 @@ import type { GraphModel } from "../../core/graph/model";
 import { type GraphMove, moveFrom } from "../../core/graph/navigation";
 import {
   centerOn,
-  containsRect,
   DETAIL_ZOOM,
   fitView,
   type Insets,
-  MIN_ZOOM,
   nodeAt,
   nodesInRect,
-  type Rect,
   revealNode,
-  type Size,
-  type View,
   visibleRect,
   zoomAt,
 } from "../../core/graph/viewport";
@@ -31,29 +27,20 @@ import type { SessionId } from "../../core/session/ids";
 import type { TreeIndex } from "../../core/session/tree";
 import { GraphNodeView } from "./GraphNode";
 import { openLinkedSession, showInChat, switchFromGraph } from "./graph-actions";
-import { Minimap, minimapRect, minimapScale } from "./Minimap";
+import { Minimap } from "./Minimap";
 import { NodeDetails } from "./NodeDetails";
 import { NodeMenu } from "./NodeMenu";
-import { drawOverview, type OverviewColors, overviewColors } from "./overview";
 import { buildPaths } from "./paths";
+import { READING_ZOOM, useGraphViewport } from "./use-graph-viewport";
+import { usePanZoomInput } from "./use-pan-zoom-input";
 
-/** Pointer travel (px) before a press becomes a pan rather than a click. */
-const DRAG_THRESHOLD_PX = 4;
-/** Nodes are rendered this far (screen px) beyond each edge of the viewport, so a pan re-renders rarely. */
-const OVERSCAN_PX = 360;
 /** Zoom buttons and +/- keys multiply the zoom by this. */
 const ZOOM_STEP = 1.5;
-const ANIMATION_MS = 180;
 /** The minimap shows when "Fit" would have to zoom out below this. */
 const MINIMAP_BELOW_FIT_ZOOM = 0.6;
 /** Height of the zoom bar over the top of the viewport, px (nodes are revealed below it). */
 const TOP_INSET_PX = 44;
-/** Spacing of the dotted backdrop at zoom 1, px. */
-const GRID_PX = 22;
-/** The zoom a keyboard move or an overview click lands at, when zoomed out too far to read. */
-const READING_ZOOM = 0.9;
 
-type Frame = { rect: Rect; overview: boolean };
 type Menu = {
   key: string;
   x: number;
@@ -69,24 +56,12 @@ export type GraphViewHandle = {
   select: (key: string, opts?: { focus?: boolean }) => void;
 };
 
-function clampToBounds(r: Rect, model: GraphModel): Rect {
-  const b = model.bounds;
-  return {
-    x0: Math.max(r.x0, b.minX),
-    y0: Math.max(r.y0, b.minY),
-    x1: Math.min(r.x1, b.maxX),
-    y1: Math.min(r.y1, b.maxY),
-  };
-}
-
-const easeOut = (t: number) => 1 - (1 - t) ** 3;
-
 /**
  * The graph itself: pan (drag), zoom (wheel, pinch, buttons), a minimap, and only the nodes in view
- * rendered (culled from the pan/zoom transform with overscan; zoomed out, nodes become SVG dots).
- * The transform is applied to the DOM directly, so a pan re-renders React only when it leaves the
- * rendered area. A `tree` of `treeitem`s with a roving tabindex: arrows move in the model (so they
- * reach nodes that are not drawn), and the focused node is always rendered and panned into view.
+ * rendered (culled from the pan/zoom transform with overscan, use-graph-viewport.ts; zoomed out,
+ * the nodes are drawn on a canvas, overview.ts). A `tree` of `treeitem`s with a roving tabindex:
+ * arrows move in the model (so they reach nodes that are not drawn), and the focused node is
+ * always rendered and panned into view. Node actions, details and the minimap sit on top.
  */
 export function GraphView({
   model,
@@ -102,30 +77,17 @@ export function GraphView({
   onToggleCollapse: (key: string) => void;
   ref?: Ref<GraphViewHandle>;
 }) {
-  const viewportRef = useRef<HTMLDivElement>(null);
-  const worldRef = useRef<HTMLDivElement>(null);
+  const vp = useGraphViewport(model);
+  const { viewportRef, worldRef, canvasRef, miniRectRef, zoomLabelRef, size, frame, viewRef, sizeRef, modelRef } = vp;
+  const { applyView, animateTo, latestView, minZoom, local } = vp;
   const treeRef = useRef<HTMLDivElement>(null);
-  const miniRectRef = useRef<HTMLDivElement>(null);
-  const canvasRef = useRef<HTMLCanvasElement>(null);
-  const colorsRef = useRef<OverviewColors | null>(null);
-  const zoomLabelRef = useRef<HTMLSpanElement>(null);
   const hintId = useId();
 
-  const [size, setSize] = useState<Size>({ width: 0, height: 0 });
-  const [frame, setFrame] = useState<Frame | null>(null);
   const [focusedKey, setFocusedKey] = useState<string | null>(null);
   const [selectedKey, setSelectedKey] = useState<string | null>(null);
   const [hoverKey, setHoverKey] = useState<string | null>(null);
   const [menu, setMenu] = useState<Menu | null>(null);
-
-  const viewRef = useRef<View | null>(null);
-  const frameRef = useRef<Frame | null>(null);
-  const modelRef = useRef(model);
-  modelRef.current = model;
-  const sizeRef = useRef(size);
-  sizeRef.current = size;
   const pendingFocus = useRef(false);
-  const dragged = useRef(false);
 
   const resolve = (key: string | null) => (key === null ? -1 : (model.byKey.get(key) ?? -1));
   const focusedIndex = (() => {
@@ -135,124 +97,20 @@ export function GraphView({
   })();
   const selectedIndex = resolve(selectedKey);
 
-  // ---- the transform --------------------------------------------------------------------------
+  // ---- focus and selection --------------------------------------------------------------------
 
-  const minZoom = useCallback(() => Math.min(MIN_ZOOM, fitView(modelRef.current, sizeRef.current).k), []);
-
-  const applyView = useCallback((v: View) => {
-    viewRef.current = v;
-    const world = worldRef.current;
-    if (world) world.style.transform = `translate(${v.x}px, ${v.y}px) scale(${v.k})`;
-    if (zoomLabelRef.current) zoomLabelRef.current.textContent = `${Math.round(v.k * 100)}%`;
-    const viewport = viewportRef.current;
-    if (viewport) {
-      // The dotted backdrop moves and scales with the graph (hidden when the dots would crowd).
-      const pitch = GRID_PX * v.k;
-      viewport.style.backgroundImage = pitch < 7 ? "none" : "";
-      viewport.style.backgroundSize = `${pitch}px ${pitch}px`;
-      viewport.style.backgroundPosition = `${v.x}px ${v.y}px`;
-    }
-    const size = sizeRef.current;
-    if (size.width === 0) return;
-    const m = modelRef.current;
-    const visible = visibleRect(v, size);
-    const mini = miniRectRef.current;
-    if (mini) {
-      const r = minimapRect(minimapScale(m), visible);
-      mini.style.transform = `translate(${r.left}px, ${r.top}px)`;
-      mini.style.width = `${r.width}px`;
-      mini.style.height = `${r.height}px`;
-    }
-    const overview = v.k < DETAIL_ZOOM;
-    const canvas = canvasRef.current;
-    if (canvas && overview) {
-      colorsRef.current ??= overviewColors(canvas);
-      drawOverview(canvas, m, v, size, colorsRef.current, m.currentIndex);
-    }
-    const current = frameRef.current;
-    if (!current || current.overview !== overview || !containsRect(current.rect, clampToBounds(visible, m))) {
-      // Overscan in screen pixels: the same margin at every zoom.
-      const margin = OVERSCAN_PX / v.k;
-      const next = {
-        rect: { x0: visible.x0 - margin, y0: visible.y0 - margin, x1: visible.x1 + margin, y1: visible.y1 + margin },
-        overview,
-      };
-      frameRef.current = next;
-      setFrame(next);
-    }
-  }, []);
-
-  // Pointer and wheel input arrive faster than frames: apply at most one view per frame.
-  const scheduled = useRef<{ view: View; raf: number } | null>(null);
-  const schedule = useCallback(
-    (v: View) => {
-      if (scheduled.current) {
-        scheduled.current.view = v;
-        return;
-      }
-      const raf = requestAnimationFrame(() => {
-        const next = scheduled.current?.view;
-        scheduled.current = null;
-        if (next) applyView(next);
-      });
-      scheduled.current = { view: v, raf };
-    },
-    [applyView],
-  );
-  const latestView = () => scheduled.current?.view ?? viewRef.current;
-
-  const animation = useRef(0);
-  const stopAnimation = () => cancelAnimationFrame(animation.current);
-  const animateTo = useCallback(
-    (target: View) => {
-      cancelAnimationFrame(animation.current);
-      const from = viewRef.current;
-      if (!from || window.matchMedia?.("(prefers-reduced-motion: reduce)").matches) {
-        applyView(target);
-        return;
-      }
-      const start = performance.now();
-      const step = (now: number) => {
-        const t = Math.min(1, (now - start) / ANIMATION_MS);
-        const e = easeOut(t);
-        applyView({
-          x: from.x + (target.x - from.x) * e,
-          y: from.y + (target.y - from.y) * e,
-          k: from.k * (target.k / from.k) ** e,
-        });
-        if (t < 1) animation.current = requestAnimationFrame(step);
-      };
-      animation.current = requestAnimationFrame(step);
-    },
-    [applyView],
-  );
-
-  // The viewport's size.
-  useLayoutEffect(() => {
-    const el = viewportRef.current;
-    if (!el) return;
-    const measure = () => setSize({ width: el.clientWidth, height: el.clientHeight });
-    measure();
-    const observer = new ResizeObserver(measure);
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, []);
-
-  // First view: the whole graph when it fits readably, else the current node in the middle.
-  useLayoutEffect(() => {
-    if (size.width === 0) return;
-    if (viewRef.current) {
-      applyView(viewRef.current);
-      return;
-    }
-    if (model.nodes.length === 0) return;
-    const fit = fitView(model, size);
-    const at = model.currentIndex >= 0 ? model.currentIndex : 0;
-    applyView(fit.k >= 0.7 ? fit : centerOn(model, at, { x: 0, y: 0, k: READING_ZOOM }, size));
-  }, [size, model, applyView]);
+  /** What covers the edges of the viewport: the zoom bar on top, the details panel below or beside. */
+  const insets = (): Insets => {
+    const { width, height } = sizeRef.current;
+    const panel = viewportRef.current?.querySelector<HTMLElement>(".graph-details:not(.preview)");
+    if (!panel) return { top: TOP_INSET_PX, right: 0, bottom: 0, left: 0 };
+    if (panel.offsetLeft > width / 2) return { top: TOP_INSET_PX, right: width - panel.offsetLeft, bottom: 0, left: 0 };
+    return { top: TOP_INSET_PX, right: 0, bottom: height - panel.offsetTop, left: 0 };
+  };
 
   // Follow the leaf: when it moves (a new message, a switch) and the old one was in view.
   const lastCurrent = useRef<string | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: viewRef and sizeRef are refs (use-graph-viewport.ts)
   useEffect(() => {
     const key = model.nodes[model.currentIndex]?.key ?? null;
     const previous = lastCurrent.current;
@@ -265,43 +123,22 @@ export function GraphView({
     const vis = visibleRect(v, sizeRef.current);
     const b = model.nodes[before]!;
     if (b.x >= vis.x0 && b.x <= vis.x1 && b.y >= vis.y0 && b.y <= vis.y1) {
-      animateTo(revealNode(model, model.currentIndex, v, sizeRef.current));
+      animateTo(revealNode(model, model.currentIndex, v, sizeRef.current, 24, insets()));
     }
   }, [model, animateTo]);
 
-  // The minimap's scale, the canvas and the rendered nodes change with the model.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: applyView reads the model through modelRef
-  useEffect(() => {
-    colorsRef.current = null;
-    if (viewRef.current) applyView(viewRef.current);
-  }, [model, applyView]);
-
-  // ---- focus and selection --------------------------------------------------------------------
-
-  /** What covers the edges of the viewport: the zoom bar on top, the details panel below or beside. */
-  const insets = useCallback((): Insets => {
-    const { width, height } = sizeRef.current;
-    const panel = viewportRef.current?.querySelector<HTMLElement>(".graph-details:not(.preview)");
-    if (!panel) return { top: TOP_INSET_PX, right: 0, bottom: 0, left: 0 };
-    if (panel.offsetLeft > width / 2) return { top: TOP_INSET_PX, right: width - panel.offsetLeft, bottom: 0, left: 0 };
-    return { top: TOP_INSET_PX, right: 0, bottom: height - panel.offsetTop, left: 0 };
-  }, []);
-
-  const reveal = useCallback(
-    (i: number, animate: boolean) => {
-      const v = viewRef.current;
-      if (!v) return;
-      const reading = v.k < DETAIL_ZOOM ? { ...v, k: READING_ZOOM } : v;
-      const target =
-        reading === v
-          ? revealNode(modelRef.current, i, v, sizeRef.current, 24, insets())
-          : centerOn(modelRef.current, i, reading, sizeRef.current);
-      if (target === v) return;
-      if (animate) animateTo(target);
-      else applyView(target);
-    },
-    [animateTo, applyView, insets],
-  );
+  const reveal = (i: number, animate: boolean) => {
+    const v = viewRef.current;
+    if (!v) return;
+    const reading = v.k < DETAIL_ZOOM ? { ...v, k: READING_ZOOM } : v;
+    const target =
+      reading === v
+        ? revealNode(modelRef.current, i, v, sizeRef.current, 24, insets())
+        : centerOn(modelRef.current, i, reading, sizeRef.current);
+    if (target === v) return;
+    if (animate) animateTo(target);
+    else applyView(target);
+  };
 
   // A selected node the details panel would cover moves into the uncovered part (the panel has
   // just been laid out, so its size is known here).
@@ -427,125 +264,19 @@ export function GraphView({
     return el ? Number(el.dataset.index) : -1;
   };
 
-  // ---- pan and zoom input ---------------------------------------------------------------------
-
-  const pointers = useRef(new Map<number, { x: number; y: number }>());
-  const gesture = useRef<{
-    x: number;
-    y: number;
-    view: View;
-    moved: boolean;
-    pinch: { distance: number; mx: number; my: number; view: View } | null;
-  } | null>(null);
-
-  const local = (clientX: number, clientY: number) => {
-    const box = viewportRef.current!.getBoundingClientRect();
-    return { x: clientX - box.left, y: clientY - box.top };
-  };
-
-  const startGesture = () => {
-    const v = latestView();
-    const points = [...pointers.current.values()];
-    if (!v || points.length === 0) return;
-    if (points.length >= 2) {
-      const [a, b] = points as [{ x: number; y: number }, { x: number; y: number }];
-      const m = local((a.x + b.x) / 2, (a.y + b.y) / 2);
-      gesture.current = {
-        x: a.x,
-        y: a.y,
-        view: v,
-        moved: true,
-        pinch: { distance: Math.hypot(a.x - b.x, a.y - b.y) || 1, mx: m.x, my: m.y, view: v },
-      };
-    } else {
-      gesture.current = { x: points[0]!.x, y: points[0]!.y, view: v, moved: false, pinch: null };
-    }
-  };
-
-  const onPointerDown = (e: React.PointerEvent<HTMLDivElement>) => {
-    if (e.pointerType === "mouse" && e.button !== 0) return;
-    if ((e.target as Element).closest("[data-no-pan]")) return;
-    stopAnimation();
-    dragged.current = false;
-    pointers.current.set(e.pointerId, { x: e.clientX, y: e.clientY });
-    startGesture();
-  };
-
-  const onPointerMove = (e: React.PointerEvent<HTMLDivElement>) => {
-    if (!pointers.current.has(e.pointerId)) return;
-    pointers.current.set(e.pointerId, { x: e.clientX, y: e.clientY });
-    const g = gesture.current;
-    if (!g) return;
-    if (g.pinch && pointers.current.size >= 2) {
-      const [a, b] = [...pointers.current.values()] as [{ x: number; y: number }, { x: number; y: number }];
-      const m = local((a.x + b.x) / 2, (a.y + b.y) / 2);
-      const k = g.pinch.view.k * (Math.hypot(a.x - b.x, a.y - b.y) / g.pinch.distance);
-      const zoomed = zoomAt(g.pinch.view, k, g.pinch.mx, g.pinch.my, minZoom());
-      dragged.current = true;
-      schedule({ ...zoomed, x: zoomed.x + m.x - g.pinch.mx, y: zoomed.y + m.y - g.pinch.my });
-      return;
-    }
-    const dx = e.clientX - g.x;
-    const dy = e.clientY - g.y;
-    if (!g.moved) {
-      if (Math.hypot(dx, dy) < DRAG_THRESHOLD_PX) return;
-      g.moved = true;
-      dragged.current = true;
-      try {
-        e.currentTarget.setPointerCapture(e.pointerId);
-      } catch {
-        // Synthetic or already released pointers cannot be captured: panning works without it.
-      }
-      e.currentTarget.classList.add("panning");
-    }
-    schedule({ ...g.view, x: g.view.x + dx, y: g.view.y + dy });
-  };
-
-  const onPointerEnd = (e: React.PointerEvent<HTMLDivElement>) => {
-    if (!pointers.current.has(e.pointerId)) return;
-    pointers.current.delete(e.pointerId);
-    const g = gesture.current;
-    if (pointers.current.size > 0) {
-      startGesture();
-      return;
-    }
-    gesture.current = null;
-    e.currentTarget.classList.remove("panning");
-    // Zoomed out to dots: a click on one zooms in to it.
+  // Zoomed out to dots, a tap on one zooms in to it.
+  const onTap = (e: ReactPointerEvent<HTMLDivElement>) => {
     const v = viewRef.current;
-    if (e.type === "pointerup" && g && !g.moved && v && frameRef.current?.overview && indexOfTarget(e.target) < 0) {
-      const p = local(e.clientX, e.clientY);
-      const hit = nodeAt(model, (p.x - v.x) / v.k, (p.y - v.y) / v.k, 14 / v.k);
-      if (hit >= 0) {
-        const node = model.nodes[hit]!;
-        setFocusedKey(node.key);
-        setSelectedKey(node.key);
-        animateTo(centerOn(model, hit, { ...v, k: READING_ZOOM }, sizeRef.current));
-      }
-    }
+    if (!v || !vp.frameRef.current?.overview || indexOfTarget(e.target) >= 0) return;
+    const p = local(e.clientX, e.clientY);
+    const hit = nodeAt(model, (p.x - v.x) / v.k, (p.y - v.y) / v.k, 14 / v.k);
+    if (hit < 0) return;
+    const node = model.nodes[hit]!;
+    setFocusedKey(node.key);
+    setSelectedKey(node.key);
+    animateTo(centerOn(model, hit, { ...v, k: READING_ZOOM }, sizeRef.current));
   };
-
-  useEffect(() => {
-    const el = viewportRef.current;
-    if (!el) return;
-    const onWheel = (e: WheelEvent) => {
-      if ((e.target as Element).closest("[data-no-pan]")) return;
-      const v = scheduled.current?.view ?? viewRef.current;
-      if (!v) return;
-      e.preventDefault();
-      cancelAnimationFrame(animation.current);
-      const unit = e.deltaMode === 1 ? 33 : e.deltaMode === 2 ? 400 : 1;
-      if (e.shiftKey && !e.ctrlKey) {
-        schedule({ ...v, x: v.x - e.deltaX * unit, y: v.y - e.deltaY * unit });
-        return;
-      }
-      const box = el.getBoundingClientRect();
-      const factor = Math.exp(-e.deltaY * unit * (e.ctrlKey ? 0.01 : 0.0015));
-      schedule(zoomAt(v, v.k * factor, e.clientX - box.left, e.clientY - box.top, minZoom()));
-    };
-    el.addEventListener("wheel", onWheel, { passive: false });
-    return () => el.removeEventListener("wheel", onWheel);
-  }, [schedule, minZoom]);
+  const { onPointerDown, onPointerMove, onPointerEnd, dragged } = usePanZoomInput(vp, onTap);
 
   const zoomBy = (factor: number) => {
     const v = latestView();
@@ -684,7 +415,7 @@ export function GraphView({
       </div>
 
       <p id={hintId} className="graph-hint">
-        Arrows move · Enter switches here · Space collapses · Shift+F10 for actions · drag to pan · scroll to zoom
+        Arrows move · Enter switches here · Space folds · Shift+F10 actions · scroll zooms
       </p>
 
       {model.nodes.length === 0 && <p className="graph-empty">No messages yet. The conversation’s tree grows here.</p>}

@@ -39,6 +39,7 @@ function useModel(data: GraphData, filter: GraphFilter, collapsed: ReadonlySet<s
       childSessions,
       parentSession,
     });
+    performance.clearMeasures(MEASURE);
     performance.measure(MEASURE, { start: t0, detail: { nodes: model.nodes.length } });
     return model;
   }, [view.index, leafId, labels, filter, collapsed, childSessions, parentSession]);
@@ -157,7 +158,13 @@ function SessionGraph({ sessionId }: { sessionId: SessionId }) {
         ? `${cursor + 1} of ${count(model.matches.length)}`
         : `${count(model.matches.length)} ${model.matches.length === 1 ? "match" : "matches"}`;
 
-  if (!data.view.loaded) return <div className="graph-loading" aria-busy="true" />;
+  if (!data.view.loaded) {
+    return (
+      <p className="graph-loading muted" aria-busy="true">
+        Reading the conversation…
+      </p>
+    );
+  }
   if (!data.view.session) return <p className="graph-empty">This chat was not found.</p>;
 
   return (

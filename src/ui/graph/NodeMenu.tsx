@@ -91,16 +91,7 @@ export function NodeMenu({
     items.push({
       id: "branch",
       text: "Branch from here",
-      run: close(() => {
-        if (entry.type === "message" && entry.role === "user" && !node.onActivePath) {
-          // Off the active path a user message cannot be edited in place: switching puts its text
-          // back into the composer, which is the same thing.
-          void switchFromGraph(sessionId, entry.id);
-          return;
-        }
-        branchFromGraph(sessionId, entry);
-        if (node.onActivePath) showInChat(entry.id);
-      }),
+      run: close(() => void branchFromGraph(sessionId, entry, node.onActivePath)),
     });
     if (node.onActivePath) {
       const busy = replying || maintenance;

@@ -1,46 +1,39 @@
 /**
- * What the graph's node actions do, on top of the state actions: Switch here (with the remembered
- * branch-summary choice; there is no switch dialog yet, so "ask" switches without a summary),
- * Branch from here, Compact up to here (the chat's Compact dialog, so instructions and progress
- * look the same wherever it starts), Copy, opening a linked session, showing an entry in the chat.
+ * What the graph's node actions do, on top of the state actions: Switch here (through the chat's
+ * "Switch branch" dialog, which applies the remembered choice or asks whether to summarize the
+ * branch being left), Branch from here, Compact up to here (the chat's Compact dialog, so
+ * instructions and progress look the same wherever it starts), Copy, opening a linked session,
+ * showing an entry in the chat.
  */
 import { entryText } from "../../core/graph/text";
 import type { Entry } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
 import { branchFromHere } from "../../state/actions/chat";
 import { openSession } from "../../state/actions/sessions";
-import { rememberedSwitchChoice, switchHere } from "../../state/actions/switch-branch";
+import { switchHere } from "../../state/actions/switch-branch";
 import { pushNotice, useUiStore } from "../../state/stores";
 import { openCompactDialog } from "../chat/compact-dialog-store";
+import { openSwitchDialog } from "../chat/switch-dialog-store";
 
-/** Switch here on `entryId`. Resolves to true when the leaf moved. */
-export async function switchFromGraph(sessionId: SessionId, entryId: EntryId): Promise<boolean> {
-  const choice = rememberedSwitchChoice() ?? { kind: "none" };
-  const result = await switchHere(sessionId, entryId, choice);
-  switch (result.kind) {
-    case "switched":
-      return true;
-    case "nothing_to_do":
-      return false;
-    case "not_found":
-      pushNotice("error", "Could not switch: that message is gone.");
-      return false;
-    case "busy":
-      pushNotice("info", "Wait for the reply or the summary in progress to finish, then switch.");
-      return false;
-    case "cancelled":
-      return false;
-    case "stale":
-      pushNotice("info", "The conversation moved on while the branch summary was written; nothing was changed.");
-      return false;
-    case "failed":
-      pushNotice("error", result.message);
-      return false;
-  }
+/** Switch here on `entryId` (the "Switch branch" dialog decides about a summary). Resolves to true when the leaf moved. */
+export function switchFromGraph(sessionId: SessionId, entryId: EntryId): Promise<boolean> {
+  return openSwitchDialog(sessionId, entryId);
 }
 
-export function branchFromGraph(sessionId: SessionId, entry: Entry): void {
-  void branchFromHere(sessionId, entry);
+/**
+ * Branch from here (DESIGN §5): Switch here without a summary. On a user message of the active
+ * path that is Edit (in the chat); off it, the switch puts the message's text back into the
+ * composer, which is the same thing.
+ */
+export async function branchFromGraph(sessionId: SessionId, entry: Entry, onActivePath: boolean): Promise<void> {
+  if (entry.type === "message" && entry.role === "user" && !onActivePath) {
+    const result = await switchHere(sessionId, entry.id, { kind: "none" });
+    if (result.kind === "busy") pushNotice("info", "Wait for the reply or the summary in progress to finish.");
+    else if (result.kind === "failed") pushNotice("error", result.message);
+    return;
+  }
+  await branchFromHere(sessionId, entry);
+  if (onActivePath) showInChat(entry.id);
 }
 
 export function compactUpTo(sessionId: SessionId, entry: Entry, title: string): void {

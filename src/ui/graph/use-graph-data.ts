@@ -1,5 +1,6 @@
 /** The live data the history graph is drawn from: the session view, its labels and handoff links. */
 import { useLiveQuery } from "dexie-react-hooks";
+import { useMemo } from "react";
 import type { Session } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
 import { liveChildSessions, liveLabels, liveSession } from "../../db/live";
@@ -24,10 +25,16 @@ export function useGraphData(sessionId: SessionId | null): GraphData {
     async () => (parentId ? ((await liveSession(parentId)) ?? null) : null),
     [parentId],
   );
-  return {
-    view,
-    labels: labels ?? NO_LABELS,
-    childSessions: childSessions ?? NO_SESSIONS,
-    parentSession: parentSession ?? null,
-  };
+  // The sessions table changes with every message anywhere (updatedAt): keep the same array while
+  // what the graph shows of it (id, title, the entry it hangs from) is the same, so the model is
+  // not rebuilt for nothing.
+  const linksKey = (childSessions ?? NO_SESSIONS)
+    .map((c) => `${c.id}\u0000${c.title}\u0000${c.parentEntryId}`)
+    .join("\u0001");
+  // biome-ignore lint/correctness/useExhaustiveDependencies: linksKey is the content of childSessions
+  const stableChildren = useMemo(() => childSessions ?? NO_SESSIONS, [linksKey]);
+  const parentTitle = parentSession?.title;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only its id and title are shown
+  const stableParent = useMemo(() => parentSession ?? null, [parentSession?.id, parentTitle]);
+  return { view, labels: labels ?? NO_LABELS, childSessions: stableChildren, parentSession: stableParent };
 }
