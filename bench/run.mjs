@@ -13,6 +13,7 @@ import { cpus, loadavg, totalmem } from "node:os";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import compaction from "./compaction.mjs";
+import compactionLongtasks from "./compaction-longtasks.mjs";
 import graph from "./graph.mjs";
 import { createContext } from "./lib/context.mjs";
 import { table } from "./lib/stats.mjs";
@@ -22,7 +23,7 @@ import scroll from "./scroll.mjs";
 import tokens from "./tokens.mjs";
 
 /** In order. `optIn` benches run only when named. */
-const BENCHES = [openSession, scroll, openProfile, tokens, compaction, graph];
+const BENCHES = [openSession, scroll, openProfile, tokens, compaction, graph, compactionLongtasks];
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const argv = process.argv.slice(2);

@@ -4,7 +4,7 @@ import type { SessionId } from "../../core/session/ids";
 import { useStreamStore } from "../../state/stores";
 import { useScrollToEntry } from "../graph/use-scroll-to-entry";
 import type { SessionView } from "../hooks";
-import { type DisplayRow, displayRows } from "./display-rows";
+import { displayRows } from "./display-rows";
 import { EntryView } from "./EntryView";
 import { StreamingMessage } from "./StreamingMessage";
 
@@ -19,29 +19,6 @@ const USER_SCROLL_WINDOW_MS = 1_000;
  * DOM, so a 2,000-message path scrolls smoothly. The reply in flight is the last row and reads
  * the stream store itself, so tokens never re-render the list.
  */
-/** Rough px per line of text and chars per line at the list's width, for the size estimate. */
-const LINE_PX = 24;
-const CHARS_PER_LINE = 90;
-const ROW_CHROME_PX = 72;
-const MAX_ESTIMATE_PX = 4_000;
-
-/**
- * A row's height before it is measured, from its text length. A fixed guess (rows average ~500 px
- * in long chats) made the list's height wrong by megapixels, so opening at the bottom rendered
- * rows at the wrong place first and the scrollbar jumped while scrolling up.
- */
-function estimateRowHeight(row: DisplayRow | undefined): number {
-  if (!row) return 140;
-  const entry = row.entry;
-  const chars =
-    entry.type === "message"
-      ? entry.content.reduce((n, b) => n + (b.type === "text" || b.type === "thinking" ? b.text.length : 40), 0)
-      : row.kind === "compaction"
-        ? 400
-        : 600;
-  return Math.min(MAX_ESTIMATE_PX, ROW_CHROME_PX + Math.ceil(chars / CHARS_PER_LINE) * LINE_PX);
-}
-
 export function MessageList({ view, sessionId }: { view: SessionView; sessionId: SessionId | null }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   // The reply in flight belongs under its parent: shown only while that parent is the leaf on screen.
@@ -76,9 +53,8 @@ export function MessageList({ view, sessionId }: { view: SessionView; sessionId:
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scrollRef.current,
-    estimateSize: (i) => estimateRowHeight(rows[i]),
-    // Rows are tall (Markdown, code): a few beyond the viewport are enough, and each costs a parse.
-    overscan: 3,
+    estimateSize: () => 140,
+    overscan: 6,
     getItemKey: (i) => rows[i]?.key ?? "streaming",
   });
   // The history graph asks to show an entry of the path: stop following and scroll to its row.
