@@ -1,0 +1,312 @@
+/**
+ * Grove's own export format ("grove-session-export", version 1): whole sessions with every
+ * branch, plus entry labels. Pure: text in, text out. Keys and settings are never part of it.
+ */
+import { z } from "zod";
+import type { Entry, Session } from "../session/entries";
+import { asEntryId, asSessionId, type BlobId, type EntryId, type SessionId } from "../session/ids";
+
+export const GROVE_EXPORT_FORMAT = "grove-session-export";
+export const GROVE_EXPORT_VERSION = 1;
+
+/** One session with all its entries (every branch) and its entry labels. */
+export type ExportedSession = {
+  session: Session;
+  entries: Entry[];
+  labels: Record<EntryId, string>;
+};
+
+export type ImportResult = { kind: "ok"; sessions: ExportedSession[] } | { kind: "error"; message: string };
+
+// ---- schema ---------------------------------------------------------------------------------
+
+const entryId = z.string().min(1).transform(asEntryId);
+const sessionId = z.string().min(1).transform(asSessionId);
+const apiKind = z.enum(["anthropic-messages", "openai-chat"]);
+const nonNegative = z.number().finite().nonnegative();
+
+const block = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("text"), text: z.string() }),
+  z.object({
+    type: z.literal("image"),
+    blobId: z
+      .string()
+      .min(1)
+      .transform((s) => s as BlobId),
+    mimeType: z.string(),
+  }),
+  z.object({
+    type: z.literal("thinking"),
+    text: z.string(),
+    signature: z.string().optional(),
+    redactedData: z.string().optional(),
+    signedBy: apiKind.optional(),
+  }),
+  z.object({ type: z.literal("tool_call"), id: z.string(), name: z.string(), args: z.unknown() }),
+  z.object({
+    type: z.literal("tool_result"),
+    callId: z.string(),
+    toolName: z.string().optional(),
+    text: z.string(),
+    isError: z.boolean(),
+  }),
+]);
+
+const base = {
+  id: entryId,
+  sessionId,
+  parentId: entryId.nullable(),
+  createdAt: nonNegative,
+};
+
+const messageEntry = z.object({
+  ...base,
+  type: z.literal("message"),
+  role: z.enum(["user", "assistant", "tool"]),
+  content: z.array(block),
+  status: z.enum(["complete", "stopped", "interrupted", "error"]),
+  error: z
+    .object({
+      kind: z.enum([
+        "context_overflow",
+        "output_length",
+        "rate_limit",
+        "auth",
+        "overloaded",
+        "server",
+        "network",
+        "invalid_request",
+        "aborted",
+        "unknown",
+      ]),
+      message: z.string(),
+      status: z.number().optional(),
+      retryAfterMs: z.number().optional(),
+    })
+    .optional(),
+  provider: z.string().optional(),
+  api: apiKind.optional(),
+  model: z.string().optional(),
+  usage: z
+    .object({
+      input: nonNegative,
+      output: nonNegative,
+      cacheRead: nonNegative.optional(),
+      cacheWrite: nonNegative.optional(),
+    })
+    .optional(),
+  stopReason: z.enum(["end", "length", "tool_use", "refusal", "aborted", "error"]).optional(),
+  continues: entryId.optional(),
+});
+
+const compactionEntry = z.object({
+  ...base,
+  type: z.literal("compaction"),
+  summary: z.string(),
+  shortSummary: z.string(),
+  firstKeptEntryId: entryId.nullable(),
+  keptUserTurnIds: z.array(entryId),
+  tokensBefore: nonNegative,
+  tokensAfter: nonNegative,
+  reason: z.enum(["manual", "threshold", "overflow", "length", "preflight"]),
+  instructions: z.string().optional(),
+  model: z.string(),
+  details: z.unknown().optional(),
+});
+
+const branchSummaryEntry = z.object({
+  ...base,
+  type: z.literal("branch_summary"),
+  fromId: entryId,
+  summary: z.string(),
+  instructions: z.string().optional(),
+  model: z.string(),
+  details: z.unknown().optional(),
+});
+
+const handoffEntry = z.object({
+  ...base,
+  type: z.literal("handoff"),
+  document: z.string(),
+  fromSessionId: sessionId,
+  fromEntryId: entryId,
+});
+
+const entrySchema: z.ZodType<Entry> = z.discriminatedUnion("type", [
+  messageEntry,
+  compactionEntry,
+  branchSummaryEntry,
+  handoffEntry,
+]);
+
+const sessionSchema: z.ZodType<Session> = z.object({
+  id: sessionId,
+  title: z.string(),
+  titleSource: z.enum(["auto", "user"]),
+  createdAt: nonNegative,
+  updatedAt: nonNegative,
+  leafId: entryId.nullable(),
+  systemPrompt: z.string().optional(),
+  model: z.object({ providerId: z.string(), modelId: z.string() }).optional(),
+  parentSessionId: sessionId.optional(),
+  parentEntryId: entryId.optional(),
+});
+
+const fileSchema = z.object({
+  format: z.literal(GROVE_EXPORT_FORMAT),
+  version: z.literal(GROVE_EXPORT_VERSION),
+  sessions: z.array(
+    z.object({
+      session: sessionSchema,
+      entries: z.array(entrySchema),
+      labels: z.record(z.string(), z.string()),
+    }),
+  ),
+});
+
+// ---- export ---------------------------------------------------------------------------------
+
+/** Objects rebuilt with sorted keys (undefined dropped) so the same data always gives the same text. */
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value !== null && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value).sort()) {
+      const v = (value as Record<string, unknown>)[key];
+      if (v !== undefined) out[key] = canonical(v);
+    }
+    return out;
+  }
+  return value;
+}
+
+export function exportGroveJson(sessions: readonly ExportedSession[]): string {
+  const file = {
+    format: GROVE_EXPORT_FORMAT,
+    version: GROVE_EXPORT_VERSION,
+    sessions: sessions.map((s) => ({ session: s.session, entries: s.entries, labels: s.labels })),
+  };
+  return `${JSON.stringify(canonical(file), null, 2)}\n`;
+}
+
+// ---- parse ----------------------------------------------------------------------------------
+
+function formatPath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const p of path) out += typeof p === "number" ? `[${p}]` : out ? `.${String(p)}` : String(p);
+  return out || "(top level)";
+}
+
+/** JSON.parse with a message that says what went wrong in words a user can act on. */
+export function parseJsonText(
+  text: string,
+  what: string,
+): { ok: true; value: unknown } | { ok: false; message: string } {
+  if (text.trim() === "") return { ok: false, message: `The ${what} file is empty.` };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (e) {
+    const detail = e instanceof Error ? e.message : String(e);
+    // Cut-off files fail at (or just before) their last character, whatever the engine's wording.
+    const at = /position (\d+)/.exec(detail)?.[1];
+    const truncated =
+      /end of (JSON )?input|Unterminated/i.test(detail) ||
+      (at !== undefined && Number(at) >= text.trimEnd().length - 1);
+    return {
+      ok: false,
+      message: truncated
+        ? `The ${what} file is not complete JSON (it looks truncated): ${detail}`
+        : `The ${what} file is not valid JSON: ${detail}`,
+    };
+  }
+}
+
+/** Structural checks zod can't express: ids, parent links, cycles, leaf. Returns an error message or null. */
+export function checkSessionGraph(sessions: readonly ExportedSession[]): string | null {
+  const seenSessions = new Set<SessionId>();
+  const seenEntries = new Map<EntryId, number>();
+  for (const [si, { session, entries, labels }] of sessions.entries()) {
+    const where = `sessions[${si}] ("${session.title}")`;
+    if (seenSessions.has(session.id)) return `${where}: duplicate session id ${session.id}.`;
+    seenSessions.add(session.id);
+    const byId = new Map<EntryId, Entry>();
+    for (const [ei, e] of entries.entries()) {
+      const prev = seenEntries.get(e.id);
+      if (prev !== undefined) {
+        return `${where}.entries[${ei}]: duplicate entry id ${e.id} (also in sessions[${prev}]).`;
+      }
+      seenEntries.set(e.id, si);
+      byId.set(e.id, e);
+      if (e.sessionId !== session.id) {
+        return `${where}.entries[${ei}]: entry ${e.id} belongs to session ${e.sessionId}, not ${session.id}.`;
+      }
+    }
+    for (const [ei, e] of entries.entries()) {
+      if (e.parentId !== null && !byId.has(e.parentId)) {
+        return `${where}.entries[${ei}]: entry ${e.id} has parentId ${e.parentId}, which is not an entry of this session.`;
+      }
+    }
+    // Cycle check: every entry must reach a root. `done` = known to reach a root.
+    const done = new Set<EntryId>();
+    for (const e of entries) {
+      const path = new Set<EntryId>();
+      let cur: Entry | undefined = e;
+      while (cur && !done.has(cur.id)) {
+        if (path.has(cur.id)) {
+          return `${where}: entries form a cycle through parentId (at entry ${cur.id}).`;
+        }
+        path.add(cur.id);
+        cur = cur.parentId === null ? undefined : byId.get(cur.parentId);
+      }
+      for (const id of path) done.add(id);
+    }
+    if (session.leafId !== null && !byId.has(session.leafId)) {
+      return `${where}: leafId ${session.leafId} is not an entry of this session.`;
+    }
+    for (const id of Object.keys(labels)) {
+      if (!byId.has(asEntryId(id))) {
+        return `${where}.labels: label for ${id}, which is not an entry of this session.`;
+      }
+    }
+  }
+  return null;
+}
+
+export function parseGroveJson(text: string): ImportResult {
+  const json = parseJsonText(text, "Grove export");
+  if (!json.ok) return { kind: "error", message: json.message };
+  const raw = json.value;
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
+    return { kind: "error", message: "Not a Grove export: the file is not a JSON object." };
+  }
+  const head = raw as { format?: unknown; version?: unknown };
+  if (head.format !== GROVE_EXPORT_FORMAT) {
+    return {
+      kind: "error",
+      message: `Not a Grove export: format is ${JSON.stringify(head.format) ?? "missing"}, expected "${GROVE_EXPORT_FORMAT}".`,
+    };
+  }
+  if (head.version !== GROVE_EXPORT_VERSION) {
+    return {
+      kind: "error",
+      message: `Unsupported Grove export version ${JSON.stringify(head.version) ?? "(missing)"}: this version of Grove reads version ${GROVE_EXPORT_VERSION}.`,
+    };
+  }
+  const parsed = fileSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const more = parsed.error.issues.length > 1 ? ` (and ${parsed.error.issues.length - 1} more problems)` : "";
+    return {
+      kind: "error",
+      message: `Invalid Grove export at ${issue ? formatPath(issue.path) : "(unknown)"}: ${issue?.message ?? "invalid"}${more}.`,
+    };
+  }
+  const sessions: ExportedSession[] = parsed.data.sessions.map((s) => ({
+    session: s.session,
+    entries: s.entries,
+    labels: s.labels as Record<EntryId, string>,
+  }));
+  const problem = checkSessionGraph(sessions);
+  if (problem) return { kind: "error", message: `Invalid Grove export: ${problem}` };
+  return { kind: "ok", sessions };
+}
