@@ -28,8 +28,9 @@ export function SessionLinks({ session }: { session: Session | undefined }) {
   const parent = useLiveQuery(() => (parentId ? liveSession(parentId) : undefined), [parentId]);
   const children = useLiveQuery(() => (sessionId ? liveChildSessions(sessionId) : []), [sessionId]);
   if (!session || (!parent && !children?.length)) return null;
+  // Not named "…sessions": the session list owns the "Sessions" landmark name (UI contract).
   return (
-    <nav className="session-links" aria-label="Linked sessions">
+    <nav className="session-links" aria-label="Handoff links">
       {parent && (
         <span>
           <span aria-hidden="true">↩ </span>
