@@ -27,7 +27,7 @@ export function ChatHeader({ view, onToggleSessions }: { view: SessionView; onTo
         {view.session?.title ?? "New chat"}
       </h2>
       <div className="header-controls">
-        <ModelPicker session={view.session} />
+        <ModelPicker session={view.session} loading={!view.loaded} />
         <ContextMeter view={view} />
         {view.session && (
           <button

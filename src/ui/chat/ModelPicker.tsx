@@ -41,7 +41,8 @@ export function useListedModels(providers: ProviderConfig[]): Record<string, str
   return listed;
 }
 
-export function ModelPicker({ session }: { session: Session | undefined }) {
+/** `loading`: the open chat is still being read; a choice made then would go to the default model only. */
+export function ModelPicker({ session, loading }: { session: Session | undefined; loading: boolean }) {
   const settings = useSettingsStore((s) => s.settings);
   const current = session?.model ?? settings.defaultModel;
   const listed = useListedModels(settings.providers);
@@ -69,6 +70,7 @@ export function ModelPicker({ session }: { session: Session | undefined }) {
     <div className="model-picker">
       <select
         aria-label="Model"
+        disabled={loading}
         value={encode(current)}
         onChange={(e) => {
           const v = e.target.value;
