@@ -4,6 +4,8 @@ import { ChatView } from "./chat/ChatView";
 import { SwitchBranchDialog } from "./chat/SwitchBranchDialog";
 import { Notices } from "./common/Notices";
 import { HistoryGraph } from "./graph/HistoryGraph";
+import { DropToImport } from "./sessions/DropToImport";
+import { ImportDialog } from "./sessions/ImportDialog";
 import { SessionSidebar } from "./sessions/SessionSidebar";
 import { SettingsDialog } from "./settings/SettingsDialog";
 
@@ -28,6 +30,8 @@ export function App() {
       {graphOpen && <HistoryGraph />}
       {settingsOpen && <SettingsDialog />}
       <SwitchBranchDialog />
+      <ImportDialog />
+      <DropToImport />
       <Notices />
     </div>
   );

@@ -243,14 +243,17 @@ function convertConversation(
 }
 
 export function parseChatGptExport(text: string, options: ChatGptImportOptions = {}): ImportResult {
+  const json = parseJsonText(text, "ChatGPT export");
+  return json.ok ? parseChatGptValue(json.value, options) : { kind: "error", message: json.message };
+}
+
+/** The same conversion as parseChatGptExport, on JSON already parsed. */
+export function parseChatGptValue(raw: unknown, options: ChatGptImportOptions = {}): ImportResult {
   const opts: Required<ChatGptImportOptions> = {
     newSessionId: options.newSessionId ?? newSessionId,
     newEntryId: options.newEntryId ?? newEntryId,
     now: options.now ?? Date.now,
   };
-  const json = parseJsonText(text, "ChatGPT export");
-  if (!json.ok) return { kind: "error", message: json.message };
-  const raw = json.value;
   const list: unknown[] | null = Array.isArray(raw) ? raw : raw !== null && typeof raw === "object" ? [raw] : null;
   if (!list) {
     return {

@@ -260,6 +260,8 @@ export function checkSessionGraph(sessions: readonly ExportedSession[]): string 
       }
       for (const id of path) done.add(id);
     }
+    const dangling = danglingReference(entries, byId);
+    if (dangling) return `${where}: ${dangling}`;
     if (session.leafId !== null && !byId.has(session.leafId)) {
       return `${where}: leafId ${session.leafId} is not an entry of this session.`;
     }
@@ -272,10 +274,29 @@ export function checkSessionGraph(sessions: readonly ExportedSession[]): string 
   return null;
 }
 
+/** A reference from one entry to another of the same session that names no entry of it, in words; or null. */
+function danglingReference(entries: readonly Entry[], byId: ReadonlyMap<EntryId, Entry>): string | null {
+  for (const [ei, e] of entries.entries()) {
+    const refs: Array<[string, EntryId]> = [];
+    if (e.type === "compaction") {
+      if (e.firstKeptEntryId !== null) refs.push(["firstKeptEntryId", e.firstKeptEntryId]);
+      for (const id of e.keptUserTurnIds) refs.push(["keptUserTurnIds", id]);
+    } else if (e.type === "branch_summary") refs.push(["fromId", e.fromId]);
+    else if (e.type === "message" && e.continues !== undefined) refs.push(["continues", e.continues]);
+    for (const [field, id] of refs) {
+      if (!byId.has(id)) return `entries[${ei}]: ${field} ${id} of entry ${e.id} is not an entry of this session.`;
+    }
+  }
+  return null;
+}
+
 export function parseGroveJson(text: string): ImportResult {
   const json = parseJsonText(text, "Grove export");
-  if (!json.ok) return { kind: "error", message: json.message };
-  const raw = json.value;
+  return json.ok ? parseGroveValue(json.value) : { kind: "error", message: json.message };
+}
+
+/** The same checks as parseGroveJson, on JSON already parsed (a caller that sniffed the format parsed it once). */
+export function parseGroveValue(raw: unknown): ImportResult {
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
     return { kind: "error", message: "Not a Grove export: the file is not a JSON object." };
   }

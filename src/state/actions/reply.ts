@@ -6,7 +6,7 @@
 import { CONTINUE_REPLY } from "../../core/prompts";
 import { buildContext } from "../../core/session/build-context";
 import type { LlmContext } from "../../core/session/context";
-import type { MessageEntry, MessageError, MessageStatus, Session } from "../../core/session/entries";
+import type { MessageEntry, MessageError, MessageStatus } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
 import { newEntryId } from "../../core/session/ids";
 import { buildTreeIndex, pathToRoot } from "../../core/session/tree";
@@ -14,7 +14,7 @@ import { deleteDraft, finalizeDraft, saveDraft } from "../../db/drafts";
 import { getEntries } from "../../db/entries";
 import { getSession } from "../../db/sessions";
 import { stream as defaultStream } from "../../providers/registry";
-import type { AssistantPartial, ProviderConfig, StreamFn } from "../../providers/types";
+import type { AssistantPartial, StreamFn } from "../../providers/types";
 import { createFrameBatcher } from "../frame-batcher";
 import { thinkingFor } from "../settings-model";
 import { useSettingsStore, useStreamStore } from "../stores";

@@ -3,6 +3,7 @@ import { useMaintenanceStore, useStreamStore, useUiStore } from "../../state/sto
 import type { SessionView } from "../hooks";
 import { ContextMeter } from "./ContextMeter";
 import { openCompactDialog } from "./compact-dialog-store";
+import { ExportMenu } from "./ExportMenu";
 import { openHandoffDialog } from "./handoff-dialog-store";
 import { ModelPicker } from "./ModelPicker";
 import { SessionPromptDialog } from "./SessionPromptDialog";
@@ -65,6 +66,7 @@ export function ChatHeader({ view, onToggleSessions }: { view: SessionView; onTo
             Chat prompt
           </button>
         )}
+        {view.session && <ExportMenu sessionId={view.session.id} />}
         <button
           type="button"
           className={graphOpen ? "chip active" : "chip"}

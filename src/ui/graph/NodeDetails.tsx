@@ -202,7 +202,8 @@ function CompactionBody({
     const e = index.byId.get(id);
     return { id, text: e?.type === "message" ? messageText(e.content) : null };
   });
-  const saved = entry.tokensBefore > 0 ? Math.round((1 - entry.tokensAfter / entry.tokensBefore) * 100) : 0;
+  // Floor, not round: a 99.5% saving said as "100% smaller" would claim the summary is free.
+  const saved = entry.tokensBefore > 0 ? Math.floor((1 - entry.tokensAfter / entry.tokensBefore) * 100) : 0;
   return (
     <>
       <p className="graph-details-tokens">

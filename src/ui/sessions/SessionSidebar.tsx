@@ -4,6 +4,7 @@ import type { Session } from "../../core/session/entries";
 import type { SessionId } from "../../core/session/ids";
 import { liveSearch, liveSessions } from "../../db/live";
 import { deleteSession, newChat, openSession, renameSession } from "../../state/actions/sessions";
+import { ImportControls } from "./ImportControls";
 
 export function SessionSidebar({ currentId, onNavigate }: { currentId: SessionId | null; onNavigate: () => void }) {
   const [query, setQuery] = useState("");
@@ -29,6 +30,9 @@ export function SessionSidebar({ currentId, onNavigate }: { currentId: SessionId
         >
           New chat
         </button>
+      </div>
+      <div className="sidebar-tools">
+        <ImportControls />
       </div>
       <input
         className="search"

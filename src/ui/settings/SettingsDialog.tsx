@@ -1,7 +1,9 @@
 import { useEffect, useState } from "react";
 import type { ApiKind } from "../../core/session/entries";
+import { formatBytes } from "../../core/format-bytes";
 import { resolveModel } from "../../core/tokens/models";
 import type { AnthropicEffort, ProviderConfig, ThinkingSetting } from "../../providers/types";
+import { exportAllSessions } from "../../state/actions/export";
 import {
   addCustomProvider,
   forgetModelLists,
@@ -13,15 +15,11 @@ import { readStorage, type StorageInfo } from "../../state/actions/storage";
 import { ANTHROPIC_DEFAULT_BASE_URL, OPENAI_DEFAULT_BASE_URL } from "../../state/settings-model";
 import { useSettingsStore, useUiStore } from "../../state/stores";
 import { Dialog } from "../common/Dialog";
+import { saveFile } from "../common/save-file";
 import { BranchSettings } from "./BranchSettings";
 import { CommitField } from "./CommitField";
 import { CompactionSettings } from "./CompactionSettings";
 
-function formatBytes(n: number): string {
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(0)} KB`;
-  if (n < 1024 ** 3) return `${(n / 1024 / 1024).toFixed(1)} MB`;
-  return `${(n / 1024 ** 3).toFixed(2)} GB`;
-}
 
 export function SettingsDialog() {
   const settings = useSettingsStore((s) => s.settings);
@@ -363,6 +361,18 @@ function StorageSection() {
       ) : (
         <p className="small muted">Storage usage is not available in this browser.</p>
       )}
+      <div className="inline-action">
+        <button
+          type="button"
+          title="Every chat, with all its branches, in one Grove JSON file (no API keys or settings)"
+          onClick={() => void exportAllSessions().then((file) => file && saveFile(file))}
+        >
+          Export all
+        </button>
+        <span className="small muted">
+          Every chat in one Grove JSON file; API keys and settings are never exported.
+        </span>
+      </div>
     </section>
   );
 }

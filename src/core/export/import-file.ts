@@ -1,0 +1,155 @@
+/**
+ * One entry point for every importable file: sniff the format from the text, parse it once,
+ * validate the whole of it, and check the result against size limits. Nothing is written until
+ * this says ok (the caller's job), so a bad file never leaves half an import behind.
+ */
+import { formatBytes } from "../format-bytes";
+import { assertNever } from "../session/entries";
+import type { EntryId, SessionId } from "../session/ids";
+import { type ChatGptImportOptions, parseChatGptValue } from "./chatgpt";
+import {
+  type ExportedSession,
+  GROVE_EXPORT_FORMAT,
+  type ImportResult,
+  parseGroveValue,
+  parseJsonText,
+} from "./grove-json";
+import { parsePiJsonl } from "./pi-jsonl";
+
+export type ImportFormat = "grove-json" | "chatgpt" | "pi-jsonl";
+
+export const FORMAT_NAMES: Readonly<Record<ImportFormat, string>> = {
+  "grove-json": "Grove JSON",
+  chatgpt: "ChatGPT export",
+  "pi-jsonl": "pi session",
+};
+
+/**
+ * Beyond these a file is not a chat history but a mistake (or an attack on the tab's memory).
+ * The byte limit is checked before reading; the others after parsing, before any write.
+ */
+export const IMPORT_LIMITS = {
+  maxFileBytes: 1024 * 1024 * 1024,
+  maxSessions: 100_000,
+  maxEntriesPerSession: 1_000_000,
+  maxTotalEntries: 5_000_000,
+  /** characters in one entry's texts together */
+  maxEntryChars: 20_000_000,
+} as const;
+
+export type ParsedImport =
+  | { kind: "ok"; format: ImportFormat; sessions: ExportedSession[] }
+  | { kind: "error"; message: string };
+
+export type ImportIdOptions = { newSessionId?: () => SessionId; newEntryId?: () => EntryId; now?: () => number };
+
+const KNOWN =
+  "Grove reads Grove JSON exports, a ChatGPT data export's conversations.json, and pi session .jsonl files.";
+
+/** The reason a file of `bytes` can't even be read, or null. */
+export function checkFileSize(bytes: number): string | null {
+  if (bytes === 0) return "The file is empty.";
+  if (bytes > IMPORT_LIMITS.maxFileBytes) {
+    return `The file is ${formatBytes(bytes)}; Grove imports files up to ${formatBytes(IMPORT_LIMITS.maxFileBytes)}.`;
+  }
+  return null;
+}
+
+export function parseImportFile(text: string, fileName: string, options: ImportIdOptions = {}): ParsedImport {
+  const parsed = parseByFormat(text, fileName, options);
+  if (parsed.kind === "error") return parsed;
+  const tooBig = checkLimits(parsed.sessions);
+  return tooBig ? { kind: "error", message: tooBig } : parsed;
+}
+
+function parseByFormat(text: string, fileName: string, options: ImportIdOptions): ParsedImport {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (body.trim() === "") return { kind: "error", message: "The file is empty." };
+  if (looksLikePiSession(body)) return tagged("pi-jsonl", parsePiJsonl(body, options));
+  if (/\.jsonl$/i.test(fileName)) {
+    return {
+      kind: "error",
+      message: `${fileName} is not a pi session: its first line is not a session header ({"type":"session",…}). ${KNOWN}`,
+    };
+  }
+  const json = parseJsonText(body, fileName || "import");
+  if (!json.ok) return { kind: "error", message: json.message };
+  const raw = json.value;
+  if (raw !== null && typeof raw === "object" && !Array.isArray(raw) && "format" in raw) {
+    if (raw.format === GROVE_EXPORT_FORMAT) return tagged("grove-json", parseGroveValue(raw));
+    return {
+      kind: "error",
+      message: `Unknown file format ${JSON.stringify(raw.format)}. ${KNOWN}`,
+    };
+  }
+  if (isChatGptShaped(raw)) return tagged("chatgpt", parseChatGptValue(raw, options as ChatGptImportOptions));
+  return {
+    kind: "error",
+    message: `Unknown file format: ${fileName || "the file"} is JSON, but not one Grove knows. ${KNOWN}`,
+  };
+}
+
+const tagged = (format: ImportFormat, result: ImportResult): ParsedImport =>
+  result.kind === "ok" ? { kind: "ok", format, sessions: result.sessions } : { kind: "error", message: result.message };
+
+/** pi files open with a one-line `session` header; only the first line is parsed to find out. */
+function looksLikePiSession(text: string): boolean {
+  const start = text.trimStart();
+  if (!start.startsWith("{")) return false;
+  const end = start.indexOf("\n");
+  const firstLine = (end < 0 ? start : start.slice(0, end)).trim();
+  // A header is a few hundred bytes; a long first line is a one-line JSON document, parsed later.
+  if (firstLine.length > 64 * 1024) return false;
+  try {
+    const header: unknown = JSON.parse(firstLine);
+    return header !== null && typeof header === "object" && (header as { type?: unknown }).type === "session";
+  } catch {
+    return false;
+  }
+}
+
+/** conversations.json is a list of conversations with a `mapping`; a single conversation object also works. */
+function isChatGptShaped(raw: unknown): boolean {
+  const hasMapping = (v: unknown) => v !== null && typeof v === "object" && "mapping" in v;
+  if (Array.isArray(raw)) return raw.length === 0 || hasMapping(raw[0]);
+  return hasMapping(raw);
+}
+
+function checkLimits(sessions: readonly ExportedSession[]): string | null {
+  const L = IMPORT_LIMITS;
+  if (sessions.length > L.maxSessions) {
+    return `The file holds ${sessions.length.toLocaleString("en")} chats; Grove imports up to ${L.maxSessions.toLocaleString("en")} at once.`;
+  }
+  let total = 0;
+  for (const [i, s] of sessions.entries()) {
+    const where = `Chat ${i + 1} ("${s.session.title}")`;
+    total += s.entries.length;
+    if (s.entries.length > L.maxEntriesPerSession) {
+      return `${where} has ${s.entries.length.toLocaleString("en")} entries; the limit is ${L.maxEntriesPerSession.toLocaleString("en")}.`;
+    }
+    for (const [j, e] of s.entries.entries()) {
+      const chars = entryChars(e);
+      if (chars > L.maxEntryChars) {
+        return `${where}, entry ${j + 1}: ${chars.toLocaleString("en")} characters in one message is beyond the limit of ${L.maxEntryChars.toLocaleString("en")}.`;
+      }
+    }
+  }
+  if (total > L.maxTotalEntries) {
+    return `The file holds ${total.toLocaleString("en")} entries; Grove imports up to ${L.maxTotalEntries.toLocaleString("en")} at once.`;
+  }
+  return null;
+}
+
+function entryChars(e: ExportedSession["entries"][number]): number {
+  switch (e.type) {
+    case "message":
+      return e.content.reduce((n, b) => n + ("text" in b ? b.text.length : 0), 0);
+    case "compaction":
+    case "branch_summary":
+      return e.summary.length;
+    case "handoff":
+      return e.document.length;
+    default:
+      return assertNever(e, "entry");
+  }
+}

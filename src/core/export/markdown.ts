@@ -1,0 +1,248 @@
+/**
+ * Markdown export of one session: the active path (root → leaf) as a readable document, and with
+ * `allBranches` every other branch after it. Pure: session in, text out; no I/O, no DOM.
+ *
+ * Layout:
+ *   # Title
+ *   Created <ISO date> · Model <model> · <n> other branches
+ *   ## User / ## Assistant (model) / ## Tool result (name)   one heading per message
+ *   > **Compaction** …, > **Branch summary** …, > **Handoff** …  quoted cards
+ *   ## Other branches                                           only with allBranches
+ *   ### Branch 2: from message 3 ("first words…")               then that branch's entries
+ *
+ * Other branches are a flat, numbered list in document order (a branch, then the branches that
+ * fork off it), each saying where it leaves the conversation: "message N" counts the messages from
+ * the start of the chat along that branch's own path. Deeply nested Markdown outlines render
+ * badly in most readers, so the nesting is in the numbers and the "from branch K" wording instead.
+ * On the lines above, a note marks each point where listed branches fork off.
+ *
+ * What is Markdown already (user and assistant text, summaries, thinking) is emitted as is; what
+ * is plain text (titles, labels, tool names, error messages) is escaped. Quoted text is prefixed
+ * on every line, blank lines included, so a blank line in a summary can't end the quote early.
+ */
+import { assertNever, type Block, type Entry, type MessageEntry } from "../session/entries";
+import type { EntryId } from "../session/ids";
+import {
+  type BranchLine,
+  buildBranchLines,
+  entryPreview,
+  formatCount,
+  isoDate,
+  listOtherBranches,
+  messageTitle,
+  type OtherBranch,
+  oneLine,
+  prettyJson,
+  statusNote,
+} from "./branches";
+import type { ExportedSession } from "./grove-json";
+
+export type MarkdownExportOptions = {
+  /** Also list every branch that is not on the active path, after it. */
+  allBranches: boolean;
+};
+
+type Context = {
+  readonly labels: Readonly<Record<EntryId, string>>;
+  /** Branch numbers forking off after each entry; empty when other branches are not printed. */
+  readonly forksAfter: ReadonlyMap<EntryId, readonly number[]>;
+};
+
+const ACTIVE_HEADING_LEVEL = 2;
+const BRANCH_HEADING_LEVEL = 4;
+
+export function exportMarkdown(s: ExportedSession, opts: MarkdownExportOptions): string {
+  const main = buildBranchLines(s.entries, s.session.leafId);
+  const others = listOtherBranches(main);
+  const ctx: Context = { labels: s.labels, forksAfter: opts.allBranches ? forkPoints(others) : new Map() };
+  const blocks: string[] = [`# ${escapeInline(oneLine(s.session.title)) || "Untitled chat"}`];
+  blocks.push(metadataLine(s, main, others.length, opts.allBranches));
+  if (s.session.systemPrompt?.trim()) blocks.push(quoted("**System prompt**", s.session.systemPrompt));
+  if (main.entries.length === 0) blocks.push("*No messages on the active path.*");
+  blocks.push(...renderLine(main, ctx, ACTIVE_HEADING_LEVEL));
+  if (opts.allBranches && others.length > 0) blocks.push(...otherBranchesSection(others, ctx));
+  return `${blocks.join("\n\n")}\n`;
+}
+
+function metadataLine(s: ExportedSession, main: BranchLine, otherCount: number, allBranches: boolean): string {
+  const parts = [`Created ${isoDate(s.session.createdAt)}`];
+  const model = sessionModel(s, main);
+  if (model) parts.push(`Model ${escapeInline(model)}`);
+  if (otherCount > 0) {
+    const n = otherCount === 1 ? "1 other branch" : `${otherCount} other branches`;
+    parts.push(allBranches ? `${n} (listed at the end)` : `${n} (not included)`);
+  }
+  return parts.join(" · ");
+}
+
+/** The session's chosen model, else the model of the last assistant reply on the active path. */
+function sessionModel(s: ExportedSession, main: BranchLine): string | null {
+  if (s.session.model) return s.session.model.modelId;
+  for (let i = main.entries.length - 1; i >= 0; i--) {
+    const e = main.entries[i];
+    if (e?.type === "message" && e.model) return e.model;
+  }
+  return null;
+}
+
+/** Entry id → numbers of the listed branches that fork off right after it. */
+function forkPoints(others: readonly OtherBranch[]): Map<EntryId, number[]> {
+  const out = new Map<EntryId, number[]>();
+  for (const b of others) {
+    if (!b.from) continue;
+    const list = out.get(b.from.id);
+    if (list) list.push(b.number);
+    else out.set(b.from.id, [b.number]);
+  }
+  return out;
+}
+
+function otherBranchesSection(others: readonly OtherBranch[], ctx: Context): string[] {
+  const blocks = [
+    "## Other branches",
+    "Each branch starts where it leaves the conversation; “message N” counts messages from the start of the chat.",
+  ];
+  for (const b of others) {
+    blocks.push(`### Branch ${b.number}: ${escapeInline(forkOrigin(b))}`);
+    blocks.push(...renderLine(b.line, ctx, BRANCH_HEADING_LEVEL));
+  }
+  return blocks;
+}
+
+/** `from message 3 ("first words…")`, `from branch 2, message 5 (…)`, or `a separate start`. */
+export function forkOrigin(b: OtherBranch): string {
+  if (!b.from) return "a separate start";
+  const where = b.fromBranch > 0 ? `from branch ${b.fromBranch}, ` : "from ";
+  switch (b.from.type) {
+    case "message":
+      return `${where}message ${b.fromDepth} ("${entryPreview(b.from)}")`;
+    case "compaction":
+      return `${where}the compaction after message ${b.fromDepth}`;
+    case "branch_summary":
+      return `${where}the branch summary after message ${b.fromDepth}`;
+    case "handoff":
+      return `${where}the handoff document`;
+    default:
+      return assertNever(b.from, "entry");
+  }
+}
+
+function renderLine(line: BranchLine, ctx: Context, level: number): string[] {
+  const blocks: string[] = [];
+  for (const e of line.entries) {
+    blocks.push(...renderEntry(e, ctx, level));
+    const forks = ctx.forksAfter.get(e.id);
+    if (forks) blocks.push(forkNote(forks));
+  }
+  return blocks;
+}
+
+function forkNote(numbers: readonly number[]): string {
+  const list = numbers.map((n) => `${n}`);
+  const names = list.length === 1 ? `Branch ${list[0]} forks` : `Branches ${list.join(", ")} fork`;
+  return `*↳ ${names} here (see Other branches).*`;
+}
+
+function renderEntry(e: Entry, ctx: Context, level: number): string[] {
+  const label = labelSuffix(ctx.labels[e.id]);
+  switch (e.type) {
+    case "message":
+      return renderMessage(e, label, level);
+    case "compaction": {
+      const head = `**Compaction** (${e.reason}, ${formatCount(e.tokensBefore)} → ${formatCount(e.tokensAfter)} tokens)`;
+      const instructions = e.instructions?.trim()
+        ? `\n>\n> *Instructions:* ${escapeInline(oneLine(e.instructions))}`
+        : "";
+      return [`${quoted(head + label, e.summary)}${instructions}`];
+    }
+    case "branch_summary":
+      return [quoted(`**Branch summary** (what happened on a branch that was left)${label}`, e.summary)];
+    case "handoff":
+      return [quoted(`**Handoff**: handed off from session ${escapeInline(e.fromSessionId)}${label}`, e.document)];
+    default:
+      return assertNever(e, "entry");
+  }
+}
+
+function renderMessage(m: MessageEntry, label: string, level: number): string[] {
+  const blocks = [`${"#".repeat(level)} ${escapeInline(messageTitle(m))}${label}`];
+  for (const b of m.content) {
+    const out = renderBlock(b);
+    if (out !== null) blocks.push(out);
+  }
+  const note = statusNote(m);
+  if (note) blocks.push(`*${escapeInline(note)}*`);
+  return blocks;
+}
+
+function renderBlock(b: Block): string | null {
+  switch (b.type) {
+    case "text": {
+      const text = b.text.trimEnd();
+      return text === "" ? null : closeOpenFence(text);
+    }
+    case "image":
+      return `*[image: ${escapeInline(b.mimeType)}]*`;
+    case "thinking":
+      if (b.text.trim() !== "") return quoted("**Thinking**", b.text);
+      return b.redactedData ? "> **Thinking** (redacted)" : null;
+    case "tool_call":
+      return `**Tool call: ${escapeInline(b.name)}**\n\n${fenced(prettyJson(b.args), "json")}`;
+    case "tool_result":
+      return `${b.isError ? "*Tool error:*\n\n" : ""}${fenced(b.text, "text")}`;
+    default:
+      return assertNever(b, "block");
+  }
+}
+
+function labelSuffix(label: string | undefined): string {
+  const text = label === undefined ? "" : oneLine(label);
+  return text === "" ? "" : ` · label: ${escapeInline(text)}`;
+}
+
+// ---- Markdown text helpers ------------------------------------------------------------------
+
+/**
+ * A block quote: the heading line, a blank quoted line, then `body` quoted line by line. Blank
+ * lines get a bare ">" too: an unquoted blank line would end the quote mid-summary.
+ */
+export function quoted(heading: string, body: string): string {
+  const lines = body.trimEnd().split(/\r\n|\r|\n/);
+  return [`> ${heading}`, ">", ...lines.map((l) => (l === "" ? ">" : `> ${l}`))].join("\n");
+}
+
+/** A fenced code block whose fence is longer than any backtick run inside, so nothing closes it early. */
+export function fenced(body: string, lang: string): string {
+  const longest = Math.max(0, ...[...body.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = "`".repeat(Math.max(3, longest + 1));
+  return `${fence}${lang}\n${body.replace(/\s+$/, "")}\n${fence}`;
+}
+
+const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+
+/**
+ * Closes a code fence left open at the end of `text`. A reply stopped mid-stream often ends inside
+ * a code block, and an open fence would swallow every heading after it in the export. Follows
+ * CommonMark: a fence closes on the same character, at least as long, with nothing after it.
+ */
+export function closeOpenFence(text: string): string {
+  let open: string | null = null;
+  for (const line of text.split(/\r\n|\r|\n/)) {
+    const m = FENCE_LINE.exec(line);
+    if (!m) continue;
+    const fence = m[1] ?? "";
+    const rest = m[2] ?? "";
+    if (open === null) {
+      // A backtick fence's info string may not contain backticks (that line is inline code instead).
+      if (!(fence.startsWith("`") && rest.includes("`"))) open = fence;
+    } else if (fence[0] === open[0] && fence.length >= open.length && rest.trim() === "") {
+      open = null;
+    }
+  }
+  return open === null ? text : `${text}\n${open}`;
+}
+
+/** Plain text made literal in Markdown: every character a reader could take as syntax is escaped. */
+export function escapeInline(text: string): string {
+  return text.replace(/[\\`*_[\]<>#~|&]/g, "\\$&");
+}

@@ -1,0 +1,171 @@
+/**
+ * One import, in two steps the user sees: `analyze` reads the file (progress in bytes), parses and
+ * validates all of it and finds sessions that already exist; `commit` writes (progress in entries)
+ * after the user chose "Keep both" or "Skip" for those. Nothing is written before `commit`, and a
+ * failed or cancelled `commit` leaves the database as it was.
+ *
+ * Runs inside the import worker (import.worker.ts), so neither the parse of a 100 MB file nor the
+ * structured cloning of its rows into IndexedDB touches the page's thread; tests run it in-process.
+ */
+
+import type { ExportedSession } from "../../core/export/grove-json";
+import {
+  checkFileSize,
+  FORMAT_NAMES,
+  type ImportFormat,
+  type ImportIdOptions,
+  parseImportFile,
+} from "../../core/export/import-file";
+import { remapSessions } from "../../core/export/remap-ids";
+import { newEntryId, newSessionId, type SessionId } from "../../core/session/ids";
+import { isQuotaError } from "../storage";
+import { readFileText } from "./read-file";
+import { findIdConflicts, ImportCancelledError, writeImportedSessions } from "./write-sessions";
+
+export type ImportProgress =
+  | { phase: "reading"; bytesRead: number; totalBytes: number }
+  | { phase: "checking" }
+  | { phase: "writing"; entriesWritten: number; totalEntries: number };
+
+export type ImportedSessionSummary = { id: SessionId; title: string; entries: number };
+
+export type ImportAnalysis =
+  | {
+      kind: "ready";
+      format: ImportFormat;
+      formatName: string;
+      sessions: ImportedSessionSummary[];
+      /** Sessions whose ids exist here already: the user chooses "Keep both" or "Skip" for them. */
+      conflicts: ImportedSessionSummary[];
+      totalEntries: number;
+    }
+  | { kind: "error"; message: string }
+  | { kind: "cancelled" };
+
+export type ConflictChoice = "keep-both" | "skip";
+
+export type ImportOutcome =
+  | { kind: "done"; imported: ImportedSessionSummary[]; skipped: number; entries: number }
+  | { kind: "error"; message: string }
+  | { kind: "cancelled" };
+
+export type ImportJob = {
+  analyze(file: Blob, fileName: string, onProgress: (p: ImportProgress) => void): Promise<ImportAnalysis>;
+  commit(choice: ConflictChoice, onProgress: (p: ImportProgress) => void): Promise<ImportOutcome>;
+  /** Stops a running analyze or commit; a commit removes what it wrote. */
+  cancel(): void;
+};
+
+/** Appended to the title of a "Keep both" copy, so the two can be told apart in the list. */
+export const COPY_SUFFIX = " (imported)";
+
+/** Progress messages cross a thread: at most this often while reading. */
+const PROGRESS_INTERVAL_MS = 100;
+
+export function createImportJob(ids: ImportIdOptions = {}): ImportJob {
+  let parsed: ExportedSession[] | null = null;
+  let conflicts = new Set<SessionId>();
+  let cancelled = false;
+  const isCancelled = () => cancelled;
+
+  return {
+    async analyze(file, fileName, onProgress) {
+      cancelled = false;
+      parsed = null;
+      const sizeProblem = checkFileSize(file.size);
+      if (sizeProblem) return { kind: "error", message: sizeProblem };
+      let text: string;
+      try {
+        let last = 0;
+        text = await readFileText(
+          file,
+          (bytesRead) => {
+            const now = Date.now();
+            if (now - last < PROGRESS_INTERVAL_MS && bytesRead < file.size) return;
+            last = now;
+            onProgress({ phase: "reading", bytesRead, totalBytes: file.size });
+          },
+          isCancelled,
+        );
+      } catch (e) {
+        if (cancelled) return { kind: "cancelled" };
+        return { kind: "error", message: `Could not read ${fileName}: ${e instanceof Error ? e.message : String(e)}` };
+      }
+      onProgress({ phase: "checking" });
+      const result = parseImportFile(text, fileName, ids);
+      if (result.kind === "error") return result;
+      if (cancelled) return { kind: "cancelled" };
+      conflicts = await findIdConflicts(result.sessions);
+      parsed = result.sessions;
+      const summaries = result.sessions.map(summarize);
+      return {
+        kind: "ready",
+        format: result.format,
+        formatName: FORMAT_NAMES[result.format],
+        sessions: summaries,
+        conflicts: summaries.filter((s) => conflicts.has(s.id)),
+        totalEntries: summaries.reduce((n, s) => n + s.entries, 0),
+      };
+    },
+
+    async commit(choice, onProgress) {
+      if (!parsed) return { kind: "error", message: "Nothing to import: the file was not read yet." };
+      cancelled = false;
+      const toWrite = resolveConflicts(parsed, conflicts, choice, ids);
+      const totalEntries = toWrite.reduce((n, s) => n + s.entries.length, 0);
+      onProgress({ phase: "writing", entriesWritten: 0, totalEntries });
+      try {
+        await writeImportedSessions(toWrite, {
+          isCancelled,
+          onProgress: (entriesWritten) => onProgress({ phase: "writing", entriesWritten, totalEntries }),
+        });
+      } catch (e) {
+        if (e instanceof ImportCancelledError) return { kind: "cancelled" };
+        return { kind: "error", message: writeFailure(e) };
+      }
+      parsed = null;
+      return {
+        kind: "done",
+        imported: toWrite.map(summarize),
+        skipped: choice === "skip" ? conflicts.size : 0,
+        entries: totalEntries,
+      };
+    },
+
+    cancel() {
+      cancelled = true;
+    },
+  };
+}
+
+function resolveConflicts(
+  sessions: ExportedSession[],
+  conflicts: ReadonlySet<SessionId>,
+  choice: ConflictChoice,
+  ids: ImportIdOptions,
+): ExportedSession[] {
+  if (conflicts.size === 0) return sessions;
+  if (choice === "skip") return sessions.filter((s) => !conflicts.has(s.session.id));
+  const copies = remapSessions(sessions, conflicts, {
+    newSessionId: ids.newSessionId ?? newSessionId,
+    newEntryId: ids.newEntryId ?? newEntryId,
+  });
+  return copies.map((s, i) =>
+    conflicts.has(sessions[i]!.session.id)
+      ? { ...s, session: { ...s.session, title: s.session.title + COPY_SUFFIX } }
+      : s,
+  );
+}
+
+const summarize = (s: ExportedSession): ImportedSessionSummary => ({
+  id: s.session.id,
+  title: s.session.title,
+  entries: s.entries.length,
+});
+
+function writeFailure(e: unknown): string {
+  if (isQuotaError(e)) {
+    return "Storage is full: the browser would not give this import the space it needs. Nothing was imported. Free some space (delete chats you no longer need, or other sites' data) and try again.";
+  }
+  return `The import could not be saved, so nothing was imported: ${e instanceof Error ? e.message : String(e)}`;
+}

@@ -1,0 +1,140 @@
+import "fake-indexeddb/auto";
+import { beforeEach, describe, expect, it } from "vitest";
+import { type ExportedSession, exportGroveJson, parseGroveJson } from "../../core/export/grove-json";
+import type { Entry } from "../../core/session/entries";
+import { readAllForExport, readSessionForExport } from "../export";
+import { setLabel } from "../labels";
+import { createSession, listSessions } from "../sessions";
+import { isQuotaError } from "../storage";
+import {
+  assistantMessage,
+  branchSummary,
+  compaction,
+  freshDatabase,
+  getDb,
+  makeSession,
+  snapshot,
+  userMessage,
+} from "../test-utils";
+import { findIdConflicts, ImportCancelledError, writeImportedSessions } from "./write-sessions";
+
+/** A session with a branch, a compaction and a branch summary, `turns` user/assistant pairs long. */
+function sampleSession(title: string, turns = 2): ExportedSession {
+  const session = makeSession({ title, titleSource: "user" });
+  const entries: Entry[] = [];
+  let parent: Entry | null = null;
+  for (let i = 0; i < turns; i++) {
+    const u = userMessage(session.id, parent?.id ?? null, `${title} question ${i}`);
+    const a = assistantMessage(session.id, u.id, `${title} answer ${i}`);
+    entries.push(u, a);
+    parent = a;
+  }
+  const first = entries[0]!;
+  const sibling = userMessage(session.id, first.id, `${title} other branch`);
+  const bs = branchSummary(session.id, parent!.id, sibling.id, "the other branch tried X");
+  const c = { ...compaction(session.id, bs.id, "summary so far"), firstKeptEntryId: parent!.id };
+  entries.push(sibling, bs, c);
+  return { session: { ...session, leafId: c.id }, entries, labels: { [first.id]: "start" } };
+}
+
+async function counts() {
+  const db = getDb();
+  return { sessions: await db.sessions.count(), entries: await db.entries.count(), labels: await db.labels.count() };
+}
+
+beforeEach(() => freshDatabase());
+
+describe("writeImportedSessions", () => {
+  it("writes sessions, every entry and labels; exporting again gives the same text", async () => {
+    const sessions = [sampleSession("Alpha"), sampleSession("Beta", 5)];
+    const file = exportGroveJson(sessions);
+    const parsed = parseGroveJson(file);
+    if (parsed.kind !== "ok") throw new Error(parsed.message);
+    await writeImportedSessions(parsed.sessions);
+
+    expect(await counts()).toEqual({ sessions: 2, entries: 7 + 13, labels: 2 });
+    const again = await Promise.all(sessions.map((s) => readSessionForExport(s.session.id)));
+    expect(exportGroveJson(again.map((s) => s!))).toBe(file);
+  });
+
+  it("reports progress per batch, ending at the total", async () => {
+    const sessions = [sampleSession("A", 3), sampleSession("B", 3), sampleSession("C", 3)];
+    const seen: number[] = [];
+    await writeImportedSessions(sessions, { batchEntries: 10, onProgress: (n) => seen.push(n) });
+    expect(seen).toEqual([9, 18, 27]);
+  });
+
+  it("quota exceeded in a later batch: what earlier batches wrote is removed again, the database is as before", async () => {
+    const existing = sampleSession("Existing");
+    await createSession(existing.session, existing.entries);
+    await setLabel(existing.entries[0]!.id, "mine");
+    const before = await snapshot();
+
+    const sessions = [sampleSession("One", 3), sampleSession("Two", 3), sampleSession("Three", 3)];
+    const poison = sessions[2]!.entries[4]!.id;
+    getDb().entries.hook("creating", (_key, entry) => {
+      if (entry.id === poison) throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
+    });
+    const progress: number[] = [];
+    const err: unknown = await writeImportedSessions(sessions, {
+      batchEntries: 9,
+      onProgress: (n) => progress.push(n),
+    }).catch((e) => e);
+
+    expect(isQuotaError(err)).toBe(true);
+    expect(progress).toEqual([9, 18]); // two batches had committed before the third failed
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("cancelled between batches: nothing is kept", async () => {
+    const before = await snapshot();
+    let batchesDone = 0;
+    const err = await writeImportedSessions([sampleSession("A"), sampleSession("B")], {
+      batchEntries: 1,
+      onProgress: () => {
+        batchesDone += 1;
+      },
+      isCancelled: () => batchesDone >= 1,
+    }).catch((e) => e);
+    expect(err).toBeInstanceOf(ImportCancelledError);
+    expect(batchesDone).toBe(1);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("refuses to overwrite: an existing session id fails the import and changes nothing", async () => {
+    const s = sampleSession("Dup");
+    await createSession(s.session, s.entries);
+    const before = await snapshot();
+    await expect(writeImportedSessions([sampleSession("New"), s], { batchEntries: 5 })).rejects.toThrow();
+    expect(await snapshot()).toEqual(before);
+  });
+});
+
+describe("findIdConflicts", () => {
+  it("names sessions whose id, or one of whose entry ids, is taken", async () => {
+    const same = sampleSession("Same");
+    const reused = sampleSession("Reused entry");
+    await createSession(same.session, same.entries);
+    const holder = makeSession();
+    await createSession(holder, [{ ...reused.entries[0]!, sessionId: holder.id }]);
+    const fresh = sampleSession("Fresh");
+
+    const conflicts = await findIdConflicts([same, reused, fresh]);
+    expect([...conflicts].sort()).toEqual([same.session.id, reused.session.id].sort());
+  });
+});
+
+describe("readAllForExport", () => {
+  it("every session, most recently updated first, with its labels", async () => {
+    const a = sampleSession("Older");
+    const b = sampleSession("Newer");
+    await writeImportedSessions([
+      { ...a, session: { ...a.session, updatedAt: 10 } },
+      { ...b, session: { ...b.session, updatedAt: 20 } },
+    ]);
+    const all = await readAllForExport();
+    expect(all.map((s) => s.session.title)).toEqual(["Newer", "Older"]);
+    expect(Object.values(all[0]!.labels)).toEqual(["start"]);
+    expect((await listSessions()).length).toBe(2);
+  });
+});

@@ -1,0 +1,35 @@
+import { useRef } from "react";
+import { importFile } from "../../state/actions/import";
+
+/**
+ * "Import" in the sessions list: a button that opens the file picker. The file input itself is
+ * labelled "Import file" and stays in the accessibility tree (visually hidden), so assistive tech
+ * and tests can hand it a file directly.
+ */
+export function ImportControls() {
+  const input = useRef<HTMLInputElement>(null);
+  return (
+    <>
+      <button
+        type="button"
+        title="Import a Grove JSON export, a ChatGPT conversations.json or a pi session .jsonl (or drop the file on the window)"
+        onClick={() => input.current?.click()}
+      >
+        Import
+      </button>
+      <input
+        ref={input}
+        className="sr-only"
+        type="file"
+        aria-label="Import file"
+        tabIndex={-1}
+        accept=".json,.jsonl,application/json,application/x-ndjson"
+        onChange={(e) => {
+          const file = e.target.files?.[0];
+          e.target.value = ""; // the same file chosen again must fire change again
+          if (file) void importFile(file);
+        }}
+      />
+    </>
+  );
+}
