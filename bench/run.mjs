@@ -15,6 +15,7 @@ import { fileURLToPath } from "node:url";
 import compaction from "./compaction.mjs";
 import compactionLongtasks from "./compaction-longtasks.mjs";
 import graph from "./graph.mjs";
+import importLarge from "./import-large.mjs";
 import { createContext } from "./lib/context.mjs";
 import { table } from "./lib/stats.mjs";
 import openProfile from "./open-profile.mjs";
@@ -23,7 +24,7 @@ import scroll from "./scroll.mjs";
 import tokens from "./tokens.mjs";
 
 /** In order. `optIn` benches run only when named. */
-const BENCHES = [openSession, scroll, openProfile, tokens, compaction, graph, compactionLongtasks];
+const BENCHES = [openSession, scroll, openProfile, tokens, compaction, graph, compactionLongtasks, importLarge];
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const argv = process.argv.slice(2);

@@ -335,7 +335,10 @@ test("a real pi session dropped on the window: the whole tree, both compactions 
   await graph(page).getByRole("searchbox", { name: "Search graph" }).fill("Context Checkpoint: Coding Agent");
   await expect(graph(page).locator("output")).toHaveText("2 matches");
   const selected = graph(page).locator('[role="treeitem"].selected');
-  for (const [i, tokens] of [[1, "175,004"], [2, "185,014"]] as const) {
+  for (const [i, tokens] of [
+    [1, "175,004"],
+    [2, "185,014"],
+  ] as const) {
     await graph(page).getByRole("button", { name: "Next match" }).click();
     await expect(graph(page).locator("output")).toHaveText(`${i} of 2`);
     await expect(selected).toHaveAccessibleName(new RegExp(`^Compaction · .* · ${tokens} → `));

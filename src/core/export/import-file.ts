@@ -14,7 +14,7 @@ import {
   parseGroveValue,
   parseJsonText,
 } from "./grove-json";
-import { parsePiJsonl } from "./pi-jsonl";
+import { parsePiJsonl } from "./pi/import";
 
 export type ImportFormat = "grove-json" | "chatgpt" | "pi-jsonl";
 

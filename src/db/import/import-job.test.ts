@@ -132,6 +132,23 @@ describe("import job", () => {
     expect(checkSessionGraph([s!])).toBeNull();
   });
 
+  it("the real pi session with two compactions: written whole, the leaf and both compactions in place", async () => {
+    const text = readFileSync(resolve(FIXTURES, "pi-session-v1-with-compactions.jsonl"), "utf8");
+    const job = createImportJob();
+    const f = file(text, "session.jsonl");
+    const analysis = await job.analyze(f.blob, f.name, () => {});
+    expect(analysis).toMatchObject({ kind: "ready", format: "pi-jsonl", conflicts: [] });
+    const outcome = await job.commit("keep-both", () => {});
+    if (outcome.kind !== "done") throw new Error(outcome.kind);
+    const [s] = await readAllForExport();
+    expect(checkSessionGraph([s!])).toBeNull();
+    const compactions = s!.entries.filter((e) => e.type === "compaction");
+    expect(compactions.map((c) => c.type === "compaction" && c.tokensBefore)).toEqual([175_004, 185_014]);
+    const ids = new Set(s!.entries.map((e) => e.id));
+    expect(compactions.every((c) => c.type === "compaction" && ids.has(c.firstKeptEntryId!))).toBe(true);
+    expect(ids.has(s!.session.leafId!)).toBe(true);
+  });
+
   it("cancelled while writing: nothing is kept", async () => {
     const before = await snapshot();
     const job = createImportJob();

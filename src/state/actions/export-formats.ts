@@ -2,4 +2,4 @@
 export { exportGroveJson } from "../../core/export/grove-json";
 export { exportHtml } from "../../core/export/html";
 export { exportMarkdown } from "../../core/export/markdown";
-export { exportPiJsonl } from "../../core/export/pi-jsonl";
+export { exportPiJsonl } from "../../core/export/pi/export";

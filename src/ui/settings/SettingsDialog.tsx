@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
-import type { ApiKind } from "../../core/session/entries";
 import { formatBytes } from "../../core/format-bytes";
+import type { ApiKind } from "../../core/session/entries";
 import { resolveModel } from "../../core/tokens/models";
 import type { AnthropicEffort, ProviderConfig, ThinkingSetting } from "../../providers/types";
 import { exportAllSessions } from "../../state/actions/export";
@@ -19,7 +19,6 @@ import { saveFile } from "../common/save-file";
 import { BranchSettings } from "./BranchSettings";
 import { CommitField } from "./CommitField";
 import { CompactionSettings } from "./CompactionSettings";
-
 
 export function SettingsDialog() {
   const settings = useSettingsStore((s) => s.settings);

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { COMPACTED_SYSTEM_NOTE, HANDOFF_CONTEXT } from "../prompts";
-import { buildContext } from "../session/build-context";
+import { COMPACTED_SYSTEM_NOTE, HANDOFF_CONTEXT } from "../../prompts";
+import { buildContext } from "../../session/build-context";
 import type {
   BranchSummaryEntry,
   CompactionEntry,
@@ -10,13 +10,15 @@ import type {
   HandoffEntry,
   MessageEntry,
   Session,
-} from "../session/entries";
-import { asEntryId, asSessionId, type EntryId } from "../session/ids";
-import { buildTreeIndex, childrenOf, pathToRoot } from "../session/tree";
-import { type ExportedSession, exportGroveJson, parseGroveJson } from "./grove-json";
-import { exportPiJsonl, GROVE_HANDOFF_CUSTOM_TYPE, modelChangeNote, PI_IMAGE_OMITTED, parsePiJsonl } from "./pi-jsonl";
+} from "../../session/entries";
+import { asEntryId, asSessionId, type EntryId } from "../../session/ids";
+import { buildTreeIndex, childrenOf, pathToRoot } from "../../session/tree";
+import { type ExportedSession, exportGroveJson, parseGroveJson } from "../grove-json";
+import { exportPiJsonl } from "./export";
+import { GROVE_HANDOFF_CUSTOM_TYPE, modelChangeNote, PI_IMAGE_OMITTED } from "./format";
+import { parsePiJsonl } from "./import";
 
-const DIR = fileURLToPath(new URL("../../../../shared/fixtures/real-world/", import.meta.url));
+const DIR = fileURLToPath(new URL("../../../../../shared/fixtures/real-world/", import.meta.url));
 const LARGE = readFileSync(`${DIR}pi-session-v1-large.jsonl`, "utf8");
 const WITH_COMPACTIONS = readFileSync(`${DIR}pi-session-v1-with-compactions.jsonl`, "utf8");
 

@@ -1,0 +1,152 @@
+/**
+ * The pi session file format as both sides see it: the version written and read, the constants
+ * and note texts import and export must agree on, and zod schemas for the v3 line shapes. pi's
+ * loader is the reference (`coding-agent/src/core/session-manager.ts`). Representation choices
+ * are documented in import.ts, export.ts and README.md.
+ */
+import { z } from "zod";
+
+/** pi's current format version: what imports are migrated to and what export writes. */
+export const PI_SESSION_VERSION = 3;
+/** Stands in for a pi image: blobs are not imported here. */
+export const PI_IMAGE_OMITTED = "[image omitted]";
+/** customType of the `custom_message` a Grove handoff entry is exported as. */
+export const GROVE_HANDOFF_CUSTOM_TYPE = "grove-handoff";
+
+/** The visible note a pi model change becomes. Export recognizes exactly this text (MODEL_CHANGE_NOTE). */
+export function modelChangeNote(provider: string, modelId: string): string {
+  return `[Model changed to ${modelId} (${provider})]`;
+}
+/** Exactly the text `modelChangeNote` writes: export turns such a user message back into a `model_change`. */
+export const MODEL_CHANGE_NOTE = /^\[Model changed to (.+) \(([^()]+)\)\]$/;
+
+export type Json = Record<string, unknown>;
+export type Result<T> = { ok: true; value: T } | { ok: false; message: string };
+export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
+export const fail = <T>(message: string): Result<T> => ({ ok: false, message });
+export const isJson = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+
+// ---- schemas (v3 shapes; loose: pi adds fields over time) -----------------------------------
+
+const count = z.number().finite().nonnegative();
+const ms = z.number().finite();
+const KNOWN_BLOCKS = new Set(["text", "image", "thinking", "toolCall"]);
+
+/** A content block; a type this importer does not know becomes `{type: "other"}` instead of an error. */
+const blockSchema = z.preprocess(
+  (b) => (isJson(b) && !KNOWN_BLOCKS.has(String(b.type)) ? { type: "other", was: String(b.type) } : b),
+  z.discriminatedUnion("type", [
+    z.looseObject({ type: z.literal("text"), text: z.string() }),
+    z.looseObject({ type: z.literal("image"), mimeType: z.string().optional() }),
+    z.looseObject({
+      type: z.literal("thinking"),
+      thinking: z.string(),
+      thinkingSignature: z.string().optional(),
+      redacted: z.boolean().optional(),
+    }),
+    z.looseObject({ type: z.literal("toolCall"), id: z.string(), name: z.string(), arguments: z.unknown() }),
+    z.object({ type: z.literal("other"), was: z.string() }),
+  ]),
+);
+export type PiBlock = z.output<typeof blockSchema>;
+/** pi allows a plain string where a block list is expected (user and custom messages). */
+const contentSchema = z.preprocess(
+  (c) => (typeof c === "string" ? [{ type: "text", text: c }] : c),
+  z.array(blockSchema),
+);
+
+export const userSchema = z.looseObject({ role: z.literal("user"), content: contentSchema, timestamp: ms.optional() });
+export const assistantSchema = z.looseObject({
+  role: z.literal("assistant"),
+  content: contentSchema,
+  api: z.string().optional(),
+  provider: z.string().optional(),
+  model: z.string().optional(),
+  usage: z
+    .looseObject({ input: count, output: count, cacheRead: count.optional(), cacheWrite: count.optional() })
+    .optional(),
+  stopReason: z.string().optional(),
+  errorMessage: z.string().optional(),
+});
+export const toolResultSchema = z.looseObject({
+  role: z.literal("toolResult"),
+  toolCallId: z.string(),
+  toolName: z.string().optional(),
+  content: contentSchema,
+  isError: z.boolean().optional(),
+});
+export const bashSchema = z.looseObject({
+  role: z.literal("bashExecution"),
+  command: z.string(),
+  output: z.string().optional(),
+  exitCode: z.number().nullish(),
+  cancelled: z.boolean().optional(),
+  truncated: z.boolean().optional(),
+  fullOutputPath: z.string().optional(),
+});
+export const customSchema = z.looseObject({
+  role: z.literal("custom"),
+  customType: z.string(),
+  content: contentSchema,
+});
+
+const compactionReason = z.enum(["manual", "threshold", "overflow", "length", "preflight"]);
+// The `grove` field: Grove-only data pi has no place for, on the lines that need it. pi ignores
+// fields it does not know; export writes these, import reads them back (README.md).
+const compactionGrove = z.looseObject({
+  shortSummary: z.string().optional(),
+  keptUserTurnIds: z.array(z.string()).optional(),
+  tokensAfter: count.optional(),
+  reason: compactionReason.optional(),
+  instructions: z.string().optional(),
+  model: z.string().optional(),
+});
+const branchSummaryGrove = z.looseObject({ model: z.string().optional(), instructions: z.string().optional() });
+const sessionInfoGrove = z.looseObject({ titleSource: z.enum(["auto", "user"]).optional() });
+/** What export writes in a compaction's `grove` field. */
+export type CompactionGrove = z.input<typeof compactionGrove>;
+/** What export writes in a branch summary's `grove` field. */
+export type BranchSummaryGrove = z.input<typeof branchSummaryGrove>;
+/** What export writes in a `session_info` line's `grove` field. */
+export type SessionInfoGrove = z.input<typeof sessionInfoGrove>;
+
+export const messageLine = z.looseObject({ message: z.looseObject({ role: z.string() }) });
+export const modelChangeLine = z.looseObject({ provider: z.string(), modelId: z.string() });
+export const compactionLine = z.looseObject({
+  summary: z.string(),
+  firstKeptEntryId: z.string().optional(),
+  tokensBefore: count,
+  details: z.unknown().optional(),
+  grove: compactionGrove.optional(),
+});
+export const branchSummaryLine = z.looseObject({
+  fromId: z.string(),
+  summary: z.string(),
+  details: z.unknown().optional(),
+  grove: branchSummaryGrove.optional(),
+});
+export const customMessageLine = z.looseObject({
+  customType: z.string(),
+  content: contentSchema,
+  details: z.unknown(),
+});
+/** The `details` of a grove-handoff `custom_message`: the handoff document and its links. */
+export const handoffDetails = z.looseObject({
+  document: z.string(),
+  fromSessionId: z.string().min(1),
+  fromEntryId: z.string().min(1),
+});
+export type HandoffDetails = z.input<typeof handoffDetails>;
+export const labelLine = z.looseObject({ targetId: z.string(), label: z.string().nullish() });
+export const sessionInfoLine = z.looseObject({
+  name: z.string().nullish(),
+  grove: sessionInfoGrove.optional(),
+});
+export const headerSchema = z.looseObject({
+  type: z.literal("session"),
+  id: z.string().min(1),
+  timestamp: z.string().optional(),
+  provider: z.string().optional(),
+  modelId: z.string().optional(),
+});
+export type PiHeader = z.output<typeof headerSchema>;

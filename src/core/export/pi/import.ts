@@ -1,0 +1,278 @@
+/**
+ * pi coding-agent session files (JSONL) in. `parsePiJsonl` imports format versions 1, 2 and 3 as
+ * one Grove session with every branch (export.ts writes them back). Pure: text in, data out (no
+ * I/O, no blobs).
+ *
+ * Import is a chain of steps, one per format change, then one converter (pi's own loader does the
+ * same, `migrateV1ToV2` then `migrateV2ToV3`):
+ *   readLines (one JSON object per line; line numbers kept for every error message)
+ *   → migrateV1ToV2 (ids and parent links in file order, `firstKeptEntryIndex` → `firstKeptEntryId`)
+ *   → migrateV2ToV3 (message role `hookMessage` → `custom`)
+ *   → checkTree (ids present and unique, parents exist, no cycles)         [these four: migrate.ts]
+ *   → convertV3 (Grove entries; what each line means: items.ts) → checkSessionGraph.
+ *
+ * Representation choices (Grove's Entry union is closed, so no new entry types):
+ * - `model_change` → a user-role message with one bracketed note, `[Model changed to <model>
+ *   (<provider>)]`. pi keeps model changes out of the model's context, but Grove has no message
+ *   that is shown and never sent, except an `error` reply without content, which would show as a
+ *   failure with a Retry button. So Grove's model does see this one line (merged into the next user
+ *   turn by build-context). A user-role note is the least bad choice: clearly marked, a dozen
+ *   tokens, and no words put in the assistant's mouth. Export turns exactly that note back into a
+ *   `model_change`, so pi never sees it as text.
+ * - Aborted replies stay as they were seen: status "stopped", stopReason "aborted", pi's
+ *   `errorMessage` as `error` (kind "aborted"). Failed replies: status "error", kind "unknown"
+ *   (classification lives in providers/, which core may not import).
+ * - `bashExecution` → a user message with the text pi itself sends for it (`Ran \`cmd\`` + output);
+ *   `custom` (v2 `hookMessage`) messages and `custom_message` entries → user messages with their
+ *   content, which is also what pi sends. Their `details` and `display` are not kept (a hidden one
+ *   becomes visible), and a `!!` bash run pi kept out of context is sent like the others.
+ * - Images → a visible "[image omitted]" text (no blobs are imported here); unknown content
+ *   blocks → "[<type> omitted]". A tool result's `details` (diffs etc.) are not kept.
+ * - Skipped, never fatal: `thinking_level_change` (a setting, not conversation; pi never sends it),
+ *   `custom` entries (extension state), message roles and entry types this importer does not know
+ *   (a newer pi may add some; refusing the whole file for them would lose everything else). A
+ *   skipped entry's children are re-parented to its nearest kept ancestor, so the tree stays whole.
+ *   `label` entries become Grove labels; the latest `session_info` name becomes the title.
+ * - Compactions: `shortSummary` is the summary's first sentence (its Goal section's when it has
+ *   one, as Grove's own fallback does; ≤ 120 chars);
+ *   `keptUserTurnIds` is [] (pi keeps no user turns beside its summary); `tokensAfter` is an
+ *   ESTIMATE, summary characters / 4, because pi does not record it and 0 would be a lie;
+ *   `reason` is "manual" (pi does not record why); `model` is the model in effect at that point.
+ * - Branch summaries: pi's `fromId` is the entry the user went back to ("root" at the root). It
+ *   maps to that entry's Grove id; "root" maps to the entry written just before the summary.
+ * - The leaf is the last entry in file order (pi's rule: the last appended entry is the leaf); the
+ *   session model is the last model change or assistant model on that path (pi's rule), else the
+ *   v1 header's provider/modelId.
+ */
+import { clampLine, cleanShortSummary, firstSentence } from "../../compaction/digest";
+import {
+  assertNever,
+  type BranchSummaryEntry,
+  type CompactionEntry,
+  type Entry,
+  type HandoffEntry,
+  type ModelRef,
+  messageText,
+  type Session,
+} from "../../session/entries";
+import { asEntryId, asSessionId, type EntryId, newEntryId, newSessionId, type SessionId } from "../../session/ids";
+import { titleFromText } from "../../session/title";
+import { checkSessionGraph, type ExportedSession, type ImportResult } from "../grove-json";
+import { fail, isJson, ok, type Result } from "./format";
+import { becomesEntry, type Item, itemOf } from "./items";
+import { checkTree, foldDown, migrateToV3, type PiFile, type PiNode, readLines } from "./migrate";
+
+export type PiImportOptions = {
+  /** Id factories; tests pass deterministic ones. */
+  newSessionId?: () => SessionId;
+  newEntryId?: () => EntryId;
+  /** Used when the file has no usable timestamps at all. */
+  now?: () => number;
+};
+
+/** Rough characters per token, for the estimated `tokensAfter` of an imported compaction. */
+const CHARS_PER_TOKEN_ESTIMATE = 4;
+const UNTITLED_IMPORT = "Imported pi session";
+
+function toMs(iso: unknown): number | undefined {
+  if (typeof iso !== "string") return undefined;
+  const t = Date.parse(iso);
+  return Number.isFinite(t) && t >= 0 ? t : undefined;
+}
+
+/** Grove's own fallback one-liner (its Goal's first sentence, else the first prose), else the first line. */
+function shortSummaryOf(summary: string): string {
+  return firstSentence(summary) ?? cleanShortSummary(summary) ?? (clampLine(summary) || "Imported pi compaction");
+}
+
+function convertV3(file: PiFile, nodes: readonly PiNode[], opts: Required<PiImportOptions>): Result<ExportedSession> {
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  const items = new Map<string, Item>();
+  for (const n of nodes) {
+    const item = itemOf(n.record, n.type);
+    if (!item.ok) return item;
+    items.set(n.id, item.value);
+  }
+  const itemAt = (n: PiNode): Item => items.get(n.id) ?? { kind: "skip" };
+
+  const sessionId = opts.newSessionId();
+  const groveIdOf = new Map<string, EntryId>();
+  for (const n of nodes) if (becomesEntry(itemAt(n))) groveIdOf.set(n.id, opts.newEntryId());
+  /** pi id → the Grove entry it became, or that of its nearest kept ancestor (null: none). */
+  const keptAs = foldDown<EntryId | null>(nodes, byId, null, (n, p) => groveIdOf.get(n.id) ?? p);
+  const headerMs = toMs(file.header.timestamp);
+  const createdOf = foldDown<number>(nodes, byId, headerMs ?? opts.now(), (n, p) => {
+    const message = n.record.value.message;
+    const t = isJson(message) ? message.timestamp : undefined;
+    const messageMs = typeof t === "number" && Number.isFinite(t) && t >= 0 ? t : undefined;
+    return toMs(n.record.value.timestamp) ?? messageMs ?? p;
+  });
+  const headerModel: ModelRef | null =
+    file.header.provider && file.header.modelId
+      ? { providerId: file.header.provider, modelId: file.header.modelId }
+      : null;
+  /** The model in effect after each entry: pi's rule, the last model change or assistant model on the path. */
+  const modelOf = foldDown<ModelRef | null>(nodes, byId, headerModel, (n, p) => {
+    const { type, provider, modelId, message } = n.record.value;
+    if (type === "model_change" && typeof provider === "string" && typeof modelId === "string") {
+      return { providerId: provider, modelId };
+    }
+    if (type === "message" && isJson(message) && message.role === "assistant") {
+      if (typeof message.provider === "string" && typeof message.model === "string") {
+        return { providerId: message.provider, modelId: message.model };
+      }
+    }
+    return p;
+  });
+  const modelIdAt = (n: PiNode): string => modelOf.get(n.id)?.modelId ?? "unknown";
+
+  /**
+   * A compaction's first kept entry: that entry's Grove id, or, if it was skipped, the first kept
+   * entry after it on the compaction's path (what the model saw from there on); null = none.
+   */
+  const firstKept = (compaction: PiNode, targetId: string): EntryId | null => {
+    const own = groveIdOf.get(targetId);
+    if (own) return own;
+    const path: PiNode[] = [];
+    for (let cur = byId.get(compaction.parentId ?? ""); cur; cur = byId.get(cur.parentId ?? "")) path.unshift(cur);
+    const at = path.findIndex((n) => n.id === targetId);
+    if (at < 0) return null;
+    for (const n of path.slice(at)) {
+      const id = groveIdOf.get(n.id);
+      if (id) return id;
+    }
+    return null;
+  };
+
+  const entries: Entry[] = [];
+  const labels: Record<EntryId, string> = {};
+  let title: { text: string; source: Session["titleSource"] } | null = null;
+  let firstUserText: string | null = null;
+  let previousEntry: EntryId | null = null;
+  for (const n of nodes) {
+    const item = itemAt(n);
+    const where = `Line ${n.record.line} (${n.type})`;
+    const id = groveIdOf.get(n.id);
+    const base = {
+      sessionId,
+      parentId: n.parentId === null ? null : (keptAs.get(n.parentId) ?? null),
+      createdAt: createdOf.get(n.id) ?? opts.now(),
+    };
+    switch (item.kind) {
+      case "message":
+        if (!id) break;
+        entries.push({ ...item.entry, ...base, id });
+        if (item.userTurn && firstUserText === null) firstUserText = messageText(item.entry.content);
+        break;
+      case "compaction": {
+        if (!id) break;
+        const { summary, firstKeptEntryId, tokensBefore, details, grove } = item.line;
+        if (firstKeptEntryId !== undefined && !byId.has(firstKeptEntryId)) {
+          return fail(`${where}: firstKeptEntryId "${firstKeptEntryId}" is not the id of any entry in the file.`);
+        }
+        const keptUserTurnIds = (grove?.keptUserTurnIds ?? [])
+          .map((k) => groveIdOf.get(k))
+          .filter((k): k is EntryId => k !== undefined);
+        const entry: CompactionEntry = {
+          type: "compaction",
+          id,
+          ...base,
+          summary,
+          shortSummary: grove?.shortSummary ?? shortSummaryOf(summary),
+          firstKeptEntryId: firstKeptEntryId === undefined ? null : firstKept(n, firstKeptEntryId),
+          keptUserTurnIds,
+          tokensBefore,
+          tokensAfter: grove?.tokensAfter ?? Math.ceil(summary.length / CHARS_PER_TOKEN_ESTIMATE),
+          reason: grove?.reason ?? "manual",
+          ...(grove?.instructions !== undefined ? { instructions: grove.instructions } : {}),
+          model: grove?.model ?? modelIdAt(n),
+          ...(details !== undefined ? { details } : {}),
+        };
+        entries.push(entry);
+        break;
+      }
+      case "branch_summary": {
+        if (!id) break;
+        const { fromId, summary, details, grove } = item.line;
+        if (fromId !== "root" && !byId.has(fromId)) {
+          return fail(`${where}: fromId "${fromId}" is not the id of any entry in the file.`);
+        }
+        const from = (fromId === "root" ? null : keptAs.get(fromId)) ?? previousEntry ?? id;
+        const entry: BranchSummaryEntry = {
+          type: "branch_summary",
+          id,
+          ...base,
+          fromId: from,
+          summary,
+          ...(grove?.instructions !== undefined ? { instructions: grove.instructions } : {}),
+          model: grove?.model ?? modelIdAt(n),
+          ...(details !== undefined ? { details } : {}),
+        };
+        entries.push(entry);
+        break;
+      }
+      case "handoff": {
+        if (!id) break;
+        const { document, fromSessionId, fromEntryId } = item.details;
+        const entry: HandoffEntry = {
+          type: "handoff",
+          id,
+          ...base,
+          document,
+          fromSessionId: asSessionId(fromSessionId),
+          fromEntryId: asEntryId(fromEntryId),
+        };
+        entries.push(entry);
+        break;
+      }
+      case "label": {
+        // A label on a skipped entry (or an unknown one) has nothing to stick to in Grove.
+        const target = groveIdOf.get(item.targetId);
+        if (target && item.label) labels[target] = item.label;
+        else if (target) delete labels[target];
+        break;
+      }
+      case "session_info":
+        title = { text: item.name, source: item.titleSource };
+        break;
+      case "skip":
+        break;
+      default:
+        return assertNever(item, "pi item");
+    }
+    if (id) previousEntry = id;
+  }
+
+  const lastNode = nodes[nodes.length - 1];
+  const model = lastNode ? (modelOf.get(lastNode.id) ?? null) : headerModel;
+  const createdAt = headerMs ?? entries[0]?.createdAt ?? opts.now();
+  const session: Session = {
+    id: sessionId,
+    title: title?.text ?? (firstUserText !== null ? titleFromText(firstUserText) : UNTITLED_IMPORT),
+    titleSource: title?.source ?? "auto",
+    createdAt,
+    updatedAt: entries.reduce((m, e) => Math.max(m, e.createdAt), createdAt),
+    leafId: lastNode ? (keptAs.get(lastNode.id) ?? null) : null,
+    ...(model ? { model } : {}),
+  };
+  return ok({ session, entries, labels });
+}
+
+export function parsePiJsonl(text: string, options: PiImportOptions = {}): ImportResult {
+  const opts: Required<PiImportOptions> = {
+    newSessionId: options.newSessionId ?? newSessionId,
+    newEntryId: options.newEntryId ?? newEntryId,
+    now: options.now ?? Date.now,
+  };
+  const read = readLines(text);
+  if (!read.ok) return { kind: "error", message: read.message };
+  const migrated = migrateToV3(read.value);
+  if (!migrated.ok) return { kind: "error", message: migrated.message };
+  const tree = checkTree(migrated.value);
+  if (!tree.ok) return { kind: "error", message: tree.message };
+  const converted = convertV3(migrated.value, tree.value, opts);
+  if (!converted.ok) return { kind: "error", message: converted.message };
+  const problem = checkSessionGraph([converted.value]);
+  if (problem) return { kind: "error", message: `pi import produced an invalid session: ${problem}` };
+  return { kind: "ok", sessions: [converted.value] };
+}
