@@ -345,3 +345,53 @@ test("a real pi session dropped on the window: the whole tree, both compactions 
   }
   await page.screenshot({ path: `${SHOTS}/pi-session.png` });
 });
+
+test("300 imported ChatGPT conversations: all listed, newest first, the list renders only what is in view", async ({
+  page,
+  mock,
+}) => {
+  await openConfigured(page, mock);
+  const conversations = Array.from({ length: 300 }, (_, i) => {
+    const t = 1_700_000_000 + i * 60;
+    const node = (id: string, parent: string | null, role: string | null, text: string, children: string[]) => ({
+      id,
+      parent,
+      children,
+      message: role
+        ? {
+            id,
+            author: { role },
+            create_time: t,
+            content: { content_type: "text", parts: [text] },
+            status: "finished_successfully",
+          }
+        : null,
+    });
+    return {
+      title: `Conversation ${String(i + 1).padStart(3, "0")}`,
+      create_time: t,
+      update_time: t + 30,
+      current_node: `a${i}`,
+      mapping: {
+        [`r${i}`]: node(`r${i}`, null, null, "", [`u${i}`]),
+        [`u${i}`]: node(`u${i}`, `r${i}`, "user", `Question ${i + 1}`, [`a${i}`]),
+        [`a${i}`]: node(`a${i}`, `u${i}`, "assistant", `Answer ${i + 1}`, []),
+      },
+    };
+  });
+  await importText(page, "conversations.json", JSON.stringify(conversations));
+  await expect(page.getByText("Imported 300 chats from a ChatGPT export file.")).toBeVisible();
+  const list = page.getByRole("navigation", { name: "Sessions" }).getByRole("listitem");
+  await expect(list.first()).toHaveAttribute("aria-setsize", "300");
+  await expect(list.first()).toContainText("Conversation 300");
+  expect(await list.count()).toBeLessThan(60);
+  // Scrolled to the end, the oldest is there.
+  await page.locator(".session-scroll").evaluate((el) => {
+    el.scrollTop = el.scrollHeight;
+  });
+  await expect(list.filter({ hasText: "Conversation 001" })).toHaveAttribute("aria-posinset", "300");
+  await list.filter({ hasText: "Conversation 001" }).getByRole("link").click();
+  await expect(assistantMessages(page)).toHaveCount(1);
+  await expect(assistantMessages(page)).toContainText("Answer 1");
+  await expect(page.getByRole("heading", { name: "Conversation 001", level: 2 })).toBeVisible();
+});

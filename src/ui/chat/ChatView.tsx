@@ -36,6 +36,12 @@ export function ChatView({
           <p className="muted">
             Every message can branch. Nothing leaves this browser except the calls to the provider you choose.
           </p>
+          {sessionId === null && (
+            <p className="muted small">
+              Have history elsewhere? Import a ChatGPT export or a pi session from the sessions list, or drop the
+              file here.
+            </p>
+          )}
         </div>
       ) : (
         <MessageList view={view} sessionId={sessionId} />

@@ -1,5 +1,6 @@
 import { useLiveQuery } from "dexie-react-hooks";
-import { useDeferredValue, useState } from "react";
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { useDeferredValue, useRef, useState } from "react";
 import type { Session } from "../../core/session/entries";
 import type { SessionId } from "../../core/session/ids";
 import { liveSearch, liveSessions } from "../../db/live";
@@ -42,32 +43,101 @@ export function SessionSidebar({ currentId, onNavigate }: { currentId: SessionId
         value={query}
         onChange={(e) => setQuery(e.target.value)}
       />
-      <ul className="session-list">
-        {visible.map((s) => (
-          <SessionRow
-            key={s.id}
-            session={s}
-            current={s.id === currentId}
-            onOpen={() => {
-              openSession(s.id);
-              onNavigate();
-            }}
-          />
-        ))}
-        {visible.length === 0 && <li className="muted empty">{deferred ? "No chats match." : "No chats yet."}</li>}
-      </ul>
+      <SessionList
+        sessions={visible}
+        currentId={currentId}
+        empty={deferred ? "No chats match." : "No chats yet."}
+        onOpen={(id) => {
+          openSession(id);
+          onNavigate();
+        }}
+      />
       <p className="sidebar-foot muted">Stored only in this browser.</p>
     </nav>
   );
 }
 
-function SessionRow({ session, current, onOpen }: { session: Session; current: boolean; onOpen: () => void }) {
+/**
+ * The list is virtualized: an imported ChatGPT history is thousands of chats, and rendering every
+ * row on each change (an import writes batch after batch) would stall the page. Rows are measured,
+ * since rename and delete-confirm rows are taller; aria-setsize/posinset keep the count right for
+ * screen readers, which only see the rendered rows.
+ */
+function SessionList({
+  sessions,
+  currentId,
+  empty,
+  onOpen,
+}: {
+  sessions: Session[];
+  currentId: SessionId | null;
+  empty: string;
+  onOpen: (id: SessionId) => void;
+}) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: sessions.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_ESTIMATE_PX,
+    overscan: 10,
+    getItemKey: (i) => sessions[i]?.id ?? i,
+  });
+  return (
+    <div ref={scrollRef} className="session-scroll">
+      <ul className="session-list" style={{ height: sessions.length ? virtualizer.getTotalSize() : undefined }}>
+        {virtualizer.getVirtualItems().map((item) => {
+          const s = sessions[item.index]!;
+          return (
+            <SessionRow
+              key={s.id}
+              session={s}
+              current={s.id === currentId}
+              onOpen={() => onOpen(s.id)}
+              row={{
+                ref: virtualizer.measureElement,
+                index: item.index,
+                setSize: sessions.length,
+                top: item.start,
+              }}
+            />
+          );
+        })}
+        {sessions.length === 0 && <li className="muted empty">{empty}</li>}
+      </ul>
+    </div>
+  );
+}
+
+const ROW_ESTIMATE_PX = 54;
+
+type RowPlacement = { ref: (el: HTMLElement | null) => void; index: number; setSize: number; top: number };
+
+/** The li's place in the virtual list: measured, absolutely positioned, numbered for assistive tech. */
+const placed = (row: RowPlacement) => ({
+  ref: row.ref,
+  "data-index": row.index,
+  "aria-setsize": row.setSize,
+  "aria-posinset": row.index + 1,
+  style: { transform: `translateY(${row.top}px)` },
+});
+
+function SessionRow({
+  session,
+  current,
+  onOpen,
+  row,
+}: {
+  session: Session;
+  current: boolean;
+  onOpen: () => void;
+  row: RowPlacement;
+}) {
   const [mode, setMode] = useState<"view" | "rename" | "confirm-delete">("view");
   const [draft, setDraft] = useState(session.title);
 
   if (mode === "rename") {
     return (
-      <li className="session-row editing">
+      <li className="session-row editing" {...placed(row)}>
         <form
           onSubmit={(e) => {
             e.preventDefault();
@@ -89,7 +159,7 @@ function SessionRow({ session, current, onOpen }: { session: Session; current: b
   }
   if (mode === "confirm-delete") {
     return (
-      <li className="session-row confirm">
+      <li className="session-row confirm" {...placed(row)}>
         <span>Delete “{session.title}”? This cannot be undone.</span>
         <div className="row-actions">
           <button type="button" className="danger" onClick={() => void deleteSession(session.id)}>
@@ -103,7 +173,7 @@ function SessionRow({ session, current, onOpen }: { session: Session; current: b
     );
   }
   return (
-    <li className={`session-row ${current ? "current" : ""}`}>
+    <li className={`session-row ${current ? "current" : ""}`} {...placed(row)}>
       <a
         href={`#/s/${encodeURIComponent(session.id)}`}
         aria-current={current ? "page" : undefined}
