@@ -256,7 +256,13 @@ test("a malformed file: the error names the problem, and the session list is unc
   await expect(sessionLinks(page)).toHaveCount(1);
 
   const broken = '{"format":"grove-session-export","version":1,"sessions":[{"session":{"id":"s"},"entries":[';
-  await importText(page, "broken.json", broken);
+  // Through the Import button's file picker, as a user would (one control named "Import").
+  await expect(page.getByRole("button", { name: "Import" })).toHaveCount(1);
+  const [chooser] = await Promise.all([
+    page.waitForEvent("filechooser"),
+    page.getByRole("button", { name: "Import" }).click(),
+  ]);
+  await chooser.setFiles({ name: "broken.json", mimeType: "application/json", buffer: Buffer.from(broken) });
   await expect(importDialog(page).getByRole("alert")).toContainText("broken.json");
   await expect(importDialog(page).getByRole("alert")).toContainText("truncated");
   await page.screenshot({ path: `${SHOTS}/malformed.png` });
