@@ -8,6 +8,8 @@ import { displayRows } from "./display-rows";
 import { EntryView } from "./EntryView";
 import { StreamingMessage } from "./StreamingMessage";
 
+/** Before a row is measured. */
+const ROW_ESTIMATE_PX = 140;
 /** How close to the bottom (px) counts as "following" the conversation. */
 const FOLLOW_THRESHOLD_PX = 80;
 /** A scroll this soon (ms) after a wheel, touch, key or pointer press is the user's doing. */
@@ -53,8 +55,11 @@ export function MessageList({ view, sessionId }: { view: SessionView; sessionId:
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => 140,
+    estimateSize: () => ROW_ESTIMATE_PX,
     overscan: 6,
+    // A chat opens at its end: start the first render there, rather than drawing the first rows
+    // only to scroll past them (on a 2,000-message chat that was a fifth of a cold open).
+    initialOffset: () => Math.max(0, count * ROW_ESTIMATE_PX),
     getItemKey: (i) => rows[i]?.key ?? "streaming",
   });
   // The history graph asks to show an entry of the path: stop following and scroll to its row.
