@@ -191,6 +191,32 @@ export default {
           `longest gap between frames ${ms(probe.maxGap)} (at ${ms(probe.gapAt - start)})`,
       );
       ctx.log(`progress  ${probe.marks.length} distinct progress texts shown`);
+
+      // Export all, the way back: Settings → "Export all", until the download starts.
+      await page.getByRole("button", { name: "Settings" }).click();
+      const exportStart = await page.evaluate(() => {
+        const p = window.__importProbe;
+        p.maxGap = 0;
+        p.lastFrame = 0;
+        p.running = true;
+        return performance.now();
+      });
+      const [download] = await Promise.all([
+        page.waitForEvent("download", { timeout: 600_000 }),
+        page.getByRole("button", { name: "Export all" }).click(),
+      ]);
+      const exported = await page.evaluate(() => {
+        const p = window.__importProbe;
+        p.running = false;
+        return { at: performance.now(), maxGap: p.maxGap, tasks: p.tasks };
+      });
+      const exportBytes = (await stat(await download.path())).size;
+      const exportTasks = exported.tasks.filter((t) => t.start >= exportStart);
+      ctx.log(
+        `export all ${(exportBytes / 2 ** 20).toFixed(1)} MB in ${ms(exported.at - exportStart)}; ` +
+          `longest main-thread task ${exportTasks.length ? ms(Math.max(...exportTasks.map((t) => t.duration))) : "none"}, ` +
+          `longest frame gap ${ms(exported.maxGap)}`,
+      );
       const size = `${Math.round(file.bytes / 2 ** 20)} MB`;
       ctx.summary(`import ${size} ChatGPT export, total`, rel(done));
       ctx.summary(`import ${size}, longest frame gap`, ms(probe.maxGap));

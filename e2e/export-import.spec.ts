@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import type { Browser, Download, Locator, Page } from "@playwright/test";
+import type { Browser, Download, Page } from "@playwright/test";
 import {
   ANTHROPIC_KEY,
   assistantMessages,
@@ -60,15 +60,19 @@ async function openGraph(page: Page): Promise<void> {
   await expect(graph(page)).toBeVisible();
 }
 
-const texts = (l: Locator) => l.allInnerTexts();
-
-/** What a user sees of a session: the active path's messages and every node of the graph. */
+/**
+ * What a user sees of a session, from its history graph fitted to the panel (so a small tree has
+ * every node in the DOM; the chat's list is virtualized, its rendered rows depend on scroll): every
+ * node, the active path in order, and where "You are here" is.
+ */
 async function seen(page: Page) {
   await openGraph(page);
+  await graph(page).getByRole("button", { name: "Fit" }).click(); // the graph culls nodes out of view
+  const nameOf = (els: Element[]) => els.map((e) => e.getAttribute("aria-label"));
   const view = {
-    users: await texts(userMessages(page)),
-    assistants: await texts(assistantMessages(page)),
-    nodes: await graphNodes(page).evaluateAll((els) => els.map((e) => e.getAttribute("aria-label")).sort()),
+    nodes: (await graphNodes(page).evaluateAll(nameOf)).sort(),
+    activePath: await graph(page).locator('[role="treeitem"].on-path').evaluateAll(nameOf),
+    current: await graph(page).locator('[role="treeitem"][aria-current="true"]').getAttribute("aria-label"),
   };
   await page.getByRole("button", { name: "History graph", exact: true }).click();
   return view;
@@ -96,13 +100,15 @@ test("Grove JSON: export, import into an empty browser, and the same tree, graph
   );
   // The handoff node is derived from "part 2", a session of its own that this one-chat export leaves out.
   before.nodes = before.nodes.filter((n) => n !== "Handoff · continued in Alps trip (part 2)");
+  expect(before.activePath).toHaveLength(12);
+  expect(before.current).toMatch(/^Assistant message · Layers, rain jackets/);
 
   const fresh = await emptyBrowser(browser, mock);
   await expect(sessionLinks(fresh)).toHaveCount(0);
   await importText(fresh, download.suggestedFilename(), exported);
   await expect(fresh.getByRole("heading", { name: "Alps trip", level: 2 })).toBeVisible();
   await expect(fresh.getByText("Imported “Alps trip” from a Grove JSON file.")).toBeVisible();
-  await expect(assistantMessages(fresh)).toHaveCount(5);
+  await expect(fresh.getByText("Layers, rain jackets and good walking shoes.")).toBeVisible();
   expect(await seen(fresh)).toEqual(before);
 
   // Exporting the imported copy gives the same file.

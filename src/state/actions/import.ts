@@ -1,5 +1,5 @@
 /**
- * Importing a file: one import at a time, driven through the import worker (db/import). The
+ * Importing a file: one import at a time, driven through the transfer worker (db/transfer). The
  * store below is what the Import dialog shows: progress while the file is read and checked, the
  * "Keep both" / "Skip" question when sessions already exist, progress while writing, and the
  * error (with nothing written) when the file is bad. A successful import closes the dialog,
@@ -13,11 +13,11 @@ import {
   type ImportHandle,
   type ImportProgress,
   startImport,
-} from "../../db/import/client";
+} from "../../db/transfer/client";
 import { pushNotice } from "../stores";
 import { openSession } from "./sessions";
 
-export type { ImportProgress } from "../../db/import/client";
+export type { ImportProgress } from "../../db/transfer/client";
 
 type Ready = Extract<ImportAnalysis, { kind: "ready" }>;
 

@@ -1,6 +1,6 @@
-/** Saves text as a download, the way every browser supports: a Blob URL on a temporary link. */
-export function saveFile(file: { fileName: string; mimeType: string; text: string }): void {
-  const url = URL.createObjectURL(new Blob([file.text], { type: `${file.mimeType};charset=utf-8` }));
+/** Saves a file as a download, the way every browser supports: a Blob URL on a temporary link. */
+export function saveFile(file: { fileName: string; blob: Blob }): void {
+  const url = URL.createObjectURL(file.blob);
   const link = document.createElement("a");
   link.href = url;
   link.download = file.fileName;

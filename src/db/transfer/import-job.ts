@@ -4,7 +4,7 @@
  * after the user chose "Keep both" or "Skip" for those. Nothing is written before `commit`, and a
  * failed or cancelled `commit` leaves the database as it was.
  *
- * Runs inside the import worker (import.worker.ts), so neither the parse of a 100 MB file nor the
+ * Runs inside the transfer worker (transfer.worker.ts), so neither the parse of a 100 MB file nor the
  * structured cloning of its rows into IndexedDB touches the page's thread; tests run it in-process.
  */
 

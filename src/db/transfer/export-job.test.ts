@@ -1,0 +1,99 @@
+import "fake-indexeddb/auto";
+import { beforeEach, describe, expect, it } from "vitest";
+import { fileBaseName } from "../../core/export/file-name";
+import { parseGroveJson } from "../../core/export/grove-json";
+import { parsePiJsonl } from "../../core/export/pi/import";
+import { asSessionId } from "../../core/session/ids";
+import { setLabel } from "../labels";
+import { createSession } from "../sessions";
+import { setSetting } from "../settings";
+import { assistantMessage, freshDatabase, makeSession, userMessage } from "../test-utils";
+import { runExport } from "./export-job";
+
+const NOW = Date.UTC(2026, 10, 21, 12);
+
+async function seedChat(title: string, updatedAt: number) {
+  const session = makeSession({ title, titleSource: "user", updatedAt });
+  const u = userMessage(session.id, null, `${title}: question`);
+  const a = assistantMessage(session.id, u.id, `${title}: answer`);
+  await createSession({ ...session, leafId: a.id }, [u, a]);
+  await setLabel(a.id, "good one");
+  return session.id;
+}
+
+const textOf = async (outcome: Awaited<ReturnType<typeof runExport>>) => {
+  if (outcome.kind !== "ok") throw new Error(outcome.message);
+  return { name: outcome.file.fileName, type: outcome.file.blob.type, text: await outcome.file.blob.text() };
+};
+
+beforeEach(() => freshDatabase());
+
+describe("runExport", () => {
+  it("one chat as Grove JSON: its entries and labels, no settings or keys", async () => {
+    const id = await seedChat("Trip: Alps/Dolomites?", 10);
+    await seedChat("Other", 20);
+    await setSetting("providers", [{ id: "anthropic", apiKey: "sk-ant-secret" }]);
+    const file = await textOf(
+      await runExport({ kind: "session", sessionId: id, format: "grove-json", allBranches: false, now: NOW }),
+    );
+    expect(file.name).toBe("Trip Alps Dolomites.grove.json");
+    expect(file.type).toBe("application/json;charset=utf-8");
+    expect(file.text).not.toContain("sk-ant-secret");
+    const parsed = parseGroveJson(file.text);
+    if (parsed.kind !== "ok") throw new Error(parsed.message);
+    expect(parsed.sessions.map((s) => [s.session.title, s.entries.length, Object.values(s.labels)])).toEqual([
+      ["Trip: Alps/Dolomites?", 2, ["good one"]],
+    ]);
+  });
+
+  it("Export all: every chat, most recent first, named by the day", async () => {
+    await seedChat("Older", 10);
+    await seedChat("Newer", 20);
+    const file = await textOf(await runExport({ kind: "all", now: NOW }));
+    expect(file.name).toBe("grove-export-2026-11-21.json");
+    const parsed = parseGroveJson(file.text);
+    expect(parsed.kind === "ok" && parsed.sessions.map((s) => s.session.title)).toEqual(["Newer", "Older"]);
+  });
+
+  it("Markdown, HTML and pi JSONL of the same chat", async () => {
+    const id = await seedChat("Notes", 10);
+    const request = (format: "markdown" | "html" | "pi-jsonl") =>
+      runExport({ kind: "session", sessionId: id, format, allBranches: true, now: NOW });
+    const md = await textOf(await request("markdown"));
+    expect(md.name).toBe("Notes.md");
+    expect(md.text).toMatch(/^# Notes/);
+    expect(md.text).toContain("Notes: answer");
+    const html = await textOf(await request("html"));
+    expect(html.name).toBe("Notes.html");
+    expect(html.text).toContain("Content-Security-Policy");
+    const pi = await textOf(await request("pi-jsonl"));
+    expect(pi.name).toBe("Notes.jsonl");
+    const back = parsePiJsonl(pi.text);
+    expect(back.kind === "ok" && back.sessions[0]!.entries.length).toBe(2);
+  });
+
+  it("a chat that no longer exists is an error, not an empty file", async () => {
+    const outcome = await runExport({
+      kind: "session",
+      sessionId: asSessionId("gone"),
+      format: "markdown",
+      allBranches: false,
+      now: NOW,
+    });
+    expect(outcome).toEqual({ kind: "error", message: "the chat no longer exists" });
+  });
+});
+
+describe("fileBaseName", () => {
+  it.each([
+    ["Plain title", "Plain title"],
+    ['a/b\\c:d*e?f"g<h>i|j', "a b c d e f g h i j"],
+    ["  ..hidden  ", "hidden"],
+    ["tab\tand\nnewline\u0007bell", "tab and newline bell"],
+    ["", "chat"],
+    ["///", "chat"],
+    ["x".repeat(200), "x".repeat(80)],
+  ])("%j → %j", (title, name) => {
+    expect(fileBaseName(title)).toBe(name);
+  });
+});

@@ -1,0 +1,60 @@
+/**
+ * Exports, run in the transfer worker: read the session(s) (db/export.ts), write the file with the
+ * pure exporters (core/export), hand back a Blob (passed to the page by reference, not copied).
+ * "Export all" of a large history is a 100 MB string: built on the page's thread it froze the page
+ * for seconds. API keys and settings are never read here: an export holds sessions, entries and
+ * labels only.
+ */
+import { exportAllFileName, fileBaseName } from "../../core/export/file-name";
+import { exportGroveJson } from "../../core/export/grove-json";
+import { exportHtml } from "../../core/export/html";
+import { exportMarkdown } from "../../core/export/markdown";
+import { exportPiJsonl } from "../../core/export/pi/export";
+import { assertNever } from "../../core/session/entries";
+import type { SessionId } from "../../core/session/ids";
+import { readAllForExport, readSessionForExport } from "../export";
+
+export type ExportFormat = "grove-json" | "markdown" | "html" | "pi-jsonl";
+
+export type ExportRequest =
+  | { kind: "session"; sessionId: SessionId; format: ExportFormat; allBranches: boolean; now: number }
+  | { kind: "all"; now: number };
+
+export type ExportedFile = { fileName: string; blob: Blob };
+
+export type ExportOutcome = { kind: "ok"; file: ExportedFile } | { kind: "error"; message: string };
+
+export async function runExport(request: ExportRequest): Promise<ExportOutcome> {
+  try {
+    return { kind: "ok", file: await exportFile(request) };
+  } catch (e) {
+    return { kind: "error", message: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+async function exportFile(request: ExportRequest): Promise<ExportedFile> {
+  if (request.kind === "all") {
+    const text = exportGroveJson(await readAllForExport());
+    return { fileName: exportAllFileName(request.now), blob: textBlob(text, "application/json") };
+  }
+  const s = await readSessionForExport(request.sessionId);
+  if (!s) throw new Error("the chat no longer exists");
+  const base = fileBaseName(s.session.title);
+  switch (request.format) {
+    case "grove-json":
+      return { fileName: `${base}.grove.json`, blob: textBlob(exportGroveJson([s]), "application/json") };
+    case "markdown":
+      return {
+        fileName: `${base}.md`,
+        blob: textBlob(exportMarkdown(s, { allBranches: request.allBranches }), "text/markdown"),
+      };
+    case "html":
+      return { fileName: `${base}.html`, blob: textBlob(exportHtml(s, { now: request.now }), "text/html") };
+    case "pi-jsonl":
+      return { fileName: `${base}.jsonl`, blob: textBlob(exportPiJsonl(s), "application/x-ndjson") };
+    default:
+      return assertNever(request.format, "export format");
+  }
+}
+
+const textBlob = (text: string, mimeType: string) => new Blob([text], { type: `${mimeType};charset=utf-8` });
