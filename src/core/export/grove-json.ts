@@ -197,12 +197,13 @@ function formatPath(path: readonly PropertyKey[]): string {
   return out || "(top level)";
 }
 
-/** JSON.parse with a message that says what went wrong in words a user can act on. */
+/** JSON.parse with a message that says what went wrong in words a user can act on. `what`: "ChatGPT export" → "The ChatGPT export file…"; null → "The file…". */
 export function parseJsonText(
   text: string,
-  what: string,
+  what: string | null,
 ): { ok: true; value: unknown } | { ok: false; message: string } {
-  if (text.trim() === "") return { ok: false, message: `The ${what} file is empty.` };
+  const subject = what ? `The ${what} file` : "The file";
+  if (text.trim() === "") return { ok: false, message: `${subject} is empty.` };
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch (e) {
@@ -215,8 +216,8 @@ export function parseJsonText(
     return {
       ok: false,
       message: truncated
-        ? `The ${what} file is not complete JSON (it looks truncated): ${detail}`
-        : `The ${what} file is not valid JSON: ${detail}`,
+        ? `${subject} is not complete JSON (it looks truncated): ${detail}`
+        : `${subject} is not valid JSON: ${detail}`,
     };
   }
 }

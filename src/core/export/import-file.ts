@@ -72,7 +72,8 @@ function parseByFormat(text: string, fileName: string, options: ImportIdOptions)
       message: `${fileName} is not a pi session: its first line is not a session header ({"type":"session",…}). ${KNOWN}`,
     };
   }
-  const json = parseJsonText(body, fileName || "import");
+  // The dialog names the file already ("Could not import x.json: …").
+  const json = parseJsonText(body, null);
   if (!json.ok) return { kind: "error", message: json.message };
   const raw = json.value;
   if (raw !== null && typeof raw === "object" && !Array.isArray(raw) && "format" in raw) {
