@@ -4,13 +4,7 @@
  * `entryTokens` caches are counted on).
  * No I/O here and no token counting of its own: counts come from the injected counter.
  */
-import {
-  hasContent,
-  IMAGE_PLACEHOLDER,
-  isSkippedMessage,
-  toolCallText,
-  toolResultText,
-} from "../session/build-context";
+import { blockText, hasContent, isSkippedMessage } from "../session/build-context";
 import { assertNever, type Block, type Entry, type MessageEntry } from "../session/entries";
 
 /** Counts a piece of text in tokens. Must be pure and deterministic. */
@@ -66,24 +60,6 @@ export function isCutCandidate(entry: Entry): boolean {
   }
 }
 
-/** One block as `buildContext` renders it; thinking by its visible text (it is replayed to its own provider). */
-function blockText(block: Block): string {
-  switch (block.type) {
-    case "text":
-      return block.text;
-    case "thinking":
-      return block.text;
-    case "image":
-      return IMAGE_PLACEHOLDER;
-    case "tool_call":
-      return toolCallText(block.name, block.args);
-    case "tool_result":
-      return toolResultText(block.text, block.toolName, block.isError);
-    default:
-      return assertNever(block, "block");
-  }
-}
-
 /**
  * The text an entry puts in the context, for counting: message blocks as `buildContext` renders
  * them, a branch summary's summary, a handoff's document. Compaction entries put nothing in the
@@ -92,7 +68,8 @@ function blockText(block: Block): string {
 export function entryContextText(entry: Entry): string {
   switch (entry.type) {
     case "message":
-      return isSkippedMessage(entry) ? "" : entry.content.map(blockText).join("\n\n");
+      // Thinking is kept: it is replayed to its own provider, so it takes up room in the context.
+      return isSkippedMessage(entry) ? "" : entry.content.map((b) => blockText(b, { thinking: "keep" })).join("\n\n");
     case "branch_summary":
       return entry.summary;
     case "handoff":

@@ -82,19 +82,28 @@ function jsonText(value: unknown): string {
   }
 }
 
-/** A block as plain text, for user-role messages and for tool blocks anywhere. Thinking has none. */
-function blockAsText(block: Block): string | null {
+/** What `blockText` does with a thinking block: keep its visible text, or drop it (null). */
+export type BlockTextOptions = { thinking: "keep" | "drop" };
+
+/**
+ * A block as plain text: for user-role messages and tool blocks here (thinking dropped: it only goes
+ * back as a thinking block), and for counting an entry's context text (thinking kept: it is
+ * replayed to its own provider, so it takes up room).
+ */
+export function blockText(block: Block, opts: { thinking: "keep" }): string;
+export function blockText(block: Block, opts: BlockTextOptions): string | null;
+export function blockText(block: Block, opts: BlockTextOptions): string | null {
   switch (block.type) {
     case "text":
       return block.text;
+    case "thinking":
+      return opts.thinking === "keep" ? block.text : null;
     case "image":
       return IMAGE_PLACEHOLDER;
     case "tool_call":
       return toolCallText(block.name, block.args);
     case "tool_result":
       return toolResultText(block.text, block.toolName, block.isError);
-    case "thinking":
-      return null;
     default:
       return assertNever(block, "block");
   }
@@ -126,7 +135,7 @@ export function isSkippedMessage(entry: MessageEntry): boolean {
 function textBlocks(content: readonly Block[]): TextBlock[] {
   const out: TextBlock[] = [];
   for (const b of content) {
-    const text = blockAsText(b);
+    const text = blockText(b, { thinking: "drop" });
     if (text !== null) out.push({ type: "text", text });
   }
   return out;
@@ -141,7 +150,7 @@ function messageToContext(entry: MessageEntry): ContextMessage {
       const content: Array<TextBlock | ThinkingBlock> = [];
       for (const b of entry.content) {
         if (b.type === "thinking") content.push(b);
-        else content.push({ type: "text", text: blockAsText(b) ?? "" });
+        else content.push({ type: "text", text: blockText(b, { thinking: "drop" }) ?? "" });
       }
       return { role: "assistant", content };
     }

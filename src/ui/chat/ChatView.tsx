@@ -38,8 +38,8 @@ export function ChatView({
           </p>
           {sessionId === null && (
             <p className="muted small">
-              Have history elsewhere? Import a ChatGPT export or a pi session from the sessions list, or drop the
-              file here.
+              Have history elsewhere? Import a ChatGPT export or a pi session from the sessions list, or drop the file
+              here.
             </p>
           )}
         </div>

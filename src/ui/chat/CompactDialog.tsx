@@ -1,9 +1,11 @@
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
 import { keepRecentTokensFor } from "../../core/compaction/settings";
 import type { Session } from "../../core/session/entries";
 import { resolveModel } from "../../core/tokens/models";
 import { useMaintenanceStore, useSettingsStore } from "../../state/stores";
 import { Dialog } from "../common/Dialog";
+import { ProgressBlock } from "../common/ProgressBlock";
+import { SubmitTextarea } from "../common/SubmitTextarea";
 import { closeCompactDialog, runCompactDialog, useCompactDialog } from "./compact-dialog-store";
 import { phaseText } from "./maintenance-text";
 
@@ -62,21 +64,14 @@ function CompactForm({ session }: { session: Session | undefined }) {
       <p className="small muted">
         Nothing is deleted: the full history stays readable here, dimmed where the model no longer sees it.
       </p>
-      <label className="field">
-        <span>Instructions (optional)</span>
-        <textarea
-          rows={3}
-          value={instructions}
-          placeholder="e.g. Keep every decision about the database schema; drop the debugging detours."
-          onChange={(e) => setInstructions(e.target.value)}
-          onKeyDown={(e) => {
-            if (e.key === "Enter" && (e.metaKey || e.ctrlKey)) {
-              e.preventDefault();
-              submit();
-            }
-          }}
-        />
-      </label>
+      <SubmitTextarea
+        label="Instructions (optional)"
+        rows={3}
+        value={instructions}
+        placeholder="e.g. Keep every decision about the database schema; drop the debugging detours."
+        onChange={setInstructions}
+        onSubmit={submit}
+      />
       <div className="dialog-actions">
         <button type="button" onClick={closeCompactDialog}>
           Cancel
@@ -92,30 +87,15 @@ function CompactForm({ session }: { session: Session | undefined }) {
 function CompactProgress() {
   const sessionId = useCompactDialog((s) => s.target?.sessionId);
   const op = useMaintenanceStore((s) => (s.op && s.op.sessionId === sessionId && !s.op.automatic ? s.op : null));
-  const streamRef = useRef<HTMLElement>(null);
-  const text = op?.text ?? "";
-  // Keep the newest part of the summary in view as it streams in.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: scroll when the text grows
-  useEffect(() => {
-    const el = streamRef.current;
-    if (el) el.scrollTop = el.scrollHeight;
-  }, [text]);
   return (
-    <div className="compact-progress">
-      <div className="progress-line" role="status">
-        <span className="spinner" aria-hidden="true" />
-        <span>{op ? phaseText(op.progress) : "Preparing…"}</span>
-      </div>
-      <section ref={streamRef} className="summary-stream" aria-label="Summary so far">
-        {text ? text : <span className="muted">The summary appears here as it is written.</span>}
-      </section>
-      <div className="dialog-actions">
-        <span className="muted small push-left">Cancel stops the request; nothing is saved.</span>
-        <button type="button" onClick={closeCompactDialog}>
-          Cancel
-        </button>
-      </div>
-    </div>
+    <ProgressBlock
+      status={op ? phaseText(op.progress) : "Preparing…"}
+      text={op?.text ?? ""}
+      textLabel="Summary so far"
+      emptyText="The summary appears here as it is written."
+      cancelNote="Cancel stops the request; nothing is saved."
+      onCancel={closeCompactDialog}
+    />
   );
 }
 

@@ -1,6 +1,8 @@
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
 import { useMaintenanceStore } from "../../state/stores";
 import { Dialog } from "../common/Dialog";
+import { ProgressBlock } from "../common/ProgressBlock";
+import { SubmitTextarea } from "../common/SubmitTextarea";
 import {
   closeHandoffDialog,
   runHandoffDialog,
@@ -50,21 +52,14 @@ function HandoffForm() {
         The model writes a handoff document — goal, constraints, progress, key decisions, next steps — and a new session
         starts from it, with the same model and system prompt. This chat stays as it is, linked to the new one.
       </p>
-      <label className="field">
-        <span>Handoff focus (optional)</span>
-        <textarea
-          rows={2}
-          value={focus}
-          placeholder="e.g. Next: write the migration tests."
-          onChange={(e) => setFocus(e.target.value)}
-          onKeyDown={(e) => {
-            if (e.key === "Enter" && (e.metaKey || e.ctrlKey)) {
-              e.preventDefault();
-              submit();
-            }
-          }}
-        />
-      </label>
+      <SubmitTextarea
+        label="Handoff focus (optional)"
+        rows={2}
+        value={focus}
+        placeholder="e.g. Next: write the migration tests."
+        onChange={setFocus}
+        onSubmit={submit}
+      />
       <div className="dialog-actions">
         <button type="button" onClick={closeHandoffDialog}>
           Cancel
@@ -81,36 +76,21 @@ function HandoffProgress() {
   const sessionId = useHandoffDialog((s) => s.sessionId);
   // The document, or the compaction a handoff falls back to: the manual operation of this chat.
   const op = useMaintenanceStore((s) => (s.op && s.op.sessionId === sessionId && !s.op.automatic ? s.op : null));
-  const streamRef = useRef<HTMLElement>(null);
-  const text = op?.text ?? "";
-  // biome-ignore lint/correctness/useExhaustiveDependencies: scroll when the text grows
-  useEffect(() => {
-    const el = streamRef.current;
-    if (el) el.scrollTop = el.scrollHeight;
-  }, [text]);
-  const line =
+  const status =
     op?.kind === "compaction"
       ? `No handoff document: compacting in place instead. ${phaseText(op.progress)}`
       : op?.progress.phase === "summarizing"
         ? "Writing the handoff document…"
         : "Preparing…";
   return (
-    <div className="compact-progress">
-      <div className="progress-line" role="status">
-        <span className="spinner" aria-hidden="true" />
-        <span>{line}</span>
-      </div>
-      <section ref={streamRef} className="summary-stream" aria-label="Document so far">
-        {text ? text : <span className="muted">The document appears here as it is written.</span>}
-      </section>
-      <div className="dialog-actions">
-        <span className="muted small push-left">Cancel stops the request; nothing is saved.</span>
-        {/* Focus here, so Esc (the dialog's key handler) cancels. */}
-        <button type="button" autoFocus onClick={closeHandoffDialog}>
-          Cancel
-        </button>
-      </div>
-    </div>
+    <ProgressBlock
+      status={status}
+      text={op?.text ?? ""}
+      textLabel="Document so far"
+      emptyText="The document appears here as it is written."
+      cancelNote="Cancel stops the request; nothing is saved."
+      onCancel={closeHandoffDialog}
+    />
   );
 }
 

@@ -1,7 +1,9 @@
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
 import type { SwitchChoice } from "../../state/actions/switch-branch";
 import { useMaintenanceStore } from "../../state/stores";
 import { Dialog } from "../common/Dialog";
+import { ProgressBlock } from "../common/ProgressBlock";
+import { SubmitTextarea } from "../common/SubmitTextarea";
 import { closeSwitchDialog, runSwitchDialog, useSwitchDialog } from "./switch-dialog-store";
 
 /**
@@ -48,23 +50,16 @@ function SwitchForm() {
         <p className="small muted">The message you switch at goes back into the composer, to edit and send again.</p>
       )}
       {withInstructions && (
-        <label className="field">
-          <span>Summary instructions</span>
-          <textarea
-            rows={3}
-            value={instructions}
-            autoFocus
-            placeholder="e.g. Only record which approaches failed and why."
-            onChange={(e) => setInstructions(e.target.value)}
-            onKeyDown={(e) => {
-              if (e.key === "Enter" && (e.metaKey || e.ctrlKey)) {
-                e.preventDefault();
-                run({ kind: "summarize", instructions });
-              }
-            }}
-          />
-          <small className="muted">These replace the default summary prompt.</small>
-        </label>
+        <SubmitTextarea
+          label="Summary instructions"
+          rows={3}
+          value={instructions}
+          autoFocus
+          placeholder="e.g. Only record which approaches failed and why."
+          hint="These replace the default summary prompt."
+          onChange={setInstructions}
+          onSubmit={() => run({ kind: "summarize", instructions })}
+        />
       )}
       <label className="check">
         <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} />
@@ -101,30 +96,15 @@ function SwitchProgress() {
   const op = useMaintenanceStore((s) =>
     s.op && s.op.sessionId === sessionId && s.op.kind === "branch_summary" ? s.op : null,
   );
-  const streamRef = useRef<HTMLElement>(null);
-  const text = op?.text ?? "";
-  // biome-ignore lint/correctness/useExhaustiveDependencies: scroll when the text grows
-  useEffect(() => {
-    const el = streamRef.current;
-    if (el) el.scrollTop = el.scrollHeight;
-  }, [text]);
   return (
-    <div className="compact-progress">
-      <div className="progress-line" role="status">
-        <span className="spinner" aria-hidden="true" />
-        <span>{op?.progress.phase === "summarizing" ? "Summarizing the branch you are leaving…" : "Preparing…"}</span>
-      </div>
-      <section ref={streamRef} className="summary-stream" aria-label="Summary so far">
-        {text ? text : <span className="muted">The summary appears here as it is written.</span>}
-      </section>
-      <div className="dialog-actions">
-        <span className="muted small push-left">Cancel stops the request; nothing is saved and you stay here.</span>
-        {/* Focus here, so Esc (the dialog's key handler) cancels. */}
-        <button type="button" autoFocus onClick={closeSwitchDialog}>
-          Cancel
-        </button>
-      </div>
-    </div>
+    <ProgressBlock
+      status={op?.progress.phase === "summarizing" ? "Summarizing the branch you are leaving…" : "Preparing…"}
+      text={op?.text ?? ""}
+      textLabel="Summary so far"
+      emptyText="The summary appears here as it is written."
+      cancelNote="Cancel stops the request; nothing is saved and you stay here."
+      onCancel={closeSwitchDialog}
+    />
   );
 }
 

@@ -1,5 +1,5 @@
-import { useLiveQuery } from "dexie-react-hooks";
 import { useVirtualizer } from "@tanstack/react-virtual";
+import { useLiveQuery } from "dexie-react-hooks";
 import { useDeferredValue, useRef, useState } from "react";
 import type { Session } from "../../core/session/entries";
 import type { SessionId } from "../../core/session/ids";
