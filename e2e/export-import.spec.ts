@@ -66,8 +66,12 @@ async function openGraph(page: Page): Promise<void> {
  * node, the active path in order, and where "You are here" is.
  */
 async function seen(page: Page) {
+  await page.setViewportSize({ width: 1440, height: 1400 });
   await openGraph(page);
   await graph(page).getByRole("button", { name: "Fit" }).click(); // the graph culls nodes out of view
+  // Every node of the model is in the DOM (none culled), or the comparison below would be partial.
+  const shown = Number((await graph(page).getByTitle("Nodes shown").innerText()).replace(/\D/g, ""));
+  await expect(graphNodes(page)).toHaveCount(shown);
   const nameOf = (els: Element[]) => els.map((e) => e.getAttribute("aria-label"));
   const view = {
     nodes: (await graphNodes(page).evaluateAll(nameOf)).sort(),

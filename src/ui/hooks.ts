@@ -19,7 +19,9 @@ const NO_SESSION = { session: undefined, entries: EMPTY };
 
 export function useSessionView(sessionId: SessionId | null): SessionView {
   // One query for both (see liveSessionWithEntries): read apart, another tab's append blanks the chat.
-  const data = useLiveQuery(() => (sessionId ? liveSessionWithEntries(sessionId) : NO_SESSION), [sessionId]);
+  const live = useLiveQuery(() => (sessionId ? liveSessionWithEntries(sessionId) : NO_SESSION), [sessionId]);
+  // Right after a switch the hook may still hold the previous session's result: that is "loading".
+  const data = live?.session && live.session.id !== sessionId ? undefined : live;
   // useLiveQuery answers undefined while loading, so a missing session is read as null: otherwise
   // "not found" (a deleted chat's bookmark) could never be told apart from "still loading".
   const found = data === undefined ? undefined : (data.session ?? null);

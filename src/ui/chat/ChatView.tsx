@@ -1,6 +1,6 @@
 import type { SessionId } from "../../core/session/ids";
 import { useStreamStore } from "../../state/stores";
-import { useSessionView } from "../hooks";
+import type { SessionView } from "../hooks";
 import { BranchPoint } from "./BranchPoint";
 import { ChatHeader } from "./ChatHeader";
 import { CompactDialog } from "./CompactDialog";
@@ -12,12 +12,14 @@ import { SessionLinks } from "./SessionLinks";
 
 export function ChatView({
   sessionId,
+  view,
   onToggleSessions,
 }: {
   sessionId: SessionId | null;
+  /** The open session, read once in App and shared with the graph. */
+  view: SessionView;
   onToggleSessions: () => void;
 }) {
-  const view = useSessionView(sessionId);
   const replying = useStreamStore((s) => (sessionId ? sessionId in s.replies : false));
   const missing = sessionId !== null && view.loaded && !view.session;
 

@@ -2,6 +2,7 @@ import { type CSSProperties, useCallback, useDeferredValue, useEffect, useMemo, 
 import { buildGraphModel, GRAPH_FILTERS, type GraphFilter, type GraphModel, withSearch } from "../../core/graph/model";
 import type { SessionId } from "../../core/session/ids";
 import { useUiStore } from "../../state/stores";
+import type { SessionView } from "../hooks";
 import { GraphView, type GraphViewHandle } from "./GraphView";
 import { LineageView } from "./LineageView";
 import { count } from "./names";
@@ -55,7 +56,7 @@ function maxWidth(): number {
  * with a full-screen mode. Its toolbar searches and filters the graph, and switches between the
  * session's tree and the "Session lineage" of chats linked by handoff.
  */
-export function HistoryGraph() {
+export function HistoryGraph({ view }: { view: SessionView }) {
   const sessionId = useUiStore((s) => s.sessionId);
   const [fullScreen, setFullScreen] = useState(false);
   const [width, setWidth] = useState(DEFAULT_WIDTH);
@@ -111,14 +112,14 @@ export function HistoryGraph() {
       ) : mode === "lineage" ? (
         <LineageView sessionId={sessionId} />
       ) : (
-        <SessionGraph key={sessionId} sessionId={sessionId} />
+        <SessionGraph key={sessionId} sessionId={sessionId} view={view} />
       )}
     </section>
   );
 }
 
-function SessionGraph({ sessionId }: { sessionId: SessionId }) {
-  const data = useGraphData(sessionId);
+function SessionGraph({ sessionId, view }: { sessionId: SessionId; view: SessionView }) {
+  const data = useGraphData(sessionId, view);
   const [filter, setFilter] = useState<GraphFilter>("all");
   const [search, setSearch] = useState("");
   const deferredSearch = useDeferredValue(search);

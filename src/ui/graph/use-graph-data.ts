@@ -4,7 +4,7 @@ import { useMemo } from "react";
 import type { Session } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
 import { liveChildSessions, liveLabels, liveSession } from "../../db/live";
-import { type SessionView, useSessionView } from "../hooks";
+import type { SessionView } from "../hooks";
 
 export type GraphData = {
   view: SessionView;
@@ -16,8 +16,8 @@ export type GraphData = {
 const NO_LABELS: ReadonlyMap<EntryId, string> = new Map();
 const NO_SESSIONS: readonly Session[] = [];
 
-export function useGraphData(sessionId: SessionId | null): GraphData {
-  const view = useSessionView(sessionId);
+/** `view` is the open session as App reads it (shared with the chat); the rest is the graph's own. */
+export function useGraphData(sessionId: SessionId | null, view: SessionView): GraphData {
   const labels = useLiveQuery(() => (sessionId ? liveLabels(sessionId) : NO_LABELS), [sessionId]);
   const childSessions = useLiveQuery(() => (sessionId ? liveChildSessions(sessionId) : NO_SESSIONS), [sessionId]);
   const parentId = view.session?.parentSessionId ?? null;
