@@ -159,6 +159,14 @@ test("Export all in Settings: every chat in one file, no keys; imported elsewher
   await expect(links).toContainText("Continued from");
   await links.getByRole("link", { name: /Alps trip/ }).click();
   await expect(fresh).toHaveURL(new RegExp(`${TRIP}$`));
+  // Without its parent (deleted here), the continuation says so instead of linking nowhere.
+  await sessionLinks(fresh)
+    .filter({ has: fresh.locator(".session-title", { hasText: /^Alps trip$/ }) })
+    .hover(); // row actions show on hover, as for a mouse user
+  await fresh.getByRole("button", { name: "Delete Alps trip", exact: true }).click();
+  await fresh.getByRole("button", { name: "Delete", exact: true }).click();
+  await sessionLinks(fresh).filter({ hasText: "part 2" }).click();
+  await expect(links).toHaveText("↩ Continued from an earlier chat that is no longer here");
   await fresh.context().close();
 });
 

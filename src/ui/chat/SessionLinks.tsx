@@ -25,9 +25,11 @@ function SessionLink({ session, prefix }: { session: Session; prefix: string }) 
 export function SessionLinks({ session }: { session: Session | undefined }) {
   const parentId = session?.parentSessionId;
   const sessionId = session?.id;
-  const parent = useLiveQuery(() => (parentId ? liveSession(parentId) : undefined), [parentId]);
+  // null: the parent is not in this browser (deleted, or this chat was imported without it);
+  // undefined: still reading, or no parent at all.
+  const parent = useLiveQuery(async () => (parentId ? ((await liveSession(parentId)) ?? null) : undefined), [parentId]);
   const children = useLiveQuery(() => (sessionId ? liveChildSessions(sessionId) : []), [sessionId]);
-  if (!session || (!parent && !children?.length)) return null;
+  if (!session || (parent === undefined && !children?.length)) return null;
   // Not named "…sessions": the session list owns the "Sessions" landmark name (UI contract).
   return (
     <nav className="session-links" aria-label="Handoff links">
@@ -35,6 +37,11 @@ export function SessionLinks({ session }: { session: Session | undefined }) {
         <span>
           <span aria-hidden="true">↩ </span>
           <SessionLink session={parent} prefix="Continued from" />
+        </span>
+      )}
+      {parent === null && (
+        <span className="muted" title="The chat this one was handed off from was deleted, or not imported here">
+          <span aria-hidden="true">↩ </span>Continued from an earlier chat that is no longer here
         </span>
       )}
       {children?.map((child) => (
