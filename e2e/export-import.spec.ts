@@ -419,3 +419,72 @@ test("300 imported ChatGPT conversations: all listed, newest first, the list ren
   await expect(assistantMessages(page)).toContainText("Answer 1");
   await expect(page.getByRole("heading", { name: "Conversation 001", level: 2 })).toBeVisible();
 });
+
+test("a pi session with tool calls is continued in the browser: the tools go to the model as text", async ({
+  page,
+  mock,
+}) => {
+  await openConfigured(page, mock);
+  const T = (sec: number) => new Date(Date.UTC(2025, 11, 1, 10, 0, sec)).toISOString();
+  const usage = {
+    input: 10,
+    output: 5,
+    cacheRead: 0,
+    cacheWrite: 0,
+    totalTokens: 15,
+    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+  };
+  const line = (id: string, parentId: string | null, sec: number, message: object) => ({
+    type: "message",
+    id,
+    parentId,
+    timestamp: T(sec),
+    message: { timestamp: sec, ...message },
+  });
+  const assistant = (content: object[], stopReason: string) => ({
+    role: "assistant",
+    content,
+    api: "anthropic-messages",
+    provider: "anthropic",
+    model: "claude-sonnet-4-5",
+    usage,
+    stopReason,
+  });
+  const pi = [
+    { type: "session", version: 3, id: "pi-e2e", timestamp: T(0), cwd: "/work" },
+    line("u1", null, 1, { role: "user", content: [{ type: "text", text: "What is in this folder?" }] }),
+    line(
+      "a1",
+      "u1",
+      2,
+      assistant([{ type: "toolCall", id: "call_1", name: "bash", arguments: { command: "ls" } }], "toolUse"),
+    ),
+    line("t1", "a1", 3, {
+      role: "toolResult",
+      toolCallId: "call_1",
+      toolName: "bash",
+      content: [{ type: "text", text: "README.md\nsrc-of-the-app" }],
+      isError: false,
+    }),
+    line("a2", "t1", 4, assistant([{ type: "text", text: "A README and a source folder." }], "stop")),
+  ]
+    .map((l) => JSON.stringify(l))
+    .join("\n");
+  await importText(page, "session.jsonl", pi);
+  await expect(page.getByText(/^Imported “What is in this folder\?” from a pi session file\.$/)).toBeVisible();
+  await expect(page.getByText("Tool call: bash")).toBeVisible();
+  await expect(page.getByText("Tool result: bash")).toBeVisible();
+
+  await sendAndWait(page, "Which one holds the code?");
+  const chat = mock
+    .requests({ api: "anthropic" })
+    .filter((r) => r.method === "POST" && r.path.endsWith("/messages"))
+    .at(-1)!;
+  const messages = requestMessages(chat);
+  const sent = JSON.stringify(messages);
+  expect(sent).toContain("bash");
+  expect(sent).toContain("src-of-the-app");
+  expect(sent).toContain("A README and a source folder.");
+  // Sent as text, not as tool_use / tool_result blocks (DESIGN §3): Grove declares no tools.
+  expect(new Set(messages.flatMap((m) => m.blockTypes))).toEqual(new Set(["text"]));
+});
