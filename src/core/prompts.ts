@@ -9,6 +9,8 @@ import branchSummaryCustomRaw from "../../prompts/branch-summary-custom.md?raw";
 import branchSummaryOmittedRaw from "../../prompts/branch-summary-omitted.md?raw";
 import branchSummaryPreambleRaw from "../../prompts/branch-summary-preamble.md?raw";
 import branchSummarySystemRaw from "../../prompts/branch-summary-system.md?raw";
+import chatTitleRaw from "../../prompts/chat-title.md?raw";
+import chatTitleSystemRaw from "../../prompts/chat-title-system.md?raw";
 import compactedSystemNoteRaw from "../../prompts/compacted-system-note.md?raw";
 import compactionFirstRaw from "../../prompts/compaction-first.md?raw";
 import compactionFoldedNoteRaw from "../../prompts/compaction-folded-note.md?raw";
@@ -120,3 +122,8 @@ export function fillTemplate(template: string, vars: Readonly<Record<string, str
     return value ?? whole;
   });
 }
+
+/** System prompt for naming a chat with the summary model (Settings: "Name new chats with the summary model"). No vars. */
+export const CHAT_TITLE_SYSTEM = chatTitleSystemRaw.trim();
+/** The request for that title. Vars: `user` (the first message), `assistant` (the first reply). */
+export const CHAT_TITLE = chatTitleRaw.trim();

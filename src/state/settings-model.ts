@@ -38,6 +38,8 @@ export type Settings = {
   switchSummaryDefault: SwitchSummaryDefault;
   /** Threshold maintenance strategy; overflow, length and preflight recovery always compact. */
   autoStrategy: AutoStrategy;
+  /** After a new chat's first reply, ask the summary model for a better title than its first words. */
+  modelTitles: boolean;
 };
 
 export const ANTHROPIC_DEFAULT_BASE_URL = "https://api.anthropic.com";
@@ -74,6 +76,7 @@ export const DEFAULT_SETTINGS: Settings = {
   calibration: {},
   switchSummaryDefault: "ask",
   autoStrategy: "compact",
+  modelTitles: false,
 };
 
 export type SettingKey = keyof Settings;
@@ -87,6 +90,7 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   "calibration",
   "switchSummaryDefault",
   "autoStrategy",
+  "modelTitles",
 ];
 
 /** Rows from the settings table → a complete Settings, built-in providers always present. */
@@ -111,6 +115,7 @@ export function settingsFromRows(rows: Record<string, unknown>): Settings {
       DEFAULT_SETTINGS.switchSummaryDefault,
     ),
     autoStrategy: oneOf(stored.autoStrategy, AUTO_STRATEGIES, DEFAULT_SETTINGS.autoStrategy),
+    modelTitles: stored.modelTitles === true,
   };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TITLE_MAX_CHARS, titleFromText, UNTITLED } from "./title";
+import { TITLE_MAX_CHARS, titleFromModel, titleFromText, UNTITLED } from "./title";
 
 describe("titleFromText", () => {
   it("takes the first words of the message", () => {
@@ -18,5 +18,27 @@ describe("titleFromText", () => {
     expect(Array.from(title).length).toBeLessThanOrEqual(TITLE_MAX_CHARS);
     expect(title.endsWith("…")).toBe(true);
     expect(title).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+  });
+});
+
+describe("titleFromModel", () => {
+  it.each([
+    ["Planning a Trip to the Alps", "Planning a Trip to the Alps"],
+    ['"Sourdough Starter Help"', "Sourdough Starter Help"],
+    ["**Title:** Rust borrow checker", "Rust borrow checker"],
+    ["Title: CSV parsing in Go.", "CSV parsing in Go"],
+    ["# Penguin census\n\nHere is why…", "Penguin census"],
+    ["\n\n  «Voyage à Lyon»  \n", "Voyage à Lyon"],
+    ["东京旅行计划。", "东京旅行计划"],
+  ])("%j → %j", (raw, title) => {
+    expect(titleFromModel(raw)).toBe(title);
+  });
+
+  it("nothing usable is null, and a long answer is cut like a typed title", () => {
+    expect(titleFromModel("")).toBeNull();
+    expect(titleFromModel('  \n "" \n')).toBeNull();
+    const long = titleFromModel("word ".repeat(40))!;
+    expect(Array.from(long).length).toBe(TITLE_MAX_CHARS);
+    expect(long.endsWith("…")).toBe(true);
   });
 });

@@ -14,6 +14,7 @@ import { createSession, getSession, setAutoTitle } from "../../db/sessions";
 import { useMaintenanceStore, useSettingsStore, useUiStore } from "../stores";
 import { type ReplyOptions, replyAndMaintain } from "./conversation";
 import { reportActionError } from "./report-error";
+import { nameChatWithModel } from "./title";
 
 /** Runs a reply (and its maintenance) in the background, then sends what was queued meanwhile. */
 function startReply(sessionId: SessionId, parentId: EntryId, opts: ReplyOptions = {}): Promise<void> {
@@ -91,7 +92,9 @@ export async function sendMessage(text: string, parentId?: EntryId | null): Prom
       await appendEntries(session.id, [entry], { kind: "move", to: entry.id });
       if (parent === null) await setAutoTitle(session.id, titleFromText(text));
     }
-    void startReply(entry.sessionId, entry.id, { preflight: true });
+    const reply = startReply(entry.sessionId, entry.id, { preflight: true });
+    // A new chat, once its first reply is in: a better title than the first words, if enabled.
+    if (!session) void reply.then(() => nameChatWithModel(entry.sessionId));
     return entry.sessionId;
   } catch (e) {
     reportActionError("Your message could not be saved", e);

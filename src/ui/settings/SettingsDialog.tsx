@@ -91,6 +91,18 @@ export function SettingsDialog() {
           placeholder="Optional. Sent at the start of every chat that has no prompt of its own."
           onCommit={(v) => void saveSettings({ systemPrompt: v })}
         />
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={settings.modelTitles}
+            onChange={(e) => void saveSettings({ modelTitles: e.target.checked })}
+          />
+          Name new chats with the summary model
+        </label>
+        <p className="muted small hint-under-check">
+          After a new chat's first reply, one short request to the summary model (Compaction settings; else the chat's
+          own model) for a title. Off: the title is the first words of your message.
+        </p>
       </section>
 
       <CompactionSettings />
