@@ -246,6 +246,7 @@ test("a session that is already here: Skip changes nothing, Keep both adds a sep
   await importText(page, "again.json", exported);
   await expect(importDialog(page)).toContainText("One chat in again.json is already here");
   await expect(importDialog(page).getByRole("listitem")).toHaveText(["Alps trip"]);
+  await expect(importDialog(page).getByRole("button", { name: "Keep both" })).toBeFocused();
   await page.screenshot({ path: `${SHOTS}/keep-both-or-skip.png` });
   await importDialog(page).getByRole("button", { name: "Skip" }).click();
   await expect(importDialog(page)).toHaveCount(0);
@@ -284,7 +285,9 @@ test("a malformed file: the error names the problem, and the session list is unc
   await expect(importDialog(page).getByRole("alert")).toContainText("broken.json");
   await expect(importDialog(page).getByRole("alert")).toContainText("truncated");
   await page.screenshot({ path: `${SHOTS}/malformed.png` });
-  await importDialog(page).getByRole("button", { name: "OK" }).click();
+  await expect(importDialog(page).getByRole("button", { name: "OK" })).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(importDialog(page)).toHaveCount(0);
 
   const dangling = {
     format: "grove-session-export",

@@ -19,9 +19,13 @@ const NO_SESSION = { session: undefined, entries: EMPTY };
 
 export function useSessionView(sessionId: SessionId | null): SessionView {
   // One query for both (see liveSessionWithEntries): read apart, another tab's append blanks the chat.
-  const live = useLiveQuery(() => (sessionId ? liveSessionWithEntries(sessionId) : NO_SESSION), [sessionId]);
-  // Right after a switch the hook may still hold the previous session's result: that is "loading".
-  const data = live?.session && live.session.id !== sessionId ? undefined : live;
+  const live = useLiveQuery(
+    async () => ({ forId: sessionId, ...(sessionId ? await liveSessionWithEntries(sessionId) : NO_SESSION) }),
+    [sessionId],
+  );
+  // Right after a switch the hook still holds the previous query's result (another chat's, or the
+  // empty "no chat" one, which would read as "not found"): until the new one arrives, that is loading.
+  const data = live?.forId === sessionId ? live : undefined;
   // useLiveQuery answers undefined while loading, so a missing session is read as null: otherwise
   // "not found" (a deleted chat's bookmark) could never be told apart from "still loading".
   const found = data === undefined ? undefined : (data.session ?? null);

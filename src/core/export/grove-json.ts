@@ -166,18 +166,16 @@ const fileSchema = z.object({
 
 // ---- export ---------------------------------------------------------------------------------
 
-/** Objects rebuilt with sorted keys (undefined dropped) so the same data always gives the same text. */
-function canonical(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(canonical);
-  if (value !== null && typeof value === "object") {
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value).sort()) {
-      const v = (value as Record<string, unknown>)[key];
-      if (v !== undefined) out[key] = canonical(v);
-    }
-    return out;
-  }
-  return value;
+/**
+ * JSON.stringify replacer: every plain object written with its keys sorted, so the same data always
+ * gives the same text. Each sorted copy is made just before it is written and dropped right after —
+ * rebuilding the whole tree first held a second copy of a 100 MB history in memory.
+ */
+function sortedKeys(_key: string, value: unknown): unknown {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort()) out[key] = (value as Record<string, unknown>)[key];
+  return out;
 }
 
 export function exportGroveJson(sessions: readonly ExportedSession[]): string {
@@ -186,7 +184,7 @@ export function exportGroveJson(sessions: readonly ExportedSession[]): string {
     version: GROVE_EXPORT_VERSION,
     sessions: sessions.map((s) => ({ session: s.session, entries: s.entries, labels: s.labels })),
   };
-  return `${JSON.stringify(canonical(file), null, 2)}\n`;
+  return `${JSON.stringify(file, sortedKeys, 2)}\n`;
 }
 
 // ---- parse ----------------------------------------------------------------------------------

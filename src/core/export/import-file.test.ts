@@ -80,7 +80,7 @@ describe("parseImportFile: the format is found from the content", () => {
 
 describe("absurd sizes", () => {
   it("a file over the byte limit, and an empty one, are refused before reading", () => {
-    expect(checkFileSize(IMPORT_LIMITS.maxFileBytes + 1)).toContain("up to 1.0 GB");
+    expect(checkFileSize(IMPORT_LIMITS.maxFileBytes + 1)).toContain("up to 500.0 MB");
     expect(checkFileSize(0)).toBe("The file is empty.");
     expect(checkFileSize(10)).toBeNull();
   });

@@ -29,7 +29,8 @@ export const FORMAT_NAMES: Readonly<Record<ImportFormat, string>> = {
  * The byte limit is checked before reading; the others after parsing, before any write.
  */
 export const IMPORT_LIMITS = {
-  maxFileBytes: 1024 * 1024 * 1024,
+  /** Below V8's longest string (~512 Mi characters): the file is parsed as one string. */
+  maxFileBytes: 500 * 1024 * 1024,
   maxSessions: 100_000,
   maxEntriesPerSession: 1_000_000,
   maxTotalEntries: 5_000_000,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Entry, Session } from "../session/entries";
-import type { EntryId } from "../session/ids";
+import { asEntryId, asSessionId, type EntryId } from "../session/ids";
 import {
   a,
   at,
@@ -17,7 +17,7 @@ import {
   u,
 } from "../session/test-entries";
 import type { ExportedSession } from "./grove-json";
-import { closeOpenFence, escapeInline, exportMarkdown, fenced, quoted } from "./markdown";
+import { closeOpenFence, escapeInline, exportMarkdown, fenced, inertHtml, quoted } from "./markdown";
 
 /**
  *   u1 "Plan a trip to Lisbon"            (label "start")
@@ -254,5 +254,69 @@ describe("Markdown helpers", () => {
     expect(escapeInline("a_b *c* [d](e) <f> #g `h` ~i~ |j| &k; \\")).toBe(
       "a\\_b \\*c\\* \\[d\\](e) \\<f\\> \\#g \\`h\\` \\~i\\~ \\|j\\| \\&k; \\\\",
     );
+  });
+});
+
+describe("inertHtml: raw HTML in message text is made literal, code is left alone", () => {
+  it.each([
+    ["a <!-- hidden comment", "a &lt;!-- hidden comment"],
+    [
+      "<img src=x onerror=alert(1)> and <script>x</script>",
+      "&lt;img src=x onerror=alert(1)> and &lt;script>x&lt;/script>",
+    ],
+    ["use the `<div>` element", "use the `<div>` element"],
+    ["``a ` <b>`` then <i>", "``a ` <b>`` then &lt;i>"],
+    ["```html\n<p>kept</p>\n```\n<p>escaped</p>", "```html\n<p>kept</p>\n```\n&lt;p>escaped&lt;/p>"],
+    ["    <indented code>", "    <indented code>"],
+    [
+      "[click](javascript:alert(1)) and [ok](https://example.com)",
+      "[click](#javascript-alert(1)) and [ok](https://example.com)",
+    ],
+    ["1 < 2 and a -> b", "1 &lt; 2 and a -> b"],
+    ["an unclosed `tick <x>", "an unclosed `tick &lt;x>"],
+  ])("%j", (input, output) => {
+    expect(inertHtml(input)).toBe(output);
+  });
+
+  it("a message ending in an open comment no longer hides the next message of the export", () => {
+    const md = exportMarkdown(
+      {
+        session: {
+          id: asSessionId("s"),
+          title: "T",
+          titleSource: "user",
+          createdAt: 0,
+          updatedAt: 0,
+          leafId: asEntryId("a"),
+        },
+        entries: [
+          {
+            type: "message",
+            id: asEntryId("u"),
+            sessionId: asSessionId("s"),
+            parentId: null,
+            createdAt: 0,
+            role: "user",
+            content: [{ type: "text", text: "note <!-- todo" }],
+            status: "complete",
+          },
+          {
+            type: "message",
+            id: asEntryId("a"),
+            sessionId: asSessionId("s"),
+            parentId: asEntryId("u"),
+            createdAt: 1,
+            role: "assistant",
+            content: [{ type: "text", text: "The answer." }],
+            status: "complete",
+          },
+        ],
+        labels: {},
+      },
+      { allBranches: false },
+    );
+    expect(md).not.toContain("<!--");
+    expect(md).toContain("note &lt;!-- todo");
+    expect(md.indexOf("The answer.")).toBeGreaterThan(md.indexOf("todo"));
   });
 });

@@ -59,8 +59,8 @@ export function exportMarkdown(s: ExportedSession, opts: MarkdownExportOptions):
   blocks.push(metadataLine(s, main, others.length, opts.allBranches));
   if (s.session.systemPrompt?.trim()) blocks.push(quoted("**System prompt**", s.session.systemPrompt));
   if (main.entries.length === 0) blocks.push("*No messages on the active path.*");
-  blocks.push(...renderLine(main, ctx, ACTIVE_HEADING_LEVEL));
-  if (opts.allBranches && others.length > 0) blocks.push(...otherBranchesSection(others, ctx));
+  append(blocks, renderLine(main, ctx, ACTIVE_HEADING_LEVEL));
+  if (opts.allBranches && others.length > 0) append(blocks, otherBranchesSection(others, ctx));
   return `${blocks.join("\n\n")}\n`;
 }
 
@@ -104,7 +104,7 @@ function otherBranchesSection(others: readonly OtherBranch[], ctx: Context): str
   ];
   for (const b of others) {
     blocks.push(`### Branch ${b.number}: ${escapeInline(forkOrigin(b))}`);
-    blocks.push(...renderLine(b.line, ctx, BRANCH_HEADING_LEVEL));
+    append(blocks, renderLine(b.line, ctx, BRANCH_HEADING_LEVEL));
   }
   return blocks;
 }
@@ -130,7 +130,7 @@ export function forkOrigin(b: OtherBranch): string {
 function renderLine(line: BranchLine, ctx: Context, level: number): string[] {
   const blocks: string[] = [];
   for (const e of line.entries) {
-    blocks.push(...renderEntry(e, ctx, level));
+    append(blocks, renderEntry(e, ctx, level));
     const forks = ctx.forksAfter.get(e.id);
     if (forks) blocks.push(forkNote(forks));
   }
@@ -179,7 +179,7 @@ function renderBlock(b: Block): string | null {
   switch (b.type) {
     case "text": {
       const text = b.text.trimEnd();
-      return text === "" ? null : closeOpenFence(text);
+      return text === "" ? null : closeOpenFence(inertHtml(text));
     }
     case "image":
       return `*[image: ${escapeInline(b.mimeType)}]*`;
@@ -240,6 +240,58 @@ export function closeOpenFence(text: string): string {
     }
   }
   return open === null ? text : `${text}\n${open}`;
+}
+
+/**
+ * Message text is Markdown and stays Markdown, but raw HTML in it is made literal, as Grove's own
+ * renderer shows it: an unclosed `<!--` or `<script>` would otherwise hide the rest of the document
+ * in a Markdown viewer, and `<img onerror>` or a `javascript:` link would be live in a permissive
+ * one. `<` becomes `&lt;` outside code (fences, inline code spans, indented lines are left alone);
+ * link targets with a script-capable scheme lose it.
+ */
+export function inertHtml(text: string): string {
+  let open: string | null = null;
+  const lines = text.split("\n");
+  for (const [i, line] of lines.entries()) {
+    const m = FENCE_LINE.exec(line);
+    if (m) {
+      const fence = m[1] ?? "";
+      const rest = m[2] ?? "";
+      if (open === null && !(fence.startsWith("`") && rest.includes("`"))) open = fence;
+      else if (open !== null && fence[0] === open[0] && fence.length >= open.length && rest.trim() === "") open = null;
+      continue;
+    }
+    if (open !== null || /^( {4}|\t)/.test(line)) continue;
+    lines[i] = outsideCodeSpans(line, (part) =>
+      part.replace(/</g, "&lt;").replace(/\]\(\s*<?\s*(javascript|vbscript|data):/gi, "](#$1-"),
+    );
+  }
+  return lines.join("\n");
+}
+
+/** Applies `f` to the parts of a line outside inline code spans (a backtick run closed by one as long). */
+function outsideCodeSpans(line: string, f: (part: string) => string): string {
+  let out = "";
+  let at = 0;
+  const runs = /`+/g;
+  for (let m = runs.exec(line); m !== null; m = runs.exec(line)) {
+    const close = line.indexOf(m[0], m.index + m[0].length);
+    // Only an exactly-as-long run closes a span; without one the backticks are literal.
+    let end = close;
+    while (end >= 0 && (line[end + m[0].length] === "`" || line[end - 1] === "`")) {
+      end = line.indexOf(m[0], end + m[0].length);
+    }
+    if (end < 0) continue;
+    out += f(line.slice(at, m.index)) + line.slice(m.index, end + m[0].length);
+    at = end + m[0].length;
+    runs.lastIndex = at;
+  }
+  return out + f(line.slice(at));
+}
+
+/** push(...items) without the spread: a long chat's blocks outnumber the arguments a call can take. */
+function append<T>(target: T[], items: readonly T[]): void {
+  for (const item of items) target.push(item);
 }
 
 /** Plain text made literal in Markdown: every character a reader could take as syntax is escaped. */

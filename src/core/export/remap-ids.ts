@@ -3,7 +3,8 @@
  * id is rewritten, so the copy is a separate tree that shares nothing with the original.
  *
  * The references are: an entry's `parentId` and `sessionId`, the session's `leafId`, a
- * compaction's `firstKeptEntryId` and `keptUserTurnIds`, a branch summary's `fromId`, a
+ * compaction's `firstKeptEntryId` and `keptUserTurnIds` (and the entry ids in Grove's own
+ * compaction `details`), a branch summary's `fromId`, a
  * continuation's `continues`, a handoff entry's `fromSessionId`/`fromEntryId`, a handoff
  * session's `parentSessionId`/`parentEntryId`, and the label keys.
  *
@@ -66,6 +67,7 @@ function remapEntry(e: Entry, map: IdMap): Entry {
         ...base,
         firstKeptEntryId: e.firstKeptEntryId === null ? null : eid(map, e.firstKeptEntryId),
         keptUserTurnIds: e.keptUserTurnIds.map((id) => eid(map, id)),
+        ...(e.details !== undefined ? { details: remapCompactionDetails(e.details, map) } : {}),
       };
     case "branch_summary":
       return { ...e, ...base, fromId: eid(map, e.fromId) };
@@ -75,3 +77,28 @@ function remapEntry(e: Entry, map: IdMap): Entry {
       return assertNever(e, "entry");
   }
 }
+
+/**
+ * Grove's own compaction details name entries too (the split turn's start, evicted and folded user
+ * turns). Other tools' details (pi's file lists) are opaque and pass unchanged, as does anything
+ * that does not have the shape Grove writes.
+ */
+function remapCompactionDetails(details: unknown, map: IdMap): unknown {
+  if (!isRecord(details) || details.kind !== "grove-compaction") return details;
+  const out: Record<string, unknown> = { ...details };
+  if (typeof details.splitTurnStartId === "string")
+    out.splitTurnStartId = eid(map, details.splitTurnStartId as EntryId);
+  if (Array.isArray(details.evictedUserTurnIds)) {
+    out.evictedUserTurnIds = details.evictedUserTurnIds.map((id) =>
+      typeof id === "string" ? eid(map, id as EntryId) : id,
+    );
+  }
+  if (Array.isArray(details.foldedUserTurns)) {
+    out.foldedUserTurns = details.foldedUserTurns.map((t) =>
+      isRecord(t) && typeof t.id === "string" ? { ...t, id: eid(map, t.id as EntryId) } : t,
+    );
+  }
+  return out;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);

@@ -62,7 +62,17 @@ const maker: fc.Arbitrary<Maker> = fc.oneof(
           tokensAfter: 100,
           reason: "manual",
           model: "m",
-          details: { readFiles: ["a.ts"], nested: { n: pick } },
+          // Grove's own details name entries (and must follow them in a copy); pi's are opaque.
+          details:
+            pick % 2 === 0
+              ? {
+                  kind: "grove-compaction",
+                  version: 1,
+                  splitTurnStartId: earlier[0] ?? null,
+                  evictedUserTurnIds: earlier.slice(0, 1),
+                  foldedUserTurns: earlier.slice(1, 2).map((id) => ({ id, tokens: 5 })),
+                }
+              : { readFiles: ["a.ts"], nested: { n: pick } },
         }),
     ),
   },

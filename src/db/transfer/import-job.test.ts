@@ -116,7 +116,7 @@ describe("import job", () => {
       },
     } as unknown as Blob;
     const analysis = await job.analyze(huge, "huge.json", () => {});
-    expect(analysis).toEqual({ kind: "error", message: expect.stringContaining("up to 1.0 GB") });
+    expect(analysis).toEqual({ kind: "error", message: expect.stringContaining("up to 500.0 MB") });
   });
 
   it("the real ChatGPT export: one chat with every branch, written", async () => {

@@ -52,7 +52,7 @@ export type ImportOutcome =
 export type ImportJob = {
   analyze(file: Blob, fileName: string, onProgress: (p: ImportProgress) => void): Promise<ImportAnalysis>;
   commit(choice: ConflictChoice, onProgress: (p: ImportProgress) => void): Promise<ImportOutcome>;
-  /** Stops a running analyze or commit; a commit removes what it wrote. */
+  /** Stops a running analyze or commit; a cancelled commit aborts its transaction (nothing is kept). */
   cancel(): void;
 };
 

@@ -57,14 +57,25 @@ describe("writeImportedSessions", () => {
     expect(exportGroveJson(again.map((s) => s!))).toBe(file);
   });
 
-  it("reports progress per batch, ending at the total", async () => {
+  it("reports progress per chunk of entries, ending at the total", async () => {
     const sessions = [sampleSession("A", 3), sampleSession("B", 3), sampleSession("C", 3)];
     const seen: number[] = [];
     await writeImportedSessions(sessions, { batchEntries: 10, onProgress: (n) => seen.push(n) });
-    expect(seen).toEqual([9, 18, 27]);
+    expect(seen).toEqual([10, 20, 27]);
   });
 
-  it("quota exceeded in a later batch: what earlier batches wrote is removed again, the database is as before", async () => {
+  it("a Cancel while the only chunk is written still aborts: nothing is kept", async () => {
+    const before = await snapshot();
+    let cancel = false;
+    getDb().entries.hook("creating", () => {
+      cancel = true; // the user presses Cancel while the chunk is being written
+    });
+    const err = await writeImportedSessions([sampleSession("A")], { isCancelled: () => cancel }).catch((e) => e);
+    expect(err).toBeInstanceOf(ImportCancelledError);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("quota exceeded in a later chunk: the one transaction aborts, the database is as before", async () => {
     const existing = sampleSession("Existing");
     await createSession(existing.session, existing.entries);
     await setLabel(existing.entries[0]!.id, "mine");
@@ -82,11 +93,11 @@ describe("writeImportedSessions", () => {
     }).catch((e) => e);
 
     expect(isQuotaError(err)).toBe(true);
-    expect(progress).toEqual([9, 18]); // two batches had committed before the third failed
+    expect(progress).toEqual([9, 18]); // two chunks were written before the third failed
     expect(await snapshot()).toEqual(before);
   });
 
-  it("cancelled between batches: nothing is kept", async () => {
+  it("cancelled between chunks: nothing is kept", async () => {
     const before = await snapshot();
     let batchesDone = 0;
     const err = await writeImportedSessions([sampleSession("A"), sampleSession("B")], {

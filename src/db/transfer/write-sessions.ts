@@ -3,20 +3,19 @@
  * before the first write; this module keeps the other half of the promise: an import lands whole
  * or not at all.
  *
- * Several sessions go in one transaction, up to a batch of entries (a 100 MB export is hundreds of
- * thousands of entries: one transaction for all of them would hold every row in memory twice and
- * give no progress). A session is never split: it appears in the list complete or not at all. If
- * a batch fails (quota) or the import is cancelled, the sessions written by earlier batches are
- * deleted again, so the database is as it was before the import.
+ * One `rw` transaction for the whole import. IndexedDB then guarantees what batches committed one
+ * by one could not: if a write fails (quota), the user cancels, the worker dies or the tab is
+ * closed mid-import, the transaction is aborted and nothing of it is ever visible — no cleanup
+ * pass, no window in which another tab sees half an import. Entries go in chunks so progress can be
+ * reported (and Cancel checked) between them; they become durable, and visible, at the commit.
  */
 import type { ExportedSession } from "../../core/export/grove-json";
 import type { Entry } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
 import type { LabelRow } from "../rows";
 import { getDb } from "../schema";
-import { deleteSession } from "../sessions";
 
-/** Entries per transaction: large enough that per-transaction cost is noise, small enough to report progress. */
+/** Entries per write request: large enough that per-request cost is noise, small enough to report progress. */
 export const IMPORT_BATCH_ENTRIES = 5_000;
 
 export class ImportCancelledError extends Error {
@@ -52,81 +51,47 @@ export async function findIdConflicts(sessions: readonly ExportedSession[]): Pro
 }
 
 export type WriteOptions = {
-  /** Called after each committed batch with the entries written so far. */
+  /** Called after each chunk with the entries written so far (inside the transaction: not yet committed). */
   onProgress?: (entriesWritten: number) => void;
-  /** Checked between batches; true stops the import and removes what it wrote. */
+  /** Checked between chunks and before the commit; true aborts the transaction. */
   isCancelled?: () => boolean;
   batchEntries?: number;
 };
 
 /**
- * Adds every session with its entries and labels. Ids must be free (see findIdConflicts): `add`,
- * never `put`, so an existing row is an error rather than an overwrite (entries are append-only).
- * @throws whatever a transaction threw (quota, constraint), or ImportCancelledError — after removing
- *   every session this call had written.
+ * Adds every session with its entries and labels, in one transaction. Ids must be free (see
+ * findIdConflicts): `add`, never `put`, so an existing row is an error rather than an overwrite
+ * (entries are append-only).
+ * @throws whatever aborted the transaction (quota, constraint), or ImportCancelledError; either way
+ *   nothing was written.
  */
 export async function writeImportedSessions(
   sessions: readonly ExportedSession[],
   options: WriteOptions = {},
 ): Promise<void> {
-  const batchLimit = options.batchEntries ?? IMPORT_BATCH_ENTRIES;
-  const written: SessionId[] = [];
-  let entriesWritten = 0;
-  try {
-    for (const batch of batches(sessions, batchLimit)) {
-      if (options.isCancelled?.()) throw new ImportCancelledError();
-      await writeBatch(batch);
-      for (const s of batch) {
-        written.push(s.session.id);
-        entriesWritten += s.entries.length;
-      }
-      options.onProgress?.(entriesWritten);
-    }
-  } catch (e) {
-    await removeSessions(written);
-    throw e;
-  }
-}
-
-function* batches(sessions: readonly ExportedSession[], limit: number): Generator<ExportedSession[]> {
-  let batch: ExportedSession[] = [];
-  let size = 0;
-  for (const s of sessions) {
-    if (batch.length > 0 && size + s.entries.length > limit) {
-      yield batch;
-      batch = [];
-      size = 0;
-    }
-    batch.push(s);
-    size += s.entries.length;
-  }
-  if (batch.length > 0) yield batch;
-}
-
-async function writeBatch(batch: readonly ExportedSession[]): Promise<void> {
-  const db = getDb();
+  const chunk = options.batchEntries ?? IMPORT_BATCH_ENTRIES;
+  const cancelled = () => {
+    if (options.isCancelled?.()) throw new ImportCancelledError();
+  };
+  // Flattened without spreading: a session may hold up to a million entries, far more arguments
+  // than a call (push(...entries)) can take.
   const entries: Entry[] = [];
   const labels: LabelRow[] = [];
-  for (const s of batch) {
-    entries.push(...s.entries);
+  for (const s of sessions) {
+    for (const e of s.entries) entries.push(e);
     for (const [entryId, text] of Object.entries(s.labels)) {
       labels.push({ entryId: entryId as EntryId, sessionId: s.session.id, text });
     }
   }
+  const db = getDb();
   await db.transaction("rw", db.sessions, db.entries, db.labels, async () => {
-    await db.entries.bulkAdd(entries);
-    await db.labels.bulkAdd(labels);
-    await db.sessions.bulkAdd(batch.map((s) => s.session));
-  });
-}
-
-/** Best effort, one session at a time: a failing delete must not keep the others from going. */
-async function removeSessions(ids: readonly SessionId[]): Promise<void> {
-  for (const id of ids) {
-    try {
-      await deleteSession(id);
-    } catch {
-      // Nothing better to do: the import's own error is the one the user must see.
+    for (let i = 0; i < entries.length; i += chunk) {
+      cancelled();
+      await db.entries.bulkAdd(entries.slice(i, i + chunk));
+      options.onProgress?.(Math.min(i + chunk, entries.length));
     }
-  }
+    await db.labels.bulkAdd(labels);
+    await db.sessions.bulkAdd(sessions.map((s) => s.session));
+    cancelled(); // a Cancel during the last chunk still aborts
+  });
 }

@@ -117,7 +117,7 @@ function finish(own: ImportHandle, next: ImportState): void {
 
 /**
  * Cancel: while reading or deciding, nothing is written yet, so the worker is simply stopped; while
- * writing, the job stops after the batch in flight and removes what it wrote.
+ * writing, the job aborts its one transaction between chunks: nothing is kept.
  */
 export function cancelImport(): void {
   const state = useImportStore.getState();

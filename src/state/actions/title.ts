@@ -30,7 +30,7 @@ export async function nameChatWithModel(
   if (!settings.modelTitles) return null;
   try {
     const session = await getSession(sessionId);
-    if (!session || session.titleSource !== "auto" || !session.leafId) return null;
+    if (session?.titleSource !== "auto" || !session.leafId) return null;
     const path = pathToRoot(buildTreeIndex(await getEntries(sessionId)), session.leafId);
     const user = path.find((e) => e.type === "message" && e.role === "user");
     const reply = path.find((e) => e.type === "message" && e.role === "assistant" && e.status === "complete");

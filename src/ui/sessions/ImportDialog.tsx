@@ -36,7 +36,9 @@ function ImportBody({ state }: { state: Exclude<ImportState, { phase: "idle" }> 
           </p>
           <ProgressLine progress={state.progress} />
           <div className="dialog-actions">
-            <button type="button" onClick={cancelImport}>
+            {/* Each phase is a new subtree: its main button takes the focus, so Esc and the screen
+                reader stay in the dialog as it changes. */}
+            <button type="button" autoFocus onClick={cancelImport}>
               Cancel
             </button>
           </div>
@@ -47,7 +49,7 @@ function ImportBody({ state }: { state: Exclude<ImportState, { phase: "idle" }> 
       const n = analysis.conflicts.length;
       return (
         <div>
-          <p>
+          <p id="import-question">
             {n === 1 ? "One chat" : `${n} chats`} in <strong>{state.fileName}</strong> {n === 1 ? "is" : "are"} already
             here:
           </p>
@@ -63,7 +65,13 @@ function ImportBody({ state }: { state: Exclude<ImportState, { phase: "idle" }> 
             {analysis.sessions.length}).
           </p>
           <div className="dialog-actions">
-            <button type="button" className="primary" onClick={() => void resolveImportConflicts("keep-both")}>
+            <button
+              type="button"
+              className="primary"
+              autoFocus
+              aria-describedby="import-question"
+              onClick={() => void resolveImportConflicts("keep-both")}
+            >
               Keep both
             </button>
             <button type="button" onClick={() => void resolveImportConflicts("skip")}>
@@ -84,7 +92,7 @@ function ImportBody({ state }: { state: Exclude<ImportState, { phase: "idle" }> 
           </p>
           <p className="small muted">Nothing was imported; your chats are as they were.</p>
           <div className="dialog-actions">
-            <button type="button" onClick={dismissImport}>
+            <button type="button" autoFocus onClick={dismissImport}>
               OK
             </button>
           </div>
