@@ -61,7 +61,7 @@ export function exportHtml(s: ExportedSession, opts: HtmlExportOptions = {}): st
     pageHeader(s, title, main),
     "<main>",
     main.entries.length === 0 ? '<p class="empty">No messages on the active path.</p>' : "",
-    renderLine(main, ctx, true),
+    renderTree(main, ctx),
     "</main>",
     `<footer>Exported from Grove on ${escapeHtml(isoDate(now))}</footer>`,
     "</div>",
@@ -94,22 +94,73 @@ function lastModel(main: BranchLine): string | null {
 
 // ---- the tree ---------------------------------------------------------------------------------
 
-/** One line of entries; after each fork point, its other branches as collapsed <details>. */
-function renderLine(line: BranchLine, ctx: Context, active: boolean): string {
-  const forksAt = groupForks(line.forks);
+/**
+ * The active line, and after each fork point its other branches as collapsed <details>, each
+ * branch a line of its own with forks of its own. Rendered with an explicit stack into one array:
+ * a branch can fork thousands of levels deep (recursion overflowed the call stack there), and
+ * joining each level's subtree again made deep trees quadratic.
+ */
+type Task =
+  | { kind: "html"; html: string }
+  | { kind: "line"; line: BranchLine; active: boolean }
+  | { kind: "forks"; forks: readonly Fork[]; note: string; fromEntry: boolean };
+
+function renderTree(main: BranchLine, ctx: Context): string {
   const out: string[] = [];
+  const stack: Task[] = [{ kind: "line", line: main, active: true }];
+  for (let task = stack.pop(); task !== undefined; task = stack.pop()) {
+    if (task.kind === "html") {
+      out.push(task.html);
+      continue;
+    }
+    const next = task.kind === "line" ? lineTasks(task.line, ctx, task.active) : forkTasks(task);
+    for (let i = next.length - 1; i >= 0; i--) stack.push(next[i]!);
+  }
+  return out.join("\n");
+}
+
+function lineTasks(line: BranchLine, ctx: Context, active: boolean): Task[] {
+  const forksAt = groupForks(line.forks);
+  const tasks: Task[] = [{ kind: "html", html: `<div class="line${active ? " active" : ""}">` }];
   const rootForks = forksAt.get(-1);
-  if (rootForks) out.push(renderForks(rootForks, ctx, "Other starts of this chat", false));
+  if (rootForks) tasks.push({ kind: "forks", forks: rootForks, note: "Other starts of this chat", fromEntry: false });
   for (const [i, entry] of line.entries.entries()) {
     const continuesFork = i > 0 && forksAt.has(i - 1);
-    out.push(renderEntry(entry, ctx, continuesFork ? (active ? "active branch" : "this branch") : null));
+    const badge = continuesFork ? (active ? "active branch" : "this branch") : null;
+    tasks.push({ kind: "html", html: renderEntry(entry, ctx, badge) });
     const forks = forksAt.get(i);
     if (forks) {
       const last = i === line.entries.length - 1;
-      out.push(renderForks(forks, ctx, forkNote(forks.length, active, last), true));
+      tasks.push({ kind: "forks", forks, note: forkNote(forks.length, active, last), fromEntry: true });
     }
   }
-  return `<div class="line${active ? " active" : ""}">\n${out.join("\n")}\n</div>`;
+  tasks.push({ kind: "html", html: "</div>" });
+  return tasks;
+}
+
+function forkTasks({ forks, note, fromEntry }: { forks: readonly Fork[]; note: string; fromEntry: boolean }): Task[] {
+  const tasks: Task[] = [
+    {
+      kind: "html",
+      html: `<div class="forks${fromEntry ? "" : " roots"}"><p class="fork-note">${escapeHtml(note)}</p>`,
+    },
+  ];
+  for (const f of forks) {
+    const first = f.line.entries[0];
+    const preview = first ? entryPreview(first) : "";
+    const count = f.line.entries.filter((e) => e.type === "message").length;
+    const size = count === 1 ? "1 message" : `${count} messages`;
+    tasks.push(
+      {
+        kind: "html",
+        html: `<details class="branch"><summary>Branch: ${escapeHtml(preview)} <span class="count">${size}</span></summary>`,
+      },
+      { kind: "line", line: f.line, active: false },
+      { kind: "html", html: "</details>" },
+    );
+  }
+  tasks.push({ kind: "html", html: "</div>" });
+  return tasks;
 }
 
 function groupForks(forks: readonly Fork[]): Map<number, Fork[]> {
@@ -127,17 +178,6 @@ function forkNote(count: number, active: boolean, last: boolean): string {
   if (last) return count === 1 ? "1 branch continues from here" : `${count} branches continue from here`;
   const branches = count === 1 ? "1 other branch" : `${count} other branches`;
   return `${branches} from here; ${active ? "the active branch" : "this branch"} continues below`;
-}
-
-function renderForks(forks: readonly Fork[], ctx: Context, note: string, fromEntry: boolean): string {
-  const items = forks.map((f) => {
-    const first = f.line.entries[0];
-    const preview = first ? entryPreview(first) : "";
-    const count = f.line.entries.filter((e) => e.type === "message").length;
-    const size = count === 1 ? "1 message" : `${count} messages`;
-    return `<details class="branch"><summary>Branch: ${escapeHtml(preview)} <span class="count">${size}</span></summary>\n${renderLine(f.line, ctx, false)}\n</details>`;
-  });
-  return `<div class="forks${fromEntry ? "" : " roots"}"><p class="fork-note">${escapeHtml(note)}</p>\n${items.join("\n")}\n</div>`;
 }
 
 // ---- entries ----------------------------------------------------------------------------------
