@@ -332,6 +332,13 @@ test("the real ChatGPT export imports with every branch and the branch the user 
   await openGraph(page);
   // Two fork points: more nodes than the active path holds.
   expect(await graphNodes(page).count()).toBeGreaterThan(6);
+
+  // The same export again (a newer download, say): recognized, and Skip leaves the one copy.
+  await importText(page, "conversations.json", readFileSync(resolve(FIXTURES, "chatgpt-tree.json"), "utf8"));
+  await expect(importDialog(page).getByRole("listitem")).toHaveText(["Assist user with summary"]);
+  await importDialog(page).getByRole("button", { name: "Skip" }).click();
+  await expect(page.getByText("Nothing imported: every chat in the file is already here.")).toBeVisible();
+  await expect(sessionLinks(page)).toHaveCount(1);
 });
 
 test("a real pi session dropped on the window: the whole tree, both compactions in the graph", async ({

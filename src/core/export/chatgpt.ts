@@ -47,6 +47,8 @@ const conversationSchema = z.looseObject({
   update_time: seconds,
   mapping: z.record(z.string(), nodeSchema),
   current_node: z.string().nullish(),
+  id: z.string().nullish(),
+  conversation_id: z.string().nullish(),
 });
 type Conversation = z.infer<typeof conversationSchema>;
 
@@ -231,6 +233,7 @@ function convertConversation(
 
   const createdAt = convCreated ?? entries[0]?.createdAt ?? opts.now();
   const lastEntry = entries.reduce((m, e) => Math.max(m, e.createdAt), createdAt);
+  const sourceId = conv.conversation_id ?? conv.id;
   const session: Session = {
     id: sessionId,
     title,
@@ -238,6 +241,7 @@ function convertConversation(
     createdAt,
     updatedAt: toMs(conv.update_time) ?? lastEntry,
     leafId,
+    ...(sourceId ? { importedFrom: `chatgpt:${sourceId}` } : {}),
   };
   return { ok: true, value: { session, entries, labels: {} } };
 }

@@ -150,6 +150,7 @@ const sessionSchema: z.ZodType<Session> = z.object({
   model: z.object({ providerId: z.string(), modelId: z.string() }).optional(),
   parentSessionId: sessionId.optional(),
   parentEntryId: entryId.optional(),
+  importedFrom: z.string().optional(),
 });
 
 const fileSchema = z.object({

@@ -153,6 +153,11 @@ export type Session = {
   model?: ModelRef;
   parentSessionId?: SessionId;
   parentEntryId?: EntryId;
+  /**
+   * Where an imported session came from, as `<tool>:<its id>` (`chatgpt:<conversation id>`,
+   * `pi:<session id>`), so importing the same conversation again is recognized ("Keep both" / "Skip").
+   */
+  importedFrom?: string;
 };
 
 export function assertNever(x: never, what = "value"): never {

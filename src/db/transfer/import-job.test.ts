@@ -149,6 +149,30 @@ describe("import job", () => {
     expect(ids.has(s!.session.leafId!)).toBe(true);
   });
 
+  it("the same ChatGPT export a second time is recognized: Skip keeps one copy, Keep both adds another", async () => {
+    const text = readFileSync(resolve(FIXTURES, "chatgpt-tree.json"), "utf8");
+    const once = createImportJob();
+    const f = file(text, "conversations.json");
+    await once.analyze(f.blob, f.name, () => {});
+    await once.commit("keep-both", () => {});
+    const [first] = await readAllForExport();
+    expect(first?.session.importedFrom).toBe("chatgpt:d5dc5307-6807-41a0-8b04-4acee626eeb7");
+
+    const again = createImportJob();
+    const analysis = await again.analyze(f.blob, f.name, () => {});
+    expect(analysis).toMatchObject({ kind: "ready", conflicts: [{ title: "Assist user with summary" }] });
+    expect(await again.commit("skip", () => {})).toMatchObject({ kind: "done", imported: [], skipped: 1 });
+    expect(await listSessions()).toHaveLength(1);
+
+    const third = createImportJob();
+    await third.analyze(f.blob, f.name, () => {});
+    await third.commit("keep-both", () => {});
+    expect((await listSessions()).map((s) => s.title).sort()).toEqual([
+      "Assist user with summary",
+      `Assist user with summary${COPY_SUFFIX}`,
+    ]);
+  });
+
   it("cancelled while writing: nothing is kept", async () => {
     const before = await snapshot();
     const job = createImportJob();

@@ -26,8 +26,10 @@ export class ImportCancelledError extends Error {
 }
 
 /**
- * Sessions of `sessions` that can't be written under their own ids: the session id is taken, or
- * (a Grove export of a session that was deleted and re-created elsewhere) one of its entry ids is.
+ * Sessions of `sessions` that are already here: the session id is taken; or (a Grove export of a
+ * session deleted and re-created elsewhere) one of its entry ids is; or it was imported before from
+ * the same source (`importedFrom`: a ChatGPT export or pi file read again gets fresh ids, but is
+ * the same conversation).
  */
 export async function findIdConflicts(sessions: readonly ExportedSession[]): Promise<Set<SessionId>> {
   const db = getDb();
@@ -36,6 +38,16 @@ export async function findIdConflicts(sessions: readonly ExportedSession[]): Pro
   sessions.forEach((s, i) => {
     if (existing[i]) conflicts.add(s.session.id);
   });
+  const sources = new Map<string, SessionId[]>();
+  for (const s of sessions) {
+    const from = s.session.importedFrom;
+    if (from !== undefined) sources.set(from, [...(sources.get(from) ?? []), s.session.id]);
+  }
+  if (sources.size > 0) {
+    // A filter, not an index: session rows are few and light (see db/sessions.ts childSessions).
+    const seen = await db.sessions.filter((s) => s.importedFrom !== undefined && sources.has(s.importedFrom)).toArray();
+    for (const s of seen) for (const id of sources.get(s.importedFrom!) ?? []) conflicts.add(id);
+  }
   const entryOwner = new Map<EntryId, SessionId>();
   for (const s of sessions)
     if (!conflicts.has(s.session.id)) for (const e of s.entries) entryOwner.set(e.id, s.session.id);

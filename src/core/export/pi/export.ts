@@ -244,7 +244,13 @@ export function exportPiJsonl(s: ExportedSession): string {
   const entryIds = new Set<string>(entries.map((e) => e.id));
   const known = new Set<string>(entryIds);
   const lines: Json[] = [
-    { type: "session", version: PI_SESSION_VERSION, id: session.id, timestamp: isoOf(session.createdAt), cwd: "" },
+    {
+      type: "session",
+      version: PI_SESSION_VERSION,
+      id: piSessionId(session),
+      timestamp: isoOf(session.createdAt),
+      cwd: "",
+    },
   ];
   let last: string | null = null;
   for (const e of parentsFirst(entries, session.leafId)) {
@@ -278,4 +284,10 @@ export function exportPiJsonl(s: ExportedSession): string {
     });
   }
   return `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`;
+}
+
+/** A session that came from pi goes back under its pi id (pi and a later import know it by that). */
+function piSessionId(session: ExportedSession["session"]): string {
+  const from = session.importedFrom;
+  return from?.startsWith("pi:") ? from.slice("pi:".length) : session.id;
 }

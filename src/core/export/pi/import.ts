@@ -254,6 +254,7 @@ function convertV3(file: PiFile, nodes: readonly PiNode[], opts: Required<PiImpo
     updatedAt: entries.reduce((m, e) => Math.max(m, e.createdAt), createdAt),
     leafId: lastNode ? (keptAs.get(lastNode.id) ?? null) : null,
     ...(model ? { model } : {}),
+    importedFrom: `pi:${file.header.id}`,
   };
   return ok({ session, entries, labels });
 }

@@ -130,7 +130,8 @@ function canonical(s: ExportedSession): unknown {
     }
     return v;
   };
-  const { id: _id, updatedAt: _updated, ...session } = s.session;
+  // importedFrom says which file a session came from; a round trip through a file changes it.
+  const { id: _id, updatedAt: _updated, importedFrom: _from, ...session } = s.session;
   return rename({
     session,
     entries: order.map(({ sessionId: _s, ...rest }) => rest),
@@ -748,10 +749,11 @@ describe("exportPiJsonl", () => {
 
   it("writes a v3 header and parents before children, the leaf as the last entry", () => {
     expect(out.endsWith("\n")).toBe(true);
+    expect(s.session.importedFrom).toBe("pi:sess-v2");
     expect(lines[0]).toEqual({
       type: "session",
       version: 3,
-      id: s.session.id,
+      id: "sess-v2", // a session from pi goes back under its pi id
       timestamp: new Date(s.session.createdAt).toISOString(),
       cwd: "",
     });
@@ -925,5 +927,13 @@ describe("exportPiJsonl", () => {
     expect(back.entries[0]).toEqual({ ...handoff, id: "b1", sessionId: "b-session" });
     expect(back.entries[1]).toMatchObject({ status: "stopped", stopReason: "aborted" });
     expect(back.session).toMatchObject({ title: "Continued work", titleSource: "user", leafId: "b3", createdAt: 1000 });
+  });
+});
+
+describe("importedFrom", () => {
+  it("a pi file's session remembers its pi id; a Grove-made session is exported under its own id", () => {
+    expect(ok(V2).session.importedFrom).toBe("pi:sess-v2");
+    const grove = { ...ok(V2), session: { ...ok(V2).session, importedFrom: undefined } };
+    expect(piLines(exportPiJsonl(grove))[0]?.id).toBe(grove.session.id);
   });
 });
