@@ -19,6 +19,7 @@ import {
 } from "../session/test-entries";
 import type { ExportedSession } from "./grove-json";
 import { escapeHtml, exportHtml } from "./html";
+import { deepForkSession } from "./test-sessions";
 
 const HOSTILE_TITLE = "</title><script>alert(1)</script>";
 const HOSTILE_MESSAGE = "<img src=x onerror=alert(1)>";
@@ -216,25 +217,8 @@ describe("escapeHtml", () => {
 
 describe("deep trees", () => {
   it("a branch forking 6,000 levels deep off the active path renders, every entry once, nested in <details>", () => {
-    // Active path: r → leaf. Off it, a staircase: s0 → s1 → … each with an extra leaf child x_i,
-    // newer than s_(i+1), so every level is a fork whose older child carries on.
-    const entries: Entry[] = [at(u("r", "root"), null, 0), at(a("leaf", "active end"), "r", 1)];
     const DEPTH = 6_000;
-    let parent = "r";
-    for (let i = 0; i < DEPTH; i++) {
-      entries.push(at(u(`s${i}`, `step ${i}`), parent, 10 + 2 * i));
-      entries.push(at(a(`x${i}`, `side ${i}`), parent, 11 + 2 * i));
-      parent = `s${i}`;
-    }
-    const session: Session = {
-      id: SESSION,
-      title: "Deep",
-      titleSource: "user",
-      createdAt: 0,
-      updatedAt: 0,
-      leafId: eid("leaf"),
-    };
-    const html = exportHtml({ session, entries, labels: {} }, { now: NOW });
+    const html = exportHtml(deepForkSession(DEPTH), { now: NOW });
     // Every entry is there (a fork's summary repeats its first words, hence distinct matches).
     expect(new Set(html.match(/step \d+/g)).size).toBe(DEPTH);
     expect(new Set(html.match(/side \d+/g)).size).toBe(DEPTH);

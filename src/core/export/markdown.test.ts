@@ -18,6 +18,7 @@ import {
 } from "../session/test-entries";
 import type { ExportedSession } from "./grove-json";
 import { closeOpenFence, escapeInline, exportMarkdown, fenced, inertHtml, quoted } from "./markdown";
+import { deepForkSession } from "./test-sessions";
 
 /**
  *   u1 "Plan a trip to Lisbon"            (label "start")
@@ -323,23 +324,8 @@ describe("inertHtml: raw HTML in message text is made literal, code is left alon
 
 describe("deep trees", () => {
   it("a branch forking 6,000 levels deep: every entry listed once, no stack overflow", () => {
-    const entries: Entry[] = [at(u("r", "root"), null, 0), at(a("leaf", "active end"), "r", 1)];
     const DEPTH = 6_000;
-    let parent = "r";
-    for (let i = 0; i < DEPTH; i++) {
-      entries.push(at(u(`s${i}`, `step ${i}`), parent, 10 + 2 * i));
-      entries.push(at(a(`x${i}`, `side ${i}`), parent, 11 + 2 * i));
-      parent = `s${i}`;
-    }
-    const session: Session = {
-      id: SESSION,
-      title: "Deep",
-      titleSource: "user",
-      createdAt: 0,
-      updatedAt: 0,
-      leafId: eid("leaf"),
-    };
-    const md = exportMarkdown({ session, entries, labels: {} }, { allBranches: true });
+    const md = exportMarkdown(deepForkSession(DEPTH), { allBranches: true });
     expect(new Set(md.match(/step \d+/g)).size).toBe(DEPTH);
     expect(new Set(md.match(/side \d+/g)).size).toBe(DEPTH);
   });

@@ -1,4 +1,5 @@
 import { type ReactNode, useEffect, useId, useRef, useState } from "react";
+import { moveMenuFocus } from "./menu-keys";
 
 /**
  * A menu button (WAI-ARIA "menu button" pattern): the button opens a role=menu list; arrows move
@@ -37,26 +38,13 @@ export function MenuButton({
   }, [open]);
 
   const onKeyDown = (e: React.KeyboardEvent) => {
-    const items = [...(menuRef.current?.querySelectorAll<HTMLElement>('[role^="menuitem"]') ?? [])];
-    const at = items.indexOf(document.activeElement as HTMLElement);
-    const move = (to: number) => items[(to + items.length) % items.length]?.focus();
     if (e.key === "Escape") {
       e.stopPropagation();
       close();
-    } else if (e.key === "ArrowDown") {
-      e.preventDefault();
-      move(at + 1);
-    } else if (e.key === "ArrowUp") {
-      e.preventDefault();
-      move(at - 1);
-    } else if (e.key === "Home") {
-      e.preventDefault();
-      move(0);
-    } else if (e.key === "End") {
-      e.preventDefault();
-      move(items.length - 1);
     } else if (e.key === "Tab") {
       setOpen(false);
+    } else {
+      moveMenuFocus(e, menuRef.current);
     }
   };
 

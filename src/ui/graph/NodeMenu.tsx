@@ -3,6 +3,7 @@ import type { GraphNode } from "../../core/graph/model";
 import type { SessionId } from "../../core/session/ids";
 import { LABEL_MAX_CHARS, labelEntry } from "../../state/actions/labels";
 import { useMaintenanceStore, useStreamStore } from "../../state/stores";
+import { moveMenuFocus } from "../common/menu-keys";
 import {
   branchFromGraph,
   compactUpTo,
@@ -135,17 +136,7 @@ export function NodeMenu({
       onClose(false);
       return;
     }
-    if (labelling) return;
-    const all = [...(ref.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
-    const at = all.indexOf(document.activeElement as HTMLElement);
-    const go = (i: number) => {
-      e.preventDefault();
-      all[(i + all.length) % all.length]?.focus();
-    };
-    if (e.key === "ArrowDown") go(at + 1);
-    else if (e.key === "ArrowUp") go(at - 1);
-    else if (e.key === "Home") go(0);
-    else if (e.key === "End") go(all.length - 1);
+    if (!labelling) moveMenuFocus(e, ref.current);
   };
 
   const save = async (value: string) => {
