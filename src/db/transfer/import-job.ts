@@ -95,7 +95,7 @@ export function createImportJob(ids: ImportIdOptions = {}): ImportJob {
       const result = parseImportFile(text, fileName, ids);
       if (result.kind === "error") return result;
       if (cancelled) return { kind: "cancelled" };
-      conflicts = await findIdConflicts(result.sessions);
+      conflicts = await findIdConflicts(result.sessions, { fileIds: result.format === "grove-json" });
       parsed = result.sessions;
       const summaries = result.sessions.map(summarize);
       return {

@@ -13,7 +13,7 @@ import type { ExportedSession } from "../../core/export/grove-json";
 import type { Entry } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
 import type { LabelRow } from "../rows";
-import { getDb } from "../schema";
+import { type GroveDb, getDb } from "../schema";
 
 /** Entries per write request: large enough that per-request cost is noise, small enough to report progress. */
 export const IMPORT_BATCH_ENTRIES = 5_000;
@@ -31,23 +31,40 @@ export class ImportCancelledError extends Error {
  * the same source (`importedFrom`: a ChatGPT export or pi file read again gets fresh ids, but is
  * the same conversation).
  */
-export async function findIdConflicts(sessions: readonly ExportedSession[]): Promise<Set<SessionId>> {
+export async function findIdConflicts(
+  sessions: readonly ExportedSession[],
+  /** false when the parser minted fresh UUIDv7 ids (ChatGPT, pi): none can be taken, so none is looked up. */
+  options: { fileIds: boolean } = { fileIds: true },
+): Promise<Set<SessionId>> {
   const db = getDb();
   const conflicts = new Set<SessionId>();
-  const existing = await db.sessions.bulkGet(sessions.map((s) => s.session.id));
-  sessions.forEach((s, i) => {
-    if (existing[i]) conflicts.add(s.session.id);
-  });
+  if (options.fileIds) await addIdConflicts(db, sessions, conflicts);
   const sources = new Map<string, SessionId[]>();
   for (const s of sessions) {
     const from = s.session.importedFrom;
-    if (from !== undefined) sources.set(from, [...(sources.get(from) ?? []), s.session.id]);
+    if (from === undefined) continue;
+    const same = sources.get(from);
+    if (same) same.push(s.session.id);
+    else sources.set(from, [s.session.id]);
   }
   if (sources.size > 0) {
     // A filter, not an index: session rows are few and light (see db/sessions.ts childSessions).
     const seen = await db.sessions.filter((s) => s.importedFrom !== undefined && sources.has(s.importedFrom)).toArray();
     for (const s of seen) for (const id of sources.get(s.importedFrom!) ?? []) conflicts.add(id);
   }
+  return conflicts;
+}
+
+/** Sessions whose id, or one of whose entry ids, is taken. */
+async function addIdConflicts(
+  db: GroveDb,
+  sessions: readonly ExportedSession[],
+  conflicts: Set<SessionId>,
+): Promise<void> {
+  const existing = await db.sessions.bulkGet(sessions.map((s) => s.session.id));
+  sessions.forEach((s, i) => {
+    if (existing[i]) conflicts.add(s.session.id);
+  });
   const entryOwner = new Map<EntryId, SessionId>();
   for (const s of sessions)
     if (!conflicts.has(s.session.id)) for (const e of s.entries) entryOwner.set(e.id, s.session.id);
@@ -59,7 +76,6 @@ export async function findIdConflicts(sessions: readonly ExportedSession[]): Pro
       .primaryKeys();
     for (const id of taken) conflicts.add(entryOwner.get(id)!);
   }
-  return conflicts;
 }
 
 export type WriteOptions = {
