@@ -9,12 +9,15 @@
  * - GROVE_E2E_NO_APP=1: do not start the app server (for specs that need only the mock, e.g.
  *   `GROVE_E2E_NO_APP=1 npx playwright test e2e/smoke-mock.spec.ts`).
  * - GROVE_E2E_WORKERS: override the worker count.
+ * - GROVE_E2E_PORT / GROVE_E2E_OUTDIR: the app server's port and build folder (default 4173, dist/).
  * - CI: one worker, and never reuse an already running app server.
  */
 import { existsSync } from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
 
-const APP_PORT = 4173;
+const APP_PORT = Number(process.env.GROVE_E2E_PORT) || 4173;
+// A separate build folder lets two checkouts' suites run side by side (GROVE_E2E_OUTDIR=dist-b).
+const OUT_DIR = process.env.GROVE_E2E_OUTDIR || "dist";
 const APP_URL = `http://127.0.0.1:${APP_PORT}`;
 const DEBIAN_CHROMIUM = "/usr/bin/chromium";
 
@@ -43,8 +46,10 @@ function workerCount(): number {
  * `npm run test:e2e` on a fresh checkout), build first instead of failing with a 404 app.
  * `--host 127.0.0.1`: vite's default "localhost" may bind ::1 only, which 127.0.0.1 cannot reach.
  */
-const previewCommand = `npx vite preview --port ${APP_PORT} --strictPort --host 127.0.0.1`;
-const appCommand = existsSync("dist/index.html") ? previewCommand : `npx vite build && ${previewCommand}`;
+const previewCommand = `npx vite preview --outDir ${OUT_DIR} --port ${APP_PORT} --strictPort --host 127.0.0.1`;
+const appCommand = existsSync(`${OUT_DIR}/index.html`)
+  ? previewCommand
+  : `npx vite build --outDir ${OUT_DIR} && ${previewCommand}`;
 
 export default defineConfig({
   testDir: "e2e",
