@@ -9,7 +9,7 @@
 import { Dexie } from "dexie";
 import type { Entry, Session } from "../core/session/entries";
 import { asEntryId, asSessionId, type BlobId } from "../core/session/ids";
-import type { BlobRow, Draft, LabelRow, SettingRow, TokenCountRow } from "./rows";
+import type { BlobRow, Draft, LabelRow, QueuedRow, SettingRow, TokenCountRow } from "./rows";
 
 export type Rows = Readonly<Record<string, readonly unknown[]>>;
 
@@ -60,10 +60,23 @@ export const SHIPPED_STORES: Readonly<Record<number, Readonly<Record<string, str
     tokenCounts: "[entryId+encoding]",
     blobs: "id",
   },
+  2: { queued: "sessionId" },
 };
 
 /** Before v1: the database name exists but holds nothing (e.g. a first open that crashed). */
 export const fromV0: SchemaFixture = { fromVersion: 0, stores: null, rows: {}, expected: {} };
+
+/** A v1 database with a chat in it: v2 only adds the (empty) queued table, every row stays. */
+export const fromV1: SchemaFixture = {
+  fromVersion: 1,
+  stores: SHIPPED_STORES[1] ?? null,
+  get rows(): Rows {
+    return v1Rows;
+  },
+  get expected(): Rows {
+    return v1Rows;
+  },
+};
 
 // ---- rows in the current schema's shapes, written after an upgrade to check they survive a reopen ----
 
@@ -123,14 +136,17 @@ const settings: SettingRow[] = [{ key: "theme", value: { mode: "dark", size: 14 
 const labels: LabelRow[] = [{ entryId: root, sessionId: sid, text: "start" }];
 const tokenCounts: TokenCountRow[] = [{ entryId: root, encoding: "o200k_base", count: 2 }];
 const blobs: BlobRow[] = [{ id: blobId, data: new Blob(["png"]), mimeType: "image/png", size: 3, createdAt: 1 }];
+const queued: QueuedRow[] = [{ sessionId: sid, text: "and dates too", queuedAt: 5 }];
 
 /** One row (or two) in every table of the current schema. */
-export const currentRows: Rows = {
-  sessions: [session],
-  entries,
-  drafts,
-  settings,
-  labels,
-  tokenCounts,
-  blobs,
+export const currentRows: Rows = { sessions: [session], entries, drafts, settings, labels, tokenCounts, blobs, queued };
+
+const v1Session = asSessionId("0190a0a0-0000-7000-8000-000000000101");
+const v1Entry = asEntryId("0190a0a0-0000-7000-8000-000000000110");
+/** A chat as v1 stored it (ids apart from currentRows', which are added after the upgrade). */
+const v1Rows: Rows = {
+  sessions: [{ ...session, id: v1Session, leafId: v1Entry }],
+  entries: [{ ...entries[0], id: v1Entry, sessionId: v1Session, content: [{ type: "text", text: "v1" }] }],
+  settings: [{ key: "compaction", value: { enabled: true } }],
+  labels: [{ entryId: v1Entry, sessionId: v1Session, text: "old" }],
 };

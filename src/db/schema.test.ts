@@ -2,7 +2,15 @@ import "fake-indexeddb/auto";
 import { Dexie } from "dexie";
 import { afterEach, describe, expect, it } from "vitest";
 import { CURRENT_SCHEMA_VERSION, closeDb, getDb, onVersionChange, SCHEMA_VERSIONS, setTestDatabase } from "./schema";
-import { currentRows, fromV0, type Rows, type SchemaFixture, SHIPPED_STORES, writeFixture } from "./schema-fixtures";
+import {
+  currentRows,
+  fromV0,
+  fromV1,
+  type Rows,
+  type SchemaFixture,
+  SHIPPED_STORES,
+  writeFixture,
+} from "./schema-fixtures";
 
 let n = 0;
 const uniqueName = (what: string) => `grove-schema-test-${what}-${++n}`;
@@ -68,7 +76,9 @@ describe("schema versions", () => {
     await expectUpgradeKeepsEveryRow(fromV0);
   });
 
-  // v2: it("v2 opens a v1 database and keeps every row", () => expectUpgradeKeepsEveryRow(fromV1));
+  it("v2 opens a v1 database, keeps every row and adds the empty queued table", async () => {
+    await expectUpgradeKeepsEveryRow(fromV1);
+  });
 });
 
 describe("versionchange", () => {

@@ -6,7 +6,7 @@
 import { Dexie, type Table, type Transaction } from "dexie";
 import type { Entry, Session } from "../core/session/entries";
 import type { BlobId, EntryId, SessionId } from "../core/session/ids";
-import type { BlobRow, Draft, LabelRow, SettingRow, TokenCountRow } from "./rows";
+import type { BlobRow, Draft, LabelRow, QueuedRow, SettingRow, TokenCountRow } from "./rows";
 
 export const DB_NAME = "grove";
 
@@ -40,6 +40,14 @@ export const SCHEMA_VERSIONS: readonly SchemaVersion[] = [
     },
     // v1 creates the tables; there is nothing older to migrate.
   },
+  {
+    version: 2,
+    stores: {
+      // A message typed while maintenance ran on its chat, waiting to be sent (one per chat).
+      queued: "sessionId",
+    },
+    // A new, empty table: nothing to migrate.
+  },
 ];
 
 export const CURRENT_SCHEMA_VERSION = SCHEMA_VERSIONS[SCHEMA_VERSIONS.length - 1]!.version;
@@ -61,6 +69,7 @@ export class GroveDb extends Dexie {
   declare labels: Table<LabelRow, EntryId>;
   declare tokenCounts: Table<TokenCountRow, [EntryId, string]>;
   declare blobs: Table<BlobRow, BlobId>;
+  declare queued: Table<QueuedRow, SessionId>;
 
   constructor(name: string) {
     super(name);

@@ -94,12 +94,13 @@ export async function updateSession(id: SessionId, patch: SessionPatch): Promise
  */
 export async function deleteSession(id: SessionId): Promise<void> {
   const db = getDb();
-  await db.transaction("rw", [db.sessions, db.entries, db.drafts, db.labels, db.tokenCounts], async () => {
+  await db.transaction("rw", [db.sessions, db.entries, db.drafts, db.labels, db.tokenCounts, db.queued], async () => {
     const entryIds = await db.entries.where("sessionId").equals(id).primaryKeys();
     await deleteTokenCountsOf(db, entryIds);
     await db.entries.bulkDelete(entryIds);
     await db.drafts.where("sessionId").equals(id).delete();
     await db.labels.where("sessionId").equals(id).delete();
+    await db.queued.delete(id);
     await db.sessions.delete(id);
   });
 }
