@@ -41,3 +41,6 @@ export type BlobRow = { id: BlobId; data: Blob; mimeType: string; size: number; 
  * chat; more text is appended). Still here after a reload: it was never sent.
  */
 export type QueuedRow = { sessionId: SessionId; text: string; queuedAt: number };
+
+/** Text typed into a chat's composer and not sent yet: restored when the chat opens again. */
+export type ComposerDraftRow = { sessionId: SessionId; text: string; updatedAt: number };

@@ -9,7 +9,7 @@
 import { Dexie } from "dexie";
 import type { Entry, Session } from "../core/session/entries";
 import { asEntryId, asSessionId, type BlobId } from "../core/session/ids";
-import type { BlobRow, Draft, LabelRow, QueuedRow, SettingRow, TokenCountRow } from "./rows";
+import type { BlobRow, ComposerDraftRow, Draft, LabelRow, QueuedRow, SettingRow, TokenCountRow } from "./rows";
 
 export type Rows = Readonly<Record<string, readonly unknown[]>>;
 
@@ -61,6 +61,7 @@ export const SHIPPED_STORES: Readonly<Record<number, Readonly<Record<string, str
     blobs: "id",
   },
   2: { queued: "sessionId" },
+  3: { composerDrafts: "sessionId" },
 };
 
 /** Before v1: the database name exists but holds nothing (e.g. a first open that crashed). */
@@ -75,6 +76,20 @@ export const fromV1: SchemaFixture = {
   },
   get expected(): Rows {
     return v1Rows;
+  },
+};
+
+/** A v2 database with a chat and a queued message: v3 only adds the (empty) composerDrafts table. */
+export const fromV2: SchemaFixture = {
+  fromVersion: 2,
+  get stores() {
+    return { ...SHIPPED_STORES[1], ...SHIPPED_STORES[2] };
+  },
+  get rows(): Rows {
+    return v2Rows;
+  },
+  get expected(): Rows {
+    return v2Rows;
   },
 };
 
@@ -137,9 +152,20 @@ const labels: LabelRow[] = [{ entryId: root, sessionId: sid, text: "start" }];
 const tokenCounts: TokenCountRow[] = [{ entryId: root, encoding: "o200k_base", count: 2 }];
 const blobs: BlobRow[] = [{ id: blobId, data: new Blob(["png"]), mimeType: "image/png", size: 3, createdAt: 1 }];
 const queued: QueuedRow[] = [{ sessionId: sid, text: "and dates too", queuedAt: 5 }];
+const composerDrafts: ComposerDraftRow[] = [{ sessionId: sid, text: "half a thought", updatedAt: 6 }];
 
 /** One row (or two) in every table of the current schema. */
-export const currentRows: Rows = { sessions: [session], entries, drafts, settings, labels, tokenCounts, blobs, queued };
+export const currentRows: Rows = {
+  sessions: [session],
+  entries,
+  drafts,
+  settings,
+  labels,
+  tokenCounts,
+  blobs,
+  queued,
+  composerDrafts,
+};
 
 const v1Session = asSessionId("0190a0a0-0000-7000-8000-000000000101");
 const v1Entry = asEntryId("0190a0a0-0000-7000-8000-000000000110");
@@ -149,4 +175,10 @@ const v1Rows: Rows = {
   entries: [{ ...entries[0], id: v1Entry, sessionId: v1Session, content: [{ type: "text", text: "v1" }] }],
   settings: [{ key: "compaction", value: { enabled: true } }],
   labels: [{ entryId: v1Entry, sessionId: v1Session, text: "old" }],
+};
+
+/** A chat as v2 stored it, with a queued message. */
+const v2Rows: Rows = {
+  ...v1Rows,
+  queued: [{ sessionId: v1Session, text: "queued in v2", queuedAt: 7 }],
 };

@@ -6,6 +6,7 @@ import {
   currentRows,
   fromV0,
   fromV1,
+  fromV2,
   type Rows,
   type SchemaFixture,
   SHIPPED_STORES,
@@ -78,6 +79,10 @@ describe("schema versions", () => {
 
   it("v2 opens a v1 database, keeps every row and adds the empty queued table", async () => {
     await expectUpgradeKeepsEveryRow(fromV1);
+  });
+
+  it("v3 opens a v2 database, keeps every row (queued messages too) and adds the empty composerDrafts table", async () => {
+    await expectUpgradeKeepsEveryRow(fromV2);
   });
 });
 

@@ -6,7 +6,7 @@
 import { Dexie, type Table, type Transaction } from "dexie";
 import type { Entry, Session } from "../core/session/entries";
 import type { BlobId, EntryId, SessionId } from "../core/session/ids";
-import type { BlobRow, Draft, LabelRow, QueuedRow, SettingRow, TokenCountRow } from "./rows";
+import type { BlobRow, ComposerDraftRow, Draft, LabelRow, QueuedRow, SettingRow, TokenCountRow } from "./rows";
 
 export const DB_NAME = "grove";
 
@@ -48,6 +48,14 @@ export const SCHEMA_VERSIONS: readonly SchemaVersion[] = [
     },
     // A new, empty table: nothing to migrate.
   },
+  {
+    version: 3,
+    stores: {
+      // What the user has typed into a chat's composer and not sent yet (one per chat).
+      composerDrafts: "sessionId",
+    },
+    // A new, empty table: nothing to migrate.
+  },
 ];
 
 export const CURRENT_SCHEMA_VERSION = SCHEMA_VERSIONS[SCHEMA_VERSIONS.length - 1]!.version;
@@ -70,6 +78,7 @@ export class GroveDb extends Dexie {
   declare tokenCounts: Table<TokenCountRow, [EntryId, string]>;
   declare blobs: Table<BlobRow, BlobId>;
   declare queued: Table<QueuedRow, SessionId>;
+  declare composerDrafts: Table<ComposerDraftRow, SessionId>;
 
   constructor(name: string) {
     super(name);

@@ -6,13 +6,13 @@ import type { EntryId } from "../../core/session/ids";
 import { siblingsOf } from "../../core/session/tree";
 import { branchFromHere, continueReply, editMessage, regenerate, showVersion } from "../../state/actions/chat";
 import { describeFailure } from "../../state/actions/describe-failure";
+import { openCompactDialog } from "../../state/dialogs/compact-dialog";
+import { openSwitchDialog } from "../../state/dialogs/switch-dialog";
 import { useMaintenanceStore, useStreamStore, useUiStore } from "../../state/stores";
 import type { SessionView } from "../hooks";
 import { Markdown } from "../markdown/Markdown";
 import { CopyButton } from "./CopyButton";
-import { openCompactDialog } from "./compact-dialog-store";
 import type { Visibility } from "./display-rows";
-import { openSwitchDialog } from "./switch-dialog-store";
 import { ThinkingView } from "./ThinkingView";
 
 const ROLE_NAME = { user: "User message", assistant: "Assistant message", tool: "Tool result" } as const;
