@@ -11,37 +11,34 @@ import { titleFromText } from "../../core/session/title";
 import { buildTreeIndex, deepestLeafFrom, siblingsOf } from "../../core/session/tree";
 import { appendEntries, getEntries, getEntry, moveLeaf } from "../../db/entries";
 import { createSession, getSession, setAutoTitle } from "../../db/sessions";
-import { useMaintenanceStore, useSettingsStore, useUiStore } from "../stores";
+import { useSettingsStore, useUiStore } from "../stores";
 import { type ReplyOptions, replyAndMaintain } from "./conversation";
+import { holdSession, queueMessage, shouldQueue } from "./queued-message";
 import { reportActionError } from "./report-error";
 import { nameChatWithModel } from "./title";
 
-/** Runs a reply (and its maintenance) in the background, then sends what was queued meanwhile. */
+/**
+ * Runs a reply (and its maintenance) in the background. The chat is held meanwhile: a message
+ * queued during it is sent once all of it is done (queued-message.ts).
+ */
 function startReply(sessionId: SessionId, parentId: EntryId, opts: ReplyOptions = {}): Promise<void> {
+  const release = holdSession(sessionId);
   return replyAndMaintain(sessionId, parentId, opts)
     .catch((e) => reportActionError("The reply could not be saved", e))
-    .then(() => flushQueued(sessionId));
+    .finally(release);
 }
 
-/** Sends the message the user typed while automatic maintenance ran, at the leaf it produced. */
-async function flushQueued(sessionId: SessionId): Promise<void> {
-  const text = useMaintenanceStore.getState().queued[sessionId];
-  if (!text || useMaintenanceStore.getState().op) return;
-  useMaintenanceStore.setState((s) => {
-    const { [sessionId]: _sent, ...rest } = s.queued;
-    return { queued: rest };
-  });
-  if (useUiStore.getState().sessionId === sessionId) await sendMessage(text);
-}
-
-/** While maintenance runs on this session, a new message waits (the composer stays usable). */
-function queueIfBusy(sessionId: SessionId | null, text: string): boolean {
-  const op = useMaintenanceStore.getState().op;
-  if (!sessionId || op?.sessionId !== sessionId) return false;
-  useMaintenanceStore.setState((s) => {
-    const before = s.queued[sessionId];
-    return { queued: { ...s.queued, [sessionId]: before ? `${before}\n\n${text}` : text } };
-  });
+/**
+ * Sends a queued message in its own chat, at its leaf, whichever chat is on screen (the queue's
+ * sender, wired at boot). False when the chat is gone.
+ */
+export async function sendQueuedMessage(sessionId: SessionId, text: string): Promise<boolean> {
+  const session = await getSession(sessionId);
+  if (!session) return false;
+  const entry = userEntry(sessionId, session.leafId, text);
+  await appendEntries(sessionId, [entry], { kind: "move", to: entry.id });
+  if (session.leafId === null) await setAutoTitle(sessionId, titleFromText(text));
+  void startReply(sessionId, entry.id, { preflight: true });
   return true;
 }
 
@@ -68,7 +65,11 @@ export async function sendMessage(text: string, parentId?: EntryId | null): Prom
   if (!trimmed) return null;
   try {
     let sessionId = useUiStore.getState().sessionId;
-    if (queueIfBusy(sessionId, text)) return sessionId;
+    if (shouldQueue(sessionId)) {
+      // Maintenance runs on this chat: the message waits for it (the composer stays usable).
+      await queueMessage(sessionId, text);
+      return sessionId;
+    }
     const session = sessionId ? await getSession(sessionId) : undefined;
     let entry: MessageEntry;
     if (!session) {

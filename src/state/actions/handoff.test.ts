@@ -168,7 +168,7 @@ describe("createHandoffSession", () => {
 describe("autoHandoff (the threshold strategy)", () => {
   it("starts and opens the new session with a notice, no dialog; a queued message goes back to the composer", async () => {
     const { sessionId, leafId } = await chat();
-    useMaintenanceStore.setState({ queued: { [sessionId]: "and dates too" } });
+    useMaintenanceStore.setState({ queued: { [sessionId]: { text: "and dates too", queuedAt: 1, state: "waiting" } } });
     const { worker } = scriptedWorker([{ delta: DOC }, "done"]);
     const result = await autoHandoff(sessionId, deps(worker));
     if (result.kind !== "created") throw new Error(`expected created, got ${result.kind}`);

@@ -1,33 +1,46 @@
 /**
- * The one maintenance lock (DESIGN §4.7) as used by branch summaries and handoffs: the lock IS
- * `useMaintenanceStore.op`, taken by compaction (compact.ts) through these same functions, so at
- * most one compaction, branch summary or handoff runs at a time, in any session of this tab.
- * `cancelMaintenance` (compact.ts) aborts whichever of them is running, through `abortMaintenance`.
+ * The one maintenance lock (DESIGN §4.7): the lock IS `useMaintenanceStore.op`, so at most one
+ * compaction, branch summary or handoff runs at a time, in any session of this tab. Only the
+ * runner (runner.ts) takes it; `abortMaintenance` aborts whichever operation holds it.
  *
  * Check-and-set is synchronous, so two callers in one tab can never both get the lock.
  */
-import { type MaintenanceOp, type MaintenanceProgress, useMaintenanceStore } from "../stores";
+import type { SessionId } from "../../core/session/ids";
+import { useMaintenanceStore } from "../stores";
+import { isAutomatic, type MaintenanceOp, type MaintenanceOperation, type ProgressOf } from "./operation";
 
 let controller: AbortController | null = null;
-
-export type MaintenanceStart = Pick<MaintenanceOp, "sessionId" | "kind" | "reason" | "automatic">;
 
 /**
  * Takes the lock for `op` and returns the controller whose signal cancels it, or null when
  * another maintenance operation holds the lock. Release it with `endMaintenance`, in a `finally`.
  */
-export function beginMaintenance(op: MaintenanceStart, now: number = Date.now()): AbortController | null {
+export function beginMaintenance(sessionId: SessionId, op: MaintenanceOperation, now: number): AbortController | null {
   if (useMaintenanceStore.getState().op) return null;
   const ac = new AbortController();
   controller = ac;
-  useMaintenanceStore.setState({ op: { ...op, progress: { phase: "preparing" }, text: "", startedAt: now } });
+  const running = {
+    ...op,
+    sessionId,
+    automatic: isAutomatic(op),
+    progress: { phase: "preparing" },
+    text: "",
+    startedAt: now,
+  } as MaintenanceOp;
+  useMaintenanceStore.setState({ op: running });
   return ac;
 }
 
 /** Updates the running operation's progress (and the text streaming in); ignored once it has ended. */
-export function setMaintenanceProgress(ac: AbortController, progress: MaintenanceProgress, text?: string): void {
+export function setMaintenanceProgress<K extends MaintenanceOperation["kind"]>(
+  ac: AbortController,
+  progress: ProgressOf<K>,
+  text?: string,
+): void {
   if (controller !== ac) return;
-  useMaintenanceStore.setState((s) => (s.op ? { op: { ...s.op, progress, text: text ?? s.op.text } } : s));
+  useMaintenanceStore.setState((s) =>
+    s.op ? { op: { ...s.op, progress, text: text ?? s.op.text } as MaintenanceOp } : s,
+  );
 }
 
 /** Releases the lock taken with `ac` (a no-op if `ac` no longer holds it). */
@@ -37,7 +50,7 @@ export function endMaintenance(ac: AbortController): void {
   useMaintenanceStore.setState({ op: null });
 }
 
-/** Aborts the branch summary or handoff holding the lock, if any: its request is aborted, nothing is written. */
+/** Aborts the operation holding the lock, if any: its request is aborted, nothing is written. */
 export function abortMaintenance(): void {
   controller?.abort();
 }
