@@ -291,9 +291,9 @@ test.describe("a key goes only to the host the user confirmed for it", () => {
     const router = await fakeHost(page, "https://router.example.test", ["router-model-1"]);
     await page.goto("/");
     const dialog = await openSettings(page);
-    // The OpenAI block points at the mock (the "old host"), without a key yet.
+    // The OpenAI block points at the mock (the "old host"), without a key yet; focus moves on.
     await dialog.getByLabel("OpenAI base URL").fill(mock.openaiBaseUrl);
-    await dialog.getByRole("button", { name: "Save OpenAI" }).click();
+    await dialog.getByRole("textbox", { name: "System prompt", exact: true }).click();
     await expect(dialog.getByRole("button", { name: "Save OpenAI" })).toBeDisabled();
 
     // A user pasting their OpenRouter details: the key first, then its base URL.
