@@ -62,6 +62,7 @@ export const SHIPPED_STORES: Readonly<Record<number, Readonly<Record<string, str
   },
   2: { queued: "sessionId" },
   3: { composerDrafts: "sessionId" },
+  4: { entries: "id, sessionId" },
 };
 
 /** Before v1: the database name exists but holds nothing (e.g. a first open that crashed). */
@@ -90,6 +91,20 @@ export const fromV2: SchemaFixture = {
   },
   get expected(): Rows {
     return v2Rows;
+  },
+};
+
+/** A v3 database with a branched chat, a queued message and a composer draft: v4 only drops an index. */
+export const fromV3: SchemaFixture = {
+  fromVersion: 3,
+  get stores() {
+    return { ...SHIPPED_STORES[1], ...SHIPPED_STORES[2], ...SHIPPED_STORES[3] };
+  },
+  get rows(): Rows {
+    return v3Rows;
+  },
+  get expected(): Rows {
+    return v3Rows;
   },
 };
 
@@ -181,4 +196,21 @@ const v1Rows: Rows = {
 const v2Rows: Rows = {
   ...v1Rows,
   queued: [{ sessionId: v1Session, text: "queued in v2", queuedAt: 7 }],
+};
+
+const v3Reply = asEntryId("0190a0a0-0000-7000-8000-000000000111");
+const v3Sibling = asEntryId("0190a0a0-0000-7000-8000-000000000112");
+/**
+ * A chat as v3 stored it: two replies to the same message (the rows the dropped
+ * [sessionId+parentId] index grouped), a queued message and a composer draft.
+ */
+const v3Rows: Rows = {
+  ...v2Rows,
+  sessions: [{ ...session, id: v1Session, leafId: v3Sibling }],
+  entries: [
+    ...(v1Rows.entries ?? []),
+    { ...entries[1], id: v3Reply, sessionId: v1Session, parentId: v1Entry },
+    { ...entries[1], id: v3Sibling, sessionId: v1Session, parentId: v1Entry, createdAt: 3 },
+  ],
+  composerDrafts: [{ sessionId: v1Session, text: "typed in v3", updatedAt: 8 }],
 };

@@ -7,6 +7,7 @@ import {
   fromV0,
   fromV1,
   fromV2,
+  fromV3,
   type Rows,
   type SchemaFixture,
   SHIPPED_STORES,
@@ -83,6 +84,14 @@ describe("schema versions", () => {
 
   it("v3 opens a v2 database, keeps every row (queued messages too) and adds the empty composerDrafts table", async () => {
     await expectUpgradeKeepsEveryRow(fromV2);
+  });
+
+  it("v4 opens a v3 database, keeps every row and drops the never-queried [sessionId+parentId] index", async () => {
+    await expectUpgradeKeepsEveryRow(fromV3);
+    // Gone from IndexedDB itself, not just from Dexie's view of it.
+    const store = getDb().backendDB().transaction("entries", "readonly").objectStore("entries");
+    expect([...store.indexNames]).toEqual(["sessionId"]);
+    expect(getDb().entries.schema.indexes.map((i) => i.name)).toEqual(["sessionId"]);
   });
 });
 

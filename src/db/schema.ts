@@ -56,6 +56,15 @@ export const SCHEMA_VERSIONS: readonly SchemaVersion[] = [
     },
     // A new, empty table: nothing to migrate.
   },
+  {
+    version: 4,
+    stores: {
+      // Drops the [sessionId+parentId] index: nothing ever queried it (a path is walked by keyed gets
+      // on parentId, a session's tree is read by sessionId), and every entry write paid for it.
+      entries: "id, sessionId",
+    },
+    // Only an index goes: IndexedDB deletes it, the rows are not touched.
+  },
 ];
 
 export const CURRENT_SCHEMA_VERSION = SCHEMA_VERSIONS[SCHEMA_VERSIONS.length - 1]!.version;
