@@ -62,7 +62,7 @@ export async function compactSession(
       const leafId = session.leafId;
       const path = pathToRoot(buildTreeIndex(entries), leafId);
 
-      const entryCounts = await entryCountsFor(path, chat.model.info.encoding);
+      const entryCounts = await entryCountsFor(path, chat.model.info.encoding, deps.worker);
       const outcome = await compactInWorker(
         {
           path,

@@ -5,17 +5,16 @@
  * from reported usage.
  * Every automatic path obeys "disabled" and the per-session pause; none of them ever loops.
  */
-import type { Entry, MessageEntry } from "../../core/session/entries";
+import type { Entry, MessageEntry, Session } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
-import { buildTreeIndex, pathToRoot } from "../../core/session/tree";
 import { withCalibrationSample } from "../../core/tokens/claude-estimate";
-import { getEntries, moveLeaf } from "../../db/entries";
-import { getSession } from "../../db/sessions";
+import { getSessionPath, moveLeaf } from "../../db/entries";
 import { setSetting } from "../../db/settings";
 import { getWorker } from "../../worker/client";
 import { useMaintenanceStore, useSettingsStore } from "../stores";
 import { type ChatTarget, chatTarget, isTargetError, thresholdOf } from "./chat-target";
 import { type CompactResult, compactSession } from "./compact";
+import { fitsWithoutCounting } from "./fits";
 import { autoHandoff } from "./handoff";
 import { measureContext } from "./measure";
 import { type ReplyResult, runReply } from "./reply";
@@ -25,6 +24,10 @@ export type ReplyOptions = {
   continues?: EntryId;
   /** Check that the request fits the window first, compacting if it does not. */
   preflight?: boolean;
+  /** The session and the path to `parentId`, when the caller has them (the send just wrote it). */
+  read?: { session: Session; path: readonly Entry[] };
+  /** Retry of a reply that failed before any content (see runReply). */
+  retryOf?: MessageEntry;
 };
 
 /** Automatic maintenance may run for this session: enabled in Settings and not paused. */
@@ -32,8 +35,12 @@ function autoAllowed(sessionId: SessionId): boolean {
   return useSettingsStore.getState().settings.compaction.enabled && !useMaintenanceStore.getState().paused[sessionId];
 }
 
-async function currentPath(sessionId: SessionId, leafId: EntryId): Promise<Entry[]> {
-  return pathToRoot(buildTreeIndex(await getEntries(sessionId)), leafId);
+/** The session and the path to `leafId`, walked up from it (never the whole tree). */
+async function readPath(
+  sessionId: SessionId,
+  leafId: EntryId,
+): Promise<{ session: Session; path: Entry[] } | undefined> {
+  return getSessionPath(sessionId, leafId);
 }
 
 /**
@@ -45,19 +52,29 @@ export async function replyAndMaintain(
   parentId: EntryId,
   opts: ReplyOptions = {},
 ): Promise<void> {
+  // One read of the path for the whole step: the preflight, the request and the threshold check
+  // after the reply all use it (a compaction or the reply extends it in memory).
+  let read = opts.read ?? (await readPath(sessionId, parentId));
   let parent = parentId;
-  if (opts.preflight && autoAllowed(sessionId)) parent = (await preflight(sessionId, parentId)) ?? parentId;
+  if (read && opts.preflight && autoAllowed(sessionId)) {
+    const compacted = await preflight(sessionId, read.session, read.path);
+    if (compacted) {
+      parent = compacted.id;
+      read = { session: read.session, path: [...read.path, compacted] };
+    }
+  }
 
-  const result = await runReply(sessionId, parent, { continues: opts.continues });
+  const result = await runReply(sessionId, parent, { continues: opts.continues, read, retryOf: opts.retryOf });
   if (!result?.target) return;
   void learnCalibration(result);
 
   const { entry, target } = result;
+  const pathWithReply = [...(read?.path ?? []), entry];
   if (entry.status === "error" && entry.error?.kind === "context_overflow") {
     if (autoAllowed(sessionId)) await recoverFromOverflow(sessionId, entry);
   } else if (entry.status === "complete" || entry.status === "stopped") {
     const reason = entry.stopReason === "length" ? "length" : "threshold";
-    if (autoAllowed(sessionId) && (await overThreshold(sessionId, entry.id, target))) {
+    if (autoAllowed(sessionId) && (await overThreshold(pathWithReply, target))) {
       // The "handoff" strategy replaces threshold compaction only (never overflow or length recovery).
       if (reason === "threshold" && useSettingsStore.getState().settings.autoStrategy === "handoff") {
         await autoHandoff(sessionId);
@@ -68,21 +85,28 @@ export async function replyAndMaintain(
   }
 }
 
-async function overThreshold(sessionId: SessionId, leafId: EntryId, target: ChatTarget): Promise<boolean> {
-  const path = await currentPath(sessionId, leafId);
+async function overThreshold(path: readonly Entry[], target: ChatTarget): Promise<boolean> {
+  const threshold = thresholdOf(target, useSettingsStore.getState().settings.compaction);
+  // Far below the threshold by an upper bound: no need to ship the path to the worker to count it.
+  if (fitsWithoutCounting(path, target, threshold)) return false;
   const { tokens } = await measureContext(path, target);
   return tokens > thresholdOf(target, useSettingsStore.getState().settings.compaction);
 }
 
-/** Before a send whose context plus max output would not fit the window: compact first. */
-async function preflight(sessionId: SessionId, leafId: EntryId): Promise<EntryId | null> {
-  const session = await getSession(sessionId);
+/**
+ * Before a send whose context plus max output would not fit the window: compact first. Returns the
+ * compaction entry (the new parent of the reply), or null when none was needed or made.
+ */
+async function preflight(sessionId: SessionId, session: Session, path: readonly Entry[]): Promise<Entry | null> {
   const target = chatTarget(session, useSettingsStore.getState().settings);
   if (isTargetError(target)) return null;
-  const { tokens } = await measureContext(await currentPath(sessionId, leafId), target);
-  if (tokens + target.model.info.maxOutput <= target.model.info.contextWindow) return null;
+  const room = target.model.info.contextWindow - target.model.info.maxOutput;
+  // Fits by an upper bound: the send goes out without waiting for the worker's count.
+  if (fitsWithoutCounting(path, target, room)) return null;
+  const { tokens } = await measureContext(path, target);
+  if (tokens <= room) return null;
   const result = await compactSession(sessionId, { reason: "preflight" });
-  return result.kind === "done" ? result.entry.id : null;
+  return result.kind === "done" ? result.entry : null;
 }
 
 /** The provider said the request was too long: compact, then retry that request once. */
