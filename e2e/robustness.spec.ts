@@ -326,8 +326,10 @@ test.describe("storage full", () => {
     await expectHeld(mock, "anthropic");
     await setQuotaFull(page, true);
     mock.release("anthropic");
-    const notice = errorNotices(page).last();
-    await expect(notice).toContainText(/storage .*full/i, { timeout: 10_000 });
+    // Said in the reply itself, which stays on screen (send-hardening.spec.ts saves it once space returns).
+    const unsaved = page.getByRole("article", { name: "Assistant message (not saved)" });
+    await expect(unsaved.getByRole("alert")).toContainText(/storage .*full/i);
+    await expect(unsaved).toContainText("Words that must survive");
     await waitIdle(page);
 
     await reloadSession(page);

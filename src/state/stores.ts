@@ -64,6 +64,14 @@ export type ActiveReply = {
   parentId: EntryId;
   partial: AssistantPartial;
   retry: RetryWait | null;
+  /**
+   * "preparing": shown the moment the user sends, before the request is built (provider code,
+   * preflight); "streaming": the request is out; "unsaved": finished, but the browser's storage
+   * refused it (full disk): it stays here, on screen, until a later attempt saves it.
+   */
+  phase: "preparing" | "streaming" | "unsaved";
+  /** Why the reply (so far) could not be saved, in plain words; null while saving works. */
+  saveError: string | null;
 };
 
 export const useStreamStore = create<{ replies: Record<string, ActiveReply> }>(() => ({ replies: {} }));
