@@ -77,10 +77,10 @@ export function MaintenanceBar({ sessionId }: { sessionId: SessionId | null }) {
                   : "Sending…"}
             </span>
             {queued.state === "unsent" ? (
-              <span className="push-left">
+              <span className="queued-actions push-left">
                 <button type="button" onClick={() => sendUnsent(sessionId)}>
                   Send
-                </button>{" "}
+                </button>
                 <button type="button" className="link-button" onClick={() => void discardQueued(sessionId)}>
                   Discard
                 </button>
