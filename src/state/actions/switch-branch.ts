@@ -14,8 +14,7 @@ import type { BranchSummaryEntry } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
 import { newEntryId } from "../../core/session/ids";
 import { buildTreeIndex } from "../../core/session/tree";
-import { getEntries, moveLeaf } from "../../db/entries";
-import { getSession } from "../../db/sessions";
+import { getSessionWithEntries, moveLeaf } from "../../db/entries";
 import { setSetting } from "../../db/settings";
 import { branchSummaryInWorker } from "../../worker/client";
 import { errorText, type MaintenanceDeps, maintenanceDeps, runMaintenance } from "../maintenance/runner";
@@ -102,7 +101,8 @@ async function readPlan(
   sessionId: SessionId,
   targetId: EntryId,
 ): Promise<{ plan: SwitchPlan; leafId: EntryId | null } | null> {
-  const [session, entries] = await Promise.all([getSession(sessionId), getEntries(sessionId)]);
+  // Branch switching genuinely needs the whole tree: session and entries from one transaction.
+  const { session, entries } = await getSessionWithEntries(sessionId);
   if (!session) return null;
   return { plan: planSwitch(buildTreeIndex(entries), targetId, session.leafId), leafId: session.leafId };
 }

@@ -11,9 +11,8 @@
  */
 import type { Entry, Session } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
-import { appendEntries, getEntries } from "../../db/entries";
+import { appendEntries, getSessionWithEntries } from "../../db/entries";
 import { StaleLeafError } from "../../db/errors";
-import { getSession } from "../../db/sessions";
 import type { WorkerApi } from "../../worker/api";
 import { describeFailure } from "../actions/describe-failure";
 import { isReplying } from "../actions/reply";
@@ -38,8 +37,8 @@ export type MaintenanceDeps = {
 
 export const indexedDbMaintenance: MaintenanceDb = {
   async read(sessionId) {
-    const [session, entries] = await Promise.all([getSession(sessionId), getEntries(sessionId)]);
-    return { session, entries };
+    // One read transaction: the leaf is always among the entries read with it.
+    return getSessionWithEntries(sessionId);
   },
   async appendIfLeafIs(sessionId, entry, expected, now) {
     try {
