@@ -258,7 +258,7 @@ export async function autoHandoff(sessionId: SessionId, deps: HandoffDeps = {}):
   }
   pushNotice(
     "info",
-    `This chat was getting close to the model's context limit, so it was handed off to a new session, "${created.session.title}", which starts from a handoff document. The earlier chat is unchanged.${queued && viewing ? " Your queued message is back in the composer." : ""}`,
+    `This chat was getting close to the model's context limit, so it was handed off to a new session, "${created.session.title}", which starts from a handoff document. The earlier chat is unchanged.${queued ? (viewing ? " Your queued message is back in the composer." : " Your queued message is in the new session, not sent yet.") : ""}`,
   );
   return created;
 }

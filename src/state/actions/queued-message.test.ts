@@ -119,15 +119,25 @@ describe("queued messages", () => {
     expect(useMaintenanceStore.getState().queued).toEqual({});
   });
 
-  it("a message that could not be sent is kept as unsent (in memory and stored)", async () => {
+  it("a message that could not be stored in its chat is kept as unsent (in memory and stored); one whose chat is gone goes with it", async () => {
     const a = newSessionId();
+    stop = startQueueFlusher(async () => {
+      throw new Error("QuotaExceededError");
+    });
+    await queueMessage(a, "no room", 10);
+    await settle();
+    expect(useMaintenanceStore.getState().queued[a]?.state).toBe("unsent");
+    expect((await getQueued(a))?.text).toBe("no room");
+    stop();
+
+    const gone = newSessionId();
     const { sent, send } = recorder(false);
     stop = startQueueFlusher(send);
-    await queueMessage(a, "to a deleted chat", 10);
+    await queueMessage(gone, "to a deleted chat", 10);
     await settle();
     expect(sent).toHaveLength(1);
-    expect(useMaintenanceStore.getState().queued[a]?.state).toBe("unsent");
-    expect((await getQueued(a))?.text).toBe("to a deleted chat");
+    expect(useMaintenanceStore.getState().queued[gone]).toBeUndefined();
+    expect(await getQueued(gone)).toBeUndefined();
   });
 
   it("moves to another chat (a handoff's new session) as unsent", async () => {

@@ -13,7 +13,10 @@ import { appendQueued, deleteQueued, listQueued, putQueued } from "../../db/queu
 import { type QueuedMessage, useMaintenanceStore, useStreamStore } from "../stores";
 import { reportActionError } from "./report-error";
 
-/** Sends `text` in `sessionId` at its leaf; resolves false when it could not be sent. */
+/**
+ * Sends `text` in `sessionId` at its leaf. Resolves false when the chat no longer exists (the
+ * message goes with it); throws when it could not be stored (it is kept, unsent).
+ */
 export type QueuedSender = (sessionId: SessionId, text: string) => Promise<boolean>;
 
 /** A message sent now in this chat should wait: maintenance is running on it. */
@@ -32,7 +35,7 @@ export async function queueMessage(sessionId: SessionId, text: string, now: numb
     state: "waiting",
   }));
   try {
-    await appendQueued(sessionId, text, now);
+    await inOrder(() => appendQueued(sessionId, text, now));
   } catch (e) {
     reportActionError("Your queued message could not be saved (it will still be sent unless you reload)", e);
   }
@@ -43,7 +46,7 @@ export async function discardQueued(sessionId: SessionId): Promise<QueuedMessage
   const message = useMaintenanceStore.getState().queued[sessionId];
   setQueued(sessionId, () => undefined);
   try {
-    await deleteQueued(sessionId);
+    await inOrder(() => deleteQueued(sessionId));
   } catch (e) {
     reportActionError("Could not discard the queued message", e);
   }
@@ -61,7 +64,7 @@ export function sendUnsent(sessionId: SessionId): void {
 export async function moveQueued(from: SessionId, to: SessionId, message: QueuedMessage): Promise<void> {
   setQueued(to, () => ({ ...message, state: "unsent" }));
   try {
-    await putQueued({ sessionId: to, text: message.text, queuedAt: message.queuedAt });
+    await inOrder(() => putQueued({ sessionId: to, text: message.text, queuedAt: message.queuedAt }));
   } catch (e) {
     reportActionError("Could not keep the queued message", e);
   }
@@ -108,7 +111,7 @@ export function isIdle(sessionId: SessionId): boolean {
 
 /**
  * Sends every waiting message whose chat is idle, now and whenever the stores change. Returns the
- * stop function. A message that cannot be sent becomes "unsent" (Send / Discard).
+ * stop function. A message that cannot be stored becomes "unsent" (Send / Discard).
  */
 export function startQueueFlusher(send: QueuedSender): () => void {
   let scheduled = false;
@@ -140,14 +143,14 @@ function flushIdle(send: QueuedSender): void {
 async function flush(sessionId: SessionId, message: QueuedMessage, send: QueuedSender): Promise<void> {
   // Out of the queue first (synchronously), so it is sent once however often the stores change.
   setQueued(sessionId, () => undefined);
-  let sent = false;
   try {
-    await deleteQueued(sessionId);
-    sent = await send(sessionId, message.text);
+    await inOrder(() => deleteQueued(sessionId));
+    // false: the chat was deleted meanwhile, and its queued message with it.
+    await send(sessionId, message.text);
+    return;
   } catch (e) {
     reportActionError("Your queued message could not be sent", e);
   }
-  if (sent) return;
   // Kept for Send or Discard, ahead of anything queued meanwhile (and stored again: the delete may have gone through).
   const now = useMaintenanceStore.getState().queued[sessionId];
   const kept: QueuedMessage = {
@@ -156,7 +159,19 @@ async function flush(sessionId: SessionId, message: QueuedMessage, send: QueuedS
     state: "unsent",
   };
   setQueued(sessionId, () => kept);
-  await putQueued({ sessionId, text: kept.text, queuedAt: kept.queuedAt }).catch(() => {});
+  await inOrder(() => putQueued({ sessionId, text: kept.text, queuedAt: kept.queuedAt })).catch(() => {});
+}
+
+/**
+ * The table's writes run one after another, in the order the store changed: a delete issued
+ * after an append (a message sent the moment it was queued) must not overtake it and leave a
+ * row behind, which would come back as "not sent" after a reload.
+ */
+let writes: Promise<unknown> = Promise.resolve();
+function inOrder<T>(write: () => Promise<T>): Promise<T> {
+  const next = writes.then(write, write);
+  writes = next.catch(() => {});
+  return next;
 }
 
 function setQueued(sessionId: SessionId, next: (before: QueuedMessage | undefined) => QueuedMessage | undefined): void {
