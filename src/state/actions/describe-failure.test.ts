@@ -31,4 +31,13 @@ describe("describeFailure: the classifier is the one author", () => {
     expect(describeFailure({ kind: "quota", message: "" })).toBe("Your account has run out of credit or quota.");
     expect(describeFailure({ kind: "network", message: "  " })).toBe("The connection to the provider was lost.");
   });
+
+  it("an error stored before redaction existed does not show a key-shaped token", () => {
+    expect(
+      describeFailure({
+        kind: "auth",
+        message: "The API key was rejected (401). Provider said: invalid x-api-key: sk-ant-api03-abcdef",
+      }),
+    ).toBe("The API key was rejected (401). Provider said: invalid x-api-key: [redacted]");
+  });
 });

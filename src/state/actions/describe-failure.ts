@@ -4,6 +4,7 @@
  * The fallback covers an error stored without a message.
  */
 import type { MessageError } from "../../core/session/entries";
+import { redactSecrets } from "../../providers/redact";
 
 const FALLBACK: Record<MessageError["kind"], string> = {
   context_overflow: "The conversation is too long for this model's context window.",
@@ -19,6 +20,10 @@ const FALLBACK: Record<MessageError["kind"], string> = {
   unknown: "Something went wrong talking to the provider.",
 };
 
+/**
+ * New errors arrive redacted (providers/registry.ts); key-shaped tokens are redacted again here
+ * for errors stored before that, so an old entry does not show a key either.
+ */
 export function describeFailure(error: MessageError): string {
-  return error.message.trim() || FALLBACK[error.kind];
+  return redactSecrets(error.message).trim() || FALLBACK[error.kind];
 }
