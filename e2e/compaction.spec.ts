@@ -5,6 +5,7 @@
  * shows as "not sent" / "kept verbatim".
  */
 import type { Page } from "@playwright/test";
+import { animationsDone } from "./app";
 import {
   cardTokens,
   compactDialog,
@@ -390,7 +391,7 @@ test.describe("manual compaction", () => {
     await page.screenshot({ path: "test-results/e2e-artifacts/compaction-desktop-card.png" });
 
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.waitForTimeout(400); // the session drawer slides away at this width
+    await animationsDone(page); // the session drawer slides away at this width
     await card.evaluate((el) => el.scrollIntoView({ block: "end" }));
     await page.screenshot({ path: "test-results/e2e-artifacts/compaction-phone.png" });
     await page.getByRole("button", { name: "Compact", exact: true }).click();
