@@ -227,16 +227,16 @@ test.describe("network drop", () => {
       // The chunk sent right before the drop may die with the socket (the browser discards what the
       // page had not read yet when the stream errors), so the drop comes one chunk after the words
       // the test checks; those were on screen before the connection went.
+      // The mock parks the stream after "Kept words" until the test has seen them streaming.
       mock.enqueue(api, {
         chunks: ["Kept ", "words", " maybe", " never sent"],
-        chunkDelayMs: 250,
+        hold: { afterChunks: 2 },
         fault: { kind: "drop", afterChunks: 3 },
       });
       await send(page, "Go");
-      // On screen for ~250 ms only: checked every animation frame, not with expect's slower polling.
-      await page.waitForFunction(() =>
-        document.querySelector('article[aria-busy="true"]')?.textContent?.includes("Kept words"),
-      );
+      await expectHeld(mock, api);
+      await expect(streamingMessage(page)).toContainText("Kept words");
+      mock.release(api);
       const reply = assistantMessages(page).last();
       await expect(messageAlert(reply)).toBeVisible({ timeout: 10_000 });
       await expect(messageAlert(reply)).toContainText(/connection/i);
