@@ -40,9 +40,12 @@ type Started = {
   dispose: () => void;
 };
 
-/** What an import or export reports when its worker dies under it. Nothing was written (see module doc). */
+/**
+ * What an import or export reports when its worker dies under it. Nothing was written (see the
+ * module doc); the import dialog says so under the message.
+ */
 export const TRANSFER_WORKER_DIED =
-  "The background worker stopped unexpectedly (it may have run out of memory). Nothing was imported or saved; try again.";
+  "The background worker stopped unexpectedly (it may have run out of memory); try again.";
 
 function start(): Started {
   if (typeof Worker === "undefined") return startInProcess();
