@@ -147,6 +147,15 @@ const HOSTILE: readonly string[] = [
   "<div>\n\n<img src=x onerror=alert(1)>\n\n</div>",
   "</p><script>alert(1)</script>",
   "<?php echo 1; ?> <![CDATA[ x ]]> <!DOCTYPE x>",
+  "| `<img src=x onerror=alert(1)>` | `a` |\n|---|---|\n| x | y |",
+  '[a](https://x.example/&quot;onmouseover=alert(1)&quot;) [b](https://x.example/"onmouseover="alert(1))',
+  '[a](https://x.example "t\\" onmouseover=alert(1))',
+  "[a [b](https://ok.example) c](javascript:alert(1))",
+  "foo\n[x]: javascript:alert(1)\n\n[x]",
+  "1) [x]: javascript:alert(1)\n\n[x]",
+  "www.evil.example/`x <img src=x onerror=alert(1)> `",
+  "<scr<script>ipt>alert(1)</script>",
+  "&lt;script&gt;alert(1)&lt;/script&gt; &#60;img src=x onerror=alert(1)&#62;",
 ];
 
 /** Places the hostile text could come from, each filling one part of the export. */
@@ -235,12 +244,12 @@ describe("Markdown export under marked, commonmark and markdown-it (raw HTML on)
       "x",
     );
     fc.assert(
-      fc.property(fc.array(piece, { maxLength: 40 }), (pieces) => {
+      fc.property(fc.array(piece, { maxLength: 40 }), fc.constantFrom(...Object.keys(PARTS)), (pieces, part) => {
         const h = pieces.join("");
-        expectInert(exportMarkdown(PARTS["assistant message"]?.(h) ?? chat([]), { allBranches: false }));
+        expectInert(exportMarkdown(PARTS[part]?.(h) ?? chat([]), { allBranches: true }));
         expectInert(inertMarkdown(h));
       }),
-      { numRuns: 300 },
+      { numRuns: 500 },
     );
   }, 120_000);
 });
