@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { SessionId } from "../../core/session/ids";
 import { saveUnsaved } from "../../state/actions/reply";
 import { useStreamStore } from "../../state/stores";
@@ -30,8 +30,14 @@ export function StreamingMessage({
 }) {
   const reply = useStreamStore((s) => s.replies[sessionId]);
   const seconds = useSecondsUntil(reply?.retry?.until ?? null);
+  const alertRef = useRef<HTMLDivElement>(null);
+  const saveError = reply?.saveError ?? null;
+  // "Not saved" must be seen: bring it into view when it appears (it is below the growing text).
+  useEffect(() => {
+    if (saveError) alertRef.current?.scrollIntoView({ block: "nearest" });
+  }, [saveError]);
   if (!reply) return null;
-  const { partial, retry, phase, saveError } = reply;
+  const { partial, retry, phase } = reply;
   const text = partial.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n\n");
   const hasContent = partial.content.length > 0;
   const unsaved = phase === "unsaved";
@@ -52,10 +58,10 @@ export function StreamingMessage({
       )}
       {text && <Markdown text={text} streaming={!unsaved} />}
       {saveError && (
-        <div className="error-box save-error" role="alert">
+        <div className="error-box save-error" role="alert" ref={alertRef}>
           {saveError}
           {unsaved && (
-            <button type="button" onClick={() => void saveUnsaved(sessionId)}>
+            <button type="button" className="primary" onClick={() => void saveUnsaved(sessionId)}>
               Save now
             </button>
           )}
