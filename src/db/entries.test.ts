@@ -223,6 +223,23 @@ describe("getSessionPath", () => {
     expect(await getSessionPath(newSessionId())).toBeUndefined();
   });
 
+  it("stops walking at an entry whose path is already known (entries are immutable)", async () => {
+    const { session, u, a } = await sessionWithOneTurn();
+    const u2 = userMessage(session.id, a.id, "more");
+    await appendEntries(session.id, [u2], { kind: "move", to: u2.id });
+    const asked: string[] = [];
+    const read = await getSessionPath(session.id, undefined, (id) => {
+      asked.push(id);
+      return id === a.id ? [u, a] : undefined;
+    });
+    expect(read?.path.map((e) => e.id)).toEqual([u.id, a.id, u2.id]);
+    expect(asked).toEqual([u2.id, a.id]);
+    // A known path of another session is not used.
+    const other = await sessionWithOneTurn();
+    const mixed = await getSessionPath(session.id, undefined, (id) => (id === a.id ? [other.u] : undefined));
+    expect(mixed?.path.map((e) => e.id)).toEqual([u.id, a.id, u2.id]);
+  });
+
   it("refuses a leaf of another session", async () => {
     const one = await sessionWithOneTurn();
     const two = await sessionWithOneTurn();

@@ -71,16 +71,24 @@ export async function getEntry(id: EntryId): Promise<Entry | undefined> {
 /** A session with the path from its root to one entry (root first), read together. */
 export type SessionPath = { session: Session; path: Entry[] };
 
+/** Paths already read, by their last entry's id (the walk stops at the first it finds). Must not throw. */
+export type KnownPaths = (id: EntryId) => readonly Entry[] | undefined;
+
 /**
  * The session and the path from the root to `leafId` (default: the session's leaf; null = the empty
  * path before the first root), in one read transaction, so the path always matches the session row.
  * The path is walked up by `parentId` with one keyed get per entry: the cost is the path's length,
- * never the size of the tree (a 20,000-entry chat with an 11-entry path reads 11 rows).
+ * never the size of the tree (a 20,000-entry chat with an 11-entry path reads 11 rows), and with
+ * `known` only the entries below the newest path already read (the next send: none).
  * Undefined for an unknown session. A missing entry on the way ends the walk (the path is what
  * could be read, from the missing entry's child down).
  * @throws EntryNotInSessionError when `leafId` (or an ancestor) belongs to another session.
  */
-export async function getSessionPath(sessionId: SessionId, leafId?: EntryId | null): Promise<SessionPath | undefined> {
+export async function getSessionPath(
+  sessionId: SessionId,
+  leafId?: EntryId | null,
+  known?: KnownPaths,
+): Promise<SessionPath | undefined> {
   const db = getDb();
   return db.transaction("r", db.sessions, db.entries, async () => {
     const session = await db.sessions.get(sessionId);
@@ -89,6 +97,10 @@ export async function getSessionPath(sessionId: SessionId, leafId?: EntryId | nu
     const seen = new Set<EntryId>();
     let id = leafId === undefined ? session.leafId : leafId;
     while (id !== null && !seen.has(id)) {
+      // Entries are immutable: a path read before to this entry is still its path.
+      const prefix = known?.(id);
+      if (prefix && prefix.at(-1)?.sessionId === sessionId)
+        return { session, path: [...prefix, ...reversed.reverse()] };
       seen.add(id);
       const entry = await db.entries.get(id);
       if (!entry) break;

@@ -14,6 +14,7 @@ import { appendEntries, getEntries, getEntry, getSessionPath, moveLeaf, type Ses
 import { createSession, setAutoTitle } from "../../db/sessions";
 import { useSettingsStore, useUiStore } from "../stores";
 import { type ReplyOptions, replyAndMaintain } from "./conversation";
+import { knownPath, rememberPath } from "./known-paths";
 import { holdSession, isIdle, queueMessage } from "./queued-message";
 import { clearPendingReply, showPendingReply } from "./reply";
 import { reportActionError } from "./report-error";
@@ -40,7 +41,7 @@ function startReply(sessionId: SessionId, parentId: EntryId, opts: ReplyOptions 
  * sender, wired at boot). False when the chat is gone; throws when the message could not be stored.
  */
 export async function sendQueuedMessage(sessionId: SessionId, text: string): Promise<boolean> {
-  const read = await getSessionPath(sessionId);
+  const read = await getSessionPath(sessionId, undefined, knownPath);
   if (!read) return false;
   await sendAt(read, text, read.session.leafId);
   return true;
@@ -80,7 +81,7 @@ export async function sendMessage(text: string, parentId?: EntryId | null): Prom
   const release = sessionId ? holdSession(sessionId) : () => {};
   try {
     // One read for the whole send: the session and the path to the parent, passed on to the reply.
-    const read = sessionId ? await getSessionPath(sessionId, parentId) : undefined;
+    const read = sessionId ? await getSessionPath(sessionId, parentId, knownPath) : undefined;
     if (!read) return await sendFirst(text);
     await sendAt(read, text, parentId === undefined ? read.session.leafId : parentId);
     return read.session.id;
@@ -100,7 +101,9 @@ async function sendAt(read: SessionPath, text: string, parentId: EntryId | null)
   try {
     await appendEntries(session.id, [entry], { kind: "move", to: entry.id });
     if (parentId === null) await setAutoTitle(session.id, titleFromText(text));
-    void startReply(session.id, entry.id, { preflight: true, read: { session, path: [...path, entry] } });
+    const withEntry = [...path, entry];
+    rememberPath(withEntry);
+    void startReply(session.id, entry.id, { preflight: true, read: { session, path: withEntry } });
   } finally {
     release();
   }
@@ -172,7 +175,7 @@ export async function regenerate(sessionId: SessionId, assistantId: EntryId): Pr
  */
 export async function continueReply(sessionId: SessionId, partialId: EntryId): Promise<void> {
   try {
-    const read = await getSessionPath(sessionId);
+    const read = await getSessionPath(sessionId, undefined, knownPath);
     const leafId = read?.session.leafId;
     if (!read || !leafId) return;
     await startReply(sessionId, leafId, { continues: partialId, read });

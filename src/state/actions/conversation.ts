@@ -17,6 +17,7 @@ import { type ChatTarget, chatTarget, isTargetError, thresholdOf } from "./chat-
 import { type CompactOptions, type CompactResult, compactSession } from "./compact";
 import { fitsWithoutCounting } from "./fits";
 import { autoHandoff } from "./handoff";
+import { knownPath, rememberPath } from "./known-paths";
 import { type Measured, measureContext } from "./measure";
 import { type ReplyDeps, type ReplyResult, runReply } from "./reply";
 
@@ -57,7 +58,7 @@ async function readPath(
   sessionId: SessionId,
   leafId: EntryId,
 ): Promise<{ session: Session; path: Entry[] } | undefined> {
-  return getSessionPath(sessionId, leafId);
+  return getSessionPath(sessionId, leafId, knownPath);
 }
 
 /**
@@ -93,6 +94,8 @@ export async function replyAndMaintain(
 
   const { entry, target } = result;
   const pathWithReply = [...(read?.path ?? []), entry];
+  // The next send from this reply reads no entry at all.
+  rememberPath(pathWithReply);
   if (entry.status === "error" && entry.error?.kind === "context_overflow") {
     if (autoAllowed(sessionId)) await recoverFromOverflow(sessionId, entry, deps);
   } else if (entry.status === "complete" || entry.status === "stopped") {
