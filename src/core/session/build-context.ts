@@ -24,7 +24,8 @@
  *      (`[Tool call: name]` + compact JSON args, `[Tool result: name]` + text; ` (error)` when
  *      `isError`), because Grove declares no tools; image blocks become `[image]`.
  * 4. `normalizeMessages` for the target api (normalize-messages.ts): merging, user first, thinking
- *    only for the api that signed it, no empty messages.
+ *    only for the api that signed it, reasoning items only for the provider that made them, no
+ *    empty messages.
  *
  * Pure: no I/O, no token counting (context-tokens.ts), no tree walking (the caller passes the path).
  */
@@ -45,6 +46,7 @@ import {
   type CompactionEntry,
   type Entry,
   type MessageEntry,
+  type ReasoningBlock,
   type TextBlock,
   type ThinkingBlock,
 } from "./entries";
@@ -56,6 +58,11 @@ export type BuildContextOptions = {
   systemPrompt: string;
   /** The wire api of the provider the context is for: decides which thinking blocks go back. */
   targetApi: ApiKind;
+  /**
+   * The provider config id the context is sent to: reasoning items go back only to the provider
+   * that produced them. Unset (counting, handoff): none go back.
+   */
+  targetProviderId?: string;
 };
 
 /** Stands in for an image: Grove does not send images back yet, but the model should know one was there. */
@@ -98,6 +105,8 @@ export function blockText(block: Block, opts: BlockTextOptions): string | null {
       return block.text;
     case "thinking":
       return opts.thinking === "keep" ? block.text : null;
+    case "reasoning":
+      return opts.thinking === "keep" ? block.summary.join("\n\n") : null;
     case "image":
       return IMAGE_PLACEHOLDER;
     case "tool_call":
@@ -117,6 +126,8 @@ export function hasContent(content: readonly Block[]): boolean {
         return b.text.trim() !== "";
       case "thinking":
         return b.text.trim() !== "" || Boolean(b.signature) || Boolean(b.redactedData);
+      case "reasoning":
+        return b.summary.some((s) => s.trim() !== "") || Boolean(b.encryptedContent);
       case "image":
       case "tool_call":
       case "tool_result":
@@ -147,9 +158,9 @@ function messageToContext(entry: MessageEntry): ContextMessage {
     case "tool":
       return { role: "user", content: textBlocks(entry.content) };
     case "assistant": {
-      const content: Array<TextBlock | ThinkingBlock> = [];
+      const content: Array<TextBlock | ThinkingBlock | ReasoningBlock> = [];
       for (const b of entry.content) {
-        if (b.type === "thinking") content.push(b);
+        if (b.type === "thinking" || b.type === "reasoning") content.push(b);
         else content.push({ type: "text", text: blockText(b, { thinking: "drop" }) ?? "" });
       }
       return { role: "assistant", content };
@@ -254,5 +265,5 @@ export function buildContext(path: readonly Entry[], opts: BuildContextOptions):
 
   const system =
     at >= 0 ? [opts.systemPrompt.trimEnd(), COMPACTED_SYSTEM_NOTE].filter(Boolean).join("\n\n") : opts.systemPrompt;
-  return { system, messages: normalizeMessages(messages, opts.targetApi) };
+  return { system, messages: normalizeMessages(messages, opts.targetApi, opts.targetProviderId) };
 }
