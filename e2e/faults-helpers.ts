@@ -37,7 +37,9 @@ export async function expectChatRequestCount(mock: MockServer, api: "anthropic" 
 }
 
 export function chatRequestsOf(mock: MockServer, api: "anthropic" | "openai"): RecordedRequest[] {
-  return mock.requests({ api }).filter((r) => r.method === "POST" && /\/(messages|chat\/completions)$/.test(r.path));
+  return mock
+    .requests({ api })
+    .filter((r) => r.method === "POST" && /\/(messages|chat\/completions|responses)$/.test(r.path));
 }
 
 export type DbSnapshot = {
