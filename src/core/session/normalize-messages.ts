@@ -43,10 +43,16 @@ export function isThinkingReplayable(block: ThinkingBlock, targetApi: ApiKind): 
  * Whether an OpenAI Responses reasoning item may go back: only to the provider that produced it (same
  * api AND same provider id, so two OpenAI accounts or a gateway never get each other's encrypted
  * content, which they cannot decrypt and reject). Without a target provider id (counting, handoff),
- * nothing is replayed.
+ * nothing is replayed. An item without its encrypted content (a reply stopped before the item was
+ * done) is dropped too: Grove asks for stateless replies, so the provider could not look it up.
  */
 export function isReasoningReplayable(block: ReasoningBlock, targetApi: ApiKind, targetProviderId?: string): boolean {
-  return block.api === targetApi && targetProviderId !== undefined && block.provider === targetProviderId;
+  return (
+    block.api === targetApi &&
+    targetProviderId !== undefined &&
+    block.provider === targetProviderId &&
+    Boolean(block.encryptedContent)
+  );
 }
 
 const isBlankText = (b: TextBlock): boolean => b.text.trim() === "";

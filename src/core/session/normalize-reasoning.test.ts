@@ -36,6 +36,11 @@ describe("isReasoningReplayable", () => {
     expect(isReasoningReplayable(item(), "anthropic-messages", "anthropic")).toBe(false);
     expect(isReasoningReplayable(item(), "openai-responses", undefined)).toBe(false);
   });
+
+  it("is false without the encrypted content (a reply stopped before the item was done): store:false cannot look it up", () => {
+    const { encryptedContent: _, ...unfinished } = item();
+    expect(isReasoningReplayable(unfinished, "openai-responses", "openai")).toBe(false);
+  });
 });
 
 describe("normalizeMessages with reasoning items", () => {
