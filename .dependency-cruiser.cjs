@@ -2,9 +2,43 @@
  * DESIGN §1: dependencies point one way, ui -> state -> (db, worker client, providers) -> core.
  * Each rule below is one arrow that must not exist.
  */
+
+/**
+ * Test support: code that only tests run (fakes, fixtures, harnesses). The convention: a helper is
+ * named `*.testkit.ts(x)` or lives in a `testing/` folder of its layer. The files listed after it were
+ * written before the convention and keep their names until they are moved; drop one from the list
+ * when it is renamed.
+ */
+const TESTKIT = String.raw`\.testkit\.tsx?$|/testing/`;
+const LEGACY_TEST_SUPPORT = [
+  "src/core/compaction/pi-v1-fixture.ts",
+  "src/core/compaction/property-harness.ts",
+  "src/core/compaction/test-support.ts",
+  "src/core/export/test-sessions.ts",
+  "src/core/session/test-entries.ts",
+  "src/core/tokens/test-reference-bpe.ts",
+  "src/core/tokens/test-texts.ts",
+  "src/db/schema-fixtures.ts",
+  "src/db/test-utils.ts",
+  "src/providers/fake-fetch.ts",
+  "src/providers/test-support.ts",
+  "src/worker/test-streams.ts",
+];
+const TEST_SUPPORT = [TESTKIT, ...LEGACY_TEST_SUPPORT.map((file) => `^${file.replaceAll(".", String.raw`\.`)}$`)].join(
+  "|",
+);
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
+    {
+      name: "no-test-support-in-production",
+      comment:
+        "production code never imports test helpers (*.testkit.ts, testing/ folders, the legacy names above); tests and other helpers may",
+      severity: "error",
+      from: { path: "^src/", pathNot: String.raw`\.test\.tsx?$|` + TEST_SUPPORT },
+      to: { path: TEST_SUPPORT },
+    },
     {
       name: "core-is-pure",
       comment: "core/ imports nothing from the app (no React, DOM stores, Dexie or providers)",

@@ -1,9 +1,32 @@
 import react from "@vitejs/plugin-react";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
+import { contentSecurityPolicy, hostingHeadersFile, securityHeaders } from "./src/security-headers";
+
+/**
+ * The built app carries its Content-Security-Policy twice (src/security-headers.ts says why):
+ * a `<meta>` first in index.html, for any static host, and a `_headers` file beside it, for hosts
+ * that read one. Build only: in dev the policy comes as headers (React Refresh needs an inline script).
+ */
+function securityPolicy(): Plugin {
+  return {
+    name: "grove-security-policy",
+    apply: "build",
+    transformIndexHtml: () => [
+      {
+        tag: "meta",
+        attrs: { "http-equiv": "Content-Security-Policy", content: contentSecurityPolicy("build") },
+        injectTo: "head-prepend",
+      },
+    ],
+    generateBundle() {
+      this.emitFile({ type: "asset", fileName: "_headers", source: hostingHeadersFile() });
+    },
+  };
+}
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), securityPolicy()],
   worker: { format: "es" },
-  server: { port: 5173 },
-  preview: { port: 4173 },
+  server: { port: 5173, headers: securityHeaders("dev") },
+  preview: { port: 4173, headers: securityHeaders("build") },
 });

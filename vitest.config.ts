@@ -5,7 +5,7 @@ import { defineConfig } from "vitest/config";
 // The JSON report feeds .ci/run's "N passed, N failed" line.
 export default defineConfig({
   test: {
-    include: ["src/**/*.test.ts", "src/**/*.test.tsx", "e2e/mock-server/**/*.test.ts"],
+    include: ["src/**/*.test.ts", "src/**/*.test.tsx", "e2e/mock-server/**/*.test.ts", "scripts/**/*.test.ts"],
     environment: "node",
     pool: "threads",
     reporters: ["default", ["json", { outputFile: "test-results/unit-results.json" }]],

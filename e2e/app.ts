@@ -8,6 +8,15 @@ import { expect, type MockServer } from "./fixtures";
 export const ANTHROPIC_KEY = "sk-ant-test-key-123";
 export const OPENAI_KEY = "sk-openai-test-key-456";
 
+/**
+ * Waits until no CSS transition or animation runs (the session drawer sliding after a resize), so a
+ * screenshot shows where things settle. `getAnimations()` flushes pending style changes first, so a
+ * transition that a resize just triggered counts as running.
+ */
+export async function animationsDone(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== "running"));
+}
+
 /** Open Grove, set both providers to the mock with test keys, pick a model. */
 export async function openConfigured(
   page: Page,

@@ -9,7 +9,7 @@ import type { Locator, Page } from "@playwright/test";
 import { chatRequests, openConfigured, send, userMessages, waitIdle } from "./app";
 import { turns, user } from "./branching-helpers";
 import { chatReply, conversationRequests, exchange, MODEL, messageWith, sentText } from "./compaction-helpers";
-import { dbSnapshot, reloadSession } from "./faults-helpers";
+import { dbSnapshot, expectHeld, reloadSession } from "./faults-helpers";
 import { expect, type MockServer, type RecordedRequest, type ReplyScript, test } from "./fixtures";
 import { requestSystem } from "./mock-server/index";
 
@@ -69,12 +69,15 @@ test("Switch here with a summary: progress, the card, the next request carries i
     "openai",
     summarizer({
       chunks: ["## Tried\n\n- BRANCH-4242: drones ", "scared the colony; ", "infrared worked at night.\n"],
-      chunkDelayMs: 400,
+      // Parked after its first part until released: the streaming state stays until seen.
+      hold: { afterChunks: 1 },
     }),
   );
   await dialog.getByRole("button", { name: "Summarize", exact: true }).click();
+  await expectHeld(mock, "openai");
   await expect(dialog.getByRole("status")).toContainText(/Summarizing|Preparing/);
   await expect(dialog.getByRole("region", { name: "Summary so far" })).toContainText("BRANCH-4242");
+  mock.release("openai");
   await expect(dialog).toBeHidden({ timeout: 15_000 });
 
   // The summarizer got the abandoned branch (Q2…A3) and the instructions, not the kept part.

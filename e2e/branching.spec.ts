@@ -6,7 +6,15 @@
  */
 
 import type { Page } from "@playwright/test";
-import { assistantMessages, chatRequests, openConfigured, sendAndWait, userMessages, waitIdle } from "./app";
+import {
+  animationsDone,
+  assistantMessages,
+  chatRequests,
+  openConfigured,
+  sendAndWait,
+  userMessages,
+  waitIdle,
+} from "./app";
 import {
   assistant,
   expectVersion,
@@ -485,10 +493,10 @@ test.describe("layout", () => {
     await page.screenshot({ path: "test-results/e2e-artifacts/branching-desktop.png" });
 
     await page.setViewportSize({ width: 390, height: 800 });
-    await page.waitForTimeout(400);
+    await animationsDone(page);
     await page.screenshot({ path: "test-results/e2e-artifacts/branching-phone.png" });
     await page.getByRole("button", { name: "Show sessions" }).click();
-    await page.waitForTimeout(400);
+    await animationsDone(page);
     await page.screenshot({ path: "test-results/e2e-artifacts/branching-phone-drawer.png" });
     await expect(sessionList(page)).toBeInViewport();
 
@@ -497,10 +505,10 @@ test.describe("layout", () => {
     await expect(sessionList(page)).not.toBeInViewport();
     await message(page, "assistant", "A grove is").getByRole("button", { name: "Branch from here" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Branching from here" })).toBeVisible();
-    await page.waitForTimeout(400);
+    await animationsDone(page);
     await page.screenshot({ path: "test-results/e2e-artifacts/branching-phone-branch-point.png" });
     await page.setViewportSize({ width: 1280, height: 720 });
-    await page.waitForTimeout(200);
+    await animationsDone(page);
     await page.screenshot({ path: "test-results/e2e-artifacts/branching-desktop-branch-point.png" });
   });
 });

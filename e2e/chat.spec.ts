@@ -1,4 +1,13 @@
-import { assistantMessages, chatRequests, openConfigured, send, sendAndWait, userMessages, waitIdle } from "./app";
+import {
+  animationsDone,
+  assistantMessages,
+  chatRequests,
+  openConfigured,
+  send,
+  sendAndWait,
+  userMessages,
+  waitIdle,
+} from "./app";
 import { expect, test } from "./fixtures";
 
 test("chat with Anthropic: the reply streams in and records model, usage and stop reason", async ({ page, mock }) => {
@@ -52,6 +61,6 @@ test("screenshot: a conversation with markdown", async ({ page, mock }) => {
   await sendAndWait(page, "Show me what you can render");
   await page.screenshot({ path: "test-results/e2e-artifacts/chat-desktop.png" });
   await page.setViewportSize({ width: 390, height: 800 });
-  await page.waitForTimeout(400); // let the drawer's slide-out transition finish
+  await animationsDone(page); // the drawer's slide-out transition
   await page.screenshot({ path: "test-results/e2e-artifacts/chat-phone.png" });
 });

@@ -26,7 +26,7 @@ import {
   summarizerReply,
   summarizerRequests,
 } from "./compaction-helpers";
-import { dbSnapshot, reloadSession } from "./faults-helpers";
+import { dbSnapshot, expectHeld, reloadSession } from "./faults-helpers";
 import { expect, type MockServer, test } from "./fixtures";
 import { lastUserText, requestMessages } from "./mock-server/index";
 
@@ -82,7 +82,9 @@ test("at the threshold after a reply: status bar, actions paused, a message type
         "Keep the plan going.",
         "\n",
       ],
-      chunkDelayMs: 800,
+      // Parked after two parts until released: the compaction stays in progress while the test
+      // looks at it and queues a message, however slow the machine is.
+      hold: { afterChunks: 2 },
     }),
     summarizerReply(SHORT_SUMMARY, { text: "Automatic summary of the plan" }),
   );
@@ -90,6 +92,7 @@ test("at the threshold after a reply: status bar, actions paused, a message type
   expect(n).toBeGreaterThan(1);
 
   const status = autoStatus(page);
+  await expectHeld(mock, "openai");
   await expect(status).toBeVisible();
   await expect(status).toContainText("threshold");
   await expect(status).toContainText(/Summarizing|Preparing/);
@@ -108,6 +111,7 @@ test("at the threshold after a reply: status bar, actions paused, a message type
   expect(conversationRequests(mock).some((r) => lastUserText(r).includes("(Q)"))).toBe(false);
   await expect(meter(page).locator("..")).not.toContainText("≈");
   await page.screenshot({ path: "test-results/e2e-artifacts/compaction-auto-status.png" });
+  mock.release("openai");
 
   const card = compactionCards(page);
   await expect(card).toHaveCount(1, { timeout: 20_000 });

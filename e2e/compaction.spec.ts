@@ -5,6 +5,7 @@
  * shows as "not sent" / "kept verbatim".
  */
 import type { Page } from "@playwright/test";
+import { animationsDone } from "./app";
 import {
   cardTokens,
   compactDialog,
@@ -26,7 +27,7 @@ import {
   summarizerRequests,
   UPDATE_SUMMARY,
 } from "./compaction-helpers";
-import { dbSnapshot, reloadSession } from "./faults-helpers";
+import { dbSnapshot, expectHeld, reloadSession } from "./faults-helpers";
 import { expect, type MockServer, test } from "./fixtures";
 import { requestMessages } from "./mock-server/index";
 
@@ -58,14 +59,17 @@ test.describe("manual compaction", () => {
           "\n## Goal\n\nCount the colony ",
           "before the storm season.\n",
         ],
-        chunkDelayMs: 400,
+        // Parked after its first part until released: the streaming state stays until seen.
+        hold: { afterChunks: 1 },
       }),
       summarizerReply(SHORT_SUMMARY, { text: "Planning a penguin census before the storms" }),
     );
     const dialog = await compactFromHeader(page, instructions);
     // While it runs: the phase and the summary streaming in.
+    await expectHeld(mock, "openai");
     await expect(dialog.getByRole("status")).toContainText(/Summarizing|Preparing/);
     await expect(dialog.getByRole("region", { name: "Summary so far" })).toContainText("SUMMARY-7781");
+    mock.release("openai");
     await expect(dialog).toBeHidden({ timeout: 15_000 });
 
     // The instructions reached every summarizer call.
@@ -387,7 +391,7 @@ test.describe("manual compaction", () => {
     await page.screenshot({ path: "test-results/e2e-artifacts/compaction-desktop-card.png" });
 
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.waitForTimeout(400); // the session drawer slides away at this width
+    await animationsDone(page); // the session drawer slides away at this width
     await card.evaluate((el) => el.scrollIntoView({ block: "end" }));
     await page.screenshot({ path: "test-results/e2e-artifacts/compaction-phone.png" });
     await page.getByRole("button", { name: "Compact", exact: true }).click();

@@ -122,7 +122,8 @@ test("Grove JSON: export, import into an empty browser, and the same tree, graph
   // Long chats are virtualized: wait for the reply itself, not for a count of rendered messages.
   for (const p of [page, fresh]) {
     await send(p, "What should we book first?");
-    await expect(p.getByText("Echo: What should we book first?")).toBeVisible();
+    // A first send in a tab loads the provider code (seconds on a busy machine): as long as sendAndWait allows.
+    await expect(p.getByText("Echo: What should we book first?")).toBeVisible({ timeout: 15_000 });
     await waitIdle(p);
   }
   const [a, b] = mock.requests({ api: "anthropic" }).filter((r) => r.method === "POST" && r.path.endsWith("/messages"));

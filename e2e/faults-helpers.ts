@@ -36,6 +36,45 @@ export async function expectChatRequestCount(mock: MockServer, api: "anthropic" 
   await expect.poll(() => chatRequestsOf(mock, api).length).toBe(n);
 }
 
+/**
+ * Waits until the mock has parked a response (a script with `hold`), so whatever the app shows
+ * while that request is in flight stays on screen until `mock.release()`. A parked request stays
+ * parked, so the generous timeout costs nothing when the app is quick; it only covers a slow machine.
+ */
+export async function expectHeld(mock: MockServer, api?: "anthropic" | "openai"): Promise<void> {
+  await expect.poll(() => mock.held(api), { timeout: 20_000 }).toBeGreaterThan(0);
+}
+
+/** Waits for a parked response (see `expectHeld`) and lets it go on. */
+export async function releaseHeld(mock: MockServer, api?: "anthropic" | "openai"): Promise<void> {
+  await expectHeld(mock, api);
+  mock.release(api);
+}
+
+/** The text of every reply draft (the checkpoints of replies in flight) in IndexedDB, read without app code. */
+export async function draftTexts(page: Page): Promise<string[]> {
+  return page.evaluate(async () => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const req = indexedDB.open("grove");
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+    });
+    const rows = await new Promise<unknown[]>((resolve, reject) => {
+      const req = db.transaction("drafts", "readonly").objectStore("drafts").getAll();
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+    });
+    db.close();
+    const field = (row: unknown, key: string): unknown =>
+      typeof row === "object" && row !== null ? Reflect.get(row, key) : undefined;
+    return rows.map((row) => {
+      const content = field(row, "content");
+      if (!Array.isArray(content)) return "";
+      return content.map((b) => (field(b, "type") === "text" ? String(field(b, "text")) : "")).join("");
+    });
+  });
+}
+
 export function chatRequestsOf(mock: MockServer, api: "anthropic" | "openai"): RecordedRequest[] {
   return mock
     .requests({ api })

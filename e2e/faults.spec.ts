@@ -15,7 +15,15 @@ import {
   userMessages,
   waitIdle,
 } from "./app";
-import { expectChatRequestCount, messageAlert, reloadSession, setApiKey, versionLabel } from "./faults-helpers";
+import {
+  draftTexts,
+  expectChatRequestCount,
+  expectHeld,
+  messageAlert,
+  reloadSession,
+  setApiKey,
+  versionLabel,
+} from "./faults-helpers";
 import { expect, test } from "./fixtures";
 import { requestMessages } from "./mock-server/index";
 
@@ -73,17 +81,23 @@ test.describe("rate limits", () => {
     mock,
   }) => {
     await openConfigured(page, mock);
+    // Attempts 2 and 3 are parked by the mock until released: the status that names the attempt
+    // stays on screen (it lasts until the reply's first words) however slow the machine is.
     mock.enqueue(
       "anthropic",
       { fault: { kind: "http", status: 429, retryAfterSeconds: 1 } },
-      { fault: { kind: "http", status: 429, retryAfterSeconds: 1 } },
-      { text: "Finally through." },
+      { fault: { kind: "http", status: 429, retryAfterSeconds: 1 }, hold: true },
+      { text: "Finally through.", hold: true },
     );
     await send(page, "Busy day?");
     const status = streamingMessage(page).getByRole("status");
+    await expectHeld(mock, "anthropic");
     await expect(status).toContainText(/Retrying in \d+ s \(attempt 2 of 4\)/);
     await expect(status).toContainText(/rate-limit/i);
-    await expect(status).toContainText(/attempt 3 of 4/);
+    mock.release("anthropic");
+    await expectHeld(mock, "anthropic");
+    await expect(status).toContainText(/Retrying in \d+ s \(attempt 3 of 4\)/);
+    mock.release("anthropic");
     await expect(assistantMessages(page).last()).toContainText("Finally through.", { timeout: 10_000 });
     await waitIdle(page);
     await expect(messageAlert(assistantMessages(page).last())).toHaveCount(0);
@@ -108,6 +122,8 @@ test.describe("rate limits", () => {
     // Bounded: 4 attempts in all, the 5th scripted 429 was never asked for.
     expect(chatRequests(mock, "openai")).toHaveLength(4);
     expect(mock.queued("openai")).toBe(1);
+    // A negative check: a 5th attempt would have come a second (retry-after) later. A fixed wait
+    // can only miss a bug here, never fail a correct app.
     await page.waitForTimeout(1_500);
     expect(chatRequests(mock, "openai")).toHaveLength(4);
 
@@ -134,7 +150,8 @@ test.describe("context overflow", () => {
       await expect(alert).toBeVisible({ timeout: 10_000 });
       await expect(alert).toContainText(/too long/i);
       await expect(alert.getByRole("button", { name: "Retry" })).toBeVisible();
-      // A retry would have come within ~1 s (backoff without retry-after); wait past that.
+      // A retry would have come within ~1 s (backoff without retry-after); wait past that. A negative
+      // check: the fixed wait can only miss a bug, never fail a correct app.
       await page.waitForTimeout(1_500);
       expect(chatRequests(mock, api)).toHaveLength(1);
       expect(mock.queued(api)).toBe(1);
@@ -145,9 +162,16 @@ test.describe("context overflow", () => {
 test.describe("overloaded", () => {
   test("Anthropic 529 before streaming is retried and the reply arrives", async ({ page, mock }) => {
     await openConfigured(page, mock);
-    mock.enqueue("anthropic", { fault: { kind: "http", status: 529, retryAfterSeconds: 1 } }, { text: "Back online." });
+    mock.enqueue(
+      "anthropic",
+      { fault: { kind: "http", status: 529, retryAfterSeconds: 1 } },
+      // The retry is parked: "overloaded… Retrying" stays on screen until the test has seen it.
+      { text: "Back online.", hold: true },
+    );
     await send(page, "Hi");
+    await expectHeld(mock, "anthropic");
     await expect(streamingMessage(page).getByRole("status")).toContainText(/overloaded.*Retrying in/i);
+    mock.release("anthropic");
     await expect(assistantMessages(page).last()).toContainText("Back online.", { timeout: 10_000 });
     await waitIdle(page);
     expect(chatRequests(mock, "anthropic").map((r) => r.status)).toEqual([529, 200]);
@@ -203,16 +227,16 @@ test.describe("network drop", () => {
       // The chunk sent right before the drop may die with the socket (the browser discards what the
       // page had not read yet when the stream errors), so the drop comes one chunk after the words
       // the test checks; those were on screen before the connection went.
+      // The mock parks the stream after "Kept words" until the test has seen them streaming.
       mock.enqueue(api, {
         chunks: ["Kept ", "words", " maybe", " never sent"],
-        chunkDelayMs: 250,
+        hold: { afterChunks: 2 },
         fault: { kind: "drop", afterChunks: 3 },
       });
       await send(page, "Go");
-      // On screen for ~250 ms only: checked every animation frame, not with expect's slower polling.
-      await page.waitForFunction(() =>
-        document.querySelector('article[aria-busy="true"]')?.textContent?.includes("Kept words"),
-      );
+      await expectHeld(mock, api);
+      await expect(streamingMessage(page)).toContainText("Kept words");
+      mock.release(api);
       const reply = assistantMessages(page).last();
       await expect(messageAlert(reply)).toBeVisible({ timeout: 10_000 });
       await expect(messageAlert(reply)).toContainText(/connection/i);
@@ -236,15 +260,20 @@ test.describe("server errors", () => {
   test("Anthropic 500 is retried a bounded number of times, then a plain error", async ({ page, mock }) => {
     test.slow(); // exponential backoff without retry-after: up to ~7 s of waiting
     await openConfigured(page, mock);
-    for (let i = 0; i < 6; i++) mock.enqueue("anthropic", { fault: { kind: "http", status: 500 } });
+    mock.enqueue("anthropic", { fault: { kind: "http", status: 500 } });
+    // The first retry is parked, so "Retrying in" stays on screen until the test has seen it.
+    mock.enqueue("anthropic", { fault: { kind: "http", status: 500 }, hold: true });
+    for (let i = 0; i < 4; i++) mock.enqueue("anthropic", { fault: { kind: "http", status: 500 } });
     await send(page, "Hello");
-    await expect(streamingMessage(page).getByRole("status")).toContainText(/Retrying in/);
+    await expectHeld(mock, "anthropic");
+    await expect(streamingMessage(page).getByRole("status")).toContainText(/Retrying in \d+ s \(attempt 2 of 4\)/);
+    mock.release("anthropic");
     const alert = messageAlert(assistantMessages(page).last());
     await expect(alert).toBeVisible({ timeout: 20_000 });
     await expect(alert).toContainText(/server error/i);
     await expect(alert.getByRole("button", { name: "Retry" })).toBeVisible();
     expect(chatRequests(mock, "anthropic")).toHaveLength(4);
-    await page.waitForTimeout(1_500);
+    await page.waitForTimeout(1_500); // a negative check (no 5th attempt): can only miss a bug
     expect(chatRequests(mock, "anthropic")).toHaveLength(4);
     expect(mock.queued("anthropic")).toBe(2);
   });
@@ -254,11 +283,13 @@ test.describe("server errors", () => {
     mock.enqueue(
       "openai",
       { fault: { kind: "http", status: 503, retryAfterSeconds: 1 } },
-      { fault: { kind: "http", status: 503, retryAfterSeconds: 1 } },
+      { fault: { kind: "http", status: 503, retryAfterSeconds: 1 }, hold: true },
       { text: "Served." },
     );
     await send(page, "Hello");
+    await expectHeld(mock, "openai");
     await expect(streamingMessage(page).getByRole("status")).toContainText(/Retrying in/);
+    mock.release("openai");
     await expect(assistantMessages(page).last()).toContainText("Served.", { timeout: 10_000 });
     expect(chatRequests(mock, "openai").map((r) => r.status)).toEqual([503, 503, 200]);
   });
@@ -321,7 +352,8 @@ test.describe("reload mid-reply", () => {
     });
     await send(page, "Write slowly");
     await expect(streamingMessage(page)).toContainText("Checkpointed words arrive");
-    await page.waitForTimeout(1_200); // > 2 checkpoint periods since the last chunk
+    // The reply's periodic checkpoint has saved every word (read from IndexedDB, not guessed from time).
+    await expect.poll(() => draftTexts(page), { timeout: 15_000 }).toContain("Checkpointed words arrive");
     await page.reload();
 
     const reply = assistantMessages(page).last();

@@ -8,7 +8,7 @@ import type { Locator, Page } from "@playwright/test";
 import { chatRequests, openConfigured, send, waitIdle } from "./app";
 import { assistant, sessionIdOf, systemOf, turns } from "./branching-helpers";
 import { chatReply, exchange, MODEL, messageWith, openSmallWindow, prose, sentText } from "./compaction-helpers";
-import { dbSnapshot } from "./faults-helpers";
+import { dbSnapshot, expectHeld } from "./faults-helpers";
 import { expect, type MockServer, type RecordedRequest, type ReplyScript, test } from "./fixtures";
 import { lastUserText } from "./mock-server/index";
 
@@ -50,11 +50,15 @@ test("Handoff: the draft from the chat's context plus one message, edited, start
   await dialog.getByRole("textbox", { name: "Handoff focus (optional)" }).fill(focus);
   await page.screenshot({ path: "test-results/e2e-artifacts/handoff-dialog.png" });
 
-  mock.enqueue("openai", writer({ chunks: DOCUMENT, chunkDelayMs: 500 }));
+  // The mock parks the document after its first part until released: the dialog's streaming state
+  // stays on screen until the test has seen it, however slow the machine is.
+  mock.enqueue("openai", writer({ chunks: DOCUMENT, hold: { afterChunks: 1 } }));
   await dialog.getByRole("button", { name: "Write handoff document" }).click();
+  await expectHeld(mock, "openai");
   await expect(dialog.getByRole("status")).toContainText(/Writing|Preparing/);
   await expect(dialog.getByRole("region", { name: "Document so far" })).toContainText("HANDOFF-DOC-77");
   await expect(dialog.getByRole("button", { name: "Cancel" })).toBeVisible();
+  mock.release("openai");
 
   const draft = dialog.getByRole("textbox", { name: "Handoff document" });
   await expect(draft).toHaveValue(/HANDOFF-DOC-77/, { timeout: 15_000 });
@@ -160,14 +164,20 @@ test("Auto-handoff: at the threshold a new session opens with a notice, linked t
   });
   await settings.getByRole("button", { name: "Close" }).click();
 
-  mock.enqueue("openai", writer({ chunks: ["## Goal\n\nAUTO-HANDOFF-12 ", "keep counting.\n"], chunkDelayMs: 600 }));
+  // Parked after its first part until the test has seen the "Handing off" bar (see expectHeld).
+  mock.enqueue(
+    "openai",
+    writer({ chunks: ["## Goal\n\nAUTO-HANDOFF-12 ", "keep counting.\n"], hold: { afterChunks: 1 } }),
+  );
   await exchange(page, mock, prose("(U1)", 40), "(U1)", { text: prose("(A1)", 300) });
   const oldId = sessionIdOf(page);
   await exchange(page, mock, prose("(U2)", 40), "(U2)", { text: prose("(A2)", 1_300) });
 
   const status = page.getByRole("status", { name: "Automatic handoff" });
+  await expectHeld(mock, "openai");
   await expect(status).toContainText("Handing off");
   await expect(status.getByRole("button", { name: "Cancel handoff" })).toBeVisible();
+  mock.release("openai");
   await expect.poll(() => sessionIdOf(page), { timeout: 20_000 }).not.toBe(oldId);
   await expect(handoffCards(page)).toContainText("AUTO-HANDOFF-12");
   await expect(page.locator(".notices")).toContainText("handed off to a new session");

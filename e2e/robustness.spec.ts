@@ -18,6 +18,7 @@ import {
 import {
   dbSnapshot,
   errorNotices,
+  expectHeld,
   installQuotaSwitch,
   reloadSession,
   setQuotaFull,
@@ -317,13 +318,18 @@ test.describe("storage full", () => {
   test("a reply that cannot be saved (quota) is not lost: it comes back after a reload", async ({ page, mock }) => {
     await installQuotaSwitch(page);
     await openConfigured(page, mock);
-    mock.enqueue("anthropic", { chunks: ["Words that ", "must survive"], chunkDelayMs: 400 });
+    // Parked after its first words until released, so the disk fills while the reply streams.
+    mock.enqueue("anthropic", { chunks: ["Words that ", "must survive"], hold: { afterChunks: 1 } });
     await send(page, "Reply slowly");
     // The user message is saved; the disk fills while the reply streams.
     await expect(userMessages(page)).toHaveCount(1);
+    await expectHeld(mock, "anthropic");
     await setQuotaFull(page, true);
-    const notice = errorNotices(page).last();
-    await expect(notice).toContainText(/storage .*full/i, { timeout: 10_000 });
+    mock.release("anthropic");
+    // Said in the reply itself, which stays on screen (send-hardening.spec.ts saves it once space returns).
+    const unsaved = page.getByRole("article", { name: "Assistant message (not saved)" });
+    await expect(unsaved.getByRole("alert")).toContainText(/storage .*full/i);
+    await expect(unsaved).toContainText("Words that must survive");
     await waitIdle(page);
 
     await reloadSession(page);

@@ -256,3 +256,128 @@ test.describe("custom provider", () => {
     expect(chatRequests(mock, "openai")).toHaveLength(2);
   });
 });
+
+/**
+ * A fake provider host (the browser never reaches it): answers CORS preflights and `GET …/models`,
+ * recording each request's URL and Authorization header.
+ */
+async function fakeHost(page: Page, origin: string, models: string[]) {
+  const seen: { url: string; method: string; auth: string }[] = [];
+  await page.route(`${origin}/**`, (route) => {
+    const req = route.request();
+    const headers = req.headers();
+    seen.push({ url: req.url(), method: req.method(), auth: headers.authorization ?? "" });
+    const cors = {
+      "access-control-allow-origin": "*",
+      "access-control-allow-methods": "GET, POST, OPTIONS",
+      "access-control-allow-headers": headers["access-control-request-headers"] ?? "*",
+    };
+    if (req.method() === "OPTIONS") return route.fulfill({ status: 204, headers: cors });
+    return route.fulfill({
+      status: 200,
+      headers: { ...cors, "content-type": "application/json" },
+      body: JSON.stringify({
+        object: "list",
+        data: models.map((id) => ({ id, object: "model", created: 0, owned_by: "test" })),
+      }),
+    });
+  });
+  return seen;
+}
+
+test.describe("a key goes only to the host the user confirmed for it", () => {
+  test("a key typed before its new base URL never reaches the old host", async ({ page, mock }) => {
+    const NEW_KEY = "sk-or-v1-brand-new-key-0001";
+    const router = await fakeHost(page, "https://router.example.test", ["router-model-1"]);
+    await page.goto("/");
+    const dialog = await openSettings(page);
+    // The OpenAI block points at the mock (the "old host"), without a key yet; focus moves on.
+    await dialog.getByLabel("OpenAI base URL").fill(mock.openaiBaseUrl);
+    await dialog.getByRole("textbox", { name: "System prompt", exact: true }).click();
+    await expect(dialog.getByRole("button", { name: "Save OpenAI" })).toBeDisabled();
+
+    // A user pasting their OpenRouter details: the key first, then its base URL.
+    await dialog.getByLabel("OpenAI API key").fill(NEW_KEY);
+    await dialog.getByLabel("OpenAI base URL").fill("https://router.example.test/api/v1");
+    await expect(dialog.getByText("The key is sent only to router.example.test.")).toBeVisible();
+    await dialog.getByRole("button", { name: "Close" }).click();
+    await expect(dialog).toBeHidden();
+
+    // The committed pair is listed: the new host is asked, with the new key…
+    await expect
+      .poll(() => router.filter((r) => r.method === "GET" && r.url.endsWith("/models") && r.auth.includes(NEW_KEY)))
+      .toHaveLength(1);
+    await expect(modelBox(page).locator('option[value="openai::router-model-1"]')).toHaveCount(1);
+    // …and the old host never saw the key, not even in a preflight.
+    const leaked = mock.requests({ includePreflight: true }).filter((r) => JSON.stringify(r.headers).includes(NEW_KEY));
+    expect(leaked).toEqual([]);
+  });
+
+  test("a custom provider's base URL cannot be cleared: nothing falls back to an official host", async ({
+    page,
+    mock,
+  }) => {
+    const openaiSeen = await fakeHost(page, "https://api.openai.com", []);
+    const anthropicSeen = await fakeHost(page, "https://api.anthropic.com", []);
+    await page.goto("/");
+    const dialog = await openSettings(page);
+    await dialog.getByRole("button", { name: "Add a provider" }).click();
+    await dialog.getByRole("textbox", { name: "Provider name" }).fill("Local Llama");
+    await dialog.getByRole("textbox", { name: "Base URL", exact: true }).fill(mock.openaiBaseUrl);
+    await dialog.getByLabel("API key (optional)", { exact: true }).fill("local-secret-key-1");
+    await dialog.getByRole("textbox", { name: "Model ids" }).fill("llama-e2e-8b");
+    await dialog.getByRole("button", { name: "Add provider" }).click();
+    const url = dialog.getByLabel("Local Llama base URL");
+    await expect(url).toHaveValue(mock.openaiBaseUrl);
+
+    await url.fill("");
+    await expect(dialog.getByRole("alert")).toHaveText("Local Llama needs a base URL: without one nothing is sent.");
+    await expect(dialog.getByRole("button", { name: "Save Local Llama" })).toBeDisabled();
+    await url.press("Enter");
+    await dialog.getByRole("button", { name: "Close" }).click();
+    await expect(page.getByText(/Local Llama was not saved: Local Llama needs a base URL/)).toBeVisible();
+
+    // The provider keeps the URL it had, and chats through it.
+    await modelBox(page).selectOption({ label: "llama-e2e-8b" });
+    mock.enqueue("openai", { text: "Still local." });
+    await sendAndWait(page, "Where are you?");
+    expect(lastChat(mock, "openai").headers.authorization).toContain("local-secret-key-1");
+    expect([...openaiSeen, ...anthropicSeen]).toEqual([]);
+  });
+
+  test("plain http:// to a host outside this machine is used only after the user confirms it", async ({ page }) => {
+    const KEY = "sk-lan-key-000111222";
+    const lan = await fakeHost(page, "http://llm.example.test", ["lan-model-1"]);
+    await page.goto("/");
+    const dialog = await openSettings(page);
+    await dialog.getByLabel("OpenAI API key").fill(KEY);
+    await dialog.getByLabel("OpenAI base URL").fill("http://llm.example.test/v1");
+    const warning = dialog.getByRole("note").filter({ hasText: "http://llm.example.test" });
+    await expect(warning).toContainText("unencrypted");
+    const save = dialog.getByRole("button", { name: "Save OpenAI" });
+    await expect(save).toBeDisabled();
+    // Leaving the block does not save it either.
+    await dialog.getByRole("textbox", { name: "System prompt", exact: true }).click();
+    const confirm = dialog.getByRole("checkbox", {
+      name: "Send the key and chats to http://llm.example.test unencrypted",
+    });
+    await expect(confirm).not.toBeChecked();
+    expect(lan).toEqual([]);
+
+    await confirm.check();
+    await save.click();
+    await expect
+      .poll(() => lan.filter((r) => r.method === "GET" && r.url.endsWith("/v1/models") && r.auth.includes(KEY)))
+      .toHaveLength(1);
+    await dialog.getByRole("button", { name: "Close" }).click();
+    await expect(modelBox(page).locator('option[value="openai::lan-model-1"]')).toHaveCount(1);
+
+    // The confirmation is stored with the provider, for that origin.
+    await page.reload();
+    const again = await openSettings(page);
+    await expect(again.getByLabel("OpenAI base URL")).toHaveValue("http://llm.example.test/v1");
+    await expect(
+      again.getByRole("checkbox", { name: "Send the key and chats to http://llm.example.test unencrypted" }),
+    ).toBeChecked();
+  });
+});

@@ -1,5 +1,5 @@
 /**
- * Headless Chromium for the benches: GROVE_CHROMIUM_PATH or Debian's /usr/bin/chromium, with a
+ * Headless Chromium for the benches (found like the end-to-end tests' one: scripts/find-chromium.mjs), with a
  * persistent profile in a temp dir. Persistent on purpose: an incognito context (browser.newContext)
  * keeps IndexedDB in memory, which would make every read faster than a real user's profile on disk.
  */
@@ -7,6 +7,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "@playwright/test";
+import { findChromium } from "../../scripts/find-chromium.mjs";
 
 export const CHROMIUM_ARGS = [
   "--no-sandbox",
@@ -19,8 +20,10 @@ export const CHROMIUM_ARGS = [
 
 export const VIEWPORT = { width: 1280, height: 800 };
 
+/** The browser the end-to-end tests use; undefined: Playwright's default (`npm run test:e2e` installs one). */
 export function chromiumPath() {
-  return process.env.GROVE_CHROMIUM_PATH || "/usr/bin/chromium";
+  const found = findChromium();
+  return found && "path" in found ? found.path : undefined;
 }
 
 /** Resolves to { context, version, profileDir, close }. */

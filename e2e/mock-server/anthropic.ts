@@ -5,7 +5,7 @@
  */
 import type { Exchange } from "./exchange";
 import { checkAuth, type HandlerContext, padId } from "./handler-context";
-import { faultPoint, planReply, type ReplyPlan } from "./plan";
+import { faultPoint, holdPoint, holdsAtStart, planReply, type ReplyPlan } from "./plan";
 import type { Fault } from "./types";
 import { validateAnthropic } from "./validate";
 import { estimateTokens, requestChars, requestModel, strictViolation, wantsStream } from "./wire";
@@ -122,6 +122,7 @@ export async function handleAnthropic(ex: Exchange, route: string, ctx: HandlerC
 
   const plan = planReply(ctx.takeScript("anthropic", ex.record), ex.record, config);
   await ex.sleep(plan.latencyMs);
+  if (holdsAtStart(plan, wantsStream(ex.record))) await ctx.hold("anthropic", ex);
   if (ex.closed) return;
   if (plan.fault?.kind === "http") {
     sendHttpFault(ex, ctx, plan.fault);
@@ -242,8 +243,13 @@ async function streamMessage(
   send("content_block_start", { index, content_block: { type: "text", text: "" } });
   if (!pinged) ping();
   const faultAt = faultPoint(plan);
+  const holdAt = holdPoint(plan);
   for (let sent = 0; ; sent++) {
     if (ex.closed) return;
+    if (sent === holdAt) {
+      await ctx.hold("anthropic", ex);
+      if (ex.closed) return;
+    }
     if (sent === faultAt) {
       await fail(ex, plan);
       return;

@@ -1,4 +1,5 @@
 /** What the api handlers get from the server: the live config, the script queue and id sequence. */
+import type { Exchange } from "./exchange";
 import type { Api, MockConfig, RecordedRequest, ReplyScript } from "./types";
 
 export type HandlerContext = {
@@ -6,6 +7,8 @@ export type HandlerContext = {
   config(): MockConfig;
   /** Remove and return the first queued script for `api` that matches the request. */
   takeScript(api: Api, req: Pick<RecordedRequest, "api" | "body">): ReplyScript | undefined;
+  /** Park this response until `release()` (or until it closes, or the mock resets). */
+  hold(api: Api, ex: Exchange): Promise<void>;
   /** A per-server sequence for message / request ids (restarts on reset). */
   nextId(): number;
 };

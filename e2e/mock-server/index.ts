@@ -6,6 +6,7 @@ export { DEFAULT_MOCK_CONFIG, startMockServer } from "./server";
 export type {
   Api,
   Fault,
+  Hold,
   MockConfig,
   MockConfigPatch,
   MockServer,

@@ -4,7 +4,7 @@
  */
 import OpenAI from "openai";
 import type { ResponseInputItem, ResponseStreamEvent } from "openai/resources/responses/responses";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { type MockServer, OPENAI_OVERFLOW_MESSAGE, startMockServer } from "./index";
 import { encryptedReasoning } from "./openai-responses";
 import { lastUserText, requestMessages, requestSystem } from "./wire";
@@ -130,6 +130,31 @@ describe("openai responses streaming (parsed by the SDK)", () => {
     const limited = await client.responses.create(params("again")).catch((e: unknown) => e);
     expect(limited).toBeInstanceOf(OpenAI.RateLimitError);
     expect((limited as InstanceType<typeof OpenAI.RateLimitError>).headers?.get("retry-after")).toBe("2");
+  });
+
+  it("hold {afterChunks}: streams the first deltas, parks until release(), then completes", async () => {
+    mock.enqueue("openai", { chunks: ["FIRST ", "SECOND"], hold: { afterChunks: 1 } });
+    const stream = await client.responses.create(params("go"));
+    const seen: ResponseStreamEvent[] = [];
+    const reading = (async () => {
+      for await (const event of stream) seen.push(event);
+    })();
+    await vi.waitFor(() => expect(mock.held("openai")).toBe(1), { timeout: 5_000, interval: 5 });
+    await vi.waitFor(() => expect(textOf(seen)).toBe("FIRST "), { timeout: 5_000, interval: 5 });
+    expect(seen.some((e) => e.type === "response.completed")).toBe(false);
+    mock.release("openai");
+    await reading;
+    expect(textOf(seen)).toBe("FIRST SECOND");
+    expect(seen.at(-1)?.type).toBe("response.completed");
+  });
+
+  it("hold: true parks before the response starts", async () => {
+    mock.enqueue("openai", { text: "later", hold: true });
+    const pending = client.responses.create(params("go"));
+    await vi.waitFor(() => expect(mock.held("openai")).toBe(1), { timeout: 5_000, interval: 5 });
+    expect(mock.requests({ api: "openai" })[0]?.status).toBe(0);
+    mock.release("openai");
+    expect(textOf(await drain(await pending))).toBe("later");
   });
 
   it("answers a non-streaming request with the whole response object", async () => {

@@ -14,7 +14,7 @@ import { createHash } from "node:crypto";
 import type { Exchange } from "./exchange";
 import { type HandlerContext, padId, requestApiKey } from "./handler-context";
 import { httpFaultBody, midstreamBody, sendError as sendOpenAIError } from "./openai";
-import { faultPoint, planReply, type ReplyPlan } from "./plan";
+import { faultPoint, holdPoint, holdsAtStart, planReply, type ReplyPlan } from "./plan";
 import { isRecord, requestModel, strictViolation, wantsStream } from "./wire";
 
 const ENCRYPTED_PREFIX = "grove-mock-reasoning";
@@ -120,6 +120,7 @@ export async function handleResponses(ex: Exchange, ctx: HandlerContext): Promis
 
   const plan = planReply(ctx.takeScript("openai", ex.record), ex.record, config);
   await ex.sleep(plan.latencyMs);
+  if (holdsAtStart(plan, wantsStream(ex.record))) await ctx.hold("openai", ex);
   if (ex.closed) return;
   const model = requestModel(ex.record);
   if (plan.fault?.kind === "http") {
@@ -276,8 +277,13 @@ async function streamResponse(ex: Exchange, ctx: HandlerContext, plan: ReplyPlan
   send("response.output_item.added", { output_index: at, item: messageItem(ids, "", "in_progress") });
   send("response.content_part.added", { ...content, part: outputText("") });
   const faultAt = faultPoint(plan);
+  const holdAt = holdPoint(plan);
   for (let sent = 0; ; sent++) {
     if (ex.closed) return;
+    if (sent === holdAt) {
+      await ctx.hold("openai", ex);
+      if (ex.closed) return;
+    }
     if (sent === faultAt) {
       await fail(ex, plan, () => seq++);
       return;

@@ -6,7 +6,7 @@
 import type { Exchange } from "./exchange";
 import { checkAuth, type HandlerContext, padId, redactKey, requestApiKey } from "./handler-context";
 import { handleResponses } from "./openai-responses";
-import { faultPoint, planReply, type ReplyPlan } from "./plan";
+import { faultPoint, holdPoint, holdsAtStart, planReply, type ReplyPlan } from "./plan";
 import type { Fault, MockConfig } from "./types";
 import { validateOpenAI } from "./validate";
 import { isRecord, requestModel, strictViolation, wantsStream } from "./wire";
@@ -176,6 +176,7 @@ export async function handleOpenAI(ex: Exchange, route: string, ctx: HandlerCont
 
   const plan = planReply(ctx.takeScript("openai", ex.record), ex.record, config);
   await ex.sleep(plan.latencyMs);
+  if (holdsAtStart(plan, wantsStream(ex.record))) await ctx.hold("openai", ex);
   if (ex.closed) return;
   const model = requestModel(ex.record);
   if (plan.fault?.kind === "http") {
@@ -284,8 +285,13 @@ async function streamCompletion(
     delta({ [meta.config.openaiReasoningField]: piece });
   }
   const faultAt = faultPoint(plan);
+  const holdAt = holdPoint(plan);
   for (let sent = 0; ; sent++) {
     if (ex.closed) return;
+    if (sent === holdAt) {
+      await ctx.hold("openai", ex);
+      if (ex.closed) return;
+    }
     if (sent === faultAt) {
       await fail(ex, plan);
       return;

@@ -2,7 +2,15 @@
  * Checking the JSON that arrives on the HTTP control API (`/__mock/…`) against the in-process types, so
  * a typo in a script from a browser or another process is a 400 with a reason, not a silent default.
  */
-import { APIS, type Api, type Fault, type MockConfigPatch, type ReplyScript, type ScriptMatch } from "./types";
+import {
+  APIS,
+  type Api,
+  type Fault,
+  type Hold,
+  type MockConfigPatch,
+  type ReplyScript,
+  type ScriptMatch,
+} from "./types";
 import { isRecord } from "./wire";
 
 export class ParseError extends Error {
@@ -101,6 +109,20 @@ function parseMatch(value: unknown, where: string): ScriptMatch {
   return match;
 }
 
+function parseHold(value: unknown, where: string): Hold {
+  if (value === true) return true;
+  if (!isRecord(value)) fail(where, "true or {afterChunks}");
+  checkKeys(value, ["afterChunks"], where);
+  return { afterChunks: afterChunks(value, where) };
+}
+
+/** The body of `POST /__mock/release`: `{}` (every api) or `{api}`. */
+export function parseReleaseApi(value: unknown): Api | undefined {
+  if (!isRecord(value)) fail("body", "an object");
+  checkKeys(value, ["api"], "body");
+  return value.api === undefined ? undefined : parseApi(value.api, "body.api");
+}
+
 const SCRIPT_KEYS = [
   "text",
   "chunks",
@@ -110,6 +132,7 @@ const SCRIPT_KEYS = [
   "stopReason",
   "usage",
   "fault",
+  "hold",
   "match",
 ] as const;
 
@@ -130,6 +153,7 @@ export function parseScript(value: unknown, where = "script"): ReplyScript {
   if (chunkDelayMs !== undefined) script.chunkDelayMs = chunkDelayMs;
   const latencyMs = optNumber(value, "latencyMs", where);
   if (latencyMs !== undefined) script.latencyMs = latencyMs;
+  if (value.hold !== undefined) script.hold = parseHold(value.hold, `${where}.hold`);
   if (value.stopReason !== undefined) {
     if (value.stopReason !== "end" && value.stopReason !== "length") fail(`${where}.stopReason`, `"end" or "length"`);
     script.stopReason = value.stopReason;

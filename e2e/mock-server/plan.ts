@@ -23,6 +23,8 @@ export type ReplyPlan = {
   stop: "end" | "length";
   usage: { input: number; output: number };
   fault: Fault | undefined;
+  /** Where the response parks until `release()`: before anything is sent, after N text deltas, or never. */
+  hold: { at: "start" } | { at: "chunk"; afterChunks: number } | null;
 };
 
 /** Split at word boundaries into at most `maxChunks` pieces whose concatenation is `text`. */
@@ -78,7 +80,26 @@ export function planReply(script: ReplyScript | undefined, req: RequestLike, con
       output: s.usage?.output ?? estimateTokens(text.length + thinking.length),
     },
     fault: s.fault,
+    hold:
+      s.hold === undefined
+        ? null
+        : s.hold === true
+          ? { at: "start" }
+          : { at: "chunk", afterChunks: Math.max(0, Math.min(s.hold.afterChunks, chunks.length)) },
   };
+}
+
+/**
+ * Whether the response parks before anything is sent: a `hold: true` script, or any hold on a
+ * non-streaming request (a JSON reply has no "middle" to stop in).
+ */
+export function holdsAtStart(plan: ReplyPlan, streaming: boolean): boolean {
+  return plan.hold !== null && (plan.hold.at === "start" || !streaming);
+}
+
+/** After how many text deltas a streamed reply parks; null when it does not park mid-stream. */
+export function holdPoint(plan: ReplyPlan): number | null {
+  return plan.hold?.at === "chunk" ? plan.hold.afterChunks : null;
 }
 
 /** When a mid-stream fault fires: after this many text deltas (clamped to the reply's length). */

@@ -17,7 +17,7 @@ import { handleAnthropic } from "./anthropic";
 import { Exchange, lowercaseHeaders, parseBody, preflightHeaders, readBody } from "./exchange";
 import type { HandlerContext } from "./handler-context";
 import { handleOpenAI } from "./openai";
-import { ParseError, parseApi, parseConfigPatch, parseEnqueue } from "./parse";
+import { ParseError, parseApi, parseConfigPatch, parseEnqueue, parseReleaseApi } from "./parse";
 import { takeScript } from "./plan";
 import {
   APIS,
@@ -71,10 +71,35 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   let seq = 0;
   let ids = 0;
   const inFlight = new Set<Exchange>();
+  /** Responses parked by a `hold` script, each with the function that lets it go on. */
+  const parked = new Set<{ api: Api; go: () => void }>();
+
+  const hold = (api: Api, ex: Exchange): Promise<void> => {
+    if (ex.closed) return Promise.resolve();
+    return new Promise((resolve) => {
+      const entry = {
+        api,
+        go: () => {
+          parked.delete(entry);
+          resolve();
+        },
+      };
+      parked.add(entry);
+      // A client abort (Stop), reset or close ends the wait too; the handler then finds ex.closed.
+      void ex.waitClosed().then(entry.go);
+    });
+  };
+  const held = (api?: Api): number => [...parked].filter((p) => api === undefined || p.api === api).length;
+  const release = (api?: Api): number => {
+    const going = [...parked].filter((p) => api === undefined || p.api === api);
+    for (const p of going) p.go();
+    return going.length;
+  };
 
   const ctx: HandlerContext = {
     config: () => config,
     takeScript: (api, req) => takeScript(queues[api], req),
+    hold,
     nextId: () => ++ids,
   };
 
@@ -99,6 +124,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const reset = (): void => {
     for (const ex of inFlight) ex.destroy();
     inFlight.clear();
+    release();
     queues = { anthropic: [], openai: [] };
     records = [];
     seq = 0;
@@ -145,6 +171,14 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     if (method === "GET" && route === "/queued") {
       const api = url.searchParams.get("api");
       return ex.json(200, { queued: api === null ? queued() : queued(parseApi(api, "query api")) });
+    }
+    if (method === "GET" && route === "/held") {
+      const api = url.searchParams.get("api");
+      return ex.json(200, { held: api === null ? held() : held(parseApi(api, "query api")) });
+    }
+    if (method === "POST" && route === "/release") {
+      const api = parseReleaseApi(body());
+      return ex.json(200, { released: release(api) });
     }
     if (method === "GET" && route === "/requests") {
       const api = url.searchParams.get("api");
@@ -233,6 +267,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     openaiBaseUrl: `${url}/openai/v1`,
     enqueue,
     queued,
+    held,
+    release,
     requests,
     clearRequests,
     config: configure,
@@ -240,6 +276,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     close: () =>
       new Promise<void>((resolve, reject) => {
         for (const ex of inFlight) ex.destroy();
+        release();
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
       }),

@@ -37,6 +37,17 @@ export type Fault =
   | { kind: "hang"; afterChunks: number };
 
 /**
+ * Park a response until the test calls `release()`, so a test can look at a state that would
+ * otherwise last only as long as the machine happens to be slow (a "Retrying in…" status, a half
+ * written document) and then let the exchange go on. `true`: before anything is sent (status and
+ * headers included), e.g. the retry of a 429 stays in flight. `{afterChunks}`: a streamed reply sends
+ * its opening events, any thinking and this many text deltas, then waits (clamped to the reply's
+ * length; a non-streaming request waits before its JSON). A client abort, `reset()` or `close()`
+ * also ends the wait.
+ */
+export type Hold = true | { afterChunks: number };
+
+/**
  * Which request a script is for. Every field is a case-sensitive substring test; all given fields must
  * match. A script without `match` answers any request of its api.
  */
@@ -75,6 +86,8 @@ export type ReplyScript = {
   /** Reported token usage. Defaults: input = ceil(request text chars / 4), output = ceil(reply chars / 4). */
   usage?: { input?: number; output?: number };
   fault?: Fault;
+  /** Park the response until `release()` (see `Hold`). Applied after `latencyMs`, before any fault. */
+  hold?: Hold;
   match?: ScriptMatch;
 };
 
@@ -163,9 +176,13 @@ export interface MockServer {
   /** A snapshot (deep copy) of the recorded requests, oldest first. */
   requests(filter?: RequestFilter): RecordedRequest[];
   clearRequests(): void;
+  /** How many responses are parked by a `hold` script right now (for one api, or both). */
+  held(api?: Api): number;
+  /** Let every parked response (of one api, or all) go on; returns how many were released. */
+  release(api?: Api): number;
   /** Merge a patch into the config and return the whole config. `config()` just reads it. */
   config(patch?: MockConfigPatch): MockConfig;
-  /** Clear queues, recordings and config (back to the start options), and drop in-flight responses. */
+  /** Clear queues, recordings and config (back to the start options), and drop in-flight (and parked) responses. */
   reset(): void;
   close(): Promise<void>;
 }

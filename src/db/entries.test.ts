@@ -1,7 +1,7 @@
 import "fake-indexeddb/auto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type EntryId, newEntryId, newSessionId } from "../core/session/ids";
-import { appendEntries, getEntries, getEntry, moveLeaf } from "./entries";
+import { appendEntries, getEntries, getEntry, getSessionPath, getSessionWithEntries, moveLeaf } from "./entries";
 import {
   AppendOnlyError,
   DanglingParentError,
@@ -207,6 +207,77 @@ describe("getEntries", () => {
     await sessionWithOneTurn();
     expect((await getEntries(one.session.id)).map((e) => e.id)).toEqual([one.u.id, one.a.id]);
     expect(await getEntries(newSessionId())).toEqual([]);
+  });
+});
+
+describe("getSessionPath", () => {
+  it("reads the session and the path to its leaf, or to another entry, walking parents only", async () => {
+    const { session, u, a } = await sessionWithOneTurn();
+    const side = assistantMessage(session.id, u.id, "another version");
+    await appendEntries(session.id, [side], { kind: "keep" });
+    const read = await getSessionPath(session.id);
+    expect(read?.session.leafId).toBe(a.id);
+    expect(read?.path.map((e) => e.id)).toEqual([u.id, a.id]);
+    expect((await getSessionPath(session.id, side.id))?.path.map((e) => e.id)).toEqual([u.id, side.id]);
+    expect((await getSessionPath(session.id, null))?.path).toEqual([]);
+    expect(await getSessionPath(newSessionId())).toBeUndefined();
+  });
+
+  it("refuses a leaf of another session", async () => {
+    const one = await sessionWithOneTurn();
+    const two = await sessionWithOneTurn();
+    await expect(getSessionPath(one.session.id, two.a.id)).rejects.toBeInstanceOf(EntryNotInSessionError);
+  });
+
+  it("reads only the path's rows, not the whole tree", async () => {
+    const { session, a } = await sessionWithOneTurn();
+    const side = Array.from({ length: 50 }, (_, i) => userMessage(session.id, a.id, `side ${i}`));
+    await appendEntries(session.id, side, { kind: "keep" });
+    const db = getDb();
+    let gets = 0;
+    // Middleware applies from the next open: count every entries read the verb makes.
+    db.close();
+    db.use({
+      stack: "dbcore",
+      name: "count-gets",
+      create: (down) => ({
+        ...down,
+        table: (name) => {
+          const t = down.table(name);
+          return name === "entries"
+            ? {
+                ...t,
+                get: (req) => {
+                  gets += 1;
+                  return t.get(req);
+                },
+                // A bulk or range read counts as a whole-tree read: far more than the path's two.
+                getMany: (req) => {
+                  gets += 1000;
+                  return t.getMany(req);
+                },
+                query: (req) => {
+                  gets += 1000;
+                  return t.query(req);
+                },
+              }
+            : t;
+        },
+      }),
+    });
+    await db.open();
+    await getSessionPath(session.id);
+    expect(gets).toBe(2);
+  });
+});
+
+describe("getSessionWithEntries", () => {
+  it("reads the session row and all its entries together", async () => {
+    const { session, u, a } = await sessionWithOneTurn();
+    const read = await getSessionWithEntries(session.id);
+    expect(read.session?.id).toBe(session.id);
+    expect(read.entries.map((e) => e.id)).toEqual([u.id, a.id]);
+    expect(await getSessionWithEntries(newSessionId())).toEqual({ session: undefined, entries: [] });
   });
 });
 

@@ -1,6 +1,6 @@
 import "fake-indexeddb/auto";
 import { liveQuery } from "dexie";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { SessionId } from "../core/session/ids";
 import { saveDraft } from "./drafts";
 import { appendEntries } from "./entries";
@@ -22,7 +22,8 @@ function watch<T>(querier: () => Promise<T>) {
   return { results, errors, stop: () => sub.unsubscribe() };
 }
 
-const settle = () => new Promise((r) => setTimeout(r, 30));
+/** Waits (on state, not time) until `check` passes: live queries deliver asynchronously. */
+const eventually = (check: () => void) => vi.waitFor(check, { timeout: 5_000, interval: 5 });
 
 async function sessionWithRoot(title: string) {
   const s = makeSession({ title });
@@ -41,10 +42,11 @@ describe("live queriers", () => {
     const bSession = watch(() => liveSession(b.id));
     const aEntries = watch(() => liveEntries(a.id));
     const aDrafts = watch(() => liveDrafts(a.id));
-    await settle();
-    expect([bEntries, bLabels, bDrafts, bSession, aEntries, aDrafts].map((w) => w.results.length)).toEqual([
-      1, 1, 1, 1, 1, 1,
-    ]);
+    await eventually(() =>
+      expect([bEntries, bLabels, bDrafts, bSession, aEntries, aDrafts].map((w) => w.results.length)).toEqual([
+        1, 1, 1, 1, 1, 1,
+      ]),
+    );
 
     const reply = assistantMessage(a.id, a.u.id, "A reply");
     await appendEntries(a.id, [reply], { kind: "move", to: reply.id });
@@ -58,10 +60,12 @@ describe("live queriers", () => {
       startedAt: 1,
       updatedAt: 2,
     });
-    await settle();
-
-    expect(aEntries.results.at(-1)).toHaveLength(2);
-    expect(aDrafts.results.at(-1)).toHaveLength(1);
+    // A's queries re-ran for the writes (B's would have re-run in the same notification)...
+    await eventually(() => {
+      expect(aEntries.results.at(-1)).toHaveLength(2);
+      expect(aDrafts.results.at(-1)).toHaveLength(1);
+    });
+    // ...and B's did not.
     expect([bEntries, bLabels, bDrafts, bSession].map((w) => w.results.length)).toEqual([1, 1, 1, 1]);
     for (const w of [bEntries, bLabels, bDrafts, bSession, aEntries, aDrafts]) {
       expect(w.errors).toEqual([]);
@@ -73,15 +77,16 @@ describe("live queriers", () => {
     const sessions = watch(() => liveSessions());
     const settings = watch(() => liveSettings());
     const search = watch(() => liveSearch("needle"));
-    await settle();
+    await eventually(() => expect([sessions, settings, search].map((w) => w.results.length)).toEqual([1, 1, 1]));
 
     const a = await sessionWithRoot("has a needle");
     await setSetting("theme", "dark");
-    await settle();
 
-    expect(sessions.results.at(-1)?.map((s) => s.id)).toEqual([a.id]);
-    expect(settings.results.at(-1)).toEqual({ theme: "dark" });
-    expect(search.results.at(-1)).toEqual([a.id]);
+    await eventually(() => {
+      expect(sessions.results.at(-1)?.map((s) => s.id)).toEqual([a.id]);
+      expect(settings.results.at(-1)).toEqual({ theme: "dark" });
+      expect(search.results.at(-1)).toEqual([a.id]);
+    });
     for (const w of [sessions, settings, search]) {
       expect(w.errors).toEqual([]);
       w.stop();
@@ -97,12 +102,16 @@ describe("subscribeLive", () => {
       (v) => seen.push(v),
       (e) => seen.push({ error: e }),
     );
-    await settle();
+    // A second subscriber that stays: when it has seen a write, the first one would have too.
+    const witness: Array<Record<string, unknown>> = [];
+    const stopWitness = subscribeLive(liveSettings, (v) => witness.push(v));
+    await eventually(() => expect(seen).toEqual([{}]));
     await setSetting("a", 1);
-    await settle();
+    await eventually(() => expect(seen).toEqual([{}, { a: 1 }]));
     stop();
     await setSetting("b", 2);
-    await settle();
+    await eventually(() => expect(witness.at(-1)).toEqual({ a: 1, b: 2 }));
     expect(seen).toEqual([{}, { a: 1 }]);
+    stopWitness();
   });
 });

@@ -35,3 +35,12 @@ export type TokenCountRow = { entryId: EntryId; encoding: string; count: number 
 
 /** Images and attachments, referenced by id from blocks (never inline in entry rows). */
 export type BlobRow = { id: BlobId; data: Blob; mimeType: string; size: number; createdAt: number };
+
+/**
+ * A message the user sent while maintenance ran on its chat, waiting to go out after it (one per
+ * chat; more text is appended). Still here after a reload: it was never sent.
+ */
+export type QueuedRow = { sessionId: SessionId; text: string; queuedAt: number };
+
+/** Text typed into a chat's composer and not sent yet: restored when the chat opens again. */
+export type ComposerDraftRow = { sessionId: SessionId; text: string; updatedAt: number };

@@ -9,7 +9,7 @@
 import { Dexie } from "dexie";
 import type { Entry, Session } from "../core/session/entries";
 import { asEntryId, asSessionId, type BlobId } from "../core/session/ids";
-import type { BlobRow, Draft, LabelRow, SettingRow, TokenCountRow } from "./rows";
+import type { BlobRow, ComposerDraftRow, Draft, LabelRow, QueuedRow, SettingRow, TokenCountRow } from "./rows";
 
 export type Rows = Readonly<Record<string, readonly unknown[]>>;
 
@@ -60,10 +60,53 @@ export const SHIPPED_STORES: Readonly<Record<number, Readonly<Record<string, str
     tokenCounts: "[entryId+encoding]",
     blobs: "id",
   },
+  2: { queued: "sessionId" },
+  3: { composerDrafts: "sessionId" },
+  4: { entries: "id, sessionId" },
 };
 
 /** Before v1: the database name exists but holds nothing (e.g. a first open that crashed). */
 export const fromV0: SchemaFixture = { fromVersion: 0, stores: null, rows: {}, expected: {} };
+
+/** A v1 database with a chat in it: v2 only adds the (empty) queued table, every row stays. */
+export const fromV1: SchemaFixture = {
+  fromVersion: 1,
+  stores: SHIPPED_STORES[1] ?? null,
+  get rows(): Rows {
+    return v1Rows;
+  },
+  get expected(): Rows {
+    return v1Rows;
+  },
+};
+
+/** A v2 database with a chat and a queued message: v3 only adds the (empty) composerDrafts table. */
+export const fromV2: SchemaFixture = {
+  fromVersion: 2,
+  get stores() {
+    return { ...SHIPPED_STORES[1], ...SHIPPED_STORES[2] };
+  },
+  get rows(): Rows {
+    return v2Rows;
+  },
+  get expected(): Rows {
+    return v2Rows;
+  },
+};
+
+/** A v3 database with a branched chat, a queued message and a composer draft: v4 only drops an index. */
+export const fromV3: SchemaFixture = {
+  fromVersion: 3,
+  get stores() {
+    return { ...SHIPPED_STORES[1], ...SHIPPED_STORES[2], ...SHIPPED_STORES[3] };
+  },
+  get rows(): Rows {
+    return v3Rows;
+  },
+  get expected(): Rows {
+    return v3Rows;
+  },
+};
 
 // ---- rows in the current schema's shapes, written after an upgrade to check they survive a reopen ----
 
@@ -123,6 +166,8 @@ const settings: SettingRow[] = [{ key: "theme", value: { mode: "dark", size: 14 
 const labels: LabelRow[] = [{ entryId: root, sessionId: sid, text: "start" }];
 const tokenCounts: TokenCountRow[] = [{ entryId: root, encoding: "o200k_base", count: 2 }];
 const blobs: BlobRow[] = [{ id: blobId, data: new Blob(["png"]), mimeType: "image/png", size: 3, createdAt: 1 }];
+const queued: QueuedRow[] = [{ sessionId: sid, text: "and dates too", queuedAt: 5 }];
+const composerDrafts: ComposerDraftRow[] = [{ sessionId: sid, text: "half a thought", updatedAt: 6 }];
 
 /** One row (or two) in every table of the current schema. */
 export const currentRows: Rows = {
@@ -133,4 +178,39 @@ export const currentRows: Rows = {
   labels,
   tokenCounts,
   blobs,
+  queued,
+  composerDrafts,
+};
+
+const v1Session = asSessionId("0190a0a0-0000-7000-8000-000000000101");
+const v1Entry = asEntryId("0190a0a0-0000-7000-8000-000000000110");
+/** A chat as v1 stored it (ids apart from currentRows', which are added after the upgrade). */
+const v1Rows: Rows = {
+  sessions: [{ ...session, id: v1Session, leafId: v1Entry }],
+  entries: [{ ...entries[0], id: v1Entry, sessionId: v1Session, content: [{ type: "text", text: "v1" }] }],
+  settings: [{ key: "compaction", value: { enabled: true } }],
+  labels: [{ entryId: v1Entry, sessionId: v1Session, text: "old" }],
+};
+
+/** A chat as v2 stored it, with a queued message. */
+const v2Rows: Rows = {
+  ...v1Rows,
+  queued: [{ sessionId: v1Session, text: "queued in v2", queuedAt: 7 }],
+};
+
+const v3Reply = asEntryId("0190a0a0-0000-7000-8000-000000000111");
+const v3Sibling = asEntryId("0190a0a0-0000-7000-8000-000000000112");
+/**
+ * A chat as v3 stored it: two replies to the same message (the rows the dropped
+ * [sessionId+parentId] index grouped), a queued message and a composer draft.
+ */
+const v3Rows: Rows = {
+  ...v2Rows,
+  sessions: [{ ...session, id: v1Session, leafId: v3Sibling }],
+  entries: [
+    ...(v1Rows.entries ?? []),
+    { ...entries[1], id: v3Reply, sessionId: v1Session, parentId: v1Entry },
+    { ...entries[1], id: v3Sibling, sessionId: v1Session, parentId: v1Entry, createdAt: 3 },
+  ],
+  composerDrafts: [{ sessionId: v1Session, text: "typed in v3", updatedAt: 8 }],
 };

@@ -2,7 +2,17 @@ import "fake-indexeddb/auto";
 import { Dexie } from "dexie";
 import { afterEach, describe, expect, it } from "vitest";
 import { CURRENT_SCHEMA_VERSION, closeDb, getDb, onVersionChange, SCHEMA_VERSIONS, setTestDatabase } from "./schema";
-import { currentRows, fromV0, type Rows, type SchemaFixture, SHIPPED_STORES, writeFixture } from "./schema-fixtures";
+import {
+  currentRows,
+  fromV0,
+  fromV1,
+  fromV2,
+  fromV3,
+  type Rows,
+  type SchemaFixture,
+  SHIPPED_STORES,
+  writeFixture,
+} from "./schema-fixtures";
 
 let n = 0;
 const uniqueName = (what: string) => `grove-schema-test-${what}-${++n}`;
@@ -68,7 +78,21 @@ describe("schema versions", () => {
     await expectUpgradeKeepsEveryRow(fromV0);
   });
 
-  // v2: it("v2 opens a v1 database and keeps every row", () => expectUpgradeKeepsEveryRow(fromV1));
+  it("v2 opens a v1 database, keeps every row and adds the empty queued table", async () => {
+    await expectUpgradeKeepsEveryRow(fromV1);
+  });
+
+  it("v3 opens a v2 database, keeps every row (queued messages too) and adds the empty composerDrafts table", async () => {
+    await expectUpgradeKeepsEveryRow(fromV2);
+  });
+
+  it("v4 opens a v3 database, keeps every row and drops the never-queried [sessionId+parentId] index", async () => {
+    await expectUpgradeKeepsEveryRow(fromV3);
+    // Gone from IndexedDB itself, not just from Dexie's view of it.
+    const store = getDb().backendDB().transaction("entries", "readonly").objectStore("entries");
+    expect([...store.indexNames]).toEqual(["sessionId"]);
+    expect(getDb().entries.schema.indexes.map((i) => i.name)).toEqual(["sessionId"]);
+  });
 });
 
 describe("versionchange", () => {

@@ -6,7 +6,7 @@
 import { Dexie, type Table, type Transaction } from "dexie";
 import type { Entry, Session } from "../core/session/entries";
 import type { BlobId, EntryId, SessionId } from "../core/session/ids";
-import type { BlobRow, Draft, LabelRow, SettingRow, TokenCountRow } from "./rows";
+import type { BlobRow, ComposerDraftRow, Draft, LabelRow, QueuedRow, SettingRow, TokenCountRow } from "./rows";
 
 export const DB_NAME = "grove";
 
@@ -40,6 +40,31 @@ export const SCHEMA_VERSIONS: readonly SchemaVersion[] = [
     },
     // v1 creates the tables; there is nothing older to migrate.
   },
+  {
+    version: 2,
+    stores: {
+      // A message typed while maintenance ran on its chat, waiting to be sent (one per chat).
+      queued: "sessionId",
+    },
+    // A new, empty table: nothing to migrate.
+  },
+  {
+    version: 3,
+    stores: {
+      // What the user has typed into a chat's composer and not sent yet (one per chat).
+      composerDrafts: "sessionId",
+    },
+    // A new, empty table: nothing to migrate.
+  },
+  {
+    version: 4,
+    stores: {
+      // Drops the [sessionId+parentId] index: nothing ever queried it (a path is walked by keyed gets
+      // on parentId, a session's tree is read by sessionId), and every entry write paid for it.
+      entries: "id, sessionId",
+    },
+    // Only an index goes: IndexedDB deletes it, the rows are not touched.
+  },
 ];
 
 export const CURRENT_SCHEMA_VERSION = SCHEMA_VERSIONS[SCHEMA_VERSIONS.length - 1]!.version;
@@ -61,6 +86,8 @@ export class GroveDb extends Dexie {
   declare labels: Table<LabelRow, EntryId>;
   declare tokenCounts: Table<TokenCountRow, [EntryId, string]>;
   declare blobs: Table<BlobRow, BlobId>;
+  declare queued: Table<QueuedRow, SessionId>;
+  declare composerDrafts: Table<ComposerDraftRow, SessionId>;
 
   constructor(name: string) {
     super(name);

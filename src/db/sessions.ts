@@ -88,18 +88,21 @@ export async function updateSession(id: SessionId, patch: SessionPatch): Promise
 }
 
 /**
- * Deletes the session with everything that hangs off it: entries, drafts, labels and the token
- * counts of its entries, in one transaction. Deleting a missing session is a no-op.
+ * Deletes the session with everything that hangs off it: entries, drafts, labels, the token counts
+ * of its entries, its queued message and its composer draft, in one transaction. Deleting a missing session is a no-op.
  * Blobs are kept: nothing records which sessions reference a blob yet (see db/README.md).
  */
 export async function deleteSession(id: SessionId): Promise<void> {
   const db = getDb();
-  await db.transaction("rw", [db.sessions, db.entries, db.drafts, db.labels, db.tokenCounts], async () => {
+  const tables = [db.sessions, db.entries, db.drafts, db.labels, db.tokenCounts, db.queued, db.composerDrafts];
+  await db.transaction("rw", tables, async () => {
     const entryIds = await db.entries.where("sessionId").equals(id).primaryKeys();
     await deleteTokenCountsOf(db, entryIds);
     await db.entries.bulkDelete(entryIds);
     await db.drafts.where("sessionId").equals(id).delete();
     await db.labels.where("sessionId").equals(id).delete();
+    await db.queued.delete(id);
+    await db.composerDrafts.delete(id);
     await db.sessions.delete(id);
   });
 }

@@ -2,7 +2,7 @@ import * as AnthropicErrors from "@anthropic-ai/sdk/core/error";
 import * as OpenAIErrors from "openai/core/error";
 import { describe, expect, it } from "vitest";
 import type { ApiKind, ErrorKind, MessageError } from "../core/session/entries";
-import { classifyError, isQuotaError, isRetryable, parseRetryAfterMs, StreamEndedError } from "./classify-error";
+import { classifyError, isRetryable, parseRetryAfterMs, StreamEndedError } from "./classify-error";
 
 const A = "anthropic-messages" as const;
 const O = "openai-chat" as const;
@@ -258,7 +258,7 @@ const rows: Row[] = [
         code: "insufficient_quota",
       },
     }),
-    kind: "rate_limit",
+    kind: "quota",
   },
   {
     name: "Anthropic credit balance too low (400)",
@@ -268,7 +268,7 @@ const rows: Row[] = [
       "invalid_request_error",
       "Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.",
     ),
-    kind: "rate_limit",
+    kind: "quota",
   },
   {
     name: "OpenRouter 402 insufficient credits",
@@ -276,7 +276,7 @@ const rows: Row[] = [
     err: openaiHttp(402, {
       error: { message: "Insufficient credits. Add more using https://openrouter.ai/settings/credits", code: 402 },
     }),
-    kind: "rate_limit",
+    kind: "quota",
   },
 
   // ---- overloaded and server ----
@@ -525,14 +525,19 @@ describe("isRetryable", () => {
     expect(retryable(classifyError(err, api))).toBe(expected);
   });
 
-  it("recognises a quota error", () => {
+  it("an exhausted quota is its own kind, told by the provider's code or words, never by our sentence", () => {
     const quota = classifyError(
       openaiHttp(429, { error: { message: "You exceeded your current quota.", code: "insufficient_quota" } }),
       O,
     );
-    expect(isQuotaError(quota)).toBe(true);
+    expect(quota.kind).toBe("quota");
     expect(quota.message).toMatch(/^Your account has run out of credit or quota \(429\)/);
-    expect(isQuotaError(classifyError(anthropicHttp(429, "rate_limit_error", "slow down"), A))).toBe(false);
+    expect(classifyError(anthropicHttp(429, "rate_limit_error", "slow down"), A).kind).toBe("rate_limit");
+    // A stored error is judged by its kind alone: our own words under another kind change nothing.
+    expect(isRetryable({ kind: "rate_limit", message: "Your account has run out of credit or quota (429)." })).toBe(
+      true,
+    );
+    expect(isRetryable({ kind: "quota", message: "" })).toBe(false);
   });
 });
 

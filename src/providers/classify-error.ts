@@ -18,6 +18,7 @@ import {
   APIUserAbortError as OpenAIUserAbortError,
 } from "openai/core/error";
 import type { ApiKind, ErrorKind, MessageError } from "../core/session/entries";
+import { redactSecrets } from "./redact";
 
 /** The provider's own message is kept, but a proxy's HTML error page is not worth 50 kB. */
 const MAX_PROVIDER_MESSAGE_CHARS = 400;
@@ -80,10 +81,7 @@ const OVERFLOW_PATTERNS: readonly RegExp[] = [
 /** Error `type`/`code` values that mean overflow whatever the wording. */
 const OVERFLOW_CODES = new Set(["context_length_exceeded", "exceed_context_size_error", "string_above_max_length"]);
 
-/**
- * Out of money, not out of breath: retrying cannot help, so `isRetryable` says no.
- * Classified as `rate_limit` (that is what the 429 says) with a message that says billing.
- */
+/** Out of money, not out of breath: its own kind (`quota`), which `isRetryable` never retries. */
 const QUOTA_PATTERNS: readonly RegExp[] = [
   // OpenAI 429 type/code insufficient_quota: "You exceeded your current quota, please check your plan
   // and billing details. For more information on this error, read the docs: ..."
@@ -158,9 +156,6 @@ function errorName(err: object): string | undefined {
   if (err instanceof AnthropicUserAbortError || err instanceof OpenAIUserAbortError) return "APIUserAbortError";
   return "name" in err ? str(err.name) : undefined;
 }
-
-/** Words we put in front of a quota error; `isRetryable` keys on them (see there). */
-const QUOTA_SENTENCE = "Your account has run out of credit or quota";
 
 // ---- reading an unknown error ------------------------------------------------------------------
 
@@ -300,7 +295,7 @@ function recordHeaders(rec: Record<string, unknown>): HeaderGetter {
 
 // ---- classification --------------------------------------------------------------------------
 
-function kindOf(f: ErrorFacts): ErrorKind | "quota" {
+function kindOf(f: ErrorFacts): ErrorKind {
   const has = (set: ReadonlySet<string>) => f.codes.some((c) => set.has(c));
   const text = f.providerMessage;
 
@@ -330,7 +325,7 @@ function withStatus(sentence: string, status: number | undefined): string {
   return status === undefined ? sentence : `${sentence} (${status})`;
 }
 
-function plainSentence(kind: ErrorKind | "quota", f: ErrorFacts, api: ApiKind): string {
+function plainSentence(kind: ErrorKind, f: ErrorFacts, api: ApiKind): string {
   // Anthropic is one known service; an OpenAI-compatible base URL can be anything.
   const who = api === "anthropic-messages" ? "Anthropic" : "The provider";
   const whoMid = api === "anthropic-messages" ? "Anthropic" : "the provider";
@@ -340,7 +335,7 @@ function plainSentence(kind: ErrorKind | "quota", f: ErrorFacts, api: ApiKind): 
     case "context_overflow":
       return `${withStatus("The conversation is too long for this model's context window", f.status)}. Compact it, or switch to a model with a larger window.`;
     case "quota":
-      return `${withStatus(QUOTA_SENTENCE, f.status)}. Check your plan and billing with the provider.`;
+      return `${withStatus("Your account has run out of credit or quota", f.status)}. Check your plan and billing with the provider.`;
     case "rate_limit":
       return `${withStatus(`Too many requests: ${whoMid} is rate-limiting this key`, f.status)}. Wait a moment and try again.`;
     case "overloaded":
@@ -373,23 +368,25 @@ function plainSentence(kind: ErrorKind | "quota", f: ErrorFacts, api: ApiKind): 
 }
 
 /**
- * Classifies anything an adapter caught. Never throws.
+ * Classifies anything an adapter caught. Never throws. `secrets` (the provider's key) and anything
+ * shaped like a key are redacted from the provider's words (redact.ts).
  *
  * @example classifyError(new Anthropic.RateLimitError(429, body, undefined, headers), "anthropic-messages")
  *   // { kind: "rate_limit", status: 429, retryAfterMs: 3000, message: "Too many requests: ... Provider said: ..." }
  */
-export function classifyError(err: unknown, api: ApiKind): MessageError {
+export function classifyError(err: unknown, api: ApiKind, secrets: readonly string[] = []): MessageError {
   const facts = readFacts(err);
   const kind = kindOf(facts);
   const sentence = plainSentence(kind, facts, api);
   // The provider's own words stay (they name the model, the limit, the org); a JS error's text is
   // labelled as details, since it is not the provider talking.
-  const said = facts.name === "StreamEndedError" ? "" : facts.providerMessage.trim();
+  // Some servers quote the key they were sent: redacted before the words are kept anywhere.
+  const said = facts.name === "StreamEndedError" ? "" : redactSecrets(facts.providerMessage.trim(), secrets);
   const label = facts.hasBody || facts.status !== undefined ? "Provider said:" : "Details:";
   const showSaid = said.length > 0 && kind !== "aborted" && !sentence.includes(said);
   const message = showSaid ? `${sentence} ${label} ${truncate(said)}` : sentence;
 
-  const error: MessageError = { kind: kind === "quota" ? "rate_limit" : kind, message };
+  const error: MessageError = { kind, message };
   if (facts.status !== undefined) error.status = facts.status;
   if (kind === "rate_limit" || kind === "overloaded" || kind === "server") {
     const retryAfterMs = parseRetryAfterMs(err);
@@ -404,21 +401,16 @@ function truncate(s: string): string {
 }
 
 /**
- * Whether waiting and trying again can help: rate limits (except an exhausted quota or credit
- * balance), overloaded and 5xx server errors. Never context overflow, auth, invalid requests,
- * network failures or aborts.
- *
- * Quota errors share the `rate_limit` kind (the 429 is what the user sees in logs), and
- * MessageError has no code field, so they are told apart by the sentence `classifyError` wrote,
- * with the provider's own wording as a fallback for errors built elsewhere.
+ * Whether waiting and trying again can help: rate limits, overloaded and 5xx server errors. Never
+ * an exhausted quota, context overflow, auth, invalid requests, network failures or aborts.
  */
 export function isRetryable(error: MessageError): boolean {
   switch (error.kind) {
     case "rate_limit":
-      return !isQuotaError(error);
     case "overloaded":
     case "server":
       return true;
+    case "quota":
     case "context_overflow":
     case "output_length":
     case "auth":
@@ -428,16 +420,6 @@ export function isRetryable(error: MessageError): boolean {
     case "unknown":
       return false;
   }
-}
-
-/** An exhausted quota or credit balance (OpenAI insufficient_quota, Anthropic/OpenRouter credits). */
-export function isQuotaError(error: MessageError): boolean {
-  return (
-    error.kind === "rate_limit" &&
-    (error.message.startsWith(QUOTA_SENTENCE) ||
-      /insufficient_quota/i.test(error.message) ||
-      QUOTA_PATTERNS.some((p) => p.test(error.message)))
-  );
 }
 
 /** The error for a stream stopped through its AbortSignal. */

@@ -5,6 +5,7 @@
  */
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
+import { resolveEndpoint } from "./endpoint";
 import type { ProviderConfig } from "./types";
 
 export type ClientDeps = {
@@ -27,10 +28,20 @@ export function anthropicBaseUrl(baseUrl: string): string | undefined {
   return trimmed.length > 0 ? trimmed : undefined;
 }
 
+/**
+ * The base URL a client may use. The registry refuses such requests before they get here; this is
+ * the last guard, so that no path can build a client that falls back to an SDK's default host.
+ */
+function endpointBaseUrl(provider: ProviderConfig): string {
+  const endpoint = resolveEndpoint(provider);
+  if (!endpoint.ok) throw new Error(endpoint.error.message);
+  return endpoint.baseUrl;
+}
+
 export function makeAnthropicClient(provider: ProviderConfig, deps: ClientDeps = {}): Anthropic {
   return new Anthropic({
     apiKey: provider.apiKey.trim() || PLACEHOLDER_API_KEY,
-    baseURL: anthropicBaseUrl(provider.baseUrl) ?? null,
+    baseURL: anthropicBaseUrl(endpointBaseUrl(provider)) ?? null,
     dangerouslyAllowBrowser: true,
     maxRetries: 0,
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
@@ -41,7 +52,7 @@ export function makeOpenAIClient(provider: ProviderConfig, deps: ClientDeps = {}
   const baseFetch = deps.fetch ?? ((input, init) => globalThis.fetch(input, init));
   return new OpenAI({
     apiKey: provider.apiKey.trim() || PLACEHOLDER_API_KEY,
-    baseURL: provider.baseUrl.trim().replace(/\/+$/, "") || null,
+    baseURL: endpointBaseUrl(provider).replace(/\/+$/, ""),
     dangerouslyAllowBrowser: true,
     maxRetries: 0,
     fetch: wrapErrorBodies(baseFetch),

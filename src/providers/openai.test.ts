@@ -336,7 +336,7 @@ describe("streamOpenAI", () => {
           code: "insufficient_quota",
         },
       }),
-      expected: { kind: "rate_limit", status: 429 },
+      expected: { kind: "quota", status: 429 },
       retryable: false,
     },
     {

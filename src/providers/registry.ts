@@ -5,8 +5,10 @@
  * Adapters are loaded on first use (dynamic import): the two SDKs are a large share of the
  * bundle, and the app can paint a stored conversation without either.
  */
-import type { ApiKind } from "../core/session/entries";
+import type { ApiKind, MessageError } from "../core/session/entries";
 import { classifyError } from "./classify-error";
+import { resolveEndpoint } from "./endpoint";
+import { redactError } from "./redact";
 import type { AssistantPartial, ListModelsFn, StreamFn, StreamRequest } from "./types";
 import { withRetry } from "./with-retry";
 
@@ -69,9 +71,45 @@ export function streamFor(api: ApiKind): StreamFn {
   };
 }
 
-/** Streams a reply from `req.provider`, retrying rate limits, overloads and 5xx before any content. */
-export const stream: StreamFn = withRetry((req) => streamFor(req.provider.api)(req));
+const retrying: StreamFn = withRetry((req) => streamFor(req.provider.api)(req));
 
-/** The provider's model ids, sorted; rejects with a MessageError. */
-export const listModels: ListModelsFn = async (provider, signal) =>
-  (await loadProvider(provider.api)).listModels(provider, signal);
+/**
+ * Streams a reply from `req.provider`, retrying rate limits, overloads and 5xx before any content.
+ * Nothing is sent to an endpoint `resolveEndpoint` refuses, and no error leaves with the key in it.
+ */
+export const stream: StreamFn = async function* (req) {
+  const endpoint = resolveEndpoint(req.provider);
+  if (!endpoint.ok) {
+    const partial: AssistantPartial = {
+      content: [],
+      providerId: req.provider.id,
+      api: req.provider.api,
+      model: req.model,
+      stopReason: "error",
+    };
+    yield { type: "start", partial };
+    yield { type: "error", partial, error: endpoint.error };
+    return;
+  }
+  const secrets = [req.provider.apiKey];
+  for await (const event of retrying(req)) {
+    if (event.type === "error" || event.type === "retry_wait")
+      yield { ...event, error: redactError(event.error, secrets) };
+    else yield event;
+  }
+};
+
+/** The provider's model ids, sorted; rejects with a (redacted) MessageError. */
+export const listModels: ListModelsFn = async (provider, signal) => {
+  const endpoint = resolveEndpoint(provider);
+  if (!endpoint.ok) throw endpoint.error;
+  try {
+    return await (await loadProvider(provider.api)).listModels(provider, signal);
+  } catch (e) {
+    throw isMessageError(e) ? redactError(e, [provider.apiKey]) : classifyError(e, provider.api, [provider.apiKey]);
+  }
+};
+
+function isMessageError(e: unknown): e is MessageError {
+  return typeof e === "object" && e !== null && "kind" in e && typeof (e as { message?: unknown }).message === "string";
+}

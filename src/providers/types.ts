@@ -23,6 +23,11 @@ export type ProviderConfig = {
   /** Anthropic: no `/v1` suffix (the SDK adds it). OpenAI-compatible: including `/v1`. */
   baseUrl: string;
   apiKey: string;
+  /**
+   * The plain http:// origin (non-local) the user confirmed sending this provider's key to
+   * unencrypted; requests to any other such origin are refused (endpoint.ts).
+   */
+  plainHttpOrigin?: string;
   /** Model ids the user typed for this provider (custom providers, local servers). */
   customModels: string[];
   builtIn: boolean;

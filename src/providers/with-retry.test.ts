@@ -16,7 +16,7 @@ const OVERLOADED: MessageError = {
 };
 const OVERFLOW: MessageError = { kind: "context_overflow", message: "Too long (400).", status: 400 };
 const QUOTA: MessageError = {
-  kind: "rate_limit",
+  kind: "quota",
   message: "Your account has run out of credit or quota (429). Check your plan and billing with the provider.",
   status: 429,
 };

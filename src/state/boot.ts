@@ -1,6 +1,7 @@
 /**
  * App start-up: hold this page's owner lock, hydrate settings (kept live across tabs), turn drafts
- * left by closed or reloaded pages into "interrupted" replies, keep the URL and the open session in
+ * left by closed or reloaded pages into "interrupted" replies, load queued messages and send them
+ * when their chat is idle, keep the URL and the open session in
  * step, and ask for persistent storage.
  */
 import type { SessionId } from "../core/session/ids";
@@ -12,7 +13,9 @@ import { getAllSettings } from "../db/settings";
 import { requestPersistentStorage } from "../db/storage";
 import { subscribeLive } from "../db/subscribe";
 import { getWorker } from "../worker/client";
+import { sendQueuedMessage } from "./actions/chat";
 import { holdOwnerLock, isOwnerAlive } from "./actions/owner";
+import { loadQueued, startQueueFlusher } from "./actions/queued-message";
 import { reportActionError } from "./actions/report-error";
 import { settingsFromRows } from "./settings-model";
 import { useSettingsStore, useUiStore } from "./stores";
@@ -53,6 +56,10 @@ export async function boot(): Promise<() => void> {
   await sweepDrafts();
   const sweep = setInterval(sweepDrafts, DRAFT_SWEEP_MS);
 
+  // Messages queued before a reload were never sent: shown as unsent (Send / Discard) in their chat.
+  await loadQueued().catch((e) => reportActionError("Queued messages could not be read", e));
+  const stopQueue = startQueueFlusher(sendQueuedMessage);
+
   // URL <-> open session: a reload or bookmark returns to the same chat.
   useUiStore.setState({ sessionId: sessionIdFromHash(window.location.hash) });
   const onHash = () => {
@@ -78,6 +85,7 @@ export async function boot(): Promise<() => void> {
   return () => {
     stopSettings();
     clearInterval(sweep);
+    stopQueue();
     window.removeEventListener("hashchange", onHash);
     stopUrl();
   };

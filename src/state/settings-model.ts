@@ -5,6 +5,7 @@
 import { type CompactionSettings, DEFAULT_COMPACTION_SETTINGS } from "../core/compaction/settings";
 import type { ModelRef } from "../core/session/entries";
 import type { CalibrationTable } from "../core/tokens/claude-estimate";
+import { ANTHROPIC_DEFAULT_BASE_URL, OPENAI_DEFAULT_BASE_URL } from "../providers/endpoint";
 import type { ProviderConfig, ThinkingSetting } from "../providers/types";
 
 export type ModelOverride = {
@@ -42,8 +43,7 @@ export type Settings = {
   modelTitles: boolean;
 };
 
-export const ANTHROPIC_DEFAULT_BASE_URL = "https://api.anthropic.com";
-export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
+export { ANTHROPIC_DEFAULT_BASE_URL, OPENAI_DEFAULT_BASE_URL };
 
 export const BUILT_IN_PROVIDERS: readonly ProviderConfig[] = [
   {

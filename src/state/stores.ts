@@ -6,6 +6,7 @@
 import { create } from "zustand";
 import type { EntryId, SessionId } from "../core/session/ids";
 import type { AssistantPartial } from "../providers/types";
+import type { MaintenanceOp } from "./maintenance/operation";
 import { DEFAULT_SETTINGS, type Settings } from "./settings-model";
 
 // ---- settings (hydrated from the settings table, kept live across tabs) -----------------------
@@ -63,40 +64,40 @@ export type ActiveReply = {
   parentId: EntryId;
   partial: AssistantPartial;
   retry: RetryWait | null;
+  /**
+   * "preparing": shown the moment the user sends, before the request is built (provider code,
+   * preflight); "streaming": the request is out; "unsaved": finished, but the browser's storage
+   * refused it (full disk): it stays here, on screen, until a later attempt saves it.
+   */
+  phase: "preparing" | "streaming" | "unsaved";
+  /** Why the reply (so far) could not be saved, in plain words; null while saving works. */
+  saveError: string | null;
 };
 
 export const useStreamStore = create<{ replies: Record<string, ActiveReply> }>(() => ({ replies: {} }));
 
 // ---- maintenance: compaction, branch summary, handoff share one lock (DESIGN §4.7) --------------
 
-export type MaintenanceKind = "compaction" | "branch_summary" | "handoff";
+export type {
+  MaintenanceKind,
+  MaintenanceOp,
+} from "./maintenance/operation";
 
-export type MaintenanceProgress =
-  | { phase: "preparing" }
-  | { phase: "summarizing"; window: number; windows: number }
-  | { phase: "split-turn-prefix" }
-  | { phase: "short-summary" };
-
-export type MaintenanceOp = {
-  sessionId: SessionId;
-  kind: MaintenanceKind;
-  /** Compaction reason ("manual", "threshold", …) or the branch/handoff trigger. */
-  reason: string;
-  /** Started by Grove itself (threshold, overflow, preflight, length): shown as a status bar. */
-  automatic: boolean;
-  progress: MaintenanceProgress;
-  /** The summary text streaming in. */
-  text: string;
-  startedAt: number;
-};
+/**
+ * A message the user sent while maintenance ran on its chat (persisted: db/queued.ts). "waiting"
+ * goes out by itself once the chat is idle; "unsent" (found after a reload) waits for Send or Discard.
+ */
+export type QueuedMessage = { text: string; queuedAt: number; state: "waiting" | "unsent" };
 
 export const useMaintenanceStore = create<{
   op: MaintenanceOp | null;
   /** Sessions whose automatic compaction is paused (a compaction did not make enough room), with the warning. */
   paused: Record<string, string>;
-  /** A message typed while automatic maintenance ran: sent right after it. */
-  queued: Record<string, string>;
-}>(() => ({ op: null, paused: {}, queued: {} }));
+  /** Per chat: the message typed while maintenance ran there. */
+  queued: Record<string, QueuedMessage>;
+  /** Per chat: a reply with its maintenance in progress (count); a queued message waits for all of it. */
+  busy: Record<string, number>;
+}>(() => ({ op: null, paused: {}, queued: {}, busy: {} }));
 
 export function resetStores(): void {
   useSettingsStore.setState({ settings: DEFAULT_SETTINGS, loaded: false });
@@ -111,5 +112,5 @@ export function resetStores(): void {
     scrollTo: null,
   });
   useStreamStore.setState({ replies: {} });
-  useMaintenanceStore.setState({ op: null, paused: {}, queued: {} });
+  useMaintenanceStore.setState({ op: null, paused: {}, queued: {}, busy: {} });
 }

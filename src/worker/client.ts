@@ -98,6 +98,8 @@ export type CompactOptions = {
   onProgress?: (p: CompactionProgress) => void;
   /** Aborting it cancels the compaction: the summarizer request is aborted, the outcome is `cancelled`. */
   signal?: AbortSignal;
+  /** The API to call; default `getWorker()`. */
+  worker?: WorkerApi;
 };
 
 /** One compaction in the worker (prepare + summarize + count). Resolves with the outcome. */

@@ -8,9 +8,10 @@
  * then lists the picked entries in chronological order. What is left out is the OLDEST part, and
  * the prompt says so. Compaction, branch-summary and handoff entries on the branch are content
  * like any message (`[Compaction summary]`, `[Branch summary]`, `[Handoff document]`) and count
- * against the budget. Once the walk takes in a compaction entry, the entries that compaction had
- * already folded (those before its kept region) are left out as covered by its summary, as
- * `buildContext` does: the transcript is what the model saw on that branch.
+ * against the budget. Once the walk takes in the latest compaction on the branch, the entries it
+ * had already folded (those before its kept region in the context plan, core/session/plan-context.ts)
+ * are left out as covered by its summary, as `buildContext` does: the transcript is what the model
+ * saw on that branch.
  *
  * Budget (tokens of transcript): window − branch reserve (`CompactionSettings.branchReserveTokens`,
  * 16,384 by default), where window is the SUMMARIZER's context window (the request goes there).
@@ -39,6 +40,7 @@ import {
 } from "../prompts";
 import type { Entry } from "../session/entries";
 import type { EntryId } from "../session/ids";
+import { planContext } from "../session/plan-context";
 
 /** Output budget of a branch summary (DESIGN §4.5: "branch summaries 2048"). */
 export const BRANCH_SUMMARY_OUTPUT_TOKENS = 2_048;
@@ -146,20 +148,6 @@ export function branchInputBudget(opts: {
   return Math.floor(Math.min(contextWindow - reserve, room));
 }
 
-/**
- * Index of the first entry of a compaction's kept region within `entries`, given the compaction
- * at `at`: entries before it were folded into that compaction's summary. `firstKeptEntryId` null
- * (everything folded) = right after the compaction; not among `entries` (above the common
- * ancestor) = nothing of the branch before the compaction was folded.
- */
-function keptStartOf(entries: readonly Entry[], at: number): number {
-  const c = entries[at];
-  if (c?.type !== "compaction") return 0;
-  if (c.firstKeptEntryId === null) return at;
-  const k = entries.findIndex((e) => e.id === c.firstKeptEntryId);
-  return k >= 0 && k < at ? k : 0;
-}
-
 export function prepareBranchSummary(
   abandoned: readonly Entry[],
   opts: BranchSummaryOptions,
@@ -177,7 +165,13 @@ export function prepareBranchSummary(
     countTokens,
   });
 
-  // Newest first, until the budget is full or a compaction covers the rest.
+  // What the latest compaction on the branch left out of the context (the context plan). The
+  // branch is the lower part of the old path: a first kept entry not on it lies above the common
+  // ancestor, and nothing of the branch was folded.
+  const plan = planContext(abandoned, { segment: true });
+  const coveredUpTo = Math.min(plan.keptStart, plan.compactionIndex);
+
+  // Newest first, until the budget is full or the latest compaction covers the rest.
   const picked: string[] = [];
   let used = 0;
   let floor = 0;
@@ -210,7 +204,7 @@ export function prepareBranchSummary(
     }
     picked.push(text);
     used += cost;
-    if (entry.type === "compaction") floor = Math.max(floor, keptStartOf(abandoned, i));
+    if (i === plan.compactionIndex) floor = coveredUpTo;
   }
 
   if (picked.length === 0) {

@@ -1,9 +1,9 @@
 /**
  * Where a compaction cuts the path (DESIGN §4.1, §4.2, §6 "compact up to here").
  *
- * The foldable region. Only the latest compaction on the path counts, exactly as in `buildContext`:
- * the region starts at its kept region (`firstKeptEntryId` when it is on the path before the
- * compaction entry, else right after the entry), or at the root without a compaction. Nothing
+ * The foldable region is the kept region of the context plan (core/session/plan-context.ts), the
+ * one `buildContext` sends: it starts where the latest compaction's kept region starts, or at the
+ * root without a compaction. Nothing
  * before the region is visible to the model any more, and nothing the previous compaction kept
  * verbatim is skipped: a later compaction folds it with the rest (iterative compaction).
  *
@@ -36,9 +36,9 @@
  * Pure: no I/O, no token counting of its own (counts come from `entryTokens`).
  */
 
-import { isSkippedMessage } from "../session/build-context";
 import type { CompactionEntry, Entry } from "../session/entries";
 import type { EntryId } from "../session/ids";
+import { isSkippedMessage, planContext } from "../session/plan-context";
 import { type EntryTokens, isCutCandidate, isTurnStart } from "./entry-text";
 
 export type FoldableRegion = {
@@ -57,23 +57,10 @@ export type CutPoint = {
   turnStartIndex: number | null;
 };
 
-/** The region a new compaction may fold (see the header), mirroring `buildContext`'s kept-region rule. */
+/** The region a new compaction may fold (see the header): the context plan's kept region. */
 export function foldableRegion(path: readonly Entry[]): FoldableRegion {
-  for (let at = path.length - 1; at >= 0; at--) {
-    const e = path[at];
-    if (e?.type !== "compaction") continue;
-    let start = at + 1;
-    if (e.firstKeptEntryId !== null) {
-      for (let k = at - 1; k >= 0; k--) {
-        if (path[k]?.id === e.firstKeptEntryId) {
-          start = k;
-          break;
-        }
-      }
-    }
-    return { start, previous: e, previousIndex: at };
-  }
-  return { start: 0, previous: null, previousIndex: -1 };
+  const plan = planContext(path);
+  return { start: plan.keptStart, previous: plan.compaction, previousIndex: plan.compactionIndex };
 }
 
 /**

@@ -13,8 +13,8 @@
  * Pure: no I/O, no token counting.
  */
 
-import { isSkippedMessage } from "../session/build-context";
 import type { Block, Entry } from "../session/entries";
+import { continuationJoins, isSkippedMessage } from "../session/plan-context";
 import { visibleText } from "./entry-text";
 
 export const TAIL_MAX_CHARS = 1_500;
@@ -80,14 +80,13 @@ export function lastAssistantText(entries: readonly Entry[]): string | null {
     const e = entries[i];
     if (e?.type !== "message" || e.role !== "assistant" || isSkippedMessage(e)) continue;
     if (visibleText(e.content) === "") continue;
-    let joined = rawText(e.content);
-    let cont = e.continues;
-    for (let k = i - 1; k >= 0 && cont !== undefined; k--) {
-      const prev = entries[k];
-      if (prev?.id !== cont) break;
-      if (prev.type !== "message" || prev.role !== "assistant") break;
-      joined = rawText(prev.content) + joined;
-      cont = prev.continues;
+    // The run of replies it is joined to, as the context plan joins them.
+    const joins = continuationJoins(entries);
+    const head = joins.get(e.id) ?? e.id;
+    let joined = "";
+    for (let k = 0; k <= i; k++) {
+      const x = entries[k];
+      if (x?.type === "message" && (x.id === head || joins.get(x.id) === head)) joined += rawText(x.content);
     }
     return joined.trim();
   }

@@ -79,6 +79,7 @@ const messageEntry = z.object({
         "context_overflow",
         "output_length",
         "rate_limit",
+        "quota",
         "auth",
         "overloaded",
         "server",

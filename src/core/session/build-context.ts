@@ -7,6 +7,9 @@
  * Rules, in order:
  * 1. System prompt as given; if a compaction summary is in the context, the compacted-system note
  *    (prompts/compacted-system-note.md) is appended after a blank line.
+ * Which compaction counts, where its kept region starts, which user turns it keeps and which
+ * continuations are joined is the context plan's answer (plan-context.ts); this module only turns
+ * that plan into messages.
  * 2. Only the LATEST compaction on the path counts. It becomes one user-role message
  *    (prompts/compaction-summary-context.md): the handoff framing, then the kept user turns
  *    (`keptUserTurnIds` found on the path before the kept region, in path order, each verbatim in
@@ -38,7 +41,7 @@ import {
   fillTemplate,
   HANDOFF_CONTEXT,
 } from "../prompts";
-import type { ContextAssistantMessage, ContextMessage, ContextUserMessage, LlmContext } from "./context";
+import type { ContextMessage, ContextUserMessage, LlmContext } from "./context";
 import {
   type ApiKind,
   assertNever,
@@ -50,8 +53,8 @@ import {
   type TextBlock,
   type ThinkingBlock,
 } from "./entries";
-import type { EntryId } from "./ids";
 import { normalizeMessages } from "./normalize-messages";
+import { isSkippedMessage, joinContinuation, planContext } from "./plan-context";
 
 export type BuildContextOptions = {
   /** The session's system prompt, else the global default. "" = none. */
@@ -118,30 +121,8 @@ export function blockText(block: Block, opts: BlockTextOptions): string | null {
   }
 }
 
-/** Whether a message has anything the user saw: non-blank text or thinking, an image, a tool block. */
-export function hasContent(content: readonly Block[]): boolean {
-  return content.some((b) => {
-    switch (b.type) {
-      case "text":
-        return b.text.trim() !== "";
-      case "thinking":
-        return b.text.trim() !== "" || Boolean(b.signature) || Boolean(b.redactedData);
-      case "reasoning":
-        return b.summary.some((s) => s.trim() !== "") || Boolean(b.encryptedContent);
-      case "image":
-      case "tool_call":
-      case "tool_result":
-        return true;
-      default:
-        return assertNever(b, "block");
-    }
-  });
-}
-
-/** An `error` reply with nothing in it never reached the user: it is not part of the conversation. */
-export function isSkippedMessage(entry: MessageEntry): boolean {
-  return entry.status === "error" && !hasContent(entry.content);
-}
+// Part of the plan's rules (what counts as sent); re-exported here for the callers that ask about one message.
+export { hasContent, isSkippedMessage } from "./plan-context";
 
 function textBlocks(content: readonly Block[]): TextBlock[] {
   const out: TextBlock[] = [];
@@ -170,46 +151,15 @@ function messageToContext(entry: MessageEntry): ContextMessage {
   }
 }
 
-/** Appends a continuation's blocks to the reply it continues, text flowing on with no delimiter. */
-function appendContinuation(prev: ContextAssistantMessage, next: ContextAssistantMessage): ContextAssistantMessage {
-  const last = prev.content[prev.content.length - 1];
-  const first = next.content[0];
-  if (last?.type === "text" && first?.type === "text") {
-    return {
-      role: "assistant",
-      content: [...prev.content.slice(0, -1), { type: "text", text: last.text + first.text }, ...next.content.slice(1)],
-    };
-  }
-  return { role: "assistant", content: [...prev.content, ...next.content] };
-}
-
 const userMessage = (text: string): ContextUserMessage => ({ role: "user", content: [{ type: "text", text }] });
 
-function latestCompactionIndex(path: readonly Entry[]): number {
-  for (let i = path.length - 1; i >= 0; i--) if (path[i]?.type === "compaction") return i;
-  return -1;
-}
-
-/** Index of the first entry of the kept region for the compaction at `at` (see rule 3). */
-function keptRegionStart(path: readonly Entry[], at: number, compaction: CompactionEntry): number {
-  if (compaction.firstKeptEntryId === null) return at + 1;
-  const k = path.findIndex((e) => e.id === compaction.firstKeptEntryId);
-  // Not on the path, or (never written so) after the compaction: keep only what follows it.
-  return k >= 0 && k < at ? k : at + 1;
-}
-
-function compactionMessage(path: readonly Entry[], keptStart: number, compaction: CompactionEntry): ContextUserMessage {
-  const keptIds = new Set<EntryId>(compaction.keptUserTurnIds);
-  const turns: string[] = [];
-  // Path order is chronological order. Turns inside the kept region are sent there, not twice.
-  for (let i = 0; i < keptStart; i++) {
-    const e = path[i];
-    if (e?.type !== "message" || e.role !== "user" || !keptIds.has(e.id)) continue;
+function compactionMessage(compaction: CompactionEntry, keptTurns: readonly MessageEntry[]): ContextUserMessage {
+  const turns = keptTurns.map((e) => {
     const text = textBlocks(e.content)
       .map((b) => b.text)
       .join("\n\n");
-    turns.push(`<user_message>\n${text}\n</user_message>`);
-  }
+    return `<user_message>\n${text}\n</user_message>`;
+  });
   const keptUserTurns = turns.length > 0 ? fillTemplate(COMPACTION_KEPT_USER_TURNS, { turns: turns.join("\n\n") }) : "";
   return userMessage(fillTemplate(COMPACTION_SUMMARY_CONTEXT, { keptUserTurns, summary: compaction.summary }));
 }
@@ -217,17 +167,10 @@ function compactionMessage(path: readonly Entry[], keptStart: number, compaction
 /** The context for `path` (root first, as `pathToRoot` returns it), normalized for `opts.targetApi`. */
 export function buildContext(path: readonly Entry[], opts: BuildContextOptions): LlmContext {
   const messages: ContextMessage[] = [];
-  const at = latestCompactionIndex(path);
-  let start = 0;
-  if (at >= 0) {
-    const compaction = path[at] as CompactionEntry;
-    start = keptRegionStart(path, at, compaction);
-    messages.push(compactionMessage(path, start, compaction));
-  }
+  const plan = planContext(path);
+  if (plan.compaction !== null) messages.push(compactionMessage(plan.compaction, plan.keptUserTurns));
 
-  // The entry behind the last message pushed, so a "Continue" reply can find the reply it extends.
-  let lastMessageEntryId: EntryId | null = null;
-  for (let i = start; i < path.length; i++) {
+  for (let i = plan.keptStart; i < path.length; i++) {
     const entry = path[i];
     if (!entry) continue;
     switch (entry.type) {
@@ -235,27 +178,23 @@ export function buildContext(path: readonly Entry[], opts: BuildContextOptions):
         continue;
       case "branch_summary":
         messages.push(userMessage(fillTemplate(BRANCH_SUMMARY_CONTEXT, { summary: entry.summary })));
-        lastMessageEntryId = entry.id;
         continue;
       case "handoff":
         messages.push(userMessage(fillTemplate(HANDOFF_CONTEXT, { document: entry.document })));
-        lastMessageEntryId = entry.id;
         continue;
       case "message": {
         if (isSkippedMessage(entry)) continue;
         const message = messageToContext(entry);
         const prev = messages[messages.length - 1];
-        if (
-          message.role === "assistant" &&
-          prev?.role === "assistant" &&
-          entry.continues !== undefined &&
-          entry.continues === lastMessageEntryId
-        ) {
-          messages[messages.length - 1] = appendContinuation(prev, message);
+        // The plan joins a continuation only to an assistant message sent just before it.
+        if (plan.joins.has(entry.id) && message.role === "assistant" && prev?.role === "assistant") {
+          messages[messages.length - 1] = {
+            role: "assistant",
+            content: joinContinuation(prev.content, message.content),
+          };
         } else {
           messages.push(message);
         }
-        lastMessageEntryId = entry.id;
         continue;
       }
       default:
@@ -264,6 +203,8 @@ export function buildContext(path: readonly Entry[], opts: BuildContextOptions):
   }
 
   const system =
-    at >= 0 ? [opts.systemPrompt.trimEnd(), COMPACTED_SYSTEM_NOTE].filter(Boolean).join("\n\n") : opts.systemPrompt;
+    plan.compaction !== null
+      ? [opts.systemPrompt.trimEnd(), COMPACTED_SYSTEM_NOTE].filter(Boolean).join("\n\n")
+      : opts.systemPrompt;
   return { system, messages: normalizeMessages(messages, opts.targetApi, opts.targetProviderId) };
 }

@@ -66,6 +66,8 @@ export type ErrorKind =
   | "context_overflow"
   | "output_length"
   | "rate_limit"
+  /** Out of credit or quota (OpenAI insufficient_quota, Anthropic/OpenRouter credit): waiting cannot help. */
+  | "quota"
   | "auth"
   | "overloaded"
   | "server"

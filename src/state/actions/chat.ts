@@ -1,7 +1,8 @@
 /**
  * The chat's user actions. Each one is "append entries, move the leaf" in one db transaction
  * (db/ does the transaction), then, where a reply is due, a reply with its maintenance
- * (conversation.ts). A message sent while automatic maintenance runs is queued and sent after it.
+ * (conversation.ts). A message sent while a reply or maintenance runs in its chat is queued and
+ * sent after it (queued-message.ts).
  */
 import type { Entry, MessageEntry, Session } from "../../core/session/entries";
 import { messageText } from "../../core/session/entries";
@@ -9,39 +10,39 @@ import type { EntryId, SessionId } from "../../core/session/ids";
 import { newEntryId, newSessionId } from "../../core/session/ids";
 import { titleFromText } from "../../core/session/title";
 import { buildTreeIndex, deepestLeafFrom, siblingsOf } from "../../core/session/tree";
-import { appendEntries, getEntries, getEntry, moveLeaf } from "../../db/entries";
-import { createSession, getSession, setAutoTitle } from "../../db/sessions";
-import { useMaintenanceStore, useSettingsStore, useUiStore } from "../stores";
+import { appendEntries, getEntries, getEntry, getSessionPath, moveLeaf, type SessionPath } from "../../db/entries";
+import { createSession, setAutoTitle } from "../../db/sessions";
+import { useSettingsStore, useUiStore } from "../stores";
 import { type ReplyOptions, replyAndMaintain } from "./conversation";
+import { holdSession, isIdle, queueMessage } from "./queued-message";
+import { clearPendingReply, showPendingReply } from "./reply";
 import { reportActionError } from "./report-error";
 import { nameChatWithModel } from "./title";
 
-/** Runs a reply (and its maintenance) in the background, then sends what was queued meanwhile. */
+/**
+ * Runs a reply (and its maintenance) in the background. The chat is held from the first instant: a
+ * message sent meanwhile queues behind the reply, on the same branch, and goes out as the child of
+ * what is then the leaf once all of it is done (queued-message.ts). The reply shows at once, with Stop.
+ */
 function startReply(sessionId: SessionId, parentId: EntryId, opts: ReplyOptions = {}): Promise<void> {
+  const release = holdSession(sessionId);
+  showPendingReply(sessionId, parentId);
   return replyAndMaintain(sessionId, parentId, opts)
     .catch((e) => reportActionError("The reply could not be saved", e))
-    .then(() => flushQueued(sessionId));
+    .finally(() => {
+      clearPendingReply(sessionId);
+      release();
+    });
 }
 
-/** Sends the message the user typed while automatic maintenance ran, at the leaf it produced. */
-async function flushQueued(sessionId: SessionId): Promise<void> {
-  const text = useMaintenanceStore.getState().queued[sessionId];
-  if (!text || useMaintenanceStore.getState().op) return;
-  useMaintenanceStore.setState((s) => {
-    const { [sessionId]: _sent, ...rest } = s.queued;
-    return { queued: rest };
-  });
-  if (useUiStore.getState().sessionId === sessionId) await sendMessage(text);
-}
-
-/** While maintenance runs on this session, a new message waits (the composer stays usable). */
-function queueIfBusy(sessionId: SessionId | null, text: string): boolean {
-  const op = useMaintenanceStore.getState().op;
-  if (!sessionId || op?.sessionId !== sessionId) return false;
-  useMaintenanceStore.setState((s) => {
-    const before = s.queued[sessionId];
-    return { queued: { ...s.queued, [sessionId]: before ? `${before}\n\n${text}` : text } };
-  });
+/**
+ * Sends a queued message in its own chat, at its leaf, whichever chat is on screen (the queue's
+ * sender, wired at boot). False when the chat is gone; throws when the message could not be stored.
+ */
+export async function sendQueuedMessage(sessionId: SessionId, text: string): Promise<boolean> {
+  const read = await getSessionPath(sessionId);
+  if (!read) return false;
+  await sendAt(read, text, read.session.leafId);
   return true;
 }
 
@@ -58,48 +59,80 @@ function userEntry(sessionId: SessionId, parentId: EntryId | null, text: string)
   };
 }
 
+/** A new chat whose first message is being written: a second Enter meanwhile queues into it. */
+let creating: SessionId | null = null;
+
 /**
  * Send a message as a child of `parentId`, the leaf the user was looking at (creating the session on
  * the first message). Replying to what is on screen, not to whatever the stored leaf is now, is what
  * makes two tabs sending from the same point produce siblings instead of an interleaved chain.
+ * While a reply or maintenance still runs in this chat, the message is queued instead and sent as
+ * the child of what is then the leaf: never a silent fork beside the reply in flight.
  */
 export async function sendMessage(text: string, parentId?: EntryId | null): Promise<SessionId | null> {
-  const trimmed = text.trim();
-  if (!trimmed) return null;
+  if (!text.trim()) return null;
+  const sessionId = useUiStore.getState().sessionId ?? creating;
+  if (sessionId && !isIdle(sessionId)) {
+    await queueMessage(sessionId, text);
+    return sessionId;
+  }
+  // Busy before the first await: a second Enter now queues instead of forking beside this one.
+  const release = sessionId ? holdSession(sessionId) : () => {};
   try {
-    let sessionId = useUiStore.getState().sessionId;
-    if (queueIfBusy(sessionId, text)) return sessionId;
-    const session = sessionId ? await getSession(sessionId) : undefined;
-    let entry: MessageEntry;
-    if (!session) {
-      sessionId = newSessionId();
-      entry = userEntry(sessionId, null, text);
-      const now = Date.now();
-      const fresh: Session = {
-        id: sessionId,
-        title: titleFromText(text),
-        titleSource: "auto",
-        createdAt: now,
-        updatedAt: now,
-        leafId: entry.id,
-        model: { ...useSettingsStore.getState().settings.defaultModel },
-      };
-      await createSession(fresh, [entry]);
-      useUiStore.setState({ sessionId });
-    } else {
-      const parent = parentId === undefined ? session.leafId : parentId;
-      entry = userEntry(session.id, parent, text);
-      await appendEntries(session.id, [entry], { kind: "move", to: entry.id });
-      if (parent === null) await setAutoTitle(session.id, titleFromText(text));
-    }
-    const reply = startReply(entry.sessionId, entry.id, { preflight: true });
-    // A new chat, once its first reply is in: a better title than the first words, if enabled.
-    if (!session) void reply.then(() => nameChatWithModel(entry.sessionId));
-    return entry.sessionId;
+    // One read for the whole send: the session and the path to the parent, passed on to the reply.
+    const read = sessionId ? await getSessionPath(sessionId, parentId) : undefined;
+    if (!read) return await sendFirst(text);
+    await sendAt(read, text, parentId === undefined ? read.session.leafId : parentId);
+    return read.session.id;
   } catch (e) {
     reportActionError("Your message could not be saved", e);
     return null;
+  } finally {
+    release();
   }
+}
+
+/** Appends the message under `parentId` (the end of `read.path`) and starts the reply to it. */
+async function sendAt(read: SessionPath, text: string, parentId: EntryId | null): Promise<void> {
+  const { session, path } = read;
+  const entry = userEntry(session.id, parentId, text);
+  const release = holdSession(session.id);
+  try {
+    await appendEntries(session.id, [entry], { kind: "move", to: entry.id });
+    if (parentId === null) await setAutoTitle(session.id, titleFromText(text));
+    void startReply(session.id, entry.id, { preflight: true, read: { session, path: [...path, entry] } });
+  } finally {
+    release();
+  }
+}
+
+/** The first message: the session is created with it (one transaction), then the reply. */
+async function sendFirst(text: string): Promise<SessionId> {
+  const sessionId = newSessionId();
+  const entry = userEntry(sessionId, null, text);
+  const now = Date.now();
+  const fresh: Session = {
+    id: sessionId,
+    title: titleFromText(text),
+    titleSource: "auto",
+    createdAt: now,
+    updatedAt: now,
+    leafId: entry.id,
+    model: { ...useSettingsStore.getState().settings.defaultModel },
+  };
+  creating = sessionId;
+  const release = holdSession(sessionId);
+  try {
+    await createSession(fresh, [entry]);
+    useUiStore.setState({ sessionId });
+    const reply = startReply(sessionId, entry.id, { preflight: true, read: { session: fresh, path: [entry] } });
+    // A new chat, once its first reply is in: a better title than the first words, if enabled.
+    void reply.then(() => nameChatWithModel(sessionId));
+  } finally {
+    creating = null;
+    release();
+  }
+  return sessionId;
 }
 
 /** Edit a user message: a new sibling with the new text, then a reply to it. The original stays. */
@@ -124,7 +157,10 @@ export async function regenerate(sessionId: SessionId, assistantId: EntryId): Pr
     const target = await getEntry(assistantId);
     if (!target || target.parentId === null) return;
     await moveLeaf(sessionId, target.parentId);
-    await startReply(sessionId, target.parentId);
+    // Retry of a reply that failed before any content: a failure again writes no second empty version.
+    const retryOf =
+      target.type === "message" && target.status === "error" && target.content.length === 0 ? target : undefined;
+    await startReply(sessionId, target.parentId, retryOf ? { retryOf } : {});
   } catch (e) {
     reportActionError("Could not regenerate the reply", e);
   }
@@ -136,9 +172,10 @@ export async function regenerate(sessionId: SessionId, assistantId: EntryId): Pr
  */
 export async function continueReply(sessionId: SessionId, partialId: EntryId): Promise<void> {
   try {
-    const session = await getSession(sessionId);
-    if (!session?.leafId) return;
-    await startReply(sessionId, session.leafId, { continues: partialId });
+    const read = await getSessionPath(sessionId);
+    const leafId = read?.session.leafId;
+    if (!read || !leafId) return;
+    await startReply(sessionId, leafId, { continues: partialId, read });
   } catch (e) {
     reportActionError("Could not continue the reply", e);
   }

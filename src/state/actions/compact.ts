@@ -1,8 +1,8 @@
 /**
- * Compaction as a user action and as Grove's own maintenance (DESIGN §4.6–4.7): take the one
- * maintenance lock, run the engine in the worker, append the entry at the leaf the plan was made
- * for (only if the leaf is still there: a stale result writes nothing), then apply the progress
- * guard. Failures and cancellations write nothing and come back as an outcome, never a throw.
+ * Compaction as a user action and as Grove's own maintenance (DESIGN §4.6–4.7), one operation of
+ * the maintenance runner: run the engine in the worker, append the entry at the leaf the plan was
+ * made for (only if the leaf is still there: a stale result writes nothing), then apply the
+ * progress guard. Failures and cancellations write nothing and come back as an outcome, never a throw.
  */
 
 import { progressGuard } from "../../core/compaction/progress-guard";
@@ -10,16 +10,13 @@ import type { CompactionEntry, CompactionReason } from "../../core/session/entri
 import type { EntryId, SessionId } from "../../core/session/ids";
 import { newEntryId } from "../../core/session/ids";
 import { buildTreeIndex, pathToRoot } from "../../core/session/tree";
-import { appendEntries, getEntries } from "../../db/entries";
-import { StaleLeafError } from "../../db/errors";
-import { getSession } from "../../db/sessions";
 import { compactInWorker } from "../../worker/client";
-import { type MaintenanceProgress, pushNotice, useMaintenanceStore, useSettingsStore } from "../stores";
+import { abortMaintenance } from "../maintenance/lock";
+import { type MaintenanceDeps, maintenanceDeps, runMaintenance } from "../maintenance/runner";
+import { pushNotice, useMaintenanceStore } from "../stores";
 import { chatTarget, isTargetError, summarizerSpec, summarizerTarget, thresholdOf } from "./chat-target";
 import { describeFailure } from "./describe-failure";
 import { entryCountsFor } from "./entry-counts";
-import { abortMaintenance, beginMaintenance, endMaintenance, setMaintenanceProgress } from "./maintenance-lock";
-import { isReplying } from "./reply";
 
 export type CompactOptions = {
   reason: CompactionReason;
@@ -48,130 +45,100 @@ export function isMaintenanceRunning(): boolean {
   return useMaintenanceStore.getState().op !== null;
 }
 
-const AUTOMATIC: ReadonlySet<CompactionReason> = new Set(["threshold", "overflow", "length", "preflight"]);
-
-const FAILURE_PREFIX: Record<CompactionReason, string> = {
-  manual: "Compaction failed",
-  threshold: "Auto-compaction failed",
-  preflight: "Auto-compaction failed",
-  length: "Auto-compaction failed",
-  overflow: "Context overflow recovery failed",
-};
-
 /** Runs one compaction of the session at its current leaf. */
-export async function compactSession(sessionId: SessionId, opts: CompactOptions): Promise<CompactResult> {
-  if (isReplying(sessionId)) return { kind: "busy" };
-  const automatic = AUTOMATIC.has(opts.reason);
-  const ac = beginMaintenance({ sessionId, kind: "compaction", reason: opts.reason, automatic });
-  if (!ac) return { kind: "busy" };
-  const setProgress = (progress: MaintenanceProgress, text?: string) => setMaintenanceProgress(ac, progress, text);
-  try {
-    const settings = useSettingsStore.getState().settings;
-    const [session, entries] = await Promise.all([getSession(sessionId), getEntries(sessionId)]);
-    if (!session?.leafId) return { kind: "nothing_to_compact", reason: "This chat has no messages yet." };
-    const chat = chatTarget(session, settings);
-    if (isTargetError(chat)) return fail(opts.reason, describeFailure(chat));
-    const summarizer = summarizerTarget(chat, settings);
-    const leafId = session.leafId;
-    const path = pathToRoot(buildTreeIndex(entries), leafId);
+export async function compactSession(
+  sessionId: SessionId,
+  opts: CompactOptions,
+  deps: MaintenanceDeps = maintenanceDeps(),
+): Promise<CompactResult> {
+  return runMaintenance(
+    sessionId,
+    { kind: "compaction", reason: opts.reason },
+    async ({ session, entries, settings, signal, progress, fail }): Promise<CompactResult> => {
+      if (!session?.leafId) return { kind: "nothing_to_compact", reason: "This chat has no messages yet." };
+      const chat = chatTarget(session, settings);
+      if (isTargetError(chat)) return fail(describeFailure(chat));
+      const summarizer = summarizerTarget(chat, settings);
+      const leafId = session.leafId;
+      const path = pathToRoot(buildTreeIndex(entries), leafId);
 
-    const entryCounts = await entryCountsFor(path, chat.model.info.encoding);
-    const outcome = await compactInWorker(
-      {
-        path,
-        reason: opts.reason,
-        instructions: opts.instructions?.trim() || undefined,
-        upToEntryId: opts.upToEntryId,
-        settings: settings.compaction,
-        systemPrompt: chat.systemPrompt,
-        targetApi: chat.api,
-        contextWindow: chat.model.info.contextWindow,
-        encoding: chat.model.info.encoding,
-        countScale: chat.calibration?.ratio ?? 1,
-        entryCounts,
-        summarizer: summarizerSpec(summarizer),
-      },
-      {
-        signal: ac.signal,
-        onProgress: (p) => {
-          switch (p.phase) {
-            case "preparing":
-            case "short-summary":
-              setProgress({ phase: p.phase });
-              break;
-            case "summarizing":
-              setProgress({ phase: "summarizing", window: p.window, windows: p.windows }, p.text);
-              break;
-            case "split-turn-prefix":
-              setProgress({ phase: "split-turn-prefix" }, p.text);
-              break;
-          }
+      const entryCounts = await entryCountsFor(path, chat.model.info.encoding, deps.worker);
+      const outcome = await compactInWorker(
+        {
+          path,
+          reason: opts.reason,
+          instructions: opts.instructions?.trim() || undefined,
+          upToEntryId: opts.upToEntryId,
+          settings: settings.compaction,
+          systemPrompt: chat.systemPrompt,
+          targetApi: chat.api,
+          contextWindow: chat.model.info.contextWindow,
+          encoding: chat.model.info.encoding,
+          countScale: chat.calibration?.ratio ?? 1,
+          entryCounts,
+          summarizer: summarizerSpec(summarizer),
         },
-      },
-    );
+        {
+          signal,
+          worker: deps.worker,
+          onProgress: (p) => {
+            switch (p.phase) {
+              case "preparing":
+              case "short-summary":
+                progress({ phase: p.phase });
+                break;
+              case "summarizing":
+                progress({ phase: "summarizing", window: p.window, windows: p.windows }, p.text);
+                break;
+              case "split-turn-prefix":
+                progress({ phase: "split-turn-prefix" }, p.text);
+                break;
+            }
+          },
+        },
+      );
 
-    switch (outcome.kind) {
-      case "nothing_to_compact":
-      case "already_compacted":
-        return outcome;
-      case "cancelled":
-        return outcome;
-      case "failed":
-        return fail(opts.reason, outcome.error);
-      case "done":
-        break;
-    }
-    if (ac.signal.aborted) return { kind: "cancelled" };
+      switch (outcome.kind) {
+        case "nothing_to_compact":
+        case "already_compacted":
+        case "cancelled":
+          return outcome;
+        case "failed":
+          return fail(outcome.error);
+        case "done":
+          break;
+      }
+      if (signal.aborted) return { kind: "cancelled" };
 
-    const entry: CompactionEntry = {
-      ...outcome.entry,
-      id: newEntryId(),
-      sessionId,
-      parentId: leafId,
-      createdAt: Date.now(),
-    };
-    try {
-      await appendEntries(sessionId, [entry], { kind: "only-if-leaf-is", expected: leafId, to: entry.id });
-    } catch (e) {
-      if (e instanceof StaleLeafError) return { kind: "stale" };
-      throw e;
-    }
-
-    // Never a loop: a compaction that leaves the context near the threshold pauses automatic compaction.
-    const threshold = thresholdOf(chat, settings.compaction);
-    useMaintenanceStore.setState((s) => {
-      const { [sessionId]: _was, ...rest } = s.paused;
-      return {
-        paused: progressGuard(outcome.tokensAfter, threshold)
-          ? { ...rest, [sessionId]: pausedWarning(outcome.tokensAfter, threshold) }
-          : rest,
+      const entry: CompactionEntry = {
+        ...outcome.entry,
+        id: newEntryId(),
+        sessionId,
+        parentId: leafId,
+        createdAt: deps.now(),
       };
-    });
-    const warning = useMaintenanceStore.getState().paused[sessionId];
-    if (warning) pushNotice("info", warning);
-    return { kind: "done", entry, tokensBefore: outcome.tokensBefore, tokensAfter: outcome.tokensAfter };
-  } catch (e) {
-    return fail(opts.reason, e instanceof Error ? e.message : describeUnknown(e));
-  } finally {
-    endMaintenance(ac);
-  }
+      if (!(await deps.db.appendIfLeafIs(sessionId, entry, leafId, deps.now()))) return { kind: "stale" };
+
+      // Never a loop: a compaction that leaves the context near the threshold pauses automatic compaction.
+      const threshold = thresholdOf(chat, settings.compaction);
+      useMaintenanceStore.setState((s) => {
+        const { [sessionId]: _was, ...rest } = s.paused;
+        return {
+          paused: progressGuard(outcome.tokensAfter, threshold)
+            ? { ...rest, [sessionId]: pausedWarning(outcome.tokensAfter, threshold) }
+            : rest,
+        };
+      });
+      const warning = useMaintenanceStore.getState().paused[sessionId];
+      if (warning) pushNotice("info", warning);
+      return { kind: "done", entry, tokensBefore: outcome.tokensBefore, tokensAfter: outcome.tokensAfter };
+    },
+    deps,
+  );
 }
 
 function pausedWarning(tokensAfter: number, threshold: number): string {
   return `Compaction could not make enough room (${tokensAfter.toLocaleString()} tokens left, the automatic threshold is ${threshold.toLocaleString()}). Automatic compaction is paused for this chat until you compact manually or switch models.`;
-}
-
-function describeUnknown(e: unknown): string {
-  if (typeof e === "object" && e !== null && "kind" in e && "message" in e) {
-    return describeFailure(e as Parameters<typeof describeFailure>[0]);
-  }
-  return String(e);
-}
-
-function fail(reason: CompactionReason, message: string): CompactResult {
-  const text = `${FAILURE_PREFIX[reason]}: ${message}`;
-  if (AUTOMATIC.has(reason)) pushNotice("error", text);
-  return { kind: "failed", message: text };
 }
 
 /** A model change or a manual compaction lifts the pause on automatic compaction. */

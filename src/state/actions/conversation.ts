@@ -5,35 +5,59 @@
  * from reported usage.
  * Every automatic path obeys "disabled" and the per-session pause; none of them ever loops.
  */
-import type { Entry, MessageEntry } from "../../core/session/entries";
+import type { Entry, MessageEntry, Session } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
-import { buildTreeIndex, pathToRoot } from "../../core/session/tree";
 import { withCalibrationSample } from "../../core/tokens/claude-estimate";
-import { getEntries, moveLeaf } from "../../db/entries";
-import { getSession } from "../../db/sessions";
+import { getSessionPath, moveLeaf } from "../../db/entries";
 import { setSetting } from "../../db/settings";
 import { getWorker } from "../../worker/client";
+import { type MaintenanceDeps, maintenanceDeps } from "../maintenance/runner";
 import { useMaintenanceStore, useSettingsStore } from "../stores";
 import { type ChatTarget, chatTarget, isTargetError, thresholdOf } from "./chat-target";
-import { type CompactResult, compactSession } from "./compact";
+import { type CompactOptions, type CompactResult, compactSession } from "./compact";
+import { fitsWithoutCounting } from "./fits";
 import { autoHandoff } from "./handoff";
-import { measureContext } from "./measure";
-import { type ReplyResult, runReply } from "./reply";
+import { type Measured, measureContext } from "./measure";
+import { type ReplyDeps, type ReplyResult, runReply } from "./reply";
 
 export type ReplyOptions = {
   /** The reply continues a partial cut off by the output limit (Continue). */
   continues?: EntryId;
   /** Check that the request fits the window first, compacting if it does not. */
   preflight?: boolean;
+  /** The session and the path to `parentId`, when the caller has them (the send just wrote it). */
+  read?: { session: Session; path: readonly Entry[] };
+  /** Retry of a reply that failed before any content (see runReply). */
+  retryOf?: MessageEntry;
 };
+
+/**
+ * What the automatic triggers run with (tests inject fakes): the replies' stream and clock, the
+ * maintenance runner's clock, worker and db, and the context measure; default the real ones.
+ */
+export type MaintainDeps = {
+  reply?: ReplyDeps;
+  maintenance?: Partial<MaintenanceDeps>;
+  measure?: (path: readonly Entry[], target: ChatTarget) => Promise<Measured>;
+};
+
+/** The compaction the triggers run, with the injected maintenance dependencies. */
+const compactWith =
+  (deps: MaintainDeps) =>
+  (sessionId: SessionId, opts: CompactOptions): Promise<CompactResult> =>
+    compactSession(sessionId, opts, maintenanceDeps(deps.maintenance));
 
 /** Automatic maintenance may run for this session: enabled in Settings and not paused. */
 function autoAllowed(sessionId: SessionId): boolean {
   return useSettingsStore.getState().settings.compaction.enabled && !useMaintenanceStore.getState().paused[sessionId];
 }
 
-async function currentPath(sessionId: SessionId, leafId: EntryId): Promise<Entry[]> {
-  return pathToRoot(buildTreeIndex(await getEntries(sessionId)), leafId);
+/** The session and the path to `leafId`, walked up from it (never the whole tree). */
+async function readPath(
+  sessionId: SessionId,
+  leafId: EntryId,
+): Promise<{ session: Session; path: Entry[] } | undefined> {
+  return getSessionPath(sessionId, leafId);
 }
 
 /**
@@ -44,60 +68,88 @@ export async function replyAndMaintain(
   sessionId: SessionId,
   parentId: EntryId,
   opts: ReplyOptions = {},
+  deps: MaintainDeps = {},
 ): Promise<void> {
+  // One read of the path for the whole step: the preflight, the request and the threshold check
+  // after the reply all use it (a compaction or the reply extends it in memory).
+  let read = opts.read ?? (await readPath(sessionId, parentId));
   let parent = parentId;
-  if (opts.preflight && autoAllowed(sessionId)) parent = (await preflight(sessionId, parentId)) ?? parentId;
+  if (read && opts.preflight && autoAllowed(sessionId)) {
+    const compacted = await preflight(sessionId, read.session, read.path, deps);
+    if (compacted) {
+      parent = compacted.id;
+      read = { session: read.session, path: [...read.path, compacted] };
+    }
+  }
 
-  const result = await runReply(sessionId, parent, { continues: opts.continues });
+  const result = await runReply(
+    sessionId,
+    parent,
+    { continues: opts.continues, read, retryOf: opts.retryOf },
+    deps.reply,
+  );
   if (!result?.target) return;
   void learnCalibration(result);
 
   const { entry, target } = result;
+  const pathWithReply = [...(read?.path ?? []), entry];
   if (entry.status === "error" && entry.error?.kind === "context_overflow") {
-    if (autoAllowed(sessionId)) await recoverFromOverflow(sessionId, entry);
+    if (autoAllowed(sessionId)) await recoverFromOverflow(sessionId, entry, deps);
   } else if (entry.status === "complete" || entry.status === "stopped") {
     const reason = entry.stopReason === "length" ? "length" : "threshold";
-    if (autoAllowed(sessionId) && (await overThreshold(sessionId, entry.id, target))) {
+    if (autoAllowed(sessionId) && (await overThreshold(pathWithReply, target, deps))) {
       // The "handoff" strategy replaces threshold compaction only (never overflow or length recovery).
       if (reason === "threshold" && useSettingsStore.getState().settings.autoStrategy === "handoff") {
-        await autoHandoff(sessionId);
+        await autoHandoff(sessionId, { ...deps.maintenance, compact: compactWith(deps) });
       } else {
-        await compactSession(sessionId, { reason });
+        await compactWith(deps)(sessionId, { reason });
       }
     }
   }
 }
 
-async function overThreshold(sessionId: SessionId, leafId: EntryId, target: ChatTarget): Promise<boolean> {
-  const path = await currentPath(sessionId, leafId);
-  const { tokens } = await measureContext(path, target);
+async function overThreshold(path: readonly Entry[], target: ChatTarget, deps: MaintainDeps): Promise<boolean> {
+  const threshold = thresholdOf(target, useSettingsStore.getState().settings.compaction);
+  // Far below the threshold by an upper bound: no need to ship the path to the worker to count it.
+  if (fitsWithoutCounting(path, target, threshold)) return false;
+  const { tokens } = await (deps.measure ?? measureContext)(path, target);
   return tokens > thresholdOf(target, useSettingsStore.getState().settings.compaction);
 }
 
-/** Before a send whose context plus max output would not fit the window: compact first. */
-async function preflight(sessionId: SessionId, leafId: EntryId): Promise<EntryId | null> {
-  const session = await getSession(sessionId);
+/**
+ * Before a send whose context plus max output would not fit the window: compact first. Returns the
+ * compaction entry (the new parent of the reply), or null when none was needed or made.
+ */
+async function preflight(
+  sessionId: SessionId,
+  session: Session,
+  path: readonly Entry[],
+  deps: MaintainDeps,
+): Promise<Entry | null> {
   const target = chatTarget(session, useSettingsStore.getState().settings);
   if (isTargetError(target)) return null;
-  const { tokens } = await measureContext(await currentPath(sessionId, leafId), target);
-  if (tokens + target.model.info.maxOutput <= target.model.info.contextWindow) return null;
-  const result = await compactSession(sessionId, { reason: "preflight" });
-  return result.kind === "done" ? result.entry.id : null;
+  const room = target.model.info.contextWindow - target.model.info.maxOutput;
+  // Fits by an upper bound: the send goes out without waiting for the worker's count.
+  if (fitsWithoutCounting(path, target, room)) return null;
+  const { tokens } = await (deps.measure ?? measureContext)(path, target);
+  if (tokens <= room) return null;
+  const result = await compactWith(deps)(sessionId, { reason: "preflight" });
+  return result.kind === "done" ? result.entry : null;
 }
 
 /** The provider said the request was too long: compact, then retry that request once. */
-async function recoverFromOverflow(sessionId: SessionId, failed: MessageEntry): Promise<void> {
+async function recoverFromOverflow(sessionId: SessionId, failed: MessageEntry, deps: MaintainDeps): Promise<void> {
   // The compaction summarizes the path up to the question; the failed reply stays as a version.
   const question = failed.parentId;
   if (!question) return;
   await moveLeaf(sessionId, question);
-  const result: CompactResult = await compactSession(sessionId, { reason: "overflow" });
+  const result: CompactResult = await compactWith(deps)(sessionId, { reason: "overflow" });
   if (result.kind !== "done") {
     if (result.kind !== "failed") await moveLeaf(sessionId, failed.id).catch(() => {});
     return;
   }
   // Once: a retried request that overflows again is an error the user sees, never another round.
-  await runReply(sessionId, result.entry.id);
+  await runReply(sessionId, result.entry.id, {}, deps.reply);
 }
 
 /** Learn the Claude estimate's calibration from the usage the provider reported for the request. */

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { HandoffEntry, Session } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
 import { appendEntries, getEntries } from "../../db/entries";
+import { listQueued } from "../../db/queued";
 import { childSessions, createSession, getSession, listSessions } from "../../db/sessions";
 import { assistantMessage, compaction, freshDatabase, makeSession, snapshot, userMessage } from "../../db/test-utils";
 import type { WorkerApi } from "../../worker/api";
@@ -12,6 +13,7 @@ import { resetStores, useMaintenanceStore, useSettingsStore, useUiStore } from "
 import type { CompactOptions, CompactResult } from "./compact";
 import { cancelMaintenance } from "./compact";
 import { autoHandoff, createHandoffSession, type HandoffDeps, startHandoff } from "./handoff";
+import { queueMessage } from "./queued-message";
 
 const DOC = "## Goal\nParse CSV.\n\n## Next steps\n1. Handle quoted fields.";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -168,7 +170,7 @@ describe("createHandoffSession", () => {
 describe("autoHandoff (the threshold strategy)", () => {
   it("starts and opens the new session with a notice, no dialog; a queued message goes back to the composer", async () => {
     const { sessionId, leafId } = await chat();
-    useMaintenanceStore.setState({ queued: { [sessionId]: "and dates too" } });
+    useMaintenanceStore.setState({ queued: { [sessionId]: { text: "and dates too", queuedAt: 1, state: "waiting" } } });
     const { worker } = scriptedWorker([{ delta: DOC }, "done"]);
     const result = await autoHandoff(sessionId, deps(worker));
     if (result.kind !== "created") throw new Error(`expected created, got ${result.kind}`);
@@ -177,6 +179,21 @@ describe("autoHandoff (the threshold strategy)", () => {
     expect(useUiStore.getState().notices.at(-1)?.text).toContain("handed off to a new session");
     expect(useUiStore.getState().composerSeed?.text).toBe("and dates too");
     expect(useMaintenanceStore.getState().queued).toEqual({});
+  });
+
+  it("a message queued while the user was in another chat goes to the new session, not sent, and stays there", async () => {
+    const { sessionId } = await chat();
+    useUiStore.setState({ sessionId: null });
+    await queueMessage(sessionId, "and dates too", 5);
+    const { worker } = scriptedWorker([{ delta: DOC }, "done"]);
+    const result = await autoHandoff(sessionId, deps(worker));
+    if (result.kind !== "created") throw new Error(`expected created, got ${result.kind}`);
+    expect(useUiStore.getState().sessionId).toBeNull();
+    expect(useMaintenanceStore.getState().queued).toEqual({
+      [result.session.id]: { text: "and dates too", queuedAt: 5, state: "unsent" },
+    });
+    expect(await listQueued()).toEqual([{ sessionId: result.session.id, text: "and dates too", queuedAt: 5 }]);
+    expect(useUiStore.getState().notices.at(-1)?.text).toContain("Your queued message is in the new session");
   });
 
   it("falls back to threshold compaction when the document is empty", async () => {

@@ -5,8 +5,8 @@
  * entry is a `handoff` entry holding it, linked to the old session and entry and inheriting the
  * model and system prompt. The old session is untouched.
  *
- * - `startHandoff` takes the one maintenance lock (shared with compaction and branch summaries)
- *   and runs the document call in the worker. An empty document, or a context that leaves no room
+ * - `startHandoff` is one operation of the maintenance runner (shared with compaction and branch
+ *   summaries): it runs the document call in the worker. An empty document, or a context that leaves no room
  *   for one, falls back to compaction in place, with a notice. Failed or cancelled: nothing written.
  * - `createHandoffSession` writes the new session and its first entry in one transaction.
  * - `autoHandoff` is the threshold strategy (`settings.autoStrategy === "handoff"`): no dialog;
@@ -17,16 +17,17 @@ import { newHandoffSession } from "../../core/handoff/session";
 import type { Session } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
 import { buildTreeIndex, pathToRoot } from "../../core/session/tree";
-import { getEntries, getEntry } from "../../db/entries";
+import { getEntry } from "../../db/entries";
 import { createSession, getSession } from "../../db/sessions";
-import { handoffInWorker, type WorkerApi } from "../../worker/client";
+import { handoffInWorker } from "../../worker/client";
+import { failurePrefix } from "../maintenance/operation";
+import { errorText, type MaintenanceDeps, maintenanceDeps, runMaintenance } from "../maintenance/runner";
 import { thinkingFor } from "../settings-model";
 import { pushNotice, useMaintenanceStore, useSettingsStore, useUiStore } from "../stores";
 import { chatTarget, isTargetError } from "./chat-target";
 import { type CompactOptions, type CompactResult, compactSession } from "./compact";
 import { describeFailure } from "./describe-failure";
-import { beginMaintenance, endMaintenance, setMaintenanceProgress } from "./maintenance-lock";
-import { isReplying } from "./reply";
+import { discardQueued, moveQueued } from "./queued-message";
 
 export type HandoffStartResult =
   /** The draft to show (and let the user edit); `fromEntryId` is the leaf it was written from. */
@@ -53,20 +54,16 @@ export type AutoHandoffResult =
   /** The conversation moved on while the document was written: no session was created. */
   | { kind: "stale" };
 
-export type HandoffDeps = {
-  /** The worker API to write the document in; default the compaction worker (`getWorker()`). */
-  worker?: WorkerApi;
+/** The runner's clock, worker (default the compaction worker) and db, and the fallback compaction. */
+export type HandoffDeps = Partial<MaintenanceDeps> & {
   /** The fallback compaction; default `compactSession`. */
   compact?: (sessionId: SessionId, opts: CompactOptions) => Promise<CompactResult>;
-  now?: () => number;
 };
 
 export type StartHandoffOptions = {
   /** Started by Grove itself (threshold strategy): failures become notices. */
   automatic?: boolean;
 };
-
-const FAILURE_PREFIX = { manual: "Handoff failed", automatic: "Auto-handoff failed" } as const;
 
 const FALLBACK_REASON: Record<"empty" | "too_long", string> = {
   empty: "The handoff document came back empty.",
@@ -128,67 +125,52 @@ async function writeDocument(
   automatic: boolean,
   deps: HandoffDeps,
 ): Promise<DocumentOutcome> {
-  const prefix = automatic ? FAILURE_PREFIX.automatic : FAILURE_PREFIX.manual;
-  const fail = (message: string): HandoffStartResult => {
-    const text = `${prefix}: ${message}`;
-    if (automatic) pushNotice("error", text);
-    return { kind: "failed", message: text };
-  };
-  if (isReplying(sessionId)) return { kind: "busy" };
-  const now = deps.now ?? Date.now;
-  const ac = beginMaintenance(
-    { sessionId, kind: "handoff", reason: automatic ? "threshold" : "manual", automatic },
-    now(),
+  const run = maintenanceDeps(deps);
+  return runMaintenance(
+    sessionId,
+    { kind: "handoff", reason: automatic ? "threshold" : "manual" },
+    async ({ session, entries, settings, signal, progress, fail }): Promise<DocumentOutcome> => {
+      if (!session?.leafId) return { kind: "nothing_to_hand_off", reason: "This chat has no messages yet." };
+      const chat = chatTarget(session, settings);
+      if (isTargetError(chat)) return fail(describeFailure(chat));
+      const path = pathToRoot(buildTreeIndex(entries), session.leafId);
+      const outcome = await handoffInWorker(
+        {
+          path,
+          focus: focus?.trim() || undefined,
+          systemPrompt: chat.systemPrompt,
+          provider: chat.provider,
+          model: chat.modelId,
+          // The chat's own thinking setting: a different one would invalidate the provider's cache.
+          thinking: thinkingFor(settings, chat.modelId),
+          contextWindow: chat.model.info.contextWindow,
+          maxOutput: chat.model.info.maxOutput,
+          reserveTokens: settings.compaction.reserveTokens,
+          encoding: chat.model.info.encoding,
+          countScale: chat.calibration?.ratio ?? 1,
+        },
+        {
+          signal,
+          worker: run.worker,
+          onProgress: (p) =>
+            p.phase === "preparing" ? progress({ phase: "preparing" }) : progress({ phase: "writing" }, p.text),
+        },
+      );
+      if (signal.aborted) return { kind: "cancelled" };
+      switch (outcome.kind) {
+        case "document":
+        case "nothing_to_hand_off":
+        case "cancelled":
+          return outcome;
+        case "failed":
+          return fail(outcome.error);
+        case "empty":
+        case "too_long":
+          return { kind: "needs_fallback", reason: outcome.kind };
+      }
+    },
+    run,
   );
-  if (!ac) return { kind: "busy" };
-  try {
-    const settings = useSettingsStore.getState().settings;
-    const [session, entries] = await Promise.all([getSession(sessionId), getEntries(sessionId)]);
-    if (!session?.leafId) return { kind: "nothing_to_hand_off", reason: "This chat has no messages yet." };
-    const chat = chatTarget(session, settings);
-    if (isTargetError(chat)) return fail(describeFailure(chat));
-    const path = pathToRoot(buildTreeIndex(entries), session.leafId);
-    const outcome = await handoffInWorker(
-      {
-        path,
-        focus: focus?.trim() || undefined,
-        systemPrompt: chat.systemPrompt,
-        provider: chat.provider,
-        model: chat.modelId,
-        // The chat's own thinking setting: a different one would invalidate the provider's cache.
-        thinking: thinkingFor(settings, chat.modelId),
-        contextWindow: chat.model.info.contextWindow,
-        maxOutput: chat.model.info.maxOutput,
-        reserveTokens: settings.compaction.reserveTokens,
-        encoding: chat.model.info.encoding,
-        countScale: chat.calibration?.ratio ?? 1,
-      },
-      {
-        signal: ac.signal,
-        worker: deps.worker,
-        onProgress: (p) =>
-          p.phase === "preparing"
-            ? setMaintenanceProgress(ac, { phase: "preparing" })
-            : setMaintenanceProgress(ac, { phase: "summarizing", window: 1, windows: 1 }, p.text),
-      },
-    );
-    if (ac.signal.aborted) return { kind: "cancelled" };
-    switch (outcome.kind) {
-      case "document":
-      case "nothing_to_hand_off":
-      case "cancelled":
-        return outcome;
-      case "failed":
-        return fail(outcome.error);
-      case "empty":
-      case "too_long":
-        return { kind: "needs_fallback", reason: outcome.kind };
-    }
-  } catch (e) {
-    return fail(errorText(e));
-  } finally {
-    endMaintenance(ac);
-  }
 }
 
 export type CreateHandoffOptions = {
@@ -236,8 +218,8 @@ export async function createHandoffSession(
 /**
  * The threshold strategy "handoff" (called by threshold maintenance instead of compaction): write
  * the document, start the new session without a dialog, and open it (if the user is looking at
- * this chat) with a notice. A message queued meanwhile goes back into the composer, to be sent in
- * the new session. Falls back to compaction in place like a manual handoff.
+ * this chat) with a notice. A message queued meanwhile goes to the new session: back into the
+ * composer when the user is looking, else shown there as unsent (Send / Discard). Falls back to compaction in place like a manual handoff.
  */
 export async function autoHandoff(sessionId: SessionId, deps: HandoffDeps = {}): Promise<AutoHandoffResult> {
   const started = await startHandoff(sessionId, undefined, { automatic: true }, deps);
@@ -259,30 +241,24 @@ export async function autoHandoff(sessionId: SessionId, deps: HandoffDeps = {}):
   if (created.kind !== "created") {
     pushNotice(
       "error",
-      `${FAILURE_PREFIX.automatic}: ${created.kind === "failed" ? created.message : "the chat changed meanwhile."}`,
+      `${failurePrefix({ kind: "handoff", reason: "threshold" })}: ${created.kind === "failed" ? created.message : "the chat changed meanwhile."}`,
     );
     return created;
   }
+  // A message queued meanwhile was written for the old context: it goes to the new session, to be
+  // sent there by the user (into the composer when the user is looking, else shown as unsent there).
   const queued = useMaintenanceStore.getState().queued[sessionId];
   if (queued) {
-    useMaintenanceStore.setState((s) => {
-      const { [sessionId]: _moved, ...rest } = s.queued;
-      return { queued: rest };
-    });
-    if (viewing)
-      useUiStore.setState((s) => ({ composerSeed: { text: queued, nonce: (s.composerSeed?.nonce ?? 0) + 1 } }));
+    if (viewing) {
+      await discardQueued(sessionId);
+      useUiStore.setState((s) => ({ composerSeed: { text: queued.text, nonce: (s.composerSeed?.nonce ?? 0) + 1 } }));
+    } else {
+      await moveQueued(sessionId, created.session.id, queued);
+    }
   }
   pushNotice(
     "info",
-    `This chat was getting close to the model's context limit, so it was handed off to a new session, "${created.session.title}", which starts from a handoff document. The earlier chat is unchanged.${queued && viewing ? " Your queued message is back in the composer." : ""}`,
+    `This chat was getting close to the model's context limit, so it was handed off to a new session, "${created.session.title}", which starts from a handoff document. The earlier chat is unchanged.${queued ? (viewing ? " Your queued message is back in the composer." : " Your queued message is in the new session, not sent yet.") : ""}`,
   );
   return created;
-}
-
-function errorText(e: unknown): string {
-  if (e instanceof Error) return e.message;
-  if (typeof e === "object" && e !== null && "kind" in e && "message" in e) {
-    return describeFailure(e as Parameters<typeof describeFailure>[0]);
-  }
-  return String(e);
 }

@@ -5,11 +5,20 @@ import { newEntryId, newSessionId, type SessionId } from "../../core/session/ids
 import { listDrafts } from "../../db/drafts";
 import { appendEntries, getEntries, moveLeaf } from "../../db/entries";
 import { createSession, getSession } from "../../db/sessions";
-import { freshDatabase } from "../../db/test-utils";
+import { freshDatabase, getDb } from "../../db/test-utils";
 import type { AssistantPartial, StreamEvent, StreamFn, StreamRequest } from "../../providers/types";
 import { DEFAULT_SETTINGS } from "../settings-model";
-import { resetStores, useSettingsStore, useStreamStore } from "../stores";
-import { DRAFT_CHECKPOINT_MS, runReply, stopReply } from "./reply";
+import { resetStores, useSettingsStore, useStreamStore, useUiStore } from "../stores";
+import {
+  clearPendingReply,
+  DRAFT_CHECKPOINT_MS,
+  runReply,
+  STORAGE_FULL_TEXT,
+  saveUnsaved,
+  showPendingReply,
+  stopReply,
+  whenSaved,
+} from "./reply";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -194,5 +203,89 @@ describe("runReply", () => {
     await done;
     expect((await getSession(sessionId))?.leafId).toBe(other.id);
     expect((await getEntries(sessionId)).some((e) => e.parentId === userId)).toBe(true);
+  });
+});
+
+describe("the reply shown at once", () => {
+  it("the placeholder shows before anything is read, and the reply takes it over (same id)", async () => {
+    const { sessionId, userId } = await sessionWithQuestion();
+    showPendingReply(sessionId, userId);
+    const pending = useStreamStore.getState().replies[sessionId];
+    expect(pending).toMatchObject({ parentId: userId, phase: "preparing" });
+    const { fn } = scripted(["Hi"]);
+    const result = await runReply(sessionId, userId, {}, deps(fn));
+    expect(result?.entry.id).toBe(pending?.draftId);
+    expect(useStreamStore.getState().replies[sessionId]).toBeUndefined();
+  });
+
+  it("Stop while the reply is being prepared sends nothing and writes nothing", async () => {
+    const { sessionId, userId } = await sessionWithQuestion();
+    showPendingReply(sessionId, userId);
+    stopReply(sessionId);
+    const { fn, requests } = scripted(["never"]);
+    expect(await runReply(sessionId, userId, {}, deps(fn))).toBeNull();
+    clearPendingReply(sessionId);
+    expect(requests).toHaveLength(0);
+    expect(await getEntries(sessionId)).toHaveLength(1);
+    expect(useStreamStore.getState().replies[sessionId]).toBeUndefined();
+  });
+});
+
+describe("a Retry that fails before any content again", () => {
+  it("writes no second empty error version: the failed reply stays the leaf, the new reason is a notice", async () => {
+    const { sessionId, userId } = await sessionWithQuestion();
+    const { fn } = scripted(["x"], { fail: { afterChunks: 0, kind: "overloaded" } });
+    const first = await runReply(sessionId, userId, {}, deps(fn));
+    const failed = first?.entry as MessageEntry;
+    expect(failed).toMatchObject({ status: "error", content: [] });
+    await moveLeaf(sessionId, userId);
+    const again = await runReply(sessionId, userId, { retryOf: failed }, deps(fn));
+    expect(again?.entry.id).toBe(failed.id);
+    expect(await getEntries(sessionId)).toHaveLength(2);
+    expect(await listDrafts()).toEqual([]);
+    expect((await getSession(sessionId))?.leafId).toBe(failed.id);
+    expect(useUiStore.getState().notices.at(-1)?.text).toMatch(/^Retry failed: /);
+  });
+});
+
+describe("a reply the storage refuses (disk full)", () => {
+  it("stays on screen as unsaved, in full, and is written by a later attempt", async () => {
+    const { sessionId, userId } = await sessionWithQuestion();
+    const db = getDb();
+    const quota = () => new DOMException("The quota has been exceeded.", "QuotaExceededError");
+    let full = true;
+    db.close();
+    db.use({
+      stack: "dbcore",
+      name: "disk-full",
+      create: (down) => ({
+        ...down,
+        table: (name) => {
+          const t = down.table(name);
+          return {
+            ...t,
+            mutate: (req) =>
+              full && (name === "entries" || name === "drafts") ? Promise.reject(quota()) : t.mutate(req),
+          };
+        },
+      }),
+    });
+    await db.open();
+    const { fn } = scripted(["All ", "of ", "it"]);
+    const result = await runReply(sessionId, userId, {}, deps(fn));
+    expect(result?.entry.content).toEqual([{ type: "text", text: "All of it" }]);
+    expect(useStreamStore.getState().replies[sessionId]).toMatchObject({
+      phase: "unsaved",
+      saveError: STORAGE_FULL_TEXT,
+      partial: { content: [{ type: "text", text: "All of it" }] },
+    });
+    expect(await saveUnsaved(sessionId)).toBe(false);
+    full = false;
+    expect(await saveUnsaved(sessionId)).toBe(true);
+    await whenSaved(sessionId);
+    expect(useStreamStore.getState().replies[sessionId]).toBeUndefined();
+    const saved = (await getEntries(sessionId)).find((e) => e.parentId === userId) as MessageEntry;
+    expect(saved.content).toEqual([{ type: "text", text: "All of it" }]);
+    expect((await getSession(sessionId))?.leafId).toBe(saved.id);
   });
 });

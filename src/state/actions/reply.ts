@@ -2,22 +2,25 @@
  * Runs one assistant reply: build the context, stream it, checkpoint the draft, and write the
  * finished entry (complete, stopped or error) in one transaction. The stream never throws
  * (providers' contract); every outcome ends here as an entry, so nothing the user saw is lost.
+ *
+ * The reply shows the moment the user sends (`showPendingReply`: a placeholder with Stop, before
+ * the provider code or the preflight is awaited), and a reply the browser refuses to store (disk
+ * full) stays on screen and in memory, saying so, until a later attempt saves it (`saveUnsaved`).
  */
 import { CONTINUE_REPLY } from "../../core/prompts";
 import { buildContext } from "../../core/session/build-context";
 import type { LlmContext } from "../../core/session/context";
-import type { MessageEntry, MessageError, MessageStatus } from "../../core/session/entries";
+import type { Entry, MessageEntry, MessageError, MessageStatus, Session } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
 import { newEntryId } from "../../core/session/ids";
-import { buildTreeIndex, pathToRoot } from "../../core/session/tree";
-import { deleteDraft, finalizeDraft, saveDraft } from "../../db/drafts";
-import { getEntries } from "../../db/entries";
-import { getSession } from "../../db/sessions";
-import { stream as defaultStream } from "../../providers/registry";
+import { type Draft, deleteDraft, finalizeDraft, saveDraft } from "../../db/drafts";
+import { getSessionPath, moveLeaf } from "../../db/entries";
+import { isQuotaError } from "../../db/storage";
+import { stream as defaultStream, loadProvider } from "../../providers/registry";
 import type { AssistantPartial, StreamFn } from "../../providers/types";
 import { createFrameBatcher } from "../frame-batcher";
 import { thinkingFor } from "../settings-model";
-import { useSettingsStore, useStreamStore } from "../stores";
+import { type ActiveReply, pushNotice, useSettingsStore, useStreamStore } from "../stores";
 import { type ChatTarget, chatTarget, isTargetError } from "./chat-target";
 import { describeFailure } from "./describe-failure";
 import { pageOwnerId } from "./owner";
@@ -30,19 +33,89 @@ export type ReplyResult =
 
 /** The draft row is rewritten at this pace while a reply streams, never per token. */
 export const DRAFT_CHECKPOINT_MS = 500;
+/** A reply the storage refused is tried again at this pace (and at once with "Save now"). */
+export const UNSAVED_RETRY_MS = 5_000;
+
+export const STORAGE_FULL_TEXT =
+  "Not saved: the browser's storage for Grove is full. The reply is kept here; Grove saves it as soon as there is room (free space by deleting old chats). Don't reload or close this tab until then.";
 
 export type ReplyDeps = { stream: StreamFn; now: () => number };
 const defaultDeps: ReplyDeps = { stream: defaultStream, now: () => Date.now() };
 
+export type ReplyOptions = {
+  /** The reply continues a partial cut off by the output limit (Continue). */
+  continues?: EntryId;
+  /** The session and the path to `parentId` as already read by the caller (saves reading them again). */
+  read?: { session: Session; path: readonly Entry[] };
+  /**
+   * Retry of a reply that failed before any content: if this attempt fails before any content too,
+   * nothing new is written (no pile of empty error versions); the failed reply stays the leaf and
+   * the new reason is shown as a notice.
+   */
+  retryOf?: MessageEntry;
+};
+
 const controllers = new Map<SessionId, AbortController>();
+/** Stop pressed while the reply was still being prepared: the request is never sent. */
+const pendingControllers = new Map<SessionId, AbortController>();
+const unsavedTimers = new Map<SessionId, ReturnType<typeof setInterval>>();
 
 export function isReplying(sessionId: SessionId): boolean {
   return controllers.has(sessionId);
 }
 
-/** Stop the reply in flight for a session; what arrived is kept and marked "stopped". */
+/** Stop the reply in flight (or about to start) for a session; what arrived is kept and marked "stopped". */
 export function stopReply(sessionId: SessionId): void {
   controllers.get(sessionId)?.abort();
+  pendingControllers.get(sessionId)?.abort();
+}
+
+function setReply(sessionId: SessionId, update: (r: ActiveReply) => ActiveReply | null): void {
+  useStreamStore.setState((s) => {
+    const current = s.replies[sessionId];
+    if (!current) return s;
+    const next = update(current);
+    if (next === current) return s;
+    if (next) return { replies: { ...s.replies, [sessionId]: next } };
+    const { [sessionId]: _gone, ...rest } = s.replies;
+    return { replies: rest };
+  });
+}
+
+/**
+ * Shows the reply to `parentId` at once (typing dots and Stop), before anything slow is awaited.
+ * `runReply` takes it over; `clearPendingReply` removes it if no reply ever started.
+ */
+export function showPendingReply(sessionId: SessionId, parentId: EntryId): void {
+  if (controllers.has(sessionId) || useStreamStore.getState().replies[sessionId]?.phase === "unsaved") return;
+  pendingControllers.set(sessionId, new AbortController());
+  const partial: AssistantPartial = { content: [], providerId: "", api: "anthropic-messages", model: "" };
+  useStreamStore.setState((s) => ({
+    replies: {
+      ...s.replies,
+      [sessionId]: {
+        sessionId,
+        draftId: newEntryId(),
+        parentId,
+        partial,
+        retry: null,
+        phase: "preparing",
+        saveError: null,
+      },
+    },
+  }));
+}
+
+/** Removes a placeholder that no reply took over (a preflight that failed, Stop before the request). */
+export function clearPendingReply(sessionId: SessionId): void {
+  pendingControllers.delete(sessionId);
+  setReply(sessionId, (r) => (r.phase === "preparing" ? null : r));
+}
+
+/** Loads the provider code for the chat's model ahead of the first send (composer focus, a key set). */
+export function preloadReplyCode(session: Session | undefined): void {
+  const target = chatTarget(session, useSettingsStore.getState().settings);
+  if (!isTargetError(target)) void loadProvider(target.api).catch(() => {});
 }
 
 function copyPartial(p: AssistantPartial): AssistantPartial {
@@ -50,25 +123,34 @@ function copyPartial(p: AssistantPartial): AssistantPartial {
 }
 
 /**
- * Streams a reply as a child of `parentId`. Resolves when the entry is written.
- * Only one reply per session per tab; a second call while one runs is ignored.
+ * Streams a reply as a child of `parentId`. Resolves when the entry is written (or, storage full,
+ * when the reply is kept on screen to be saved later: then the result's entry is the unsaved one).
+ * Only one reply per session per tab; a second call while one runs is ignored (null). Null too when
+ * the user pressed Stop before the request went out (nothing is written).
  */
 export async function runReply(
   sessionId: SessionId,
   parentId: EntryId,
-  opts: { continues?: EntryId } = {},
+  opts: ReplyOptions = {},
   deps: ReplyDeps = defaultDeps,
 ): Promise<ReplyResult | null> {
   if (controllers.has(sessionId)) return null;
-  const controller = new AbortController();
+  const pending = useStreamStore.getState().replies[sessionId];
+  if (pending?.phase === "unsaved") return null;
+  const controller = pendingControllers.get(sessionId) ?? new AbortController();
+  pendingControllers.delete(sessionId);
   controllers.set(sessionId, controller);
-  const draftId = newEntryId();
+  const draftId = pending?.phase === "preparing" ? pending.draftId : newEntryId();
+  let keepOnScreen = false;
   try {
+    if (controller.signal.aborted) return null;
     const settings = useSettingsStore.getState().settings;
-    const [session, entries] = await Promise.all([getSession(sessionId), getEntries(sessionId)]);
-    const target = chatTarget(session, settings);
+    const read = opts.read ?? (await getSessionPath(sessionId, parentId));
+    const target = chatTarget(read?.session, settings);
     const startedAt = deps.now();
     if (isTargetError(target)) {
+      if (opts.retryOf)
+        return { entry: await retryFailedAgain(sessionId, opts.retryOf, target), target: null, context: null };
       return {
         entry: await writeFailure(sessionId, parentId, draftId, target, startedAt),
         target: null,
@@ -76,8 +158,7 @@ export async function runReply(
       };
     }
     const { provider, modelId, model } = target;
-    const path = pathToRoot(buildTreeIndex(entries), parentId);
-    const built = buildContext(path, {
+    const built = buildContext(read?.path ?? [], {
       systemPrompt: target.systemPrompt,
       targetApi: provider.api,
       targetProviderId: provider.id,
@@ -93,17 +174,15 @@ export async function runReply(
     let partial: AssistantPartial = { content: [], providerId: provider.id, api: provider.api, model: modelId };
     let finalError: MessageError | undefined;
     let aborted = false;
-    const publish = createFrameBatcher<AssistantPartial>((p) =>
-      useStreamStore.setState((s) => {
-        const current = s.replies[sessionId];
-        return current ? { replies: { ...s.replies, [sessionId]: { ...current, partial: p } } } : s;
-      }),
-    );
+    const publish = createFrameBatcher<AssistantPartial>((p) => setReply(sessionId, (r) => ({ ...r, partial: p })));
     useStreamStore.setState((s) => ({
-      replies: { ...s.replies, [sessionId]: { sessionId, draftId, parentId, partial, retry: null } },
+      replies: {
+        ...s.replies,
+        [sessionId]: { sessionId, draftId, parentId, partial, retry: null, phase: "streaming", saveError: null },
+      },
     }));
 
-    const draftRow = () => ({
+    const draftRow = (): Draft => ({
       id: draftId,
       sessionId,
       parentId,
@@ -116,13 +195,22 @@ export async function runReply(
       startedAt,
       updatedAt: deps.now(),
     });
-    await saveDraft(draftRow());
     let dirty = false;
-    // A failed checkpoint (quota) must not kill the stream: the final write reports it.
-    const checkpoint = setInterval(() => {
+    // A failed checkpoint (quota) must not kill the stream: the reply goes on in memory and on
+    // screen, saying it is not saved; the next checkpoint tries again.
+    const checkpoint = () =>
+      saveDraft(draftRow()).then(
+        () => setReply(sessionId, (r) => (r.saveError === null ? r : { ...r, saveError: null })),
+        (e: unknown) => {
+          dirty = true;
+          if (isQuotaError(e)) setReply(sessionId, (r) => ({ ...r, saveError: STORAGE_FULL_TEXT }));
+        },
+      );
+    await checkpoint();
+    const checkpoints = setInterval(() => {
       if (!dirty) return;
       dirty = false;
-      saveDraft(draftRow()).catch(() => {});
+      void checkpoint();
     }, DRAFT_CHECKPOINT_MS);
 
     try {
@@ -143,17 +231,15 @@ export async function runReply(
             publish.push(partial);
             break;
           case "retry_wait":
-            useStreamStore.setState((s) => {
-              const current = s.replies[sessionId];
-              if (!current) return s;
-              const retry = {
+            setReply(sessionId, (r) => ({
+              ...r,
+              retry: {
                 attempt: event.attempt,
                 maxAttempts: event.maxAttempts,
                 until: deps.now() + event.delayMs,
                 message: describeFailure(event.error),
-              };
-              return { replies: { ...s.replies, [sessionId]: { ...current, retry } } };
-            });
+              },
+            }));
             break;
           case "done":
             break;
@@ -168,11 +254,15 @@ export async function runReply(
         }
       }
     } finally {
-      clearInterval(checkpoint);
+      clearInterval(checkpoints);
       publish.flush();
     }
 
     const status: MessageStatus = aborted ? "stopped" : finalError ? "error" : "complete";
+    if (opts.retryOf && finalError && partial.content.length === 0) {
+      await deleteDraft(draftId).catch(() => {});
+      return { entry: await retryFailedAgain(sessionId, opts.retryOf, finalError), target, context };
+    }
     const entry: MessageEntry = {
       id: draftId,
       sessionId,
@@ -194,18 +284,93 @@ export async function runReply(
       await finalizeDraft(draftId, entry, { kind: "move-if-leaf-is", expected: parentId, to: draftId });
       return { entry, target, context };
     } catch (e) {
-      // The entry could not be written (e.g. storage full). Keep the whole reply in its draft, not
-      // just the last checkpoint, so recovery brings back everything the user saw (best effort).
+      if (!isQuotaError(e)) {
+        // Keep the whole reply in its draft, not just the last checkpoint, so recovery brings back
+        // everything the user saw (best effort).
+        await saveDraft(draftRow()).catch(() => {});
+        throw e;
+      }
+      // Storage full: the reply stays on screen and in memory, saying so, and is saved when room
+      // returns. Its draft gets everything too if that table still takes it (a reload then keeps it).
       await saveDraft(draftRow()).catch(() => {});
-      throw e;
+      keepOnScreen = true;
+      keepUnsaved(sessionId, entry);
+      return { entry, target, context };
     }
   } finally {
     controllers.delete(sessionId);
-    useStreamStore.setState((s) => {
-      const { [sessionId]: _gone, ...rest } = s.replies;
-      return { replies: rest };
-    });
+    if (!keepOnScreen) setReply(sessionId, (r) => (r.phase === "unsaved" ? r : null));
   }
+}
+
+/**
+ * The reply `entry` could not be written (quota): show it as unsaved (its last partial, which is
+ * the entry's content) and try again on a timer.
+ */
+function keepUnsaved(sessionId: SessionId, entry: MessageEntry): void {
+  setReply(sessionId, (r) => ({
+    ...r,
+    phase: "unsaved",
+    saveError: STORAGE_FULL_TEXT,
+    retry: null,
+  }));
+  unsavedEntries.set(sessionId, entry);
+  if (!unsavedTimers.has(sessionId)) {
+    unsavedTimers.set(
+      sessionId,
+      setInterval(() => void saveUnsaved(sessionId), UNSAVED_RETRY_MS),
+    );
+  }
+}
+
+const unsavedEntries = new Map<SessionId, MessageEntry>();
+const unsavedWaiters = new Map<SessionId, Array<() => void>>();
+
+/**
+ * Tries again to write the reply the storage refused ("Save now", and every UNSAVED_RETRY_MS).
+ * Resolves true once it is saved (the placeholder goes, the entry shows in its place).
+ */
+export async function saveUnsaved(sessionId: SessionId): Promise<boolean> {
+  const entry = unsavedEntries.get(sessionId);
+  if (!entry) return true;
+  try {
+    await finalizeDraft(entry.id, entry, { kind: "move-if-leaf-is", expected: entry.parentId, to: entry.id });
+  } catch (e) {
+    if (isQuotaError(e)) return false;
+    // Anything else (e.g. the chat was deleted meanwhile): there is nothing left to save it into.
+    pushNotice("error", `The reply could not be saved: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  unsavedEntries.delete(sessionId);
+  clearInterval(unsavedTimers.get(sessionId));
+  unsavedTimers.delete(sessionId);
+  setReply(sessionId, (r) => (r.phase === "unsaved" ? null : r));
+  for (const resolve of unsavedWaiters.get(sessionId) ?? []) resolve();
+  unsavedWaiters.delete(sessionId);
+  return true;
+}
+
+/** Resolves when the session has no reply waiting to be saved (at once when it has none). */
+export function whenSaved(sessionId: SessionId): Promise<void> {
+  if (!unsavedEntries.has(sessionId)) return Promise.resolve();
+  return new Promise((resolve) => {
+    unsavedWaiters.set(sessionId, [...(unsavedWaiters.get(sessionId) ?? []), resolve]);
+  });
+}
+
+/**
+ * A Retry that failed before any content again: the failed reply stays the only version (the leaf
+ * goes back to it) and the new reason is shown. Returns the failed reply with the new error.
+ */
+async function retryFailedAgain(
+  sessionId: SessionId,
+  failed: MessageEntry,
+  error: MessageError,
+): Promise<MessageEntry> {
+  // Back to the failed reply, unless the user has moved on meanwhile.
+  const now = await getSessionPath(sessionId, null);
+  if (now?.session.leafId === failed.parentId) await moveLeaf(sessionId, failed.id);
+  pushNotice("error", `Retry failed: ${describeFailure(error)}`);
+  return { ...failed, error };
 }
 
 /** A reply that could not even start (no key, unknown provider): an error entry with Retry. */

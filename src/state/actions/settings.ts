@@ -3,7 +3,7 @@ import { setSetting } from "../../db/settings";
 import { listModels } from "../../providers/registry";
 import type { ProviderConfig } from "../../providers/types";
 import type { Settings } from "../settings-model";
-import { useSettingsStore } from "../stores";
+import { pushNotice, useSettingsStore } from "../stores";
 import { reportActionError } from "./report-error";
 
 export async function saveSettings(patch: Partial<Settings>): Promise<void> {
@@ -34,10 +34,20 @@ export async function removeProvider(id: string): Promise<void> {
   await saveSettings({ providers });
 }
 
-/** The provider's own model list, or [] when it does not answer (the registry and free text remain). */
+/** A provider's key and base URL were edited but could not be saved (Settings closed with a problem showing). */
+export function reportUnsavedProvider(name: string, reason: string): void {
+  pushNotice("error", `${name} was not saved: ${reason}`);
+}
+
+/**
+ * The provider's own model list, or [] when it does not answer (the registry and free text remain).
+ * Asked only for a committed key + base URL pair (Settings commits them together), and never for an
+ * endpoint the registry refuses (no base URL, unconfirmed plain http).
+ */
 const modelListCache = new Map<string, Promise<string[]>>();
 export function fetchProviderModels(provider: ProviderConfig): Promise<string[]> {
-  const key = `${provider.id}|${provider.baseUrl}|${provider.apiKey.length}`;
+  // The whole pair is the key: a new key for the same host is a new question (kept in memory only).
+  const key = JSON.stringify([provider.id, provider.baseUrl, provider.apiKey, provider.plainHttpOrigin ?? ""]);
   let cached = modelListCache.get(key);
   if (!cached) {
     const controller = new AbortController();

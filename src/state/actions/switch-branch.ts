@@ -3,8 +3,8 @@
  * being left. On a user message the new position is its parent and its text goes back into the
  * composer; otherwise the position is the target; the target being the leaf is nothing to do.
  *
- * With a summary: take the one maintenance lock (shared with compaction and handoff), run the
- * branch summarizer in the worker, then in ONE transaction append the `branch_summary` as a child
+ * With a summary (one operation of the maintenance runner, shared with compaction and handoff):
+ * run the branch summarizer in the worker, then in ONE transaction append the `branch_summary` as a child
  * of the new position and move the leaf to it — only if the leaf is still the old leaf (a stale
  * result writes nothing). A failed or cancelled summary writes nothing and leaves the leaf where
  * it was. Without a summary the leaf just moves. Outcomes come back as a result, never a throw.
@@ -14,17 +14,14 @@ import type { BranchSummaryEntry } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
 import { newEntryId } from "../../core/session/ids";
 import { buildTreeIndex } from "../../core/session/tree";
-import { appendEntries, getEntries, moveLeaf } from "../../db/entries";
-import { StaleLeafError } from "../../db/errors";
-import { getSession } from "../../db/sessions";
+import { getSessionWithEntries, moveLeaf } from "../../db/entries";
 import { setSetting } from "../../db/settings";
-import { branchSummaryInWorker, type WorkerApi } from "../../worker/client";
+import { branchSummaryInWorker } from "../../worker/client";
+import { errorText, type MaintenanceDeps, maintenanceDeps, runMaintenance } from "../maintenance/runner";
 import type { SwitchSummaryDefault } from "../settings-model";
 import { useMaintenanceStore, useSettingsStore, useUiStore } from "../stores";
 import { chatTarget, isTargetError, summarizerSpec, summarizerTarget } from "./chat-target";
 import { describeFailure } from "./describe-failure";
-import { beginMaintenance, endMaintenance, setMaintenanceProgress } from "./maintenance-lock";
-import { isReplying } from "./reply";
 import { reportActionError } from "./report-error";
 
 /** What the user picked in the switch dialog (or the remembered default). */
@@ -66,13 +63,8 @@ export type SwitchPreview =
       remembered: SwitchChoice | null;
     };
 
-export type SwitchDeps = {
-  /** The worker API to run the summary in; default the compaction worker (`getWorker()`). */
-  worker?: WorkerApi;
-  now?: () => number;
-};
-
-const FAILURE_PREFIX = "Branch summary failed";
+/** The runner's clock, worker (default the compaction worker) and db; tests override them. */
+export type SwitchDeps = Partial<MaintenanceDeps>;
 
 /** The choice remembered in Settings, or null when the dialog should ask. */
 export function rememberedSwitchChoice(value: SwitchSummaryDefault = currentDefault()): SwitchChoice | null {
@@ -109,7 +101,8 @@ async function readPlan(
   sessionId: SessionId,
   targetId: EntryId,
 ): Promise<{ plan: SwitchPlan; leafId: EntryId | null } | null> {
-  const [session, entries] = await Promise.all([getSession(sessionId), getEntries(sessionId)]);
+  // Branch switching genuinely needs the whole tree: session and entries from one transaction.
+  const { session, entries } = await getSessionWithEntries(sessionId);
   if (!session) return null;
   return { plan: planSwitch(buildTreeIndex(entries), targetId, session.leafId), leafId: session.leafId };
 }
@@ -169,90 +162,66 @@ export async function switchHere(
     }
   }
 
-  // A reply streaming here would move the leaf under the summary: one thing at a time.
-  if (isReplying(sessionId)) return { kind: "busy" };
-  const now = deps.now ?? Date.now;
-  const ac = beginMaintenance({ sessionId, kind: "branch_summary", reason: "switch", automatic: false }, now());
-  if (!ac) return { kind: "busy" };
-  try {
-    const settings = useSettingsStore.getState().settings;
-    const [session, entries] = await Promise.all([getSession(sessionId), getEntries(sessionId)]);
-    if (!session) return { kind: "not_found" };
-    const oldLeaf = session.leafId;
-    const plan = planSwitch(buildTreeIndex(entries), targetId, oldLeaf);
-    if (plan.kind !== "switch") return plan;
-    if (!plan.summarizable) return await moveOnly(sessionId, plan);
+  const run = maintenanceDeps(deps);
+  return runMaintenance(
+    sessionId,
+    { kind: "branch_summary", reason: "switch" },
+    async ({ session, entries, settings, signal, progress, fail }): Promise<SwitchResult> => {
+      if (!session) return { kind: "not_found" };
+      const oldLeaf = session.leafId;
+      const plan = planSwitch(buildTreeIndex(entries), targetId, oldLeaf);
+      if (plan.kind !== "switch") return plan;
+      if (!plan.summarizable) return await moveOnly(sessionId, plan);
 
-    const chat = chatTarget(session, settings);
-    if (isTargetError(chat)) return fail(describeFailure(chat));
-    const summarizer = summarizerTarget(chat, settings);
-    const outcome = await branchSummaryInWorker(
-      {
-        abandoned: plan.abandoned.entries,
-        instructions: choice.instructions?.trim() || undefined,
-        branchReserveTokens: settings.compaction.branchReserveTokens,
-        encoding: summarizer.model.info.encoding,
-        countScale: summarizer.calibration?.ratio ?? 1,
-        summarizer: summarizerSpec(summarizer),
-      },
-      {
-        signal: ac.signal,
-        worker: deps.worker,
-        onProgress: (p) =>
-          p.phase === "preparing"
-            ? setMaintenanceProgress(ac, { phase: "preparing" })
-            : setMaintenanceProgress(ac, { phase: "summarizing", window: 1, windows: 1 }, p.text),
-      },
-    );
-    switch (outcome.kind) {
-      case "cancelled":
-        return outcome;
-      case "failed":
-        return fail(outcome.error);
-      case "nothing_to_summarize":
-        return await moveOnly(sessionId, plan);
-      case "done":
-        break;
-    }
-    if (ac.signal.aborted) return { kind: "cancelled" };
+      const chat = chatTarget(session, settings);
+      if (isTargetError(chat)) return fail(describeFailure(chat));
+      const summarizer = summarizerTarget(chat, settings);
+      const outcome = await branchSummaryInWorker(
+        {
+          abandoned: plan.abandoned.entries,
+          instructions: choice.instructions?.trim() || undefined,
+          branchReserveTokens: settings.compaction.branchReserveTokens,
+          encoding: summarizer.model.info.encoding,
+          countScale: summarizer.calibration?.ratio ?? 1,
+          summarizer: summarizerSpec(summarizer),
+        },
+        {
+          signal,
+          worker: run.worker,
+          onProgress: (p) =>
+            p.phase === "preparing" ? progress({ phase: "preparing" }) : progress({ phase: "summarizing" }, p.text),
+        },
+      );
+      switch (outcome.kind) {
+        case "cancelled":
+          return outcome;
+        case "failed":
+          return fail(outcome.error);
+        case "nothing_to_summarize":
+          return await moveOnly(sessionId, plan);
+        case "done":
+          break;
+      }
+      if (signal.aborted) return { kind: "cancelled" };
 
-    const entry: BranchSummaryEntry = {
-      ...outcome.entry,
-      id: newEntryId(),
-      sessionId,
-      parentId: plan.position,
-      createdAt: now(),
-    };
-    try {
-      await appendEntries(sessionId, [entry], { kind: "only-if-leaf-is", expected: oldLeaf, to: entry.id }, now());
-    } catch (e) {
-      if (e instanceof StaleLeafError) return { kind: "stale" };
-      throw e;
-    }
-    seedComposer(sessionId, plan.composerText);
-    return {
-      kind: "switched",
-      leafId: entry.id,
-      summary: entry,
-      ...(plan.composerText !== undefined ? { composerText: plan.composerText } : {}),
-    };
-  } catch (e) {
-    return fail(errorText(e));
-  } finally {
-    endMaintenance(ac);
-  }
-}
-
-function errorText(e: unknown): string {
-  if (e instanceof Error) return e.message;
-  if (typeof e === "object" && e !== null && "kind" in e && "message" in e) {
-    return describeFailure(e as Parameters<typeof describeFailure>[0]);
-  }
-  return String(e);
-}
-
-function fail(message: string): SwitchResult {
-  return { kind: "failed", message: `${FAILURE_PREFIX}: ${message}` };
+      const entry: BranchSummaryEntry = {
+        ...outcome.entry,
+        id: newEntryId(),
+        sessionId,
+        parentId: plan.position,
+        createdAt: run.now(),
+      };
+      if (!(await run.db.appendIfLeafIs(sessionId, entry, oldLeaf, run.now()))) return { kind: "stale" };
+      seedComposer(sessionId, plan.composerText);
+      return {
+        kind: "switched",
+        leafId: entry.id,
+        summary: entry,
+        ...(plan.composerText !== undefined ? { composerText: plan.composerText } : {}),
+      };
+    },
+    run,
+  );
 }
 
 /**

@@ -8,9 +8,8 @@ import { CHAT_TITLE, CHAT_TITLE_SYSTEM, fillTemplate } from "../../core/prompts"
 import { messageText } from "../../core/session/entries";
 import type { SessionId } from "../../core/session/ids";
 import { titleFromModel } from "../../core/session/title";
-import { buildTreeIndex, pathToRoot } from "../../core/session/tree";
-import { getEntries } from "../../db/entries";
-import { getSession, setAutoTitle } from "../../db/sessions";
+import { getSessionPath } from "../../db/entries";
+import { setAutoTitle } from "../../db/sessions";
 import { type SummarizeRequest, summarizeInWorker } from "../../worker/client";
 import { useSettingsStore } from "../stores";
 import { chatTarget, isTargetError, summarizerTarget } from "./chat-target";
@@ -29,9 +28,10 @@ export async function nameChatWithModel(
   const settings = useSettingsStore.getState().settings;
   if (!settings.modelTitles) return null;
   try {
-    const session = await getSession(sessionId);
-    if (session?.titleSource !== "auto" || !session.leafId) return null;
-    const path = pathToRoot(buildTreeIndex(await getEntries(sessionId)), session.leafId);
+    const read = await getSessionPath(sessionId);
+    const session = read?.session;
+    if (!read || session?.titleSource !== "auto" || !session.leafId) return null;
+    const { path } = read;
     const user = path.find((e) => e.type === "message" && e.role === "user");
     const reply = path.find((e) => e.type === "message" && e.role === "assistant" && e.status === "complete");
     if (user?.type !== "message" || reply?.type !== "message") return null;

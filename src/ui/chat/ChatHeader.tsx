@@ -1,10 +1,10 @@
 import { useState } from "react";
+import { openCompactDialog } from "../../state/dialogs/compact-dialog";
+import { openHandoffDialog } from "../../state/dialogs/handoff-dialog";
 import { useMaintenanceStore, useStreamStore, useUiStore } from "../../state/stores";
 import type { SessionView } from "../hooks";
 import { ContextMeter } from "./ContextMeter";
-import { openCompactDialog } from "./compact-dialog-store";
 import { ExportMenu } from "./ExportMenu";
-import { openHandoffDialog } from "./handoff-dialog-store";
 import { ModelPicker } from "./ModelPicker";
 import { SessionPromptDialog } from "./SessionPromptDialog";
 

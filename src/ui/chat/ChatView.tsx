@@ -50,7 +50,7 @@ export function ChatView({
       )}
       {!replying && !missing && <BranchPoint view={view} />}
       <MaintenanceBar sessionId={sessionId} />
-      <Composer sessionId={sessionId} leafId={view.session?.leafId} replying={replying} />
+      <Composer sessionId={sessionId} session={view.session} leafId={view.session?.leafId} />
       <CompactDialog session={view.session} />
       <HandoffDialog />
     </div>

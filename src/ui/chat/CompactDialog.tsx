@@ -2,12 +2,12 @@ import { useState } from "react";
 import { keepRecentTokensFor } from "../../core/compaction/settings";
 import type { Session } from "../../core/session/entries";
 import { resolveModel } from "../../core/tokens/models";
+import { closeCompactDialog, runCompactDialog, useCompactDialog } from "../../state/dialogs/compact-dialog";
 import { useMaintenanceStore, useSettingsStore } from "../../state/stores";
 import { Dialog } from "../common/Dialog";
 import { ProgressBlock } from "../common/ProgressBlock";
 import { SubmitTextarea } from "../common/SubmitTextarea";
-import { closeCompactDialog, runCompactDialog, useCompactDialog } from "./compact-dialog-store";
-import { phaseText } from "./maintenance-text";
+import { progressText } from "./maintenance-text";
 
 /**
  * "Compact conversation": optional instructions, then the run (phase and the summary streaming
@@ -89,7 +89,7 @@ function CompactProgress() {
   const op = useMaintenanceStore((s) => (s.op && s.op.sessionId === sessionId && !s.op.automatic ? s.op : null));
   return (
     <ProgressBlock
-      status={op ? phaseText(op.progress) : "Preparing…"}
+      status={op ? progressText(op) : "Preparing…"}
       text={op?.text ?? ""}
       textLabel="Summary so far"
       emptyText="The summary appears here as it is written."

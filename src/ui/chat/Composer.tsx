@@ -1,28 +1,71 @@
 import { useEffect, useRef, useState } from "react";
+import type { Session } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
 import { sendMessage } from "../../state/actions/chat";
-import { stopReply } from "../../state/actions/reply";
-import { useMaintenanceStore, useUiStore } from "../../state/stores";
+import {
+  clearComposerDraft,
+  composerDraftChanged,
+  flushAllComposerDrafts,
+  flushComposerDraft,
+  loadComposerDraft,
+} from "../../state/actions/composer-drafts";
+import { preloadReplyCode, stopReply } from "../../state/actions/reply";
+import { useMaintenanceStore, useStreamStore, useUiStore } from "../../state/stores";
 
+/**
+ * The message box. Its text belongs to the chat on screen (a draft per chat, kept across reloads:
+ * composer-drafts.ts), so text typed in one chat never follows the user into another. While a
+ * reply runs, Enter queues the message behind it (sent as its child once it is done).
+ */
 export function Composer({
   sessionId,
+  session,
   leafId,
-  replying,
 }: {
   sessionId: SessionId | null;
+  /** The open session (for its model: the provider code is loaded ahead of the first send). */
+  session: Session | undefined;
   /** The leaf on screen: a new message answers what the user sees. */
   leafId: EntryId | null | undefined;
-  replying: boolean;
 }) {
   const [text, setText] = useState("");
   const ref = useRef<HTMLTextAreaElement>(null);
   const seed = useUiStore((s) => s.composerSeed);
   const focusNonce = useUiStore((s) => s.composerFocus);
   const compacting = useMaintenanceStore((s) => sessionId !== null && s.op?.sessionId === sessionId);
+  // A reply being prepared or streaming can be stopped; one kept unsaved (storage full) cannot.
+  const replying = useStreamStore((s) => {
+    const phase = sessionId ? s.replies[sessionId]?.phase : undefined;
+    return phase === "preparing" || phase === "streaming";
+  });
+
+  // The chat's own draft: restored when it opens, the previous chat's written when it is left.
+  useEffect(() => {
+    let current = true;
+    setText("");
+    void loadComposerDraft(sessionId).then((draft) => {
+      if (current) setText((typed) => typed || draft);
+    });
+    return () => {
+      current = false;
+      void flushComposerDraft(sessionId);
+    };
+  }, [sessionId]);
 
   useEffect(() => {
+    window.addEventListener("pagehide", flushAllComposerDrafts);
+    return () => window.removeEventListener("pagehide", flushAllComposerDrafts);
+  }, []);
+
+  const edit = (next: string) => {
+    setText(next);
+    composerDraftChanged(sessionId, next);
+  };
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new seed only, not a session change
+  useEffect(() => {
     if (seed) {
-      setText(seed.text);
+      edit(seed.text);
       ref.current?.focus();
     }
   }, [seed]);
@@ -48,11 +91,17 @@ export function Composer({
   }, [sessionId]);
 
   const send = async () => {
-    if (!text.trim() || replying) return;
+    if (!text.trim()) return;
     const sent = text;
+    const from = sessionId;
     setText("");
+    void clearComposerDraft(from);
     const ok = await sendMessage(sent, leafId);
-    if (!ok) setText((t) => t || sent); // keep what the user typed if it could not be saved
+    if (!ok) {
+      // Keep what the user typed if it could not be saved.
+      setText((t) => t || sent);
+      composerDraftChanged(from, sent);
+    }
   };
 
   return (
@@ -69,11 +118,14 @@ export function Composer({
         placeholder={
           compacting
             ? "Message Grove… (sent right after the compaction)"
-            : "Message Grove… (Enter to send, Shift+Enter for a new line)"
+            : replying
+              ? "Message Grove… (sent right after this reply)"
+              : "Message Grove… (Enter to send, Shift+Enter for a new line)"
         }
         rows={Math.min(10, Math.max(1, text.split("\n").length))}
         value={text}
-        onChange={(e) => setText(e.target.value)}
+        onFocus={() => preloadReplyCode(session)}
+        onChange={(e) => edit(e.target.value)}
         onKeyDown={(e) => {
           if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
             e.preventDefault();

@@ -6,10 +6,10 @@ import { estimateTokens } from "../../core/tokens/estimate";
 import { resolveModel } from "../../core/tokens/models";
 import { type ChatTarget, chatTarget, isTargetError } from "../../state/actions/chat-target";
 import { measureContext } from "../../state/actions/measure";
+import { openCompactDialog } from "../../state/dialogs/compact-dialog";
 import { findProvider } from "../../state/settings-model";
 import { useMaintenanceStore, useSettingsStore } from "../../state/stores";
 import type { SessionView } from "../hooks";
-import { openCompactDialog } from "./compact-dialog-store";
 import { formatTokens } from "./maintenance-text";
 
 /** Recounts wait this long after the last change (ms): a burst of changes costs one worker count. */

@@ -1,16 +1,16 @@
 import { useState } from "react";
-import { useMaintenanceStore } from "../../state/stores";
-import { Dialog } from "../common/Dialog";
-import { ProgressBlock } from "../common/ProgressBlock";
-import { SubmitTextarea } from "../common/SubmitTextarea";
 import {
   closeHandoffDialog,
   runHandoffDialog,
   setHandoffDraft,
   startHandoffSession,
   useHandoffDialog,
-} from "./handoff-dialog-store";
-import { phaseText } from "./maintenance-text";
+} from "../../state/dialogs/handoff-dialog";
+import { useMaintenanceStore } from "../../state/stores";
+import { Dialog } from "../common/Dialog";
+import { ProgressBlock } from "../common/ProgressBlock";
+import { SubmitTextarea } from "../common/SubmitTextarea";
+import { progressText } from "./maintenance-text";
 
 /**
  * "Handoff" (DESIGN §5): an optional focus for the next session, then the model writes a handoff
@@ -76,12 +76,11 @@ function HandoffProgress() {
   const sessionId = useHandoffDialog((s) => s.sessionId);
   // The document, or the compaction a handoff falls back to: the manual operation of this chat.
   const op = useMaintenanceStore((s) => (s.op && s.op.sessionId === sessionId && !s.op.automatic ? s.op : null));
-  const status =
-    op?.kind === "compaction"
-      ? `No handoff document: compacting in place instead. ${phaseText(op.progress)}`
-      : op?.progress.phase === "summarizing"
-        ? "Writing the handoff document…"
-        : "Preparing…";
+  const status = !op
+    ? "Preparing…"
+    : op.kind === "compaction"
+      ? `No handoff document: compacting in place instead. ${progressText(op)}`
+      : progressText(op);
   return (
     <ProgressBlock
       status={status}

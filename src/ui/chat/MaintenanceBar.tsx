@@ -1,7 +1,8 @@
 import type { SessionId } from "../../core/session/ids";
 import { cancelMaintenance } from "../../state/actions/compact";
+import { discardQueued, sendUnsent } from "../../state/actions/queued-message";
 import { type MaintenanceKind, useMaintenanceStore, useUiStore } from "../../state/stores";
-import { automaticReasonText, phaseText } from "./maintenance-text";
+import { automaticReasonText, progressText } from "./maintenance-text";
 
 const OP_TITLE: Record<MaintenanceKind, string> = {
   compaction: "Compacting automatically.",
@@ -30,8 +31,9 @@ const OP_NAME: Record<MaintenanceKind, { bar: string; cancel: string; queued: st
 
 /**
  * Grove compacting (threshold, overflow, length, preflight) or handing off (the threshold strategy
- * "handoff") on its own: what and why, the phase, and Cancel. The composer stays usable meanwhile; a message sent now waits here, queued, and
- * goes out right after the compaction.
+ * "handoff") on its own: what and why, the phase, and Cancel. The composer stays usable meanwhile;
+ * a message sent now waits here, queued, and goes out right after (even if the user has opened
+ * another chat). One queued before a reload was never sent: it waits here for Send or Discard.
  */
 export function MaintenanceBar({ sessionId }: { sessionId: SessionId | null }) {
   const op = useMaintenanceStore((s) =>
@@ -47,15 +49,10 @@ export function MaintenanceBar({ sessionId }: { sessionId: SessionId | null }) {
           <span className="spinner" aria-hidden="true" />
           <div className="maintenance-text">
             <div>
-              <strong>{OP_TITLE[op.kind]}</strong>{" "}
-              {op.kind === "handoff"
-                ? "The context reached the automatic threshold: a new session will start from a handoff document."
-                : automaticReasonText(op.reason)}
+              <strong>{OP_TITLE[op.kind]}</strong> {automaticReasonText(op)}
             </div>
             <div className="muted small">
-              {op.kind === "handoff" && op.progress.phase === "summarizing"
-                ? "Writing the handoff document…"
-                : phaseText(op.progress)}
+              {progressText(op)}
               {lastLine && <span className="maintenance-preview"> {lastLine}</span>}
             </div>
           </div>
@@ -65,25 +62,43 @@ export function MaintenanceBar({ sessionId }: { sessionId: SessionId | null }) {
         </div>
       )}
       {queued && (
-        <div className="queued-message" role="note" aria-label="Queued message">
+        <div
+          className="queued-message"
+          role="note"
+          aria-label={queued.state === "unsent" ? "Unsent message" : "Queued message"}
+        >
           <div className="queued-head">
-            <span className="badge">queued</span>
-            <span className="muted small">{op ? OP_NAME[op.kind].queued : "Sending…"}</span>
-            <button
-              type="button"
-              className="link-button push-left"
-              onClick={() => {
-                useMaintenanceStore.setState((s) => {
-                  const { [sessionId]: _dropped, ...rest } = s.queued;
-                  return { queued: rest };
-                });
-                useUiStore.setState({ composerSeed: { text: queued, nonce: Date.now() } });
-              }}
-            >
-              Don't send
-            </button>
+            <span className="badge">{queued.state === "unsent" ? "not sent" : "queued"}</span>
+            <span className="muted small">
+              {queued.state === "unsent"
+                ? "This message was waiting to be sent when the page was closed or reloaded."
+                : op
+                  ? OP_NAME[op.kind].queued
+                  : "Sending…"}
+            </span>
+            {queued.state === "unsent" ? (
+              <span className="queued-actions push-left">
+                <button type="button" onClick={() => sendUnsent(sessionId)}>
+                  Send
+                </button>
+                <button type="button" className="link-button" onClick={() => void discardQueued(sessionId)}>
+                  Discard
+                </button>
+              </span>
+            ) : (
+              <button
+                type="button"
+                className="link-button push-left"
+                onClick={() => {
+                  void discardQueued(sessionId);
+                  useUiStore.setState({ composerSeed: { text: queued.text, nonce: Date.now() } });
+                }}
+              >
+                Don't send
+              </button>
+            )}
           </div>
-          <div className="user-text">{queued}</div>
+          <div className="user-text">{queued.text}</div>
         </div>
       )}
     </div>

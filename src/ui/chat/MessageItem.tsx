@@ -3,16 +3,17 @@ import { hasContent } from "../../core/session/build-context";
 import type { Block, MessageEntry } from "../../core/session/entries";
 import { messageText } from "../../core/session/entries";
 import type { EntryId } from "../../core/session/ids";
+import { joinContinuation } from "../../core/session/plan-context";
 import { siblingsOf } from "../../core/session/tree";
 import { branchFromHere, continueReply, editMessage, regenerate, showVersion } from "../../state/actions/chat";
 import { describeFailure } from "../../state/actions/describe-failure";
+import { openCompactDialog } from "../../state/dialogs/compact-dialog";
+import { openSwitchDialog } from "../../state/dialogs/switch-dialog";
 import { useMaintenanceStore, useStreamStore, useUiStore } from "../../state/stores";
 import type { SessionView } from "../hooks";
 import { Markdown } from "../markdown/Markdown";
 import { CopyButton } from "./CopyButton";
-import { openCompactDialog } from "./compact-dialog-store";
 import type { Visibility } from "./display-rows";
-import { openSwitchDialog } from "./switch-dialog-store";
 import { ThinkingView } from "./ThinkingView";
 
 const ROLE_NAME = { user: "User message", assistant: "Assistant message", tool: "Tool result" } as const;
@@ -26,22 +27,9 @@ export function snippet(text: string, max = 80): string {
   return flat.length > max ? `${flat.slice(0, max)}…` : flat;
 }
 
-/**
- * A reply and the continuations joined to it, as one content list: text flows on across the join
- * with no delimiter (as buildContext sends it), so a sentence or code block cut by the output limit
- * reads as one.
- */
+/** A reply and the continuations joined to it, as one content list (the join: core/session/plan-context). */
 function joinedContent(entry: MessageEntry, continuations: readonly MessageEntry[]): Block[] {
-  const out: Block[] = [...entry.content];
-  for (const c of continuations) {
-    for (const [i, block] of c.content.entries()) {
-      const last = out[out.length - 1];
-      if (i === 0 && block.type === "text" && last?.type === "text") {
-        out[out.length - 1] = { type: "text", text: last.text + block.text };
-      } else out.push(block);
-    }
-  }
-  return out;
+  return continuations.reduce<Block[]>((out, c) => joinContinuation(out, c.content), [...entry.content]);
 }
 
 const NO_CONTINUATIONS: readonly MessageEntry[] = [];

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import type { SessionId } from "../../core/session/ids";
+import { saveUnsaved } from "../../state/actions/reply";
 import { useStreamStore } from "../../state/stores";
 import { Markdown } from "../markdown/Markdown";
 import { ThinkingView } from "./ThinkingView";
@@ -14,7 +15,11 @@ function useSecondsUntil(until: number | null): number {
   return until === null ? 0 : Math.max(0, Math.ceil((until - now) / 1000));
 }
 
-/** The reply in flight: the only component that re-renders per (batched) token. */
+/**
+ * The reply in flight: the only component that re-renders per (batched) token. It shows from the
+ * moment the user sends (typing dots while the request is prepared), and stays, saying so, when the
+ * browser's storage refused to keep the reply (with "Save now"; Grove also retries on its own).
+ */
 export function StreamingMessage({
   sessionId,
   joined = false,
@@ -26,14 +31,15 @@ export function StreamingMessage({
   const reply = useStreamStore((s) => s.replies[sessionId]);
   const seconds = useSecondsUntil(reply?.retry?.until ?? null);
   if (!reply) return null;
-  const { partial, retry } = reply;
+  const { partial, retry, phase, saveError } = reply;
   const text = partial.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n\n");
   const hasContent = partial.content.length > 0;
+  const unsaved = phase === "unsaved";
   return (
     <article
-      className={`message assistant streaming${joined ? " joined" : ""}`}
-      aria-label="Assistant message (streaming)"
-      aria-busy="true"
+      className={`message assistant streaming${joined ? " joined" : ""}${unsaved ? " unsaved" : ""}`}
+      aria-label={unsaved ? "Assistant message (not saved)" : "Assistant message (streaming)"}
+      aria-busy={unsaved ? undefined : "true"}
     >
       {!joined && (
         <div className="message-meta">
@@ -46,8 +52,18 @@ export function StreamingMessage({
           <ThinkingView key={`t${i.toString()}`} block={b} streaming />
         ) : null,
       )}
-      {text && <Markdown text={text} streaming />}
-      {retry && !hasContent ? (
+      {text && <Markdown text={text} streaming={!unsaved} />}
+      {saveError && (
+        <div className="error-box save-error" role="alert">
+          {saveError}
+          {unsaved && (
+            <button type="button" onClick={() => void saveUnsaved(sessionId)}>
+              Save now
+            </button>
+          )}
+        </div>
+      )}
+      {unsaved ? null : retry && !hasContent ? (
         <div className="retry-wait" role="status">
           {retry.message} Retrying in {seconds} s (attempt {retry.attempt + 1} of {retry.maxAttempts}).
         </div>

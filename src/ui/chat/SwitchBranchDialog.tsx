@@ -1,10 +1,11 @@
 import { useState } from "react";
 import type { SwitchChoice } from "../../state/actions/switch-branch";
+import { closeSwitchDialog, runSwitchDialog, useSwitchDialog } from "../../state/dialogs/switch-dialog";
 import { useMaintenanceStore } from "../../state/stores";
 import { Dialog } from "../common/Dialog";
 import { ProgressBlock } from "../common/ProgressBlock";
 import { SubmitTextarea } from "../common/SubmitTextarea";
-import { closeSwitchDialog, runSwitchDialog, useSwitchDialog } from "./switch-dialog-store";
+import { progressText } from "./maintenance-text";
 
 /**
  * "Switch branch" (DESIGN §5): whether to leave a summary of the branch being left — No summary,
@@ -98,7 +99,7 @@ function SwitchProgress() {
   );
   return (
     <ProgressBlock
-      status={op?.progress.phase === "summarizing" ? "Summarizing the branch you are leaving…" : "Preparing…"}
+      status={op ? progressText(op) : "Preparing…"}
       text={op?.text ?? ""}
       textLabel="Summary so far"
       emptyText="The summary appears here as it is written."

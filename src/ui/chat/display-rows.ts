@@ -1,21 +1,22 @@
 /**
  * The rows the chat shows for an active path (DESIGN §3 as the user sees it). Pure: no React, no I/O.
  *
- * - A compaction's card is drawn AT ITS CUT: right above its first kept entry (`firstKeptEntryId`,
- *   when that is on the path before the compaction), else at the compaction's own position. The
- *   compaction entry itself gets no row where it sits on the path.
- * - Only the latest compaction on the path decides what is sent (build-context.ts): entries before
- *   its kept region are `folded` (shown dimmed, "not sent"), except the user turns it keeps verbatim
- *   (`kept`). Everything else is `sent`. Earlier compactions' cards are marked as superseded.
- * - A "Continue" reply (`continues` = the last sent message of the row just before it, nothing
- *   drawn between) is joined to the reply it extends: one row, no second header, exactly when
- *   buildContext joins them.
+ * What is sent, kept and joined is the context plan's answer (core/session/plan-context.ts), the
+ * same one buildContext sends; this module only lays it out as rows.
+ * - A compaction's card is drawn AT ITS CUT: right above the first entry of its kept region, else
+ *   (it kept nothing) at the compaction's own position. The compaction entry itself gets no row
+ *   where it sits on the path.
+ * - Only the latest compaction on the path decides what is sent: entries before its kept region
+ *   are `folded` (shown dimmed, "not sent"), except the user turns it keeps verbatim (`kept`).
+ *   Everything else is `sent`. Earlier compactions' cards are marked as superseded.
+ * - A "Continue" reply the plan joins to the reply it extends is drawn in that reply's row (one
+ *   row, no second header) when nothing is drawn between them.
  * - `continuable`: the row ends in a reply cut off by the output limit, and nothing but compaction
  *   entries follows it on the path (Continue extends the leaf).
  */
-import { isSkippedMessage } from "../../core/session/build-context";
 import type { CompactionEntry, Entry, MessageEntry } from "../../core/session/entries";
 import type { EntryId } from "../../core/session/ids";
+import { planContext } from "../../core/session/plan-context";
 
 /** What the model gets of an entry under the latest compaction. */
 export type Visibility = "sent" | "folded" | "kept";
@@ -47,42 +48,18 @@ export function lastEntryIdOf(row: DisplayRow): EntryId {
   return row.continuations[row.continuations.length - 1]?.id ?? row.entry.id;
 }
 
-/**
- * The id a Continue reply must name to be joined to this row: its last message that is sent
- * (an error reply with no content is skipped by buildContext, so it is skipped here too).
- */
-export function joinIdOf(row: EntryRow): EntryId | null {
-  for (let i = row.continuations.length - 1; i >= 0; i--) {
-    const c = row.continuations[i];
-    if (c && !isSkippedMessage(c)) return c.id;
-  }
-  return row.entry.type === "message" && isSkippedMessage(row.entry) ? null : row.entry.id;
-}
-
-/** Index of the first entry that is sent after the compaction at `at` (build-context.ts rule 3). */
-function keptRegionStart(path: readonly Entry[], at: number, compaction: CompactionEntry): number {
-  if (compaction.firstKeptEntryId === null) return at + 1;
-  const k = path.findIndex((e) => e.id === compaction.firstKeptEntryId);
-  return k >= 0 && k < at ? k : at + 1;
-}
-
-function latestCompactionIndex(path: readonly Entry[]): number {
-  for (let i = path.length - 1; i >= 0; i--) if (path[i]?.type === "compaction") return i;
-  return -1;
-}
-
 export function displayRows(path: readonly Entry[]): DisplayRow[] {
-  const latestAt = latestCompactionIndex(path);
-  const latest = latestAt >= 0 ? (path[latestAt] as CompactionEntry) : null;
-  const sentFrom = latest ? keptRegionStart(path, latestAt, latest) : 0;
-  const keptIds = new Set<EntryId>(latest?.keptUserTurnIds ?? []);
+  const plan = planContext(path);
+  const latest = plan.compaction;
+  const keptIds = new Set<EntryId>(plan.keptUserTurns.map((e) => e.id));
 
-  // Cards that move up to their cut, by the entry they are drawn above.
+  // Cards that move up to their cut, by the entry they are drawn above. Each card's cut is that
+  // compaction's kept region start: the plan of the path up to it.
   const cardsAbove = new Map<EntryId, CompactionEntry[]>();
   const moved = new Set<EntryId>();
   path.forEach((e, i) => {
     if (e.type !== "compaction") return;
-    const start = keptRegionStart(path, i, e);
+    const start = e === latest ? plan.keptStart : planContext(path.slice(0, i + 1)).keptStart;
     const above = path[start];
     if (start > i || !above) return; // stays at its own position
     moved.add(e.id);
@@ -115,14 +92,12 @@ export function displayRows(path: readonly Entry[]): DisplayRow[] {
       return;
     }
     const prev = rows[rows.length - 1];
+    // Joined as the plan (and so the request) joins it, when nothing is drawn between.
     if (
       entry.type === "message" &&
-      entry.role === "assistant" &&
-      entry.continues !== undefined &&
       prev?.kind === "entry" &&
       prev.entry.type === "message" &&
-      prev.entry.role === "assistant" &&
-      joinIdOf(prev) === entry.continues
+      plan.joins.get(entry.id) === prev.entry.id
     ) {
       rows[rows.length - 1] = {
         ...prev,
@@ -132,7 +107,7 @@ export function displayRows(path: readonly Entry[]): DisplayRow[] {
       return;
     }
     const visibility: Visibility =
-      i >= sentFrom
+      i >= plan.keptStart
         ? "sent"
         : entry.type === "message" && entry.role === "user" && keptIds.has(entry.id)
           ? "kept"

@@ -1,6 +1,6 @@
-/** Words for compaction reasons and progress phases, shared by the dialog, the status bar and the card. */
+/** Words for maintenance reasons and progress phases, shared by the dialogs, the status bar and the card. */
 import type { CompactionReason } from "../../core/session/entries";
-import type { MaintenanceProgress } from "../../state/stores";
+import type { CompactionProgress, MaintenanceOp } from "../../state/maintenance/operation";
 
 /** The card's short label for why a compaction ran. */
 export const REASON_LABEL: Record<CompactionReason, string> = {
@@ -12,8 +12,12 @@ export const REASON_LABEL: Record<CompactionReason, string> = {
 };
 
 /** The status bar's sentence for why Grove is compacting on its own. */
-export function automaticReasonText(reason: string): string {
-  switch (reason) {
+export function automaticReasonText(op: MaintenanceOp): string {
+  if (op.kind === "handoff") {
+    return "The context reached the automatic threshold: a new session will start from a handoff document.";
+  }
+  if (op.kind !== "compaction") return "";
+  switch (op.reason) {
     case "threshold":
       return "The context reached the automatic compaction threshold.";
     case "overflow":
@@ -22,12 +26,24 @@ export function automaticReasonText(reason: string): string {
       return "The reply hit the output limit with the context near full.";
     case "preflight":
       return "The next request would not fit the model's window.";
-    default:
+    case "manual":
       return "";
   }
 }
 
-export function phaseText(progress: MaintenanceProgress): string {
+/** The running operation's phase, in its own words. */
+export function progressText(op: MaintenanceOp): string {
+  switch (op.kind) {
+    case "compaction":
+      return phaseText(op.progress);
+    case "branch_summary":
+      return op.progress.phase === "summarizing" ? "Summarizing the branch you are leaving…" : "Preparing…";
+    case "handoff":
+      return op.progress.phase === "writing" ? "Writing the handoff document…" : "Preparing…";
+  }
+}
+
+export function phaseText(progress: CompactionProgress): string {
   switch (progress.phase) {
     case "preparing":
       return "Preparing…";

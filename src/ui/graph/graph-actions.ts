@@ -11,9 +11,9 @@ import type { EntryId, SessionId } from "../../core/session/ids";
 import { branchFromHere } from "../../state/actions/chat";
 import { openSession } from "../../state/actions/sessions";
 import { switchHere } from "../../state/actions/switch-branch";
+import { openCompactDialog } from "../../state/dialogs/compact-dialog";
+import { openSwitchDialog } from "../../state/dialogs/switch-dialog";
 import { pushNotice, useUiStore } from "../../state/stores";
-import { openCompactDialog } from "../chat/compact-dialog-store";
-import { openSwitchDialog } from "../chat/switch-dialog-store";
 
 /** Switch here on `entryId` (the "Switch branch" dialog decides about a summary). Resolves to true when the leaf moved. */
 export function switchFromGraph(sessionId: SessionId, entryId: EntryId): Promise<boolean> {

@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { formatBytes } from "../../core/format-bytes";
 import type { ApiKind } from "../../core/session/entries";
 import { resolveModel } from "../../core/tokens/models";
+import { baseUrlProblem, plainHttpOrigin } from "../../providers/endpoint";
 import type { AnthropicEffort, ProviderConfig, ThinkingSetting } from "../../providers/types";
 import { exportAllSessions } from "../../state/actions/export";
 import {
@@ -20,6 +21,7 @@ import { API_TYPE_OPTIONS, apiTypeLabel, DEFAULT_CUSTOM_API } from "./api-types"
 import { BranchSettings } from "./BranchSettings";
 import { CommitField } from "./CommitField";
 import { CompactionSettings } from "./CompactionSettings";
+import { PlainHttpWarning, ProviderBlock } from "./ProviderBlock";
 
 export function SettingsDialog() {
   const settings = useSettingsStore((s) => s.settings);
@@ -40,42 +42,30 @@ export function SettingsDialog() {
           Keys are stored only in this browser and sent only to the provider they belong to.
         </p>
         {anthropic && (
-          <div className="provider-block">
+          <ProviderBlock
+            provider={anthropic}
+            keyLabel="Anthropic API key"
+            keyPlaceholder="sk-ant-…"
+            urlLabel="Anthropic base URL"
+            urlHint={`Default ${ANTHROPIC_DEFAULT_BASE_URL} (no /v1). Use a proxy URL here if you have one.`}
+            defaultBaseUrl={ANTHROPIC_DEFAULT_BASE_URL}
+            onCommit={(patch) => onProvider("anthropic", patch)}
+          >
             <h4>Anthropic</h4>
-            <CommitField
-              label="Anthropic API key"
-              type="password"
-              value={anthropic.apiKey}
-              placeholder="sk-ant-…"
-              onCommit={(v) => onProvider("anthropic", { apiKey: v.trim() })}
-            />
-            <CommitField
-              label="Anthropic base URL"
-              type="url"
-              value={anthropic.baseUrl}
-              hint={`Default ${ANTHROPIC_DEFAULT_BASE_URL} (no /v1). Use a proxy URL here if you have one.`}
-              onCommit={(v) => onProvider("anthropic", { baseUrl: v.trim() || ANTHROPIC_DEFAULT_BASE_URL })}
-            />
-          </div>
+          </ProviderBlock>
         )}
         {openai && (
-          <div className="provider-block">
+          <ProviderBlock
+            provider={openai}
+            keyLabel="OpenAI API key"
+            keyPlaceholder="sk-…"
+            urlLabel="OpenAI base URL"
+            urlHint={`Default ${OPENAI_DEFAULT_BASE_URL}. OpenRouter: https://openrouter.ai/api/v1 · Ollama: http://localhost:11434/v1`}
+            defaultBaseUrl={OPENAI_DEFAULT_BASE_URL}
+            onCommit={(patch) => onProvider("openai", patch)}
+          >
             <h4>OpenAI or compatible</h4>
-            <CommitField
-              label="OpenAI API key"
-              type="password"
-              value={openai.apiKey}
-              placeholder="sk-…"
-              onCommit={(v) => onProvider("openai", { apiKey: v.trim() })}
-            />
-            <CommitField
-              label="OpenAI base URL"
-              type="url"
-              value={openai.baseUrl}
-              hint={`Default ${OPENAI_DEFAULT_BASE_URL}. OpenRouter: https://openrouter.ai/api/v1 · Ollama: http://localhost:11434/v1`}
-              onCommit={(v) => onProvider("openai", { baseUrl: v.trim() || OPENAI_DEFAULT_BASE_URL })}
-            />
-          </div>
+          </ProviderBlock>
         )}
         {custom.map((p) => (
           <CustomProviderBlock key={p.id} provider={p} onChange={(patch) => onProvider(p.id, patch)} />
@@ -122,22 +112,18 @@ function CustomProviderBlock({
   onChange: (p: Partial<ProviderConfig>) => void;
 }) {
   return (
-    <div className="provider-block">
-      <h4>
-        {provider.name} <span className="muted small">({apiTypeLabel(provider.api)})</span>
-      </h4>
-      <CommitField
-        label={`${provider.name} base URL`}
-        type="url"
-        value={provider.baseUrl}
-        onCommit={(v) => onChange({ baseUrl: v.trim() })}
-      />
-      <CommitField
-        label={`${provider.name} API key (optional)`}
-        type="password"
-        value={provider.apiKey}
-        onCommit={(v) => onChange({ apiKey: v.trim() })}
-      />
+    <div className="custom-provider">
+      <ProviderBlock
+        provider={provider}
+        urlLabel={`${provider.name} base URL`}
+        keyLabel={`${provider.name} API key (optional)`}
+        urlFirst
+        onCommit={onChange}
+      >
+        <h4>
+          {provider.name} <span className="muted small">({apiTypeLabel(provider.api)})</span>
+        </h4>
+      </ProviderBlock>
       <CommitField
         label={`${provider.name} model ids`}
         value={provider.customModels.join(", ")}
@@ -169,6 +155,9 @@ function AddProviderForm() {
   const [baseUrl, setBaseUrl] = useState("http://localhost:11434/v1");
   const [apiKey, setApiKey] = useState("");
   const [models, setModels] = useState("");
+  const [httpConfirmed, setHttpConfirmed] = useState(false);
+  const problem = baseUrlProblem({ builtIn: false, name: name.trim() || "A provider" }, baseUrl);
+  const insecure = problem ? undefined : plainHttpOrigin(baseUrl);
   if (!open) {
     return (
       <button type="button" onClick={() => setOpen(true)}>
@@ -181,11 +170,12 @@ function AddProviderForm() {
       className="provider-block add-provider"
       onSubmit={(e) => {
         e.preventDefault();
-        if (!name.trim() || !baseUrl.trim()) return;
+        if (!name.trim() || problem || (insecure && !httpConfirmed)) return;
         void addCustomProvider({
           name: name.trim(),
           api,
           baseUrl: baseUrl.trim(),
+          ...(insecure ? { plainHttpOrigin: insecure } : {}),
           apiKey: apiKey.trim(),
           customModels: splitIds(models),
         });
@@ -212,8 +202,21 @@ function AddProviderForm() {
       </label>
       <label className="field">
         <span>Base URL</span>
-        <input value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} />
+        <input
+          value={baseUrl}
+          aria-invalid={problem ? true : undefined}
+          onChange={(e) => {
+            setBaseUrl(e.target.value);
+            setHttpConfirmed(false);
+          }}
+        />
+        {problem && (
+          <small className="field-problem" role="alert">
+            {problem}
+          </small>
+        )}
       </label>
+      {insecure && <PlainHttpWarning origin={insecure} confirmed={httpConfirmed} onConfirm={setHttpConfirmed} />}
       <label className="field">
         <span>API key (optional)</span>
         <input type="password" value={apiKey} onChange={(e) => setApiKey(e.target.value)} />
@@ -226,7 +229,11 @@ function AddProviderForm() {
         <button type="button" onClick={() => setOpen(false)}>
           Cancel
         </button>
-        <button type="submit" className="primary">
+        <button
+          type="submit"
+          className="primary"
+          disabled={Boolean(problem) || (insecure !== undefined && !httpConfirmed)}
+        >
           Add provider
         </button>
       </div>

@@ -7,15 +7,15 @@
  */
 import { create } from "zustand";
 import type { EntryId, SessionId } from "../../core/session/ids";
-import { cancelMaintenance } from "../../state/actions/compact";
+import { cancelMaintenance } from "../actions/compact";
 import {
   previewSwitch,
   rememberSwitchChoice,
   type SwitchChoice,
   type SwitchResult,
   switchHere,
-} from "../../state/actions/switch-branch";
-import { pushNotice } from "../../state/stores";
+} from "../actions/switch-branch";
+import { pushNotice } from "../stores";
 
 export type SwitchDialogTarget = {
   sessionId: SessionId;

@@ -5,8 +5,8 @@
  */
 import { create } from "zustand";
 import type { EntryId, SessionId } from "../../core/session/ids";
-import { cancelMaintenance } from "../../state/actions/compact";
-import { createHandoffSession, startHandoff } from "../../state/actions/handoff";
+import { cancelMaintenance } from "../actions/compact";
+import { createHandoffSession, startHandoff } from "../actions/handoff";
 
 export type HandoffProblem = { title: string; body: string; error: boolean; retry: boolean };
 

@@ -1,14 +1,12 @@
 /**
  * The "Compact conversation" dialog's own state: which session (and cut) it is for, and what the
- * last run came back with. UI-only facts, so they live here rather than in state/stores.ts; the
+ * last run came back with. Dialog facts, kept apart from state/stores.ts; the
  * compaction itself is `compactSession` (state/actions/compact.ts), whose progress the dialog reads
- * from `useMaintenanceStore`.
+ * from `useMaintenanceStore`. A message queued while it ran goes out by itself (queued-message.ts).
  */
 import { create } from "zustand";
 import type { EntryId, SessionId } from "../../core/session/ids";
-import { sendMessage } from "../../state/actions/chat";
-import { type CompactResult, cancelMaintenance, compactSession } from "../../state/actions/compact";
-import { useMaintenanceStore, useUiStore } from "../../state/stores";
+import { type CompactResult, cancelMaintenance, compactSession } from "../actions/compact";
 
 export type CompactDialogState = {
   target: { sessionId: SessionId; upToEntryId?: EntryId; upToSnippet?: string } | null;
@@ -51,7 +49,6 @@ export async function runCompactDialog(instructions: string): Promise<void> {
     instructions: instructions.trim() || undefined,
     upToEntryId: target.upToEntryId,
   });
-  void sendQueued(target.sessionId);
   // The dialog was closed (and the run cancelled) or reopened for something else meanwhile.
   if (useCompactDialog.getState().target !== target) return;
   if (result.kind === "done" || result.kind === "cancelled") {
@@ -59,15 +56,4 @@ export async function runCompactDialog(instructions: string): Promise<void> {
     return;
   }
   useCompactDialog.setState({ phase: "result", result });
-}
-
-/** A message that got queued while the manual compaction ran goes out now, after it. */
-async function sendQueued(sessionId: SessionId): Promise<void> {
-  const text = useMaintenanceStore.getState().queued[sessionId];
-  if (!text || useMaintenanceStore.getState().op) return;
-  useMaintenanceStore.setState((s) => {
-    const { [sessionId]: _sent, ...rest } = s.queued;
-    return { queued: rest };
-  });
-  if (useUiStore.getState().sessionId === sessionId) await sendMessage(text);
 }

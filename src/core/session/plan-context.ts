@@ -1,0 +1,177 @@
+/**
+ * The context plan (DESIGN §3, §4.2): which part of a root→leaf path the latest compaction keeps,
+ * which entries it folded, which user turns it keeps verbatim, and which "Continue" replies are
+ * joined to the reply they extend. The one place these rules live: the context builder
+ * (build-context.ts) sends what the plan says, the chat dims what it does not send
+ * (ui/chat/display-rows.ts), the graph shades each compaction's folded span (core/graph/folded.ts),
+ * the compactor folds from the kept region on (core/compaction/cut-point.ts) and the branch
+ * summarizer leaves out what a compaction on the branch covered (core/branch/prepare.ts).
+ *
+ * Rules:
+ * 1. Only the LATEST compaction on the path counts.
+ * 2. Its kept region starts at `firstKeptEntryId` when that entry is on the path before the
+ *    compaction; else (null, not on the path, or after the compaction) right after the compaction.
+ *    Without a compaction everything is kept. For a path that is only the lower part of a longer
+ *    one (`segment`), an id not on it is taken to lie above it: the whole segment is kept.
+ * 3. Kept user turns: the user messages before the kept region named in `keptUserTurnIds`, in path
+ *    order (ids not there are skipped; turns inside the kept region are sent there, not twice).
+ * 4. A compaction's folded span runs from where the previous compaction's kept region started (the
+ *    previous compaction itself when that kept nothing: its summary is folded into the new one) up
+ *    to its own kept region (never past itself).
+ * 5. A "Continue" reply (assistant message with `continues`) is joined to the reply it extends when
+ *    `continues` names the last entry sent before it and that entry is an assistant message.
+ *    Compaction entries and skipped messages (errors with no content, see `isSkippedMessage`) are
+ *    passed over; a join never crosses the start of the kept region (what is folded is not sent
+ *    with what is kept). A skipped continuation that names the join point is listed as joined too
+ *    (it adds nothing, so the chat shows it inside the reply).
+ *
+ * Pure: no I/O, no tree walking (the caller passes the path), no rendering.
+ */
+import { assertNever, type Block, type CompactionEntry, type Entry, type MessageEntry } from "./entries";
+import type { EntryId } from "./ids";
+
+export type ContextPlan = {
+  /** The latest compaction on the path: the one whose summary is sent. Null without one. */
+  readonly compaction: CompactionEntry | null;
+  /** Its index on the path; -1 without one. */
+  readonly compactionIndex: number;
+  /** Index of the first entry of the kept region (sent verbatim from here on); 0 without a compaction. */
+  readonly keptStart: number;
+  /**
+   * Index where the latest compaction's folded span starts (rule 4); its span is
+   * `path[foldedStart, foldedEnd)`. Both 0 without a compaction.
+   */
+  readonly foldedStart: number;
+  /** End of the folded span: `min(keptStart, compactionIndex)`. */
+  readonly foldedEnd: number;
+  /** The user messages before the kept region the compaction keeps verbatim, in path order. */
+  readonly keptUserTurns: readonly MessageEntry[];
+  /** Continuation id → id of the first reply of the run it is joined to (rule 5). */
+  readonly joins: ReadonlyMap<EntryId, EntryId>;
+};
+
+export type PlanContextOptions = {
+  /** The path is the lower part of a root→leaf path (rule 2): default false. */
+  segment?: boolean;
+};
+
+/** An error reply with nothing in it never reached the user: it is not part of the conversation. */
+export function isSkippedMessage(entry: MessageEntry): boolean {
+  return entry.status === "error" && !hasContent(entry.content);
+}
+
+/** Whether a message has anything the user saw: non-blank text or thinking, an image, a tool block. */
+export function hasContent(content: readonly Block[]): boolean {
+  return content.some((b) => {
+    switch (b.type) {
+      case "text":
+        return b.text.trim() !== "";
+      case "thinking":
+        return b.text.trim() !== "" || Boolean(b.signature) || Boolean(b.redactedData);
+      case "reasoning":
+        return b.summary.some((s) => s.trim() !== "") || Boolean(b.encryptedContent);
+      case "image":
+      case "tool_call":
+      case "tool_result":
+        return true;
+      default:
+        return assertNever(b, "block");
+    }
+  });
+}
+
+function latestCompactionBefore(path: readonly Entry[], end: number): number {
+  for (let i = end - 1; i >= 0; i--) if (path[i]?.type === "compaction") return i;
+  return -1;
+}
+
+/** Rule 2 for the compaction at `at`. */
+function keptRegionStart(path: readonly Entry[], at: number, compaction: CompactionEntry, segment: boolean): number {
+  if (compaction.firstKeptEntryId === null) return at + 1;
+  for (let k = 0; k < at; k++) if (path[k]?.id === compaction.firstKeptEntryId) return k;
+  return segment ? 0 : at + 1;
+}
+
+const isAssistant = (e: Entry | null): e is MessageEntry => e?.type === "message" && e.role === "assistant";
+
+/** Rule 5 over `path[from, to)`, added to `joins`. */
+function addJoins(path: readonly Entry[], from: number, to: number, joins: Map<EntryId, EntryId>): void {
+  let last: Entry | null = null; // the last entry sent
+  let head: EntryId | null = null; // the first reply of the run `last` belongs to
+  for (let i = from; i < to; i++) {
+    const e = path[i];
+    if (e === undefined || e.type === "compaction") continue;
+    const joinsLast =
+      e.type === "message" &&
+      e.role === "assistant" &&
+      e.continues !== undefined &&
+      isAssistant(last) &&
+      e.continues === last.id;
+    if (e.type === "message" && isSkippedMessage(e)) {
+      if (joinsLast && head !== null) joins.set(e.id, head);
+      continue;
+    }
+    if (joinsLast && head !== null) joins.set(e.id, head);
+    else head = e.id;
+    last = e;
+  }
+}
+
+/** The plan for `path` (root first, as `pathToRoot` returns it). */
+export function planContext(path: readonly Entry[], opts: PlanContextOptions = {}): ContextPlan {
+  const segment = opts.segment ?? false;
+  const at = latestCompactionBefore(path, path.length);
+  const compaction = at >= 0 ? (path[at] as CompactionEntry) : null;
+  let keptStart = 0;
+  let foldedStart = 0;
+  const keptUserTurns: MessageEntry[] = [];
+  if (compaction !== null) {
+    keptStart = keptRegionStart(path, at, compaction, segment);
+    const p = latestCompactionBefore(path, at);
+    if (p >= 0) foldedStart = Math.min(p, keptRegionStart(path, p, path[p] as CompactionEntry, segment));
+    const keptIds = new Set<EntryId>(compaction.keptUserTurnIds);
+    for (let i = 0; i < keptStart; i++) {
+      const e = path[i];
+      if (e?.type === "message" && e.role === "user" && keptIds.has(e.id)) keptUserTurns.push(e);
+    }
+  }
+  const joins = new Map<EntryId, EntryId>();
+  addJoins(path, 0, Math.min(keptStart, path.length), joins);
+  addJoins(path, keptStart, path.length, joins);
+  const foldedEnd = compaction !== null ? Math.min(keptStart, at) : 0;
+  return {
+    compaction,
+    compactionIndex: at,
+    keptStart,
+    foldedStart: Math.min(foldedStart, foldedEnd),
+    foldedEnd,
+    keptUserTurns,
+    joins,
+  };
+}
+
+/** Continuation joins (rule 5) for a run of entries with no kept-region boundary inside (e.g. a folded span). */
+export function continuationJoins(entries: readonly Entry[]): ReadonlyMap<EntryId, EntryId> {
+  const joins = new Map<EntryId, EntryId>();
+  addJoins(entries, 0, entries.length, joins);
+  return joins;
+}
+
+/**
+ * A continuation's content appended to the reply it extends: a text block that opens the
+ * continuation flows on from a text block that ends the reply, with no delimiter, so a sentence or
+ * code block cut by the output limit reads as one. Works on stored blocks (the chat) and context
+ * blocks (the request) alike.
+ */
+export function joinContinuation<B extends { type: string }>(prev: readonly B[], next: readonly B[]): B[] {
+  const last = prev[prev.length - 1];
+  const first = next[0];
+  if (isTextBlock(last) && isTextBlock(first)) {
+    return [...prev.slice(0, -1), { ...last, text: last.text + first.text }, ...next.slice(1)];
+  }
+  return [...prev, ...next];
+}
+
+function isTextBlock<B extends { type: string }>(b: B | undefined): b is B & { type: "text"; text: string } {
+  return b?.type === "text";
+}

@@ -1,0 +1,243 @@
+/**
+ * The automatic triggers around a reply (DESIGN §4.6): threshold (compaction or the "handoff"
+ * strategy), output length, overflow recovery with one retry, preflight, and "disabled" / paused.
+ * Everything is injected: the chat's provider stream and clock, the maintenance runner's clock and
+ * worker (a scripted summarizer), the context measure; the database is fake-indexeddb.
+ */
+import "fake-indexeddb/auto";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { CompactionEntry, Entry, MessageError } from "../../core/session/entries";
+import type { SessionId } from "../../core/session/ids";
+import { getEntries } from "../../db/entries";
+import { createSession, getSession, listSessions } from "../../db/sessions";
+import { assistantMessage, freshDatabase, makeSession, userMessage } from "../../db/test-utils";
+import type { AssistantPartial, StreamFn, StreamRequest } from "../../providers/types";
+import { scriptedWorker } from "../../worker/test-streams";
+import type { MaintenanceOp } from "../maintenance/operation";
+import { DEFAULT_SETTINGS, type Settings } from "../settings-model";
+import { resetStores, useMaintenanceStore, useSettingsStore } from "../stores";
+import type { ChatTarget } from "./chat-target";
+import { type MaintainDeps, replyAndMaintain } from "./conversation";
+
+const MODEL = { providerId: "openai", modelId: "gpt-4o" } as const;
+const SUMMARY = "## Goal\nKeep going.";
+const REPLY_AT = 50_000;
+const MAINTENANCE_AT = 60_000;
+
+type Turn = { text: string; stop?: "end" | "length" } | { error: MessageError };
+
+/** The chat model: plays one scripted turn per request, in order, and records the requests. */
+function chatModel(turns: Turn[]): { stream: StreamFn; requests: StreamRequest[] } {
+  const requests: StreamRequest[] = [];
+  const stream: StreamFn = async function* (req) {
+    requests.push(req);
+    const turn = turns.shift() ?? { text: "(no more turns)" };
+    const partial: AssistantPartial = {
+      content: [],
+      providerId: req.provider.id,
+      api: req.provider.api,
+      model: req.model,
+    };
+    yield { type: "start", partial };
+    if ("error" in turn) {
+      yield { type: "error", partial: { ...partial, stopReason: "error" }, error: turn.error };
+      return;
+    }
+    const done = { ...partial, content: [{ type: "text" as const, text: turn.text }], stopReason: turn.stop ?? "end" };
+    yield { type: "text_delta", delta: turn.text, partial: done };
+    yield { type: "done", partial: done };
+  };
+  return { stream, requests };
+}
+
+/** The context measure: always `tokens` (exact), recording that it was asked. */
+function measureOf(tokens: number) {
+  const calls: number[] = [];
+  const measure = async (path: readonly Entry[], _target: ChatTarget) => {
+    calls.push(path.length);
+    return { tokens, exact: true };
+  };
+  return { measure, calls };
+}
+
+/** Every maintenance operation that took the lock, as it started. */
+function recordOps(): MaintenanceOp[] {
+  const ops: MaintenanceOp[] = [];
+  useMaintenanceStore.subscribe((s, prev) => {
+    if (s.op && !prev.op) ops.push(s.op);
+  });
+  return ops;
+}
+
+function setup(
+  turns: Turn[],
+  tokens: number,
+): { deps: MaintainDeps; chat: StreamRequest[]; summarizer: StreamRequest[]; measured: number[] } {
+  const model = chatModel(turns);
+  const { worker, requests } = scriptedWorker([{ delta: SUMMARY }, "done"]);
+  const { measure, calls } = measureOf(tokens);
+  return {
+    deps: {
+      reply: { stream: model.stream, now: () => REPLY_AT },
+      maintenance: { worker, now: () => MAINTENANCE_AT },
+      measure,
+    },
+    chat: model.requests,
+    summarizer: requests,
+    measured: calls,
+  };
+}
+
+function settings(patch: Partial<Settings> = {}, compaction: Partial<Settings["compaction"]> = {}): void {
+  useSettingsStore.setState({
+    settings: {
+      ...DEFAULT_SETTINGS,
+      providers: DEFAULT_SETTINGS.providers.map((p) => ({ ...p, apiKey: "key" })),
+      defaultModel: MODEL,
+      // A threshold the upper bound cannot clear, so the (injected) measure decides.
+      compaction: { ...DEFAULT_SETTINGS.compaction, thresholdTokens: 40, keepRecentTokens: 30, ...compaction },
+      ...patch,
+    },
+    loaded: true,
+  });
+}
+
+const WORDS = "word ".repeat(60);
+
+/** Three exchanges and a new question (the leaf), ready for a reply. */
+async function chatWithQuestion(): Promise<{ sessionId: SessionId; question: Entry }> {
+  const session = makeSession({ model: { ...MODEL } });
+  const entries: Entry[] = [];
+  let parent: Entry | null = null;
+  for (let i = 1; i <= 3; i++) {
+    const u = userMessage(session.id, parent?.id ?? null, `(U${i}) ${WORDS}`, i * 10);
+    const a = assistantMessage(session.id, u.id, `(A${i}) ${WORDS}`, i * 10 + 1);
+    entries.push(u, a);
+    parent = a;
+  }
+  const question = userMessage(session.id, parent?.id ?? null, "(Q) and now?", 100);
+  entries.push(question);
+  await createSession({ ...session, leafId: question.id }, entries);
+  return { sessionId: session.id, question };
+}
+
+const compactions = async (sessionId: SessionId) =>
+  (await getEntries(sessionId)).filter((e): e is CompactionEntry => e.type === "compaction");
+
+beforeEach(() => {
+  freshDatabase();
+  resetStores();
+  settings();
+});
+afterEach(() => resetStores());
+
+describe("replyAndMaintain: the automatic triggers", () => {
+  it("threshold: a reply that takes the context over the threshold is followed by a compaction, at the injected clock", async () => {
+    const { sessionId, question } = await chatWithQuestion();
+    const t = setup([{ text: "Here you go." }], 10_000);
+    const ops = recordOps();
+    await replyAndMaintain(sessionId, question.id, {}, t.deps);
+
+    expect(t.chat).toHaveLength(1);
+    expect(t.measured).toHaveLength(1);
+    expect(ops.map((o) => [o.kind, o.reason, o.automatic, o.startedAt])).toEqual([
+      ["compaction", "threshold", true, MAINTENANCE_AT],
+    ]);
+    expect(t.summarizer.length).toBeGreaterThan(0);
+    const [card] = await compactions(sessionId);
+    expect(card).toMatchObject({ reason: "threshold", createdAt: MAINTENANCE_AT });
+    const reply = (await getEntries(sessionId)).find((e) => e.id === card?.parentId);
+    expect(reply).toMatchObject({ role: "assistant", createdAt: REPLY_AT });
+    expect((await getSession(sessionId))?.leafId).toBe(card?.id);
+  });
+
+  it("under the threshold: nothing runs", async () => {
+    const { sessionId, question } = await chatWithQuestion();
+    const t = setup([{ text: "Short." }], 10);
+    await replyAndMaintain(sessionId, question.id, {}, t.deps);
+    expect(t.summarizer).toHaveLength(0);
+    expect(await compactions(sessionId)).toEqual([]);
+  });
+
+  it("'Automatic compaction' off, or paused for this chat: nothing runs", async () => {
+    const { sessionId, question } = await chatWithQuestion();
+    settings({}, { enabled: false });
+    const off = setup([{ text: "One." }], 10_000);
+    await replyAndMaintain(sessionId, question.id, {}, off.deps);
+    expect(off.summarizer).toHaveLength(0);
+
+    settings();
+    useMaintenanceStore.setState({ paused: { [sessionId]: "paused" } });
+    const paused = setup([{ text: "Two." }], 10_000);
+    await replyAndMaintain(sessionId, question.id, {}, paused.deps);
+    expect(paused.summarizer).toHaveLength(0);
+    expect(await compactions(sessionId)).toEqual([]);
+  });
+
+  it("the 'handoff' strategy: over the threshold a new session starts instead of a compaction", async () => {
+    const { sessionId, question } = await chatWithQuestion();
+    settings({ autoStrategy: "handoff" });
+    const t = setup([{ text: "Done." }], 10_000);
+    const ops = recordOps();
+    await replyAndMaintain(sessionId, question.id, {}, t.deps);
+    expect(ops.map((o) => [o.kind, o.reason, o.automatic])).toEqual([["handoff", "threshold", true]]);
+    expect(await compactions(sessionId)).toEqual([]);
+    const sessions = await listSessions();
+    expect(sessions).toHaveLength(2);
+    const created = sessions.find((s) => s.id !== sessionId);
+    expect(created?.createdAt).toBe(MAINTENANCE_AT);
+  });
+
+  it("output length: a reply cut off near the limit is followed by a 'length' compaction (never a handoff)", async () => {
+    const { sessionId, question } = await chatWithQuestion();
+    settings({ autoStrategy: "handoff" });
+    const t = setup([{ text: "cut", stop: "length" }], 10_000);
+    await replyAndMaintain(sessionId, question.id, {}, t.deps);
+    const [card] = await compactions(sessionId);
+    expect(card?.reason).toBe("length");
+    expect(await listSessions()).toHaveLength(1);
+  });
+
+  it("overflow: the provider's 'too long' → compact up to the question, then retry that request once", async () => {
+    const { sessionId, question } = await chatWithQuestion();
+    const overflow: MessageError = { kind: "context_overflow", message: "prompt is too long" };
+    const t = setup([{ error: overflow }, { text: "Answer after compaction." }], 10);
+    await replyAndMaintain(sessionId, question.id, {}, t.deps);
+
+    expect(t.chat).toHaveLength(2);
+    const [card] = await compactions(sessionId);
+    expect(card).toMatchObject({ reason: "overflow", parentId: question.id });
+    const entries = await getEntries(sessionId);
+    const retried = entries.find((e) => e.parentId === card?.id);
+    expect(retried).toMatchObject({ role: "assistant", status: "complete" });
+    expect((await getSession(sessionId))?.leafId).toBe(retried?.id);
+    // The failed reply stays, as another version of the answer to the question.
+    expect(entries.filter((e) => e.parentId === question.id && e.type === "message")).toHaveLength(1);
+  });
+
+  it("overflow again after the retry: an error the user sees, never a second round", async () => {
+    const { sessionId, question } = await chatWithQuestion();
+    const overflow: MessageError = { kind: "context_overflow", message: "prompt is too long" };
+    const t = setup([{ error: overflow }, { error: overflow }, { text: "never asked" }], 10);
+    await replyAndMaintain(sessionId, question.id, {}, t.deps);
+    expect(t.chat).toHaveLength(2);
+    expect(await compactions(sessionId)).toHaveLength(1);
+  });
+
+  it("preflight: a request that would not fit the window is compacted first, and the reply follows the compaction", async () => {
+    const { sessionId, question } = await chatWithQuestion();
+    // A tiny window, so the upper bound cannot clear it and the measure decides.
+    settings(
+      { modelOverrides: { [MODEL.modelId]: { contextWindow: 2_000, maxOutput: 1_000 } } },
+      { thresholdTokens: 0, reserveTokens: 200 },
+    );
+    const t = setup([{ text: "Fits now." }], 10_000);
+    const ops = recordOps();
+    await replyAndMaintain(sessionId, question.id, { preflight: true }, t.deps);
+    expect(ops[0]).toMatchObject({ kind: "compaction", reason: "preflight" });
+    const [card] = await compactions(sessionId);
+    expect(card).toMatchObject({ reason: "preflight", parentId: question.id, createdAt: MAINTENANCE_AT });
+    const reply = (await getEntries(sessionId)).find((e) => e.parentId === card?.id);
+    expect(reply).toMatchObject({ role: "assistant", createdAt: REPLY_AT });
+  });
+});
