@@ -12,10 +12,9 @@
  * here (base URLs to a mock that is stopped afterwards) stay out of the other benches' profile, and
  * the page's observer starts with nothing from earlier pages.
  */
-import { spawn } from "node:child_process";
-import { join } from "node:path";
 import { launchBrowser } from "./lib/browser.mjs";
 import { hashUrl } from "./lib/fixtures.mjs";
+import { configureApp, control, startMock } from "./lib/mock.mjs";
 import { openDbPage, seedSession } from "./lib/seed.mjs";
 import { ms } from "./lib/stats.mjs";
 
@@ -33,7 +32,6 @@ const SESSION = {
 /** First words of prompts/compaction-system.md / compaction-short.md (as in e2e/compaction-helpers.ts). */
 const SUMMARIZER_SYSTEM = "You write context summaries";
 const SHORT_SUMMARY = "Write a single line of at most 120 characters";
-const KEYS = { anthropic: "sk-ant-bench-key", openai: "sk-openai-bench-key" };
 
 const VOCABULARY = (
   "river copper lantern meadow orbit harbor velvet quarry summit glacier ember falcon timber canyon " +
@@ -86,53 +84,6 @@ function generate() {
   return { session, entries };
 }
 
-/** `node e2e/mock-server/cli.mjs --port 0`; resolves to { url, anthropicBaseUrl, openaiBaseUrl, stop }. */
-function startMock(root) {
-  const child = spawn(process.execPath, [join(root, "e2e/mock-server/cli.mjs"), "--port", "0"], {
-    cwd: root,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stderr = "";
-  child.stderr.on("data", (d) => {
-    stderr += d;
-  });
-  const stop = () =>
-    new Promise((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once("exit", () => resolve());
-      child.kill("SIGTERM");
-    });
-  return new Promise((resolve, reject) => {
-    let out = "";
-    const timer = setTimeout(() => {
-      void stop();
-      reject(new Error(`mock server did not start in 20 s: ${stderr}`));
-    }, 20_000);
-    child.stdout.on("data", (d) => {
-      out += d;
-      const m = /grove-mock listening (\{.*\})/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ ...JSON.parse(m[1]), stop });
-      }
-    });
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`mock server exited (${code}): ${stderr}`));
-    });
-  });
-}
-
-async function control(mock, path, body) {
-  const res = await fetch(`${mock.url}/__mock/${path}`, {
-    method: body === undefined ? "GET" : "POST",
-    headers: { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`mock ${path}: HTTP ${res.status} ${await res.text()}`);
-  return res.json();
-}
-
 /** In the page before the app: every long task, and when the click / dialog / card happened. */
 function installLongTaskProbe() {
   const probe = { tasks: [], click: null, cardAt: null, dialogGoneAt: null };
@@ -174,19 +125,7 @@ export default {
 
       // 1. Configure like e2e/app.ts openConfigured (+ automatic compaction off, so only the click compacts).
       const setup = await context.newPage();
-      await setup.goto(`${url}/`);
-      await setup.getByRole("button", { name: "Settings" }).click();
-      const dialog = setup.getByRole("dialog", { name: "Settings" });
-      await dialog.getByLabel("Anthropic base URL").fill(mock.anthropicBaseUrl);
-      await dialog.getByLabel("OpenAI base URL").fill(mock.openaiBaseUrl);
-      await dialog.getByLabel("Anthropic API key").fill(KEYS.anthropic);
-      await dialog.getByLabel("OpenAI API key").fill(KEYS.openai);
-      await dialog.getByRole("checkbox", { name: "Automatic compaction" }).uncheck();
-      await dialog.getByRole("button", { name: "Close" }).click();
-      await dialog.waitFor({ state: "hidden" });
-      const model = setup.getByRole("combobox", { name: "Model" });
-      await model.selectOption("openai::gpt-4o");
-      if ((await model.inputValue()) !== "openai::gpt-4o") throw new Error("model openai::gpt-4o not selected");
+      await configureApp(setup, url, mock, { automaticCompaction: false });
 
       // 2. Seed the session straight into IndexedDB.
       const data = generate();

@@ -18,13 +18,26 @@ import graph from "./graph.mjs";
 import importLarge from "./import-large.mjs";
 import { createContext } from "./lib/context.mjs";
 import { table } from "./lib/stats.mjs";
+import openLongtasks from "./open-longtasks.mjs";
 import openProfile from "./open-profile.mjs";
 import openSession from "./open-session.mjs";
 import scroll from "./scroll.mjs";
+import sendFirstToken from "./send-first-token.mjs";
 import tokens from "./tokens.mjs";
 
 /** In order. `optIn` benches run only when named. */
-const BENCHES = [openSession, scroll, openProfile, tokens, compaction, graph, compactionLongtasks, importLarge];
+const BENCHES = [
+  openSession,
+  openLongtasks,
+  scroll,
+  sendFirstToken,
+  openProfile,
+  tokens,
+  compaction,
+  graph,
+  compactionLongtasks,
+  importLarge,
+];
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const argv = process.argv.slice(2);

@@ -1,15 +1,24 @@
 import "fake-indexeddb/auto";
 import { liveQuery } from "dexie";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { SessionId } from "../core/session/ids";
-import { saveDraft } from "./drafts";
+import { asEntryId, type SessionId } from "../core/session/ids";
+import { finalizeDraft, saveDraft } from "./drafts";
 import { appendEntries } from "./entries";
 import { setLabel } from "./labels";
-import { liveDrafts, liveEntries, liveLabels, liveSearch, liveSession, liveSessions, liveSettings } from "./live";
-import { createSession } from "./sessions";
+import {
+  liveDrafts,
+  liveEntries,
+  liveLabels,
+  liveSearch,
+  liveSession,
+  liveSessions,
+  liveSessionWithEntries,
+  liveSettings,
+} from "./live";
+import { createSession, deleteSession } from "./sessions";
 import { setSetting } from "./settings";
 import { subscribeLive } from "./subscribe";
-import { assistantMessage, closeDb, freshDatabase, makeSession, userMessage } from "./test-utils";
+import { assistantMessage, closeDb, freshDatabase, getDb, makeSession, userMessage } from "./test-utils";
 
 beforeEach(freshDatabase);
 afterEach(closeDb);
@@ -113,5 +122,91 @@ describe("subscribeLive", () => {
     await eventually(() => expect(witness.at(-1)).toEqual({ a: 1, b: 2 }));
     expect(seen).toEqual([{}, { a: 1 }]);
     stopWitness();
+  });
+});
+
+describe("liveSessionWithEntries", () => {
+  it("after the first read, a write re-reads only what is new; with nothing new the same array comes back", async () => {
+    // A chat written an hour ago (its ids say when: UUIDv7), then one written now.
+    const hourAgo = (Date.now() - 3_600_000).toString(16).padStart(12, "0");
+    const oldId = (i: number) =>
+      asEntryId(`${hourAgo.slice(0, 8)}-${hourAgo.slice(8, 12)}-7000-8000-${i.toString(16).padStart(12, "0")}`);
+    const s = makeSession({ title: "A" });
+    const root = { ...userMessage(s.id, null, "A hello"), id: oldId(0) };
+    const side = Array.from({ length: 30 }, (_, i) => ({
+      ...userMessage(s.id, root.id, `side ${i}`),
+      id: oldId(i + 1),
+    }));
+    await createSession({ ...s, leafId: root.id }, [root, ...side]);
+    const a = { id: s.id as SessionId, u: root };
+    const b = await sessionWithRoot("B");
+    // Rows each entries read returns: the whole tree once, then only the recent ones.
+    const db = getDb();
+    const rowsRead: number[] = [];
+    db.close();
+    db.use({
+      stack: "dbcore",
+      name: "count-rows",
+      create: (down) => ({
+        ...down,
+        table: (name) => {
+          const t = down.table(name);
+          if (name !== "entries") return t;
+          return {
+            ...t,
+            query: async (req) => {
+              const res = await t.query(req);
+              rowsRead.push(res.result.length);
+              return res;
+            },
+          };
+        },
+      }),
+    });
+    await db.open();
+    const view = watch(() => liveSessionWithEntries(a.id));
+    await eventually(() => expect(view.results).toHaveLength(1));
+    expect(view.results[0]?.entries).toHaveLength(31);
+
+    const reply = assistantMessage(a.id, a.u.id, "A reply");
+    await appendEntries(a.id, [reply], { kind: "move", to: reply.id });
+    await eventually(() => expect(view.results.at(-1)?.session?.leafId).toBe(reply.id));
+    const latest = view.results.at(-1);
+    expect(latest?.entries.map((e) => e.id)).toContain(reply.id);
+    expect(latest?.entries).toHaveLength(32);
+
+    const elsewhere = assistantMessage(b.id, b.u.id, "B reply");
+    const runs = view.results.length;
+    await appendEntries(b.id, [elsewhere], { kind: "move", to: elsewhere.id });
+    await eventually(() => expect(view.results.length).toBeGreaterThan(runs));
+    expect(view.results.at(-1)?.entries).toBe(latest?.entries);
+    view.stop();
+    // The first read: all 31; every later one: only the few entries written in the last seconds.
+    expect(rowsRead[0]).toBe(31);
+    expect(Math.max(...rowsRead.slice(1))).toBeLessThan(31);
+  });
+
+  it("a reply that started long ago (its id is old) and is written now still shows", async () => {
+    const a = await sessionWithRoot("A");
+    const view = watch(() => liveSessionWithEntries(a.id));
+    await eventually(() => expect(view.results).toHaveLength(1));
+    const hourAgo = (Date.now() - 3_600_000).toString(16).padStart(12, "0");
+    const id = asEntryId(`${hourAgo.slice(0, 8)}-${hourAgo.slice(8, 12)}-7000-8000-00000000abcd`);
+    const runs = view.results.length;
+    await saveDraft({ id, sessionId: a.id, parentId: a.u.id, ownerId: "p", content: [], startedAt: 1, updatedAt: 1 });
+    await eventually(() => expect(view.results.length).toBeGreaterThan(runs)); // the page saw it in flight
+    // Written without moving the leaf (the user moved on): only the draft says it was coming.
+    await finalizeDraft(id, { ...assistantMessage(a.id, a.u.id, "slow reply"), id }, { kind: "keep" });
+    await eventually(() => expect(view.results.at(-1)?.entries.map((e) => e.id)).toContain(id));
+    view.stop();
+  });
+
+  it("a deleted session reads as missing, with no entries", async () => {
+    const a = await sessionWithRoot("A");
+    const view = watch(() => liveSessionWithEntries(a.id));
+    await eventually(() => expect(view.results).toHaveLength(1));
+    await deleteSession(a.id);
+    await eventually(() => expect(view.results.at(-1)).toEqual({ session: undefined, entries: [] }));
+    view.stop();
   });
 });

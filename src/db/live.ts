@@ -32,20 +32,96 @@ export const liveChildSessions = (sessionId: SessionId): Promise<Session[]> => c
 export const liveEntries = (sessionId: SessionId): Promise<Entry[]> => getEntries(sessionId);
 
 /**
- * A session and its entries from one read transaction. Two separate live queries can answer out of
- * step when another tab appends (the session's new leaf arrives before the entry it points to), and
- * the path built from them is empty for a moment: the open chat blinks out. Read together, the leaf
- * is always among the entries. `session` is undefined when the session does not exist.
+ * Entries become visible a little after their id is made (an append commits within milliseconds):
+ * a re-run reads back this far (ms) before now. Replies in flight, whose id is made when they
+ * start, are covered by their draft rows instead.
  */
-export const liveSessionWithEntries = (
+export const LIVE_RECENT_MARGIN_MS = 30_000;
+
+/** The open session's entries as last read, so a re-run reads only what is new (one session at a time). */
+let known: {
+  sessionId: SessionId;
+  entries: Entry[];
+  ids: Set<EntryId>;
+  inFlight: EntryId[];
+  /** The last answer, given again when nothing changed (a checkpoint of a reply re-runs the query). */
+  last?: { json: string; result: { session: Session; entries: Entry[] } };
+} | null = null;
+
+/**
+ * A session and its entries, read so that the session's leaf is always among the entries: the row
+ * first, then the entries (append-only: entries read after the row hold every entry its leaf can
+ * point to, even when another tab appends in between; read the other way round, the path built
+ * from them is empty for a moment and the open chat blinks out). `session` is undefined when the
+ * session does not exist.
+ *
+ * The first run reads the whole tree. A re-run (after any write: this tab's message, a reply, another
+ * tab's) reads only the entries that can be new: ids (UUIDv7, so creation times) from
+ * `LIVE_RECENT_MARGIN_MS` ago, or from the oldest reply of the session still in flight (its draft's
+ * id is the id its entry will get); with nothing new it returns the same array, so nothing
+ * downstream is rebuilt. Before, every append re-read and re-cloned the whole tree on the page's
+ * thread: the reply to an 11-entry path in a 20,000-entry chat could not show for seconds. A leaf
+ * that is still not among the entries falls back to the full read.
+ */
+export const liveSessionWithEntries = async (
   sessionId: SessionId,
 ): Promise<{ session: Session | undefined; entries: Entry[] }> => {
-  const db = getDb();
-  return db.transaction("r", db.sessions, db.entries, async () => ({
-    session: await getSession(sessionId),
-    entries: await getEntries(sessionId),
-  }));
+  const session = await getSession(sessionId);
+  if (!session) {
+    if (known?.sessionId === sessionId) known = null;
+    return { session, entries: [] };
+  }
+  // Read before the entries: a reply finished since (its draft gone) is then among them.
+  const inFlight = await getDb().drafts.where("sessionId").equals(sessionId).primaryKeys();
+  if (known?.sessionId === sessionId) {
+    // Back to the oldest reply in flight now or at the last read (it may have been written since).
+    const since = [idAt(Date.now() - LIVE_RECENT_MARGIN_MS), ...inFlight, ...known.inFlight].reduce((a, b) =>
+      b < a ? b : a,
+    );
+    const recent = await getDb().entries.where(":id").aboveOrEqual(since).toArray();
+    const { ids } = known;
+    const fresh = recent.filter((e) => e.sessionId === sessionId && !ids.has(e.id));
+    const entries =
+      fresh.length === 0 ? known.entries : remember(sessionId, [...known.entries, ...fresh], ids, inFlight);
+    known.inFlight = inFlight;
+    if (session.leafId === null || ids.has(session.leafId)) return answer(session, entries);
+  }
+  const entries = await getEntries(sessionId);
+  remember(sessionId, entries, new Set(), inFlight);
+  return answer(session, entries);
 };
+
+/** `{ session, entries }`, or the previous answer itself when neither changed (no re-render). */
+function answer(session: Session, entries: Entry[]): { session: Session; entries: Entry[] } {
+  if (!known) return { session, entries };
+  const json = JSON.stringify(session);
+  const last = known.last;
+  if (last && last.json === json && last.result.entries === entries) return last.result;
+  const result = { session, entries };
+  known.last = { json, result };
+  return result;
+}
+
+/** Keeps `entries` (in id order) as the session's known entries; returns them. */
+function remember(sessionId: SessionId, entries: Entry[], ids: Set<EntryId>, inFlight: EntryId[]): Entry[] {
+  let sorted = true;
+  for (let i = 1; i < entries.length; i++) {
+    if (entries[i - 1]!.id > entries[i]!.id) {
+      sorted = false;
+      break;
+    }
+  }
+  if (!sorted) entries.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  for (const e of entries) ids.add(e.id);
+  known = { sessionId, entries, ids, inFlight };
+  return entries;
+}
+
+/** The smallest UUIDv7 of the millisecond `ms`. */
+function idAt(ms: number): EntryId {
+  const hex = Math.max(0, Math.floor(ms)).toString(16).padStart(12, "0");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-0000-0000-000000000000` as EntryId;
+}
 
 export const liveSettings = (): Promise<Record<string, unknown>> => getAllSettings();
 

@@ -1,6 +1,7 @@
 import "fake-indexeddb/auto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { newSessionId } from "../core/session/ids";
+import { buildGraphModel, searchGraph } from "../core/graph/model";
+import { newEntryId, newSessionId } from "../core/session/ids";
 import { saveDraft } from "./drafts";
 import { getEntries } from "./entries";
 import { DanglingParentError, EntryNotInSessionError, SessionNotFoundError } from "./errors";
@@ -206,6 +207,42 @@ describe("searchSessions", () => {
     await createSession({ ...thinkingOnly, leafId: m4.id }, [m4]);
 
     expect(await searchSessions("  zanzibar ")).toEqual([byBranch.id, byCompaction.id, byMessage.id]);
+  });
+
+  it("looks through the same text as the graph search: tool calls and results, handoff documents", async () => {
+    const byResult = makeSession({ updatedAt: 1_000 });
+    const q = userMessage(byResult.id, null, "look it up");
+    const call = {
+      ...assistantMessage(byResult.id, q.id, "x"),
+      content: [{ type: "tool_call" as const, id: "c1", name: "fetch_quokka", args: {} }],
+    };
+    const res = {
+      ...userMessage(byResult.id, call.id, "x"),
+      role: "tool" as const,
+      content: [{ type: "tool_result" as const, callId: "c1", text: "Result: ZANZIBAR", isError: false }],
+    };
+    await createSession({ ...byResult, leafId: res.id }, [q, call, res]);
+
+    const byHandoff = makeSession({ updatedAt: 2_000 });
+    const m = userMessage(byHandoff.id, null, "hi");
+    const h = {
+      type: "handoff" as const,
+      id: newEntryId(),
+      sessionId: byHandoff.id,
+      parentId: m.id,
+      createdAt: 2,
+      document: "Zanzibar plans, continued",
+      fromSessionId: byResult.id,
+      fromEntryId: res.id,
+    };
+    await createSession({ ...byHandoff, leafId: h.id }, [m, h]);
+
+    expect(await searchSessions("zanzibar")).toEqual([byHandoff.id, byResult.id]);
+    expect(await searchSessions("fetch_quokka")).toEqual([byResult.id]);
+    // The graph finds the same entries by the same words.
+    const graph = buildGraphModel([q, call, res], { leafId: res.id });
+    expect(searchGraph(graph, "zanzibar").map((i) => graph.nodes[i]?.entry?.id)).toEqual([res.id]);
+    expect(searchGraph(graph, "fetch_quokka").map((i) => graph.nodes[i]?.entry?.id)).toEqual([call.id]);
   });
 
   it("an empty query matches every session", async () => {

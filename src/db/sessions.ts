@@ -2,7 +2,8 @@
  * Session verbs: create (with its first entries), read, list, rename, settings, delete, search.
  * Session rows stay light (no entries inside) so the list reads only the sessions table.
  */
-import { assertNever, type Entry, type ModelRef, type Session } from "../core/session/entries";
+import type { Entry, ModelRef, Session } from "../core/session/entries";
+import { entrySearchText } from "../core/session/entry-text";
 import type { EntryId, SessionId } from "../core/session/ids";
 import { addEntriesChecked } from "./append-tx";
 import { EntryNotInSessionError, SessionNotFoundError } from "./errors";
@@ -119,8 +120,8 @@ async function deleteTokenCountsOf(db: GroveDb, entryIds: readonly EntryId[]): P
 
 /**
  * Ids of the sessions whose title, or any entry's text, contains `query` (case-insensitive), most
- * recently updated first. Searched text: message text blocks, compaction and branch summaries,
- * handoff documents. An empty query matches every session.
+ * recently updated first. Searched text: each entry's `entrySearchText` (core/session/entry-text.ts),
+ * the same text the graph search looks through. An empty query matches every session.
  *
  * Why a scan: IndexedDB has no full-text index, and a word index of our own would double every
  * append and need its own migration. A local history is small (a few MB of text), so one cursor
@@ -135,25 +136,10 @@ export async function searchSessions(query: string): Promise<SessionId[]> {
     if (needle === "") return sessions.map((s) => s.id);
     const matched = new Set<SessionId>(sessions.filter((s) => s.title.toLowerCase().includes(needle)).map((s) => s.id));
     await db.entries.each((entry) => {
-      if (!matched.has(entry.sessionId) && searchableText(entry).some((t) => t.toLowerCase().includes(needle))) {
+      if (!matched.has(entry.sessionId) && entrySearchText(entry).includes(needle)) {
         matched.add(entry.sessionId);
       }
     });
     return sessions.filter((s) => matched.has(s.id)).map((s) => s.id);
   });
-}
-
-function searchableText(entry: Entry): string[] {
-  switch (entry.type) {
-    case "message":
-      return entry.content.flatMap((b) => (b.type === "text" ? [b.text] : []));
-    case "compaction":
-      return [entry.summary, entry.shortSummary];
-    case "branch_summary":
-      return [entry.summary];
-    case "handoff":
-      return [entry.document];
-    default:
-      return assertNever(entry, "entry type");
-  }
 }

@@ -2,8 +2,8 @@
  * Bounded, visible retries around any StreamFn (DESIGN §4.7, §7).
  *
  * A failed attempt is retried only when nothing was streamed yet (no text or thinking delta) and
- * `isRetryable` says waiting can help: rate limits (not an exhausted quota), overloaded, 5xx.
- * Context overflow, auth, invalid requests, network failures and aborts end the stream at once.
+ * `isRetryable` says waiting can help: rate limits, overloaded, 5xx. An exhausted quota, context
+ * overflow, auth, invalid requests, network failures and aborts end the stream at once.
  * Before each wait it yields `retry_wait`, so the UI can say "retrying in 8 s (2/4)". The wait
  * honours the provider's retry-after; without one it backs off exponentially with jitter. A wait
  * the provider asks for that is longer than `maxDelayMs` is not waited out: the error is final.

@@ -17,10 +17,21 @@ export type SessionView = {
 const EMPTY: Entry[] = [];
 const NO_SESSION = { session: undefined, entries: EMPTY };
 
+type Tagged = { forId: SessionId | null; session: Session | undefined; entries: Entry[] };
+// The same read answered again (nothing changed) gets the same tagged object: no re-render.
+const tagged = new WeakMap<object, Tagged>();
+function tag(forId: SessionId | null, read: { session: Session | undefined; entries: Entry[] }): Tagged {
+  const before = tagged.get(read);
+  if (before?.forId === forId) return before;
+  const result = { forId, ...read };
+  tagged.set(read, result);
+  return result;
+}
+
 export function useSessionView(sessionId: SessionId | null): SessionView {
   // One query for both (see liveSessionWithEntries): read apart, another tab's append blanks the chat.
   const live = useLiveQuery(
-    async () => ({ forId: sessionId, ...(sessionId ? await liveSessionWithEntries(sessionId) : NO_SESSION) }),
+    async () => tag(sessionId, sessionId ? await liveSessionWithEntries(sessionId) : NO_SESSION),
     [sessionId],
   );
   // Right after a switch the hook still holds the previous query's result (another chat's, or the

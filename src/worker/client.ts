@@ -12,11 +12,15 @@
  * provider request and `summarize` rejects with an `aborted` MessageError. Messages to a worker
  * arrive in order, so a cancel always finds the call it follows.
  *
- * If the worker dies (its script fails to load, an uncaught error), every pending and later call
- * rejects with a MessageError instead of hanging, and the next `getWorker()` starts a new one.
+ * If the worker dies (its script fails to load, an uncaught error, an unreadable reply, or silently:
+ * terminated, crashed, killed for memory — seen through its lifeline lock, core/lifeline.ts), every
+ * pending call rejects with a MessageError (WORKER_DIED) instead of hanging, and the next
+ * `getWorker()` starts a new one. A worker that is only busy is never taken for dead: there is no
+ * deadline, and the user can still cancel.
  */
 import * as Comlink from "comlink";
 import type { CompactionProgress } from "../core/compaction/compact";
+import { isLifelineHeld, lifelineName, TEST_HOOKS_FLAG, watchLifeline } from "../core/lifeline";
 import type { MessageError } from "../core/session/entries";
 import type {
   BranchSummaryJob,
@@ -181,31 +185,60 @@ function forwarding(target: Promise<WorkerApi>, failed: Promise<never>): WorkerA
   };
 }
 
+/** What a call in flight rejects with when the worker dies under it; the next call starts a new worker. */
+export const WORKER_DIED =
+  "The background worker stopped unexpectedly (it may have run out of memory). Nothing was saved; try again.";
+
 function startWorker(): Handle {
-  const worker = new Worker(new URL("./compaction.worker.ts", import.meta.url), {
-    type: "module",
-    name: "grove-compaction",
-  });
+  const name = lifelineName("compaction");
+  const worker = new Worker(new URL("./compaction.worker.ts", import.meta.url), { type: "module", name });
   const remote: WorkerApi = Comlink.wrap<WorkerApi>(worker);
   let fail: (error: MessageError) => void = () => {};
   const failed = new Promise<never>((_, reject) => {
     fail = reject;
   });
   failed.catch(() => {});
+  const locks = typeof navigator === "undefined" ? undefined : navigator.locks;
+  const die = (message: string) => {
+    fail({ kind: "unknown", message });
+    lifeline.stop();
+    worker.terminate();
+    if (current === handle) current = null;
+  };
+  // terminate(), a crash or an out-of-memory kill fire no event: the lifeline lock tells (core/lifeline.ts).
+  const lifeline = watchLifeline(locks, () => die(WORKER_DIED));
   const handle: Handle = {
     // Promise.resolve does not unwrap the remote: its `then` is not a function (comlink sees to it).
     api: forwarding(Promise.resolve(remote), failed),
     terminate: () => {
+      lifeline.stop();
       fail({ kind: "aborted", message: "The background worker was stopped." });
       worker.terminate();
     },
   };
-  worker.addEventListener("error", (event) => {
-    fail({ kind: "unknown", message: `The background worker stopped: ${event.message || "it failed to load"}` });
-    worker.terminate();
-    if (current === handle) current = null;
+  worker.addEventListener("message", (event) => {
+    if (isLifelineHeld(event.data)) lifeline.held(event.data.groveLifelineHeld);
   });
+  worker.addEventListener("error", (event) => {
+    die(`The background worker stopped: ${event.message || "it failed to load"}`);
+  });
+  // A reply that could not be read leaves its call waiting forever: as good as dead.
+  worker.addEventListener("messageerror", () => die(WORKER_DIED));
+  exposeKillForTests(() => worker.terminate());
   return handle;
+}
+
+/**
+ * With the test-hooks flag set (e2e only), `window.groveKillCompactionWorker()` ends the worker
+ * as a crash would: terminate() fires nothing, so only the lifeline can notice.
+ */
+function exposeKillForTests(kill: () => void): void {
+  try {
+    if (globalThis.localStorage?.getItem(TEST_HOOKS_FLAG) !== "1") return;
+  } catch {
+    return; // storage blocked
+  }
+  (globalThis as { groveKillCompactionWorker?: () => void }).groveKillCompactionWorker = kill;
 }
 
 function startInProcess(): Handle {

@@ -4,6 +4,7 @@
  * worker; Vite bundles it, with the rank files as chunks of their own, loaded on first count.
  */
 import * as Comlink from "comlink";
+import { holdLifeline } from "../core/lifeline";
 import type { WorkerApi } from "./api";
 import { createWorkerApi } from "./worker-api";
 
@@ -28,3 +29,5 @@ const exposed: WorkerApi = {
 };
 
 Comlink.expose(exposed);
+// Held until this worker ends, however it ends: the page's client notices a silent death by it.
+holdLifeline(navigator.locks, self.name, (m) => (globalThis as unknown as Worker).postMessage(m));

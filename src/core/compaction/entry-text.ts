@@ -1,11 +1,15 @@
 /**
  * How the compaction engine classifies and sizes entries: which entries are user turns, tool
- * results, turn starts and legal cut points, and the text an entry puts in the context (the text
- * `entryTokens` caches are counted on).
+ * results, turn starts and legal cut points, and how an entry's context text
+ * (`entryContextText`, core/session/entry-text.ts) is counted.
  * No I/O here and no token counting of its own: counts come from the injected counter.
  */
-import { blockText, hasContent, isSkippedMessage } from "../session/build-context";
-import { assertNever, type Block, type Entry, type MessageEntry } from "../session/entries";
+import { assertNever, type Entry, type MessageEntry } from "../session/entries";
+import { entryContextText } from "../session/entry-text";
+import { hasContent, isSkippedMessage } from "../session/plan-context";
+
+// The context text of an entry lives in core/session/entry-text.ts; re-exported for the engine's callers.
+export { entryContextText, visibleText } from "../session/entry-text";
 
 /** Counts a piece of text in tokens. Must be pure and deterministic. */
 export type CountTokens = (text: string) => number;
@@ -60,36 +64,7 @@ export function isCutCandidate(entry: Entry): boolean {
   }
 }
 
-/**
- * The text an entry puts in the context, for counting: message blocks as `buildContext` renders
- * them, a branch summary's summary, a handoff's document. Compaction entries put nothing in the
- * kept region ("" — only the latest one is rendered, as the summary message).
- */
-export function entryContextText(entry: Entry): string {
-  switch (entry.type) {
-    case "message":
-      // Thinking is kept: it is replayed to its own provider, so it takes up room in the context.
-      return isSkippedMessage(entry) ? "" : entry.content.map((b) => blockText(b, { thinking: "keep" })).join("\n\n");
-    case "branch_summary":
-      return entry.summary;
-    case "handoff":
-      return entry.document;
-    case "compaction":
-      return "";
-    default:
-      return assertNever(entry, "entry");
-  }
-}
-
 /** The counter used when no cache is given: `countTokens(entryContextText(entry))`. */
 export function entryTokensFrom(countTokens: CountTokens): EntryTokens {
   return (entry) => (entry.type === "compaction" ? 0 : countTokens(entryContextText(entry)));
-}
-
-/** The plain text of a message's text blocks (no tool blocks, no thinking), joined and trimmed. */
-export function visibleText(content: readonly Block[]): string {
-  return content
-    .flatMap((b) => (b.type === "text" ? [b.text] : []))
-    .join("\n\n")
-    .trim();
 }

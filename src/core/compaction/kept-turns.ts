@@ -13,6 +13,7 @@
  */
 import type { CompactionEntry, Entry } from "../session/entries";
 import type { EntryId } from "../session/ids";
+import { planContext } from "../session/plan-context";
 import { type EntryTokens, isUserTurn } from "./entry-text";
 
 export type KeptTurnsInput = {
@@ -40,7 +41,8 @@ export type KeptTurns = {
 
 export function selectKeptTurns(input: KeptTurnsInput): KeptTurns {
   const { path, previous, start, firstKeptIndex, entryTokens, maxTurnTokens, budgetTokens } = input;
-  const carried = new Set<EntryId>(previous?.keptUserTurnIds ?? []);
+  // The previous compaction's kept set, as the context plan reads it (the turns it keeps before its kept region).
+  const carried = new Set<EntryId>(previous ? planContext(path).keptUserTurns.map((e) => e.id) : []);
   const candidates: Array<{ id: EntryId; tokens: number }> = [];
   const oversized: Array<{ id: EntryId; tokens: number }> = [];
   const end = Math.min(firstKeptIndex, path.length);

@@ -17,9 +17,11 @@
  *
  * Pure: no I/O, no token counting (windows.ts counts).
  */
-import { IMAGE_PLACEHOLDER, isSkippedMessage } from "../session/build-context";
+
 import { assertNever, type Block, type Entry, type MessageEntry } from "../session/entries";
+import { argsJson, IMAGE_PLACEHOLDER } from "../session/entry-text";
 import type { EntryId } from "../session/ids";
+import { isSkippedMessage } from "../session/plan-context";
 import { stripTail } from "./verbatim-tail";
 
 /** Tool output beyond this many characters is cut (DESIGN §4.5). */
@@ -66,15 +68,6 @@ export function cutChars(text: string, max: number): { head: string; omitted: nu
 function clamped(text: string, max: number, what: string): string {
   const { head, omitted } = cutChars(text, max);
   return omitted === 0 ? text : `${head}\n[... ${omitted} more characters of ${what} cut]`;
-}
-
-function argsText(args: unknown): string {
-  if (args === undefined) return "{}";
-  try {
-    return JSON.stringify(args) ?? String(args);
-  } catch {
-    return String(args);
-  }
 }
 
 export type SerializeOptions = {
@@ -130,7 +123,7 @@ function messageParts(entry: MessageEntry, opts: SerializeOptions): string[] {
       case "tool_call":
         flush();
         parts.push(
-          `[Tool call] ${escapeContent(block.name)}\n${escapeContent(clamped(argsText(block.args), TOOL_ARGS_MAX_CHARS, "arguments"))}`,
+          `[Tool call] ${escapeContent(block.name)}\n${escapeContent(clamped(argsJson(block.args), TOOL_ARGS_MAX_CHARS, "arguments"))}`,
         );
         break;
       case "tool_result": {

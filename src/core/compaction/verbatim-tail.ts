@@ -14,8 +14,8 @@
  */
 
 import type { Block, Entry } from "../session/entries";
+import { visibleText } from "../session/entry-text";
 import { continuationJoins, isSkippedMessage } from "../session/plan-context";
-import { visibleText } from "./entry-text";
 
 export const TAIL_MAX_CHARS = 1_500;
 export const TAIL_TRUNCATED_MARKER = "[...truncated]";

@@ -1,15 +1,16 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Session } from "../session/entries";
+import type { Block, Session } from "../session/entries";
 import { asEntryId, asSessionId } from "../session/ids";
 import { exportGroveJson } from "./grove-json";
-import { checkFileSize, IMPORT_LIMITS, parseImportFile } from "./import-file";
+import { checkFileSize, entryChars, IMPORT_LIMITS, parseImportFile } from "./import-file";
+import { checkJsonShape, JSON_SHAPE_LIMITS } from "./json-shape";
 
 const FIXTURES = resolve(__dirname, "../../../../shared/fixtures/real-world");
 const fixture = (name: string) => readFileSync(resolve(FIXTURES, name), "utf8");
 
-function oneSession(text: string): string {
+function oneSession(text: string, blocks?: readonly Block[]): string {
   const id = asSessionId("s1");
   const session: Session = { id, title: "T", titleSource: "user", createdAt: 1, updatedAt: 1, leafId: asEntryId("e1") };
   return exportGroveJson([
@@ -23,7 +24,7 @@ function oneSession(text: string): string {
           parentId: null,
           createdAt: 1,
           role: "user",
-          content: [{ type: "text", text }],
+          content: blocks ? [...blocks] : [{ type: "text", text }],
           status: "complete",
         },
       ],
@@ -88,6 +89,59 @@ describe("absurd sizes", () => {
   it("one message beyond the character limit is refused, naming the chat and the entry", () => {
     const result = parseImportFile(oneSession("x".repeat(IMPORT_LIMITS.maxEntryChars + 1)), "big.json");
     expect(result.kind).toBe("error");
-    if (result.kind === "error") expect(result.message).toMatch(/^Chat 1 \("T"\), entry 1: 20,000,001 characters/);
+    if (result.kind === "error")
+      expect(result.message).toMatch(/^Chat 1 \("T"\), entry 1: more than 20,000,000 characters/);
+  });
+
+  it("characters hidden in tool-call arguments count toward the entry limit (30M passed before)", () => {
+    const chunk = "y".repeat(3_000_000);
+    const args = { a: chunk, nested: { list: Array.from({ length: 9 }, () => ({ deep: [chunk] })) } };
+    const file = oneSession("", [
+      { type: "text", text: "short" },
+      { type: "tool_call", id: "c1", name: "t", args },
+    ]);
+    const result = parseImportFile(file, "args.json");
+    expect(result.kind === "error" ? result.message : result.kind).toMatch(/entry 1: more than 20,000,000 characters/);
+  });
+
+  it("entryChars counts every string, keys and nested data included, and stops once past the limit", () => {
+    expect(entryChars({ type: "x", data: [{ k: "abc" }, ["de", 1, null, true]] })).toBe(4 + 1 + 4 + 1 + 3 + 2);
+    expect(entryChars({ big: "z".repeat(100), more: "z".repeat(100) }, 50)).toBeLessThan(210);
+    let deep: unknown = "leaf";
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    expect(entryChars(deep)).toBe(4);
+  });
+
+  it("50 MB of nested arrays is refused by its shape, before any parse, in well under a second", () => {
+    const deep = `${"[".repeat(25_000_000)}${"]".repeat(25_000_000)}`;
+    const wide = `[${"[],".repeat(16_000_000)}[]]`;
+    for (const text of [deep, wide]) {
+      const started = performance.now();
+      const result = parseImportFile(text, "nested.json");
+      const ms = performance.now() - started;
+      expect(result.kind === "error" ? result.message : result.kind).toMatch(
+        /nests more than 200 levels|objects and arrays/,
+      );
+      // A parse of either takes tens of seconds; the scan stops at the first level or container too many.
+      expect(ms).toBeLessThan(5_000);
+    }
+  });
+
+  it("checkJsonShape: depth and container density, brackets inside strings ignored", () => {
+    const L = JSON_SHAPE_LIMITS;
+    expect(checkJsonShape(`${"[".repeat(L.maxDepth)}${"]".repeat(L.maxDepth)}`)).toBeNull();
+    expect(checkJsonShape(`${"[".repeat(L.maxDepth + 1)}`)).toMatch(/nests more than 200 levels/);
+    expect(checkJsonShape(JSON.stringify({ s: "[".repeat(1000), t: 'a\\"[[[' }))).toBeNull();
+    expect(checkJsonShape(`{"a":"\\\\"}${"[".repeat(L.maxDepth + 1)}`)).toMatch(/nests/);
+    const dense = `[${"{},".repeat(L.freeContainers)}{}]`;
+    expect(checkJsonShape(dense)).toMatch(/objects and arrays/);
+    const wordy = `[${`{"text":"${"w".repeat(20)}"},`.repeat(L.freeContainers)}{}]`;
+    expect(checkJsonShape(wordy)).toBeNull();
+  });
+
+  it("real exports pass the shape check", () => {
+    for (const name of ["pi-session-v1-large.jsonl", "chatgpt-tree.json", "pi-session-v1-with-compactions.jsonl"]) {
+      expect(checkJsonShape(fixture(name))).toBeNull();
+    }
   });
 });

@@ -4,7 +4,6 @@
  * this says ok (the caller's job), so a bad file never leaves half an import behind.
  */
 import { formatBytes } from "../format-bytes";
-import { assertNever } from "../session/entries";
 import type { EntryId, SessionId } from "../session/ids";
 import { type ChatGptImportOptions, parseChatGptValue } from "./chatgpt";
 import {
@@ -14,6 +13,7 @@ import {
   parseGroveValue,
   parseJsonText,
 } from "./grove-json";
+import { checkJsonShape } from "./json-shape";
 import { parsePiJsonl } from "./pi/import";
 
 export type ImportFormat = "grove-json" | "chatgpt" | "pi-jsonl";
@@ -34,7 +34,7 @@ export const IMPORT_LIMITS = {
   maxSessions: 100_000,
   maxEntriesPerSession: 1_000_000,
   maxTotalEntries: 5_000_000,
-  /** characters in one entry's texts together */
+  /** characters in all of one entry's strings together: texts, tool arguments, nested data, keys */
   maxEntryChars: 20_000_000,
 } as const;
 
@@ -66,6 +66,8 @@ export function parseImportFile(text: string, fileName: string, options: ImportI
 function parseByFormat(text: string, fileName: string, options: ImportIdOptions): ParsedImport {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   if (body.trim() === "") return { kind: "error", message: "The file is empty." };
+  const badShape = checkJsonShape(body);
+  if (badShape) return { kind: "error", message: badShape };
   if (looksLikePiSession(body)) return tagged("pi-jsonl", parsePiJsonl(body, options));
   if (/\.jsonl$/i.test(fileName)) {
     return {
@@ -130,9 +132,9 @@ function checkLimits(sessions: readonly ExportedSession[]): string | null {
       return `${where} has ${s.entries.length.toLocaleString("en")} entries; the limit is ${L.maxEntriesPerSession.toLocaleString("en")}.`;
     }
     for (const [j, e] of s.entries.entries()) {
-      const chars = entryChars(e);
+      const chars = entryChars(e, L.maxEntryChars);
       if (chars > L.maxEntryChars) {
-        return `${where}, entry ${j + 1}: ${chars.toLocaleString("en")} characters in one message is beyond the limit of ${L.maxEntryChars.toLocaleString("en")}.`;
+        return `${where}, entry ${j + 1}: more than ${L.maxEntryChars.toLocaleString("en")} characters in one entry (text, tool arguments and data together), the limit.`;
       }
     }
   }
@@ -142,16 +144,25 @@ function checkLimits(sessions: readonly ExportedSession[]): string | null {
   return null;
 }
 
-function entryChars(e: ExportedSession["entries"][number]): number {
-  switch (e.type) {
-    case "message":
-      return e.content.reduce((n, b) => n + ("text" in b ? b.text.length : 0), 0);
-    case "compaction":
-    case "branch_summary":
-      return e.summary.length;
-    case "handoff":
-      return e.document.length;
-    default:
-      return assertNever(e, "entry");
+/**
+ * Characters in every string of an entry, object keys included: text, thinking, tool arguments and
+ * whatever nested data an entry carries (30M characters hidden in tool arguments once passed a
+ * limit that counted only text blocks). Stops counting once past `limit`; the walk is iterative,
+ * so no nesting can overflow the stack (json-shape.ts bounds the depth before parsing anyway).
+ */
+export function entryChars(entry: unknown, limit = Number.POSITIVE_INFINITY): number {
+  let chars = 0;
+  const stack: unknown[] = [entry];
+  while (stack.length > 0 && chars <= limit) {
+    const v = stack.pop();
+    if (typeof v === "string") chars += v.length;
+    else if (Array.isArray(v)) for (const item of v) stack.push(item);
+    else if (v !== null && typeof v === "object") {
+      for (const [key, item] of Object.entries(v)) {
+        chars += key.length;
+        stack.push(item);
+      }
+    }
   }
+  return chars;
 }

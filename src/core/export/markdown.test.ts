@@ -17,7 +17,7 @@ import {
   u,
 } from "../session/test-entries";
 import type { ExportedSession } from "./grove-json";
-import { closeOpenFence, escapeInline, exportMarkdown, fenced, inertHtml, quoted } from "./markdown";
+import { escapeInline, exportMarkdown, fenced, quoted } from "./markdown";
 import { deepForkSession } from "./test-sessions";
 
 /**
@@ -241,16 +241,6 @@ describe("Markdown helpers", () => {
     expect(fenced("a ``` b ```` c", "")).toBe("`````\na ``` b ```` c\n`````");
   });
 
-  it("closeOpenFence closes only fences left open, per CommonMark", () => {
-    expect(closeOpenFence("```\ncode\n```")).toBe("```\ncode\n```");
-    expect(closeOpenFence("````md\n```\ninner")).toBe("````md\n```\ninner\n````");
-    expect(closeOpenFence("~~~\nx")).toBe("~~~\nx\n~~~");
-    // An opening line whose info string holds a backtick is inline code, not a fence.
-    expect(closeOpenFence("``` not `a` fence")).toBe("``` not `a` fence");
-    // A closing fence may not carry an info string.
-    expect(closeOpenFence("```\ncode\n```js")).toBe("```\ncode\n```js\n```");
-  });
-
   it("escapeInline makes Markdown syntax literal", () => {
     expect(escapeInline("a_b *c* [d](e) <f> #g `h` ~i~ |j| &k; \\")).toBe(
       "a\\_b \\*c\\* \\[d\\](e) \\<f\\> \\#g \\`h\\` \\~i\\~ \\|j\\| \\&k; \\\\",
@@ -258,27 +248,7 @@ describe("Markdown helpers", () => {
   });
 });
 
-describe("inertHtml: raw HTML in message text is made literal, code is left alone", () => {
-  it.each([
-    ["a <!-- hidden comment", "a &lt;!-- hidden comment"],
-    [
-      "<img src=x onerror=alert(1)> and <script>x</script>",
-      "&lt;img src=x onerror=alert(1)> and &lt;script>x&lt;/script>",
-    ],
-    ["use the `<div>` element", "use the `<div>` element"],
-    ["``a ` <b>`` then <i>", "``a ` <b>`` then &lt;i>"],
-    ["```html\n<p>kept</p>\n```\n<p>escaped</p>", "```html\n<p>kept</p>\n```\n&lt;p>escaped&lt;/p>"],
-    ["    <indented code>", "    <indented code>"],
-    [
-      "[click](javascript:alert(1)) and [ok](https://example.com)",
-      "[click](#javascript-alert(1)) and [ok](https://example.com)",
-    ],
-    ["1 < 2 and a -> b", "1 &lt; 2 and a -> b"],
-    ["an unclosed `tick <x>", "an unclosed `tick &lt;x>"],
-  ])("%j", (input, output) => {
-    expect(inertHtml(input)).toBe(output);
-  });
-
+describe("raw HTML in message text is made literal", () => {
   it("a message ending in an open comment no longer hides the next message of the export", () => {
     const md = exportMarkdown(
       {

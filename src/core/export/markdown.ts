@@ -16,8 +16,10 @@
  * badly in most readers, so the nesting is in the numbers and the "from branch K" wording instead.
  * On the lines above, a note marks each point where listed branches fork off.
  *
- * What is Markdown already (user and assistant text, summaries, thinking) is emitted as is; what
- * is plain text (titles, labels, tool names, error messages) is escaped. Quoted text is prefixed
+ * What is Markdown already (user and assistant text, thinking, summaries, handoff documents, the
+ * system prompt) stays Markdown but is made inert (inert-markdown.ts: no raw HTML, no unsafe link
+ * scheme, no remote image), because people open exports in renderers with raw HTML on; what is
+ * plain text (titles, labels, tool names, error messages) is escaped. Quoted text is prefixed
  * on every line, blank lines included, so a blank line in a summary can't end the quote early.
  */
 import { assertNever, type Block, type Entry, type MessageEntry } from "../session/entries";
@@ -36,6 +38,7 @@ import {
   statusNote,
 } from "./branches";
 import type { ExportedSession } from "./grove-json";
+import { inertMarkdown } from "./inert-markdown";
 
 export type MarkdownExportOptions = {
   /** Also list every branch that is not on the active path, after it. */
@@ -57,7 +60,7 @@ export function exportMarkdown(s: ExportedSession, opts: MarkdownExportOptions):
   const ctx: Context = { labels: s.labels, forksAfter: opts.allBranches ? forkPoints(others) : new Map() };
   const blocks: string[] = [`# ${escapeInline(oneLine(s.session.title)) || "Untitled chat"}`];
   blocks.push(metadataLine(s, main, others.length, opts.allBranches));
-  if (s.session.systemPrompt?.trim()) blocks.push(quoted("**System prompt**", s.session.systemPrompt));
+  if (s.session.systemPrompt?.trim()) blocks.push(quoted("**System prompt**", inertMarkdown(s.session.systemPrompt)));
   if (main.entries.length === 0) blocks.push("*No messages on the active path.*");
   append(blocks, renderLine(main, ctx, ACTIVE_HEADING_LEVEL));
   if (opts.allBranches && others.length > 0) append(blocks, otherBranchesSection(others, ctx));
@@ -153,12 +156,17 @@ function renderEntry(e: Entry, ctx: Context, level: number): string[] {
       const instructions = e.instructions?.trim()
         ? `\n>\n> *Instructions:* ${escapeInline(oneLine(e.instructions))}`
         : "";
-      return [`${quoted(head + label, e.summary)}${instructions}`];
+      return [`${quoted(head + label, inertMarkdown(e.summary))}${instructions}`];
     }
     case "branch_summary":
-      return [quoted(`**Branch summary** (what happened on a branch that was left)${label}`, e.summary)];
+      return [quoted(`**Branch summary** (what happened on a branch that was left)${label}`, inertMarkdown(e.summary))];
     case "handoff":
-      return [quoted(`**Handoff**: handed off from session ${escapeInline(e.fromSessionId)}${label}`, e.document)];
+      return [
+        quoted(
+          `**Handoff**: handed off from session ${escapeInline(e.fromSessionId)}${label}`,
+          inertMarkdown(e.document),
+        ),
+      ];
     default:
       return assertNever(e, "entry");
   }
@@ -179,12 +187,12 @@ function renderBlock(b: Block): string | null {
   switch (b.type) {
     case "text": {
       const text = b.text.trimEnd();
-      return text === "" ? null : closeOpenFence(inertHtml(text));
+      return text === "" ? null : inertMarkdown(text);
     }
     case "image":
       return `*[image: ${escapeInline(b.mimeType)}]*`;
     case "thinking":
-      if (b.text.trim() !== "") return quoted("**Thinking**", b.text);
+      if (b.text.trim() !== "") return quoted("**Thinking**", inertMarkdown(b.text));
       return b.redactedData ? "> **Thinking** (redacted)" : null;
     case "reasoning": {
       // The readable summary, like thinking; the encrypted content means nothing to a reader.
@@ -192,7 +200,7 @@ function renderBlock(b: Block): string | null {
       return text.trim() !== "" ? quoted("**Thinking**", text) : null;
     }
     case "tool_call":
-      return `**Tool call: ${escapeInline(b.name)}**\n\n${fenced(prettyJson(b.args), "json")}`;
+      return `**Tool call: ${escapeInline(oneLine(b.name))}**\n\n${fenced(prettyJson(b.args), "json")}`;
     case "tool_result":
       return `${b.isError ? "*Tool error:*\n\n" : ""}${fenced(b.text, "text")}`;
     default:
@@ -223,83 +231,15 @@ export function fenced(body: string, lang: string): string {
   return `${fence}${lang}\n${body.replace(/\s+$/, "")}\n${fence}`;
 }
 
-const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
-
-/**
- * Closes a code fence left open at the end of `text`. A reply stopped mid-stream often ends inside
- * a code block, and an open fence would swallow every heading after it in the export. Follows
- * CommonMark: a fence closes on the same character, at least as long, with nothing after it.
- */
-export function closeOpenFence(text: string): string {
-  let open: string | null = null;
-  for (const line of text.split(/\r\n|\r|\n/)) {
-    const m = FENCE_LINE.exec(line);
-    if (!m) continue;
-    const fence = m[1] ?? "";
-    const rest = m[2] ?? "";
-    if (open === null) {
-      // A backtick fence's info string may not contain backticks (that line is inline code instead).
-      if (!(fence.startsWith("`") && rest.includes("`"))) open = fence;
-    } else if (fence[0] === open[0] && fence.length >= open.length && rest.trim() === "") {
-      open = null;
-    }
-  }
-  return open === null ? text : `${text}\n${open}`;
-}
-
-/**
- * Message text is Markdown and stays Markdown, but raw HTML in it is made literal, as Grove's own
- * renderer shows it: an unclosed `<!--` or `<script>` would otherwise hide the rest of the document
- * in a Markdown viewer, and `<img onerror>` or a `javascript:` link would be live in a permissive
- * one. `<` becomes `&lt;` outside code (fences, inline code spans, indented lines are left alone);
- * link targets with a script-capable scheme lose it.
- */
-export function inertHtml(text: string): string {
-  let open: string | null = null;
-  const lines = text.split("\n");
-  for (const [i, line] of lines.entries()) {
-    const m = FENCE_LINE.exec(line);
-    if (m) {
-      const fence = m[1] ?? "";
-      const rest = m[2] ?? "";
-      if (open === null && !(fence.startsWith("`") && rest.includes("`"))) open = fence;
-      else if (open !== null && fence[0] === open[0] && fence.length >= open.length && rest.trim() === "") open = null;
-      continue;
-    }
-    if (open !== null || /^( {4}|\t)/.test(line)) continue;
-    lines[i] = outsideCodeSpans(line, (part) =>
-      part.replace(/</g, "&lt;").replace(/\]\(\s*<?\s*(javascript|vbscript|data):/gi, "](#$1-"),
-    );
-  }
-  return lines.join("\n");
-}
-
-/** Applies `f` to the parts of a line outside inline code spans (a backtick run closed by one as long). */
-function outsideCodeSpans(line: string, f: (part: string) => string): string {
-  let out = "";
-  let at = 0;
-  const runs = /`+/g;
-  for (let m = runs.exec(line); m !== null; m = runs.exec(line)) {
-    const close = line.indexOf(m[0], m.index + m[0].length);
-    // Only an exactly-as-long run closes a span; without one the backticks are literal.
-    let end = close;
-    while (end >= 0 && (line[end + m[0].length] === "`" || line[end - 1] === "`")) {
-      end = line.indexOf(m[0], end + m[0].length);
-    }
-    if (end < 0) continue;
-    out += f(line.slice(at, m.index)) + line.slice(m.index, end + m[0].length);
-    at = end + m[0].length;
-    runs.lastIndex = at;
-  }
-  return out + f(line.slice(at));
-}
-
 /** push(...items) without the spread: a long chat's blocks outnumber the arguments a call can take. */
 function append<T>(target: T[], items: readonly T[]): void {
   for (const item of items) target.push(item);
 }
 
-/** Plain text made literal in Markdown: every character a reader could take as syntax is escaped. */
+/**
+ * Plain text made literal in Markdown: every character a reader could take as syntax is escaped,
+ * and `ftp://` loses the autolink GFM renderers would give it (only http(s)/mailto links go out).
+ */
 export function escapeInline(text: string): string {
-  return text.replace(/[\\`*_[\]<>#~|&]/g, "\\$&");
+  return text.replace(/[\\`*_[\]<>#~|&]/g, "\\$&").replace(/(ftp):(?=\/\/)/gi, "$1\\:");
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Entry, Session } from "../session/entries";
+import { firstWords } from "../session/entry-text";
 import { asSessionId, type EntryId } from "../session/ids";
 import {
   a,
@@ -26,7 +27,6 @@ import {
   withSearch,
 } from "./model";
 import { moveFrom, positionOf } from "./navigation";
-import { firstWords } from "./text";
 import { fitView, nodesInRect, revealNode, visibleRect } from "./viewport";
 
 const node = (m: GraphModel, key: string) => {

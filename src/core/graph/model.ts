@@ -9,11 +9,12 @@
  * Pure: no React, no DOM, no I/O.
  */
 import type { CompactionReason, Entry, MessageStatus, Session } from "../session/entries";
+import { entrySearchText, firstWords, searchTerms } from "../session/entry-text";
 import type { EntryId, SessionId } from "../session/ids";
 import { buildTreeIndex, type TreeIndex } from "../session/tree";
 import { foldedSpans } from "./folded";
 import { laneLayout } from "./layout";
-import { entryTitle, firstWords, type GraphNodeKind, kindOf, searchTerms, searchTextOf } from "./text";
+import { entryTitle, type GraphNodeKind, kindOf } from "./text";
 
 export type GraphFilter = "all" | "no-summaries" | "user-only" | "labelled";
 
@@ -432,7 +433,7 @@ export function searchGraph(model: GraphModel, query: string | undefined): numbe
     const node = model.nodes[model.byDepth[k]!]!;
     const label = node.label?.toLowerCase() ?? "";
     const title = node.title.toLowerCase();
-    const text = node.entry ? searchTextOf(node.entry) : "";
+    const text = node.entry ? entrySearchText(node.entry) : "";
     if (terms.every((t) => label.includes(t) || title.includes(t) || text.includes(t))) out.push(node.index);
   }
   return out;

@@ -53,6 +53,7 @@ import {
   type TextBlock,
   type ThinkingBlock,
 } from "./entries";
+import { blockText } from "./entry-text";
 import { normalizeMessages } from "./normalize-messages";
 import { isSkippedMessage, joinContinuation, planContext } from "./plan-context";
 
@@ -68,58 +69,8 @@ export type BuildContextOptions = {
   targetProviderId?: string;
 };
 
-/** Stands in for an image: Grove does not send images back yet, but the model should know one was there. */
-export const IMAGE_PLACEHOLDER = "[image]";
-
-/** `[Tool call: name]` followed by the arguments as compact JSON. */
-export function toolCallText(name: string, args: unknown): string {
-  return `[Tool call: ${name}]\n${jsonText(args)}`;
-}
-
-/** `[Tool result: name]` (or `[Tool result]` without a name), ` (error)` if it failed, then the text. */
-export function toolResultText(text: string, toolName: string | undefined, isError: boolean): string {
-  const label = toolName ? `Tool result: ${toolName}` : "Tool result";
-  return `[${label}]${isError ? " (error)" : ""}\n${text}`;
-}
-
-function jsonText(value: unknown): string {
-  if (value === undefined) return "{}";
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    // Circular or BigInt args (never from a provider, possibly from a hand-made import).
-    return String(value);
-  }
-}
-
-/** What `blockText` does with a thinking block: keep its visible text, or drop it (null). */
-export type BlockTextOptions = { thinking: "keep" | "drop" };
-
-/**
- * A block as plain text: for user-role messages and tool blocks here (thinking dropped: it only goes
- * back as a thinking block), and for counting an entry's context text (thinking kept: it is
- * replayed to its own provider, so it takes up room).
- */
-export function blockText(block: Block, opts: { thinking: "keep" }): string;
-export function blockText(block: Block, opts: BlockTextOptions): string | null;
-export function blockText(block: Block, opts: BlockTextOptions): string | null {
-  switch (block.type) {
-    case "text":
-      return block.text;
-    case "thinking":
-      return opts.thinking === "keep" ? block.text : null;
-    case "reasoning":
-      return opts.thinking === "keep" ? block.summary.join("\n\n") : null;
-    case "image":
-      return IMAGE_PLACEHOLDER;
-    case "tool_call":
-      return toolCallText(block.name, block.args);
-    case "tool_result":
-      return toolResultText(block.text, block.toolName, block.isError);
-    default:
-      return assertNever(block, "block");
-  }
-}
+// Block → text lives in entry-text.ts; re-exported for the callers that build on what the model sees.
+export { type BlockTextOptions, blockText, IMAGE_PLACEHOLDER, toolCallText, toolResultText } from "./entry-text";
 
 // Part of the plan's rules (what counts as sent); re-exported here for the callers that ask about one message.
 export { hasContent, isSkippedMessage } from "./plan-context";

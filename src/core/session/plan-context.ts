@@ -85,11 +85,39 @@ function latestCompactionBefore(path: readonly Entry[], end: number): number {
   return -1;
 }
 
+/** Index of each id on the path (the first, should an id repeat). */
+function positions(path: readonly Entry[]): Map<EntryId, number> {
+  const at = new Map<EntryId, number>();
+  path.forEach((e, i) => {
+    if (!at.has(e.id)) at.set(e.id, i);
+  });
+  return at;
+}
+
 /** Rule 2 for the compaction at `at`. */
-function keptRegionStart(path: readonly Entry[], at: number, compaction: CompactionEntry, segment: boolean): number {
+function keptRegionStart(
+  at: number,
+  compaction: CompactionEntry,
+  position: ReadonlyMap<EntryId, number>,
+  segment: boolean,
+): number {
   if (compaction.firstKeptEntryId === null) return at + 1;
-  for (let k = 0; k < at; k++) if (path[k]?.id === compaction.firstKeptEntryId) return k;
+  const k = position.get(compaction.firstKeptEntryId);
+  if (k !== undefined && k < at) return k;
   return segment ? 0 : at + 1;
+}
+
+/**
+ * Where each compaction on the path cuts it: the start of its kept region (rule 2) as if it were
+ * the latest, by compaction id. The chat draws each compaction's card there.
+ */
+export function compactionCuts(path: readonly Entry[]): Map<EntryId, number> {
+  const position = positions(path);
+  const cuts = new Map<EntryId, number>();
+  path.forEach((e, i) => {
+    if (e.type === "compaction") cuts.set(e.id, keptRegionStart(i, e, position, false));
+  });
+  return cuts;
 }
 
 const isAssistant = (e: Entry | null): e is MessageEntry => e?.type === "message" && e.role === "assistant";
@@ -126,9 +154,10 @@ export function planContext(path: readonly Entry[], opts: PlanContextOptions = {
   let foldedStart = 0;
   const keptUserTurns: MessageEntry[] = [];
   if (compaction !== null) {
-    keptStart = keptRegionStart(path, at, compaction, segment);
+    const position = positions(path);
+    keptStart = keptRegionStart(at, compaction, position, segment);
     const p = latestCompactionBefore(path, at);
-    if (p >= 0) foldedStart = Math.min(p, keptRegionStart(path, p, path[p] as CompactionEntry, segment));
+    if (p >= 0) foldedStart = Math.min(p, keptRegionStart(p, path[p] as CompactionEntry, position, segment));
     const keptIds = new Set<EntryId>(compaction.keptUserTurnIds);
     for (let i = 0; i < keptStart; i++) {
       const e = path[i];

@@ -1,23 +1,12 @@
-/** Automatic session titles from the first user message: the first words, at once. No I/O here. */
+/** Automatic session titles from the first user message: its first words (entry-text.ts), at once. No I/O here. */
+import { firstWords } from "./entry-text";
 
 export const TITLE_MAX_WORDS = 7;
 export const TITLE_MAX_CHARS = 60;
 export const UNTITLED = "New chat";
 
 export function titleFromText(text: string): string {
-  const words = text.replace(/\s+/g, " ").trim().split(" ").filter(Boolean);
-  if (words.length === 0) return UNTITLED;
-  let title = words.slice(0, TITLE_MAX_WORDS).join(" ");
-  if (title.length > TITLE_MAX_CHARS) {
-    // Cut on a code point boundary so an emoji or CJK pair is never split.
-    title = `${Array.from(title)
-      .slice(0, TITLE_MAX_CHARS - 1)
-      .join("")
-      .trimEnd()}…`;
-  } else if (words.length > TITLE_MAX_WORDS) {
-    title = `${title}…`;
-  }
-  return title;
+  return firstWords(text, TITLE_MAX_WORDS, TITLE_MAX_CHARS) || UNTITLED;
 }
 
 /**

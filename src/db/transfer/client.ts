@@ -4,9 +4,13 @@
  * proxied across; `exportInWorker()` runs one export and resolves with the file.
  *
  * Where there is no `Worker` (vitest), the same code runs in-process; production builds drop that
- * path. If the worker dies (out of memory on a huge file), pending calls resolve as errors, not hang.
+ * path. If the worker dies (out of memory on a huge file, an error, or silently: terminated or
+ * crashed, seen through its lifeline lock, core/lifeline.ts), pending calls resolve as errors, not
+ * hang. Nothing is half-written then: analyze writes nothing, and commit writes in one IndexedDB
+ * transaction, which the browser aborts when the worker holding it goes.
  */
 import * as Comlink from "comlink";
+import { isLifelineHeld, lifelineName, TEST_HOOKS_FLAG, watchLifeline } from "../../core/lifeline";
 import type { ExportOutcome, ExportRequest } from "./export-job";
 import type { ConflictChoice, ImportAnalysis, ImportOutcome, ImportProgress } from "./import-job";
 import type { TransferApi } from "./transfer-api";
@@ -36,31 +40,64 @@ type Started = {
   dispose: () => void;
 };
 
+/**
+ * What an import or export reports when its worker dies under it. Nothing was written (see the
+ * module doc); the import dialog says so under the message.
+ */
+export const TRANSFER_WORKER_DIED =
+  "The background worker stopped unexpectedly (it may have run out of memory); try again.";
+
 function start(): Started {
   if (typeof Worker === "undefined") return startInProcess();
-  const worker = new Worker(new URL("./transfer.worker.ts", import.meta.url), {
-    type: "module",
-    name: "grove-transfer",
-  });
+  const name = lifelineName("transfer");
+  const worker = new Worker(new URL("./transfer.worker.ts", import.meta.url), { type: "module", name });
   const remote = Comlink.wrap<TransferApi>(worker);
   let died: (message: string) => void = () => {};
   const death = new Promise<Failure>((resolve) => {
     died = (message) => resolve({ kind: "error", message });
   });
-  worker.addEventListener("error", (event) => {
-    died(`The background worker stopped: ${event.message || "it failed"}.`);
+  const die = (message: string) => {
+    died(message);
+    lifeline.stop();
     worker.terminate();
+  };
+  // terminate(), a crash or an out-of-memory kill fire no event: the lifeline lock tells (core/lifeline.ts).
+  const lifeline = watchLifeline(typeof navigator === "undefined" ? undefined : navigator.locks, () =>
+    die(TRANSFER_WORKER_DIED),
+  );
+  worker.addEventListener("message", (event) => {
+    if (isLifelineHeld(event.data)) lifeline.held(event.data.groveLifelineHeld);
   });
+  worker.addEventListener("error", (event) => {
+    die(`The background worker stopped: ${event.message || "it failed"}.`);
+  });
+  // A reply that could not be read leaves its call waiting forever: as good as dead.
+  worker.addEventListener("messageerror", () => die(TRANSFER_WORKER_DIED));
+  exposeKillForTests(() => worker.terminate());
   return {
     // Promise.resolve does not unwrap the remote: its `then` is not a function (comlink sees to it).
     api: Promise.resolve(remote as unknown as TransferApi),
     guard: (call) => Promise.race([call, death]).catch(failure),
     dispose: () => {
+      lifeline.stop();
       died("The background worker was stopped.");
       remote[Comlink.releaseProxy]();
       worker.terminate();
     },
   };
+}
+
+/**
+ * With the test-hooks flag set (e2e only), `window.groveKillTransferWorker()` ends the running
+ * import's or export's worker as a crash would: terminate() fires nothing.
+ */
+function exposeKillForTests(kill: () => void): void {
+  try {
+    if (globalThis.localStorage?.getItem(TEST_HOOKS_FLAG) !== "1") return;
+  } catch {
+    return; // storage blocked
+  }
+  (globalThis as { groveKillTransferWorker?: () => void }).groveKillTransferWorker = kill;
 }
 
 function startInProcess(): Started {

@@ -1,7 +1,7 @@
 import type { SessionId } from "../../core/session/ids";
 import { cancelMaintenance } from "../../state/actions/compact";
 import { discardQueued, sendUnsent } from "../../state/actions/queued-message";
-import { type MaintenanceKind, useMaintenanceStore, useUiStore } from "../../state/stores";
+import { type MaintenanceKind, useMaintenanceStore, useStreamStore, useUiStore } from "../../state/stores";
 import { automaticReasonText, progressText } from "./maintenance-text";
 
 const OP_TITLE: Record<MaintenanceKind, string> = {
@@ -40,6 +40,8 @@ export function MaintenanceBar({ sessionId }: { sessionId: SessionId | null }) {
     sessionId && s.op && s.op.sessionId === sessionId && s.op.automatic ? s.op : null,
   );
   const queued = useMaintenanceStore((s) => (sessionId ? s.queued[sessionId] : undefined));
+  // A message sent while a reply runs waits for it (chat.ts), then goes out as its child.
+  const replying = useStreamStore((s) => (sessionId ? sessionId in s.replies : false));
   if (!sessionId || (!op && !queued)) return null;
   const lastLine = op?.text.trim().split("\n").filter(Boolean).at(-1) ?? "";
   return (
@@ -74,7 +76,9 @@ export function MaintenanceBar({ sessionId }: { sessionId: SessionId | null }) {
                 ? "This message was waiting to be sent when the page was closed or reloaded."
                 : op
                   ? OP_NAME[op.kind].queued
-                  : "Sending…"}
+                  : replying
+                    ? "Will be sent after this reply, as its follow-up."
+                    : "Sending…"}
             </span>
             {queued.state === "unsent" ? (
               <span className="queued-actions push-left">

@@ -16,7 +16,7 @@
  */
 import type { CompactionEntry, Entry, MessageEntry } from "../../core/session/entries";
 import type { EntryId } from "../../core/session/ids";
-import { planContext } from "../../core/session/plan-context";
+import { compactionCuts, planContext } from "../../core/session/plan-context";
 
 /** What the model gets of an entry under the latest compaction. */
 export type Visibility = "sent" | "folded" | "kept";
@@ -53,13 +53,14 @@ export function displayRows(path: readonly Entry[]): DisplayRow[] {
   const latest = plan.compaction;
   const keptIds = new Set<EntryId>(plan.keptUserTurns.map((e) => e.id));
 
-  // Cards that move up to their cut, by the entry they are drawn above. Each card's cut is that
-  // compaction's kept region start: the plan of the path up to it.
+  // Cards that move up to their cut (the start of that compaction's kept region), by the entry
+  // they are drawn above.
+  const cuts = compactionCuts(path);
   const cardsAbove = new Map<EntryId, CompactionEntry[]>();
   const moved = new Set<EntryId>();
   path.forEach((e, i) => {
     if (e.type !== "compaction") return;
-    const start = e === latest ? plan.keptStart : planContext(path.slice(0, i + 1)).keptStart;
+    const start = cuts.get(e.id) ?? i + 1;
     const above = path[start];
     if (start > i || !above) return; // stays at its own position
     moved.add(e.id);

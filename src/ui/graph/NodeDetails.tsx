@@ -1,8 +1,9 @@
 import { extractTail, stripTail } from "../../core/compaction/verbatim-tail";
 import type { GraphModel, GraphNode } from "../../core/graph/model";
-import { entryText, firstWords, KIND_NAME } from "../../core/graph/text";
+import { KIND_NAME } from "../../core/graph/text";
 import type { CompactionEntry, CompactionReason } from "../../core/session/entries";
 import { messageText } from "../../core/session/entries";
+import { entryText, firstWords } from "../../core/session/entry-text";
 import type { EntryId } from "../../core/session/ids";
 import type { TreeIndex } from "../../core/session/tree";
 import { count, KIND_GLYPH } from "./names";

@@ -5,8 +5,9 @@
  * instructions and progress look the same wherever it starts), Copy, opening a linked session,
  * showing an entry in the chat.
  */
-import { entryText } from "../../core/graph/text";
+
 import type { Entry } from "../../core/session/entries";
+import { entryText } from "../../core/session/entry-text";
 import type { EntryId, SessionId } from "../../core/session/ids";
 import { branchFromHere } from "../../state/actions/chat";
 import { openSession } from "../../state/actions/sessions";

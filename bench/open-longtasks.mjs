@@ -1,0 +1,166 @@
+/**
+ * The longest main-thread task while a chat opens (target: none over 50 ms): a 2-message chat and
+ * the 2,000-message path of the 10,000-entry session (lib/fixtures.mjs). A `longtask`
+ * PerformanceObserver (buffered, installed before the app's scripts) records every task over 50 ms;
+ * the ones that start between the start of the open and the moment the list settles (the open
+ * probe of lib/probe.mjs: leaf article in the DOM, then 300 ms without DOM changes) are counted.
+ * Cold: a page load with `#/s/<id>` (includes parsing the app's scripts); warm: a click in the
+ * Sessions list from another chat, after Dexie's 3 s cache has expired. Numbers only.
+ */
+import { articleWith, hashUrl, seededSessions } from "./lib/fixtures.mjs";
+import { installOpenProbe, readOpenProbe } from "./lib/probe.mjs";
+import { seedSession } from "./lib/seed.mjs";
+import { median, ms, table } from "./lib/stats.mjs";
+
+const QUIET_MS = 300;
+const DEXIE_CACHE_EXPIRY_MS = 3500;
+const TWO = {
+  id: "0190b000-0000-7000-8000-000000000002",
+  title: "Bench · two messages",
+  leafMarker: "BENCH-LEAF-TWO",
+};
+
+/** Runs in the page before the app: every long task since navigation start. */
+function installLongTasks() {
+  const tasks = [];
+  window.__groveLongTasks = tasks;
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) tasks.push({ start: e.startTime, duration: e.duration });
+  }).observe({ type: "longtask", buffered: true });
+}
+
+function twoMessageSession() {
+  const at = Date.UTC(2025, 0, 4, 9, 0, 0);
+  const id = (n) => `0190b000-0000-7000-8000-0000000002${n.toString().padStart(2, "0")}`;
+  const base = { sessionId: TWO.id, type: "message", status: "complete" };
+  const entries = [
+    {
+      ...base,
+      id: id(1),
+      parentId: null,
+      createdAt: at,
+      role: "user",
+      content: [{ type: "text", text: "Hello there." }],
+    },
+    {
+      ...base,
+      id: id(2),
+      parentId: id(1),
+      createdAt: at + 1000,
+      role: "assistant",
+      content: [{ type: "text", text: `${TWO.leafMarker} Hello! How can I help?` }],
+      provider: "anthropic",
+      api: "anthropic-messages",
+      model: "claude-sonnet-4-5",
+      stopReason: "end",
+    },
+  ];
+  const session = {
+    id: TWO.id,
+    title: TWO.title,
+    titleSource: "user",
+    createdAt: at,
+    updatedAt: at + 1000,
+    leafId: id(2),
+  };
+  return { session, entries };
+}
+
+/** Long tasks (start, duration) that began in [from, to] (page clock). */
+async function tasksBetween(page, from, to) {
+  const all = await page.evaluate(() => window.__groveLongTasks);
+  return all.filter((t) => t.start >= from && t.start <= to);
+}
+
+async function coldOpen(context, url, target) {
+  const page = await context.newPage();
+  try {
+    await page.addInitScript(installLongTasks);
+    await page.addInitScript(installOpenProbe, {
+      leafSelector: articleWith(target.leafMarker),
+      mode: "navigation",
+      quietMs: QUIET_MS,
+    });
+    await page.goto(hashUrl(url, target.id));
+    const probe = await readOpenProbe(page);
+    const tasks = await tasksBetween(page, 0, probe.settled ?? probe.leaf + 5000);
+    return { tasks, leaf: probe.leaf };
+  } finally {
+    await page.close();
+  }
+}
+
+async function warmOpen(page, target, from) {
+  await page.evaluate(installOpenProbe, {
+    leafSelector: articleWith(target.leafMarker),
+    mode: "click",
+    quietMs: QUIET_MS,
+  });
+  const t0 = await page.evaluate(() => performance.now());
+  await page.locator('nav[aria-label="Sessions"] a', { hasText: target.title }).click();
+  const probe = await readOpenProbe(page);
+  const tasks = await tasksBetween(page, t0, t0 + (probe.settled ?? probe.leaf + 5000) + 50);
+  // Back to where we came from, for the next run.
+  await page.locator('nav[aria-label="Sessions"] a', { hasText: from.title }).click();
+  await page.locator(articleWith(from.leafMarker)).waitFor();
+  return { tasks, leaf: probe.leaf };
+}
+
+const longest = (runs) => runs.map((r) => (r.tasks.length ? Math.max(...r.tasks.map((t) => t.duration)) : 0));
+const describe = (runs) => {
+  const worst = longest(runs);
+  const count = runs.map((r) => r.tasks.length);
+  return {
+    longest: Math.max(...worst),
+    median: median(worst),
+    count: median(count),
+  };
+};
+
+export default {
+  name: "open-longtasks",
+  description: "longest main-thread task while opening a chat: 2 messages vs. a 2,000-message path (target ≤ 50 ms)",
+  uses: ["app", "browser"],
+  async run(ctx) {
+    const seeded = await seededSessions(ctx);
+    const { big, url, dbPage } = seeded;
+    const { context } = await ctx.browser();
+    await ctx.fixture(`two-message ${url}`, () => seedSession(dbPage, twoMessageSession()));
+    const sessions = [
+      { label: "2-message chat", target: TWO, from: { ...big } },
+      { label: "2,000-message path (10k entries)", target: big, from: TWO },
+    ];
+
+    const rows = [["", "cold: longest (median of runs)", "tasks > 50 ms", "warm: longest (median)", "tasks > 50 ms"]];
+    for (const { label, target, from } of sessions) {
+      await coldOpen(context, url, target); // warms the HTTP and code caches
+      const cold = [];
+      for (let i = 0; i < ctx.runs(5); i++) cold.push(await coldOpen(context, url, target));
+      const page = await context.newPage();
+      const warm = [];
+      try {
+        await page.addInitScript(installLongTasks);
+        await page.goto(hashUrl(url, from.id));
+        await page.locator(articleWith(from.leafMarker)).waitFor({ timeout: 30_000 });
+        for (let i = 0; i < ctx.runs(5); i++) {
+          await new Promise((r) => setTimeout(r, DEXIE_CACHE_EXPIRY_MS));
+          warm.push(await warmOpen(page, target, from));
+        }
+      } finally {
+        await page.close();
+      }
+      const c = describe(cold);
+      const w = describe(warm);
+      rows.push([
+        label,
+        `${ms(c.longest)} (${ms(c.median)})`,
+        String(c.count),
+        `${ms(w.longest)} (${ms(w.median)})`,
+        String(w.count),
+      ]);
+      ctx.summary(`open ${label}: longest task`, `cold ${ms(c.longest)}, warm ${ms(w.longest)} (target ≤ 50 ms)`);
+    }
+    for (const line of table(rows)) ctx.log(line);
+    ctx.log("(cold includes evaluating the app's scripts; a task over 50 ms is a frame the page could not paint)");
+  },
+};

@@ -1,0 +1,113 @@
+/**
+ * TEST-ONLY: a Web Locks manager in memory (one queue per name, granted in request order) and a
+ * fake dedicated Worker whose script "holds its lifeline" like the real worker entries do, and
+ * can be killed silently, as `worker.terminate()` or a crash would.
+ */
+import { holdLifeline, type LockRequester } from "./lifeline";
+
+type Waiter = {
+  callback: () => Promise<unknown>;
+  signal?: AbortSignal;
+  done: (v: unknown) => void;
+  fail: (e: unknown) => void;
+};
+
+export class FakeLocks implements LockRequester {
+  private readonly queues = new Map<string, Waiter[]>();
+  private readonly holders = new Map<string, Waiter>();
+
+  request(name: string, options: { signal?: AbortSignal }, callback: () => Promise<unknown>): Promise<unknown> {
+    return new Promise((done, fail) => {
+      const waiter: Waiter = { callback, signal: options.signal, done, fail };
+      options.signal?.addEventListener("abort", () => {
+        const queue = this.queues.get(name) ?? [];
+        const at = queue.indexOf(waiter);
+        if (at >= 0) {
+          queue.splice(at, 1);
+          fail(new DOMException("aborted", "AbortError"));
+        }
+      });
+      this.queues.set(name, [...(this.queues.get(name) ?? []), waiter]);
+      this.grant(name);
+    });
+  }
+
+  /** The holder of `name` is gone (its worker ended): the lock passes to the next in line. */
+  kill(name: string): void {
+    this.holders.delete(name);
+    this.grant(name);
+  }
+
+  private grant(name: string): void {
+    if (this.holders.has(name)) return;
+    const next = this.queues.get(name)?.shift();
+    if (!next) return;
+    this.holders.set(name, next);
+    next
+      .callback()
+      .then(next.done, next.fail)
+      .finally(() => {
+        if (this.holders.get(name) === next) this.kill(name);
+      });
+  }
+}
+
+type Listener = (event: { data?: unknown; message?: string }) => void;
+
+/** A dedicated Worker that never answers calls (a comlink call to it waits), holding its lifeline. */
+export class FakeWorker {
+  static readonly started: FakeWorker[] = [];
+  readonly name: string;
+  terminated = false;
+  readonly posted: unknown[] = [];
+  private readonly listeners = new Map<string, Listener[]>();
+
+  constructor(
+    readonly locks: FakeLocks,
+    _url: URL | string,
+    options: { name?: string } = {},
+  ) {
+    this.name = options.name ?? "";
+    FakeWorker.started.push(this);
+    // Messages from a worker arrive as tasks, after the page has added its listeners.
+    holdLifeline(locks, this.name, (m) => setTimeout(() => this.emit("message", { data: m }), 0));
+  }
+
+  addEventListener(type: string, listener: Listener): void {
+    this.listeners.set(type, [...(this.listeners.get(type) ?? []), listener]);
+  }
+
+  removeEventListener(type: string, listener: Listener): void {
+    this.listeners.set(
+      type,
+      (this.listeners.get(type) ?? []).filter((l) => l !== listener),
+    );
+  }
+
+  postMessage(message: unknown): void {
+    this.posted.push(message);
+  }
+
+  terminate(): void {
+    this.terminated = true;
+    this.locks.kill(this.name);
+  }
+
+  /** Ends the worker as a crash would: no event, only its lifeline lock goes. */
+  killSilently(): void {
+    this.locks.kill(this.name);
+  }
+
+  emit(type: string, event: { data?: unknown; message?: string }): void {
+    for (const l of this.listeners.get(type) ?? []) l(event);
+  }
+}
+
+/** A Worker constructor for `vi.stubGlobal("Worker", …)` whose instances share `locks`. */
+export function fakeWorkerClass(locks: FakeLocks): new (url: URL | string, options?: { name?: string }) => FakeWorker {
+  return class extends FakeWorker {
+    constructor(url: URL | string, options?: { name?: string }) {
+      super(locks, url, options);
+    }
+  };
+}

@@ -1,0 +1,216 @@
+/**
+ * Entry → text, in one place (issue 9): a block as plain text (`blockText`, what the model is sent
+ * in place of a tool block or an image), an entry's context text (what a token count counts), its
+ * whole words (what "Copy text" copies and BOTH searches — the sidebar's and the graph's — look
+ * through), and the first words of a text (graph titles, automatic session titles).
+ *
+ * Specialised serializers with another job (the summarizer transcript in
+ * core/compaction/serialize.ts, the Markdown and HTML exports) build on these pieces.
+ * Pure: no I/O.
+ */
+import { assertNever, type Block, type Entry, messageText } from "./entries";
+import { isSkippedMessage } from "./plan-context";
+
+/** Stands in for an image: Grove does not send images back yet, but the model should know one was there. */
+export const IMAGE_PLACEHOLDER = "[image]";
+
+/** Tool-call arguments as compact JSON; `{}` when there are none. */
+export function argsJson(value: unknown): string {
+  if (value === undefined) return "{}";
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    // Circular or BigInt args (never from a provider, possibly from a hand-made import).
+    return String(value);
+  }
+}
+
+/** `[Tool call: name]` followed by the arguments as compact JSON. */
+export function toolCallText(name: string, args: unknown): string {
+  return `[Tool call: ${name}]\n${argsJson(args)}`;
+}
+
+/** `[Tool result: name]` (or `[Tool result]` without a name), ` (error)` if it failed, then the text. */
+export function toolResultText(text: string, toolName: string | undefined, isError: boolean): string {
+  const label = toolName ? `Tool result: ${toolName}` : "Tool result";
+  return `[${label}]${isError ? " (error)" : ""}\n${text}`;
+}
+
+/** What `blockText` does with a thinking block: keep its visible text, or drop it (null). */
+export type BlockTextOptions = { thinking: "keep" | "drop" };
+
+/**
+ * A block as plain text: for user-role messages and tool blocks in the context (thinking dropped:
+ * it only goes back as a thinking block), and for counting an entry's context text (thinking kept:
+ * it is replayed to its own provider, so it takes up room).
+ */
+export function blockText(block: Block, opts: { thinking: "keep" }): string;
+export function blockText(block: Block, opts: BlockTextOptions): string | null;
+export function blockText(block: Block, opts: BlockTextOptions): string | null {
+  switch (block.type) {
+    case "text":
+      return block.text;
+    case "thinking":
+      return opts.thinking === "keep" ? block.text : null;
+    case "reasoning":
+      return opts.thinking === "keep" ? block.summary.join("\n\n") : null;
+    case "image":
+      return IMAGE_PLACEHOLDER;
+    case "tool_call":
+      return toolCallText(block.name, block.args);
+    case "tool_result":
+      return toolResultText(block.text, block.toolName, block.isError);
+    default:
+      return assertNever(block, "block");
+  }
+}
+
+/** The plain text of a message's text blocks (no tool blocks, no thinking), joined and trimmed. */
+export function visibleText(content: readonly Block[]): string {
+  return messageText(content).trim();
+}
+
+/**
+ * The text an entry puts in the context, for counting: message blocks as `buildContext` renders
+ * them, a branch summary's summary, a handoff's document. Compaction entries put nothing in the
+ * kept region ("" — only the latest one is rendered, as the summary message).
+ */
+export function entryContextText(entry: Entry): string {
+  switch (entry.type) {
+    case "message":
+      // Thinking is kept: it is replayed to its own provider, so it takes up room in the context.
+      return isSkippedMessage(entry) ? "" : entry.content.map((b) => blockText(b, { thinking: "keep" })).join("\n\n");
+    case "branch_summary":
+      return entry.summary;
+    case "handoff":
+      return entry.document;
+    case "compaction":
+      return "";
+    default:
+      return assertNever(entry, "entry");
+  }
+}
+
+/**
+ * The entry's own words, whole: a message's text, then its tool calls' names and tool results'
+ * text; a compaction's short and full summary; a branch summary; a handoff document. What "Copy
+ * text" copies, and what the sidebar search and the graph search look through.
+ */
+export function entryText(entry: Entry): string {
+  switch (entry.type) {
+    case "message": {
+      const text = messageText(entry.content);
+      const tools = entry.content
+        .map((b) => (b.type === "tool_call" ? b.name : b.type === "tool_result" ? b.text : ""))
+        .filter(Boolean)
+        .join("\n");
+      return tools ? (text ? `${text}\n${tools}` : tools) : text;
+    }
+    case "compaction":
+      return `${entry.shortSummary}\n\n${entry.summary}`;
+    case "branch_summary":
+      return entry.summary;
+    case "handoff":
+      return entry.document;
+    default:
+      return assertNever(entry, "entry");
+  }
+}
+
+// Entries are immutable: their search text is computed once per entry object.
+const searchTexts = new WeakMap<Entry, string>();
+
+/** `entryText`, lower-cased: what every search looks through (whole, however long). */
+export function entrySearchText(entry: Entry): string {
+  let text = searchTexts.get(entry);
+  if (text === undefined) {
+    text = entryText(entry).toLowerCase();
+    searchTexts.set(entry, text);
+  }
+  return text;
+}
+
+/** Most words `firstWords` keeps by default (graph titles). */
+export const FIRST_WORDS_MAX_WORDS = 9;
+/** Most characters `firstWords` keeps by default (an ellipsis marks the cut). */
+export const FIRST_WORDS_MAX_CHARS = 64;
+
+/** Characters that are Markdown markup, not words. */
+const MARKUP = new Set(["#", ">", "*", "_", "`", "~", "|"]);
+/** Most characters of a text looked at for its first words (markup and fences can pad the start). */
+const SCAN_CHARS = 2_000;
+
+const isSpace = (ch: string) => ch <= " " || ch === "\u00a0" || ch === "\u2028" || ch === "\u2029";
+
+/** `text` cut to at most `max` UTF-16 units without splitting a surrogate pair. */
+function clipUnits(text: string, max: number): string {
+  const code = text.charCodeAt(max - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
+}
+
+/**
+ * The first words of `text`, on one line: at most `maxWords` words and `maxChars` characters (an
+ * ellipsis marks a cut), Markdown markup (headings, emphasis, fences, quotes, list bullets) left
+ * out. One pass over the start of the text, no regular expressions: it runs for every node of the
+ * graph. "" when the text has no words.
+ */
+export function firstWords(text: string, maxWords = FIRST_WORDS_MAX_WORDS, maxChars = FIRST_WORDS_MAX_CHARS): string {
+  let out = "";
+  let words = 0;
+  let cut = false;
+  let lineStart = true;
+  // A word is a run of characters that are neither space nor markup: a slice of `text`.
+  let wordStart = -1;
+  const limit = Math.min(text.length, SCAN_CHARS);
+  const flush = (end: number): boolean => {
+    if (wordStart < 0) return true;
+    if (words === maxWords) {
+      cut = true;
+      return false;
+    }
+    const word = text.slice(wordStart, end);
+    wordStart = -1;
+    out = out ? `${out} ${word}` : word;
+    words++;
+    if (out.length > maxChars) {
+      const clipped = clipUnits(out, maxChars);
+      const space = clipped.lastIndexOf(" ");
+      out = space > 0 ? clipped.slice(0, space) : clipped;
+      cut = true;
+      return false;
+    }
+    return true;
+  };
+  let i = 0;
+  for (; i < limit; i++) {
+    const ch = text[i] as string;
+    let separator = isSpace(ch);
+    let newline = ch === "\n";
+    if (!separator) {
+      if (ch === "`" && text.startsWith("```", i)) {
+        // A code fence and its language tag.
+        if (!flush(i)) break;
+        const end = text.indexOf("\n", i);
+        i = end < 0 ? limit : end;
+        separator = true;
+        newline = true;
+      } else if (MARKUP.has(ch) || (lineStart && (ch === "-" || ch === "+") && isSpace(text[i + 1] ?? " "))) {
+        separator = true;
+      }
+    }
+    if (separator) {
+      lineStart = newline || lineStart;
+      if (!flush(i)) break;
+      continue;
+    }
+    lineStart = false;
+    if (wordStart < 0) wordStart = i;
+  }
+  if (!cut && flush(i) && limit < text.length) cut = out !== "";
+  return cut && out ? `${out}…` : out;
+}
+
+/** The lower-cased terms of a search query; empty when there is nothing to look for. */
+export function searchTerms(query: string | undefined): string[] {
+  return (query ?? "").toLowerCase().split(/\s+/).filter(Boolean);
+}
