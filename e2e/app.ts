@@ -69,7 +69,9 @@ export const assistantMessages = (page: Page) =>
   page.locator('article[aria-label^="Assistant message"]:not([aria-busy="true"])');
 export const streamingMessage = (page: Page) => page.locator('article[aria-busy="true"]');
 
-/** Chat requests the app sent (model-list calls left out). */
+/** Chat requests the app sent (model-list calls left out): Messages, Chat Completions or Responses. */
 export function chatRequests(mock: MockServer, api: "anthropic" | "openai") {
-  return mock.requests({ api }).filter((r) => r.method === "POST" && /\/(messages|chat\/completions)$/.test(r.path));
+  return mock
+    .requests({ api })
+    .filter((r) => r.method === "POST" && /\/(messages|chat\/completions|responses)$/.test(r.path));
 }

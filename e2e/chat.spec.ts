@@ -32,7 +32,10 @@ test("chat with Anthropic: the reply streams in and records model, usage and sto
   await expect(page).toHaveURL(/#\/s\//);
 });
 
-test("chat with OpenAI: reply streams, stop reason length is shown", async ({ page, mock }) => {
+test("chat with OpenAI (Responses API): reply streams, an incomplete reply shows stop reason length", async ({
+  page,
+  mock,
+}) => {
   await openConfigured(page, mock, { model: { provider: "openai", id: "gpt-4o" } });
   mock.enqueue("openai", { chunks: ["Partial ", "answer"], stopReason: "length" });
   await send(page, "Tell me everything");
@@ -40,8 +43,14 @@ test("chat with OpenAI: reply streams, stop reason length is shown", async ({ pa
   await waitIdle(page);
   await expect(assistantMessages(page).last()).toContainText("stop: length");
   const [req] = chatRequests(mock, "openai");
-  expect(req?.path).toBe("/openai/v1/chat/completions");
-  expect(req?.body).toMatchObject({ model: "gpt-4o", stream: true, stream_options: { include_usage: true } });
+  expect(req?.path).toBe("/openai/v1/responses");
+  expect(req?.body).toMatchObject({
+    model: "gpt-4o",
+    stream: true,
+    store: false,
+    include: ["reasoning.encrypted_content"],
+    input: [{ type: "message", role: "user", content: "Tell me everything" }],
+  });
 });
 
 test("screenshot: a conversation with markdown", async ({ page, mock }) => {

@@ -76,7 +76,9 @@ export async function draftTexts(page: Page): Promise<string[]> {
 }
 
 export function chatRequestsOf(mock: MockServer, api: "anthropic" | "openai"): RecordedRequest[] {
-  return mock.requests({ api }).filter((r) => r.method === "POST" && /\/(messages|chat\/completions)$/.test(r.path));
+  return mock
+    .requests({ api })
+    .filter((r) => r.method === "POST" && /\/(messages|chat\/completions|responses)$/.test(r.path));
 }
 
 export type DbSnapshot = {

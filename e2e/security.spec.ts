@@ -110,7 +110,8 @@ test.describe("keys in provider errors", () => {
   test("an error body quoting the key is shown and stored redacted", async ({ page, mock }) => {
     await openConfigured(page, mock, { model: { provider: "openai", id: "gpt-4o" } });
     // A server that echoes the whole key it was sent, as several OpenAI-compatible ones do.
-    await page.route(`${mock.openaiBaseUrl}/chat/completions`, (route) =>
+    // The built-in OpenAI provider speaks Responses.
+    await page.route(`${mock.openaiBaseUrl}/responses`, (route) =>
       route.fulfill({
         status: 401,
         headers: { "content-type": "application/json", "access-control-allow-origin": "*" },

@@ -1,10 +1,11 @@
 /**
  * OpenAI Chat Completions as the mock speaks it, under `/openai`: `POST /v1/chat/completions` (SSE or
- * JSON) and `GET /v1/models[/{id}]`. Chunk and error shapes follow
+ * JSON) and `GET /v1/models[/{id}]`; `POST /v1/responses` is in openai-responses.ts. Chunk and error shapes follow
  * https://platform.openai.com/docs/api-reference/chat-streaming and the API's `{"error": {…}}` bodies.
  */
 import type { Exchange } from "./exchange";
 import { checkAuth, type HandlerContext, padId, redactKey, requestApiKey } from "./handler-context";
+import { handleResponses } from "./openai-responses";
 import { faultPoint, holdPoint, holdsAtStart, planReply, type ReplyPlan } from "./plan";
 import type { Fault, MockConfig } from "./types";
 import { validateOpenAI } from "./validate";
@@ -17,7 +18,7 @@ export const OPENAI_OVERFLOW_MESSAGE =
 
 const SERVER_ERROR_MESSAGE = "The server had an error while processing your request. Sorry about that!";
 
-type OpenAIErrorBody = { message: string; type: string; param: string | null; code: string | null };
+export type OpenAIErrorBody = { message: string; type: string; param: string | null; code: string | null };
 
 /** The provider's own body for an error status, before any script overrides. */
 function defaultError(status: number, model: string, key: string | null): OpenAIErrorBody {
@@ -67,7 +68,7 @@ function defaultError(status: number, model: string, key: string | null): OpenAI
   }
 }
 
-function sendError(
+export function sendError(
   ex: Exchange,
   ctx: HandlerContext,
   status: number,
@@ -80,7 +81,11 @@ function sendError(
   ex.json(status, { error }, headers);
 }
 
-function httpFaultBody(fault: Extract<Fault, { kind: "http" }>, model: string, key: string | null): OpenAIErrorBody {
+export function httpFaultBody(
+  fault: Extract<Fault, { kind: "http" }>,
+  model: string,
+  key: string | null,
+): OpenAIErrorBody {
   const preset = defaultError(fault.status, model, key);
   // A 400 with its own message is some other bad request, not the overflow preset.
   const customBadRequest = fault.status === 400 && fault.message !== undefined;
@@ -92,7 +97,7 @@ function httpFaultBody(fault: Extract<Fault, { kind: "http" }>, model: string, k
   };
 }
 
-function midstreamBody(fault: Extract<Fault, { kind: "midstream_error" }>): OpenAIErrorBody {
+export function midstreamBody(fault: Extract<Fault, { kind: "midstream_error" }>): OpenAIErrorBody {
   return {
     message: fault.message ?? SERVER_ERROR_MESSAGE,
     type: fault.errorType ?? "server_error",
@@ -128,6 +133,10 @@ export async function handleOpenAI(ex: Exchange, route: string, ctx: HandlerCont
     const id = decodeURIComponent(route.slice("/v1/models/".length));
     if (config.models.openai.includes(id)) ex.json(200, modelInfo(id));
     else sendError(ex, ctx, 404, defaultError(404, id, key));
+    return;
+  }
+  if (method === "POST" && route === "/v1/responses") {
+    await handleResponses(ex, ctx);
     return;
   }
   if (method !== "POST" || route !== "/v1/chat/completions") {

@@ -3,7 +3,7 @@
  * the HTTP control API as JSON, so a browser or another process can drive the mock too.
  */
 
-/** Which wire format a request speaks: `/anthropic/...` (Messages API) or `/openai/...` (Chat Completions). */
+/** Which wire format a request speaks: `/anthropic/...` (Messages API) or `/openai/...` (Chat Completions or Responses). */
 export type Api = "anthropic" | "openai";
 
 export const APIS: readonly Api[] = ["anthropic", "openai"];
@@ -72,7 +72,10 @@ export type ReplyScript = {
   text?: string;
   /** The exact text deltas to stream (their concatenation is the reply text). */
   chunks?: string[];
-  /** Reasoning streamed before the text: Anthropic `thinking` block (+ `signature_delta`), OpenAI `delta.reasoning_content`. */
+  /**
+   * Reasoning streamed before the text: Anthropic `thinking` block (+ `signature_delta`), OpenAI
+   * `delta.reasoning_content`; Responses: a reasoning item (summary deltas, then `encrypted_content`).
+   */
   thinking?: string;
   /** Delay before each delta, overriding `MockConfig.chunkDelayMs`. */
   chunkDelayMs?: number;

@@ -1,6 +1,8 @@
 /**
- * Reading request bodies of both wire formats as plain views: roles, texts, block types, the system
- * prompt. Used by the mock (echo replies, strict mode, usage counts) and exported for tests that assert
+ * Reading request bodies of the wire formats as plain views: roles, texts, block types, the system
+ * prompt. OpenAI Responses bodies (`input` + `instructions`) read like Chat Completions ones: the
+ * instructions as a `system` message, reasoning items as a `reasoning` block type on the assistant
+ * message that follows them. Used by the mock (echo replies, strict mode, usage counts) and exported for tests that assert
  * what the app sent. Bodies are untrusted JSON, so everything here narrows from `unknown`.
  */
 import type { Api, RecordedRequest } from "./types";
@@ -94,14 +96,83 @@ function viewOpenAI(message: unknown, reasoningFields: readonly string[]): Messa
 
 const OPENAI_REASONING_FIELDS = ["reasoning_content", "reasoning"] as const;
 
+/** A `POST /v1/responses` body: `input` instead of `messages`. */
+export function isResponsesBody(body: unknown): body is Record<string, unknown> {
+  return isRecord(body) && !("messages" in body) && (typeof body.input === "string" || Array.isArray(body.input));
+}
+
+function responsesViews(body: Record<string, unknown>): Array<MessageView & { chars: number }> {
+  const out: Array<MessageView & { chars: number }> = [];
+  if (typeof body.instructions === "string" && body.instructions !== "") {
+    out.push({ role: "system", text: body.instructions, blockTypes: ["text"], chars: body.instructions.length });
+  }
+  if (typeof body.input === "string") {
+    out.push({ role: "user", text: body.input, blockTypes: ["text"], chars: body.input.length });
+    return out;
+  }
+  // Reasoning items belong to the assistant message after them (one turn on the wire).
+  let reasoning: { count: number; chars: number } = { count: 0, chars: 0 };
+  const flushReasoning = (): void => {
+    if (reasoning.count === 0) return;
+    out.push({
+      role: "assistant",
+      text: "",
+      blockTypes: Array(reasoning.count).fill("reasoning"),
+      chars: reasoning.chars,
+    });
+    reasoning = { count: 0, chars: 0 };
+  };
+  for (const item of Array.isArray(body.input) ? body.input : []) {
+    if (!isRecord(item)) continue;
+    if (item.type === "reasoning") {
+      reasoning.count++;
+      for (const s of Array.isArray(item.summary) ? item.summary : [])
+        reasoning.chars += isRecord(s) ? str(s.text).length : 0;
+      continue;
+    }
+    if (item.type !== undefined && item.type !== "message") continue;
+    const role = str(item.role);
+    const texts: string[] = [];
+    const blockTypes: string[] = [];
+    if (typeof item.content === "string") {
+      texts.push(item.content);
+      blockTypes.push("text");
+    } else {
+      for (const part of Array.isArray(item.content) ? item.content : []) {
+        if (!isRecord(part)) continue;
+        const type = str(part.type);
+        const isText = type === "input_text" || type === "output_text";
+        blockTypes.push(isText ? "text" : type);
+        if (isText) texts.push(str(part.text));
+      }
+    }
+    const text = texts.join("\n");
+    if (role === "assistant" && reasoning.count > 0) {
+      out.push({
+        role,
+        text,
+        blockTypes: [...Array(reasoning.count).fill("reasoning"), ...blockTypes],
+        chars: reasoning.chars + text.length,
+      });
+      reasoning = { count: 0, chars: 0 };
+      continue;
+    }
+    flushReasoning();
+    out.push({ role, text, blockTypes, chars: text.length });
+  }
+  flushReasoning();
+  return out;
+}
+
 function views(api: Api | null, body: unknown): Array<MessageView & { chars: number }> {
+  if (api === "openai" && isResponsesBody(body)) return responsesViews(body);
   const messages = messagesOf(body);
   if (api === "anthropic") return messages.map(viewAnthropic);
   if (api === "openai") return messages.map((m) => viewOpenAI(m, OPENAI_REASONING_FIELDS));
   return [];
 }
 
-/** The messages of a recorded Messages / Chat Completions request, in wire order (OpenAI system messages included). */
+/** The messages of a recorded Messages / Chat Completions / Responses request, in wire order (OpenAI system messages included). */
 export function requestMessages(req: RequestLike): MessageView[] {
   return views(req.api, req.body).map(({ role, text, blockTypes }) => ({ role, text, blockTypes }));
 }

@@ -236,7 +236,7 @@ function convertMessages(context: LlmContext): MessageParam[] {
     for (const block of msg.content) {
       if (block.type === "text") {
         if (block.text.length > 0) content.push({ type: "text", text: block.text });
-      } else if (block.signedBy === API) {
+      } else if (block.type === "thinking" && block.signedBy === API) {
         if (block.redactedData) content.push({ type: "redacted_thinking", data: block.redactedData });
         else if (block.signature) content.push({ type: "thinking", thinking: block.text, signature: block.signature });
       }

@@ -20,6 +20,7 @@ export function createListModels(api: ApiKind, deps: ClientDeps = {}): ListModel
         collect(api, signal, () =>
           makeAnthropicClient(provider, deps).models.list({ limit: ANTHROPIC_PAGE_SIZE }, { signal }),
         );
+    case "openai-responses":
     case "openai-chat":
       return (provider, signal) => collect(api, signal, () => makeOpenAIClient(provider, deps).models.list({ signal }));
   }
@@ -33,6 +34,7 @@ export const listModels: ListModelsFn = (provider: ProviderConfig, signal: Abort
   switch (provider.api) {
     case "anthropic-messages":
       return listAnthropicModels(provider, signal);
+    case "openai-responses":
     case "openai-chat":
       return listOpenAIModels(provider, signal);
   }

@@ -197,10 +197,7 @@ function convertMessages(context: LlmContext): ChatCompletionMessageParam[] {
   const out: ChatCompletionMessageParam[] = [];
   if (context.system.trim()) out.push({ role: "system", content: context.system });
   for (const msg of context.messages) {
-    const text = msg.content
-      .filter((b): b is TextBlock => b.type === "text" && b.text.length > 0)
-      .map((b) => b.text)
-      .join("\n\n");
+    const text = msg.content.flatMap((b) => (b.type === "text" && b.text.length > 0 ? [b.text] : [])).join("\n\n");
     if (!text) continue;
     out.push({ role: msg.role, content: text });
   }

@@ -22,6 +22,13 @@ const LOADERS: Readonly<Record<ApiKind, () => Promise<ApiProvider>>> = {
     ]);
     return { stream: streamAnthropic, listModels: listAnthropicModels };
   },
+  "openai-responses": async () => {
+    const [{ streamOpenAIResponses }, { listOpenAIModels }] = await Promise.all([
+      import("./openai-responses"),
+      import("./list-models"),
+    ]);
+    return { stream: streamOpenAIResponses, listModels: listOpenAIModels };
+  },
   "openai-chat": async () => {
     const [{ streamOpenAI }, { listOpenAIModels }] = await Promise.all([import("./openai"), import("./list-models")]);
     return { stream: streamOpenAI, listModels: listOpenAIModels };

@@ -4,7 +4,15 @@
  * partial reply and an ErrorKind. Every stream ends with exactly one `done` or `error`.
  */
 import type { LlmContext } from "../core/session/context";
-import type { ApiKind, MessageError, StopReason, TextBlock, ThinkingBlock, Usage } from "../core/session/entries";
+import type {
+  ApiKind,
+  MessageError,
+  ReasoningBlock,
+  StopReason,
+  TextBlock,
+  ThinkingBlock,
+  Usage,
+} from "../core/session/entries";
 
 /** A provider as the user configured it. Keys live only in the settings table. */
 export type ProviderConfig = {
@@ -45,7 +53,7 @@ export type StreamRequest = {
 
 /** The reply so far. A fresh object is NOT guaranteed per event: consumers copy before storing. */
 export type AssistantPartial = {
-  content: Array<TextBlock | ThinkingBlock>;
+  content: Array<TextBlock | ThinkingBlock | ReasoningBlock>;
   providerId: string;
   api: ApiKind;
   model: string;

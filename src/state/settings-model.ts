@@ -58,7 +58,8 @@ export const BUILT_IN_PROVIDERS: readonly ProviderConfig[] = [
   {
     id: "openai",
     name: "OpenAI",
-    api: "openai-chat",
+    // OpenAI itself speaks Responses (reasoning kept across turns); compatible servers keep Chat Completions.
+    api: "openai-responses",
     baseUrl: OPENAI_DEFAULT_BASE_URL,
     apiKey: "",
     customModels: [],
@@ -96,7 +97,9 @@ export const SETTING_KEYS: readonly SettingKey[] = [
 /** Rows from the settings table → a complete Settings, built-in providers always present. */
 export function settingsFromRows(rows: Record<string, unknown>): Settings {
   const stored = rows as Partial<Settings>;
-  const providers = Array.isArray(stored.providers) ? [...stored.providers] : [];
+  // A built-in provider always speaks its built-in api: settings stored before OpenAI moved to
+  // Responses say "openai-chat" for it. Custom providers keep the api they were added with.
+  const providers = (Array.isArray(stored.providers) ? stored.providers : []).map(withBuiltInApi);
   for (const builtIn of BUILT_IN_PROVIDERS) {
     if (!providers.some((p) => p.id === builtIn.id)) providers.unshift({ ...builtIn });
   }
@@ -117,6 +120,11 @@ export function settingsFromRows(rows: Record<string, unknown>): Settings {
     autoStrategy: oneOf(stored.autoStrategy, AUTO_STRATEGIES, DEFAULT_SETTINGS.autoStrategy),
     modelTitles: stored.modelTitles === true,
   };
+}
+
+function withBuiltInApi(p: ProviderConfig): ProviderConfig {
+  const builtIn = BUILT_IN_PROVIDERS.find((b) => b.id === p.id);
+  return builtIn && p.api !== builtIn.api ? { ...p, api: builtIn.api } : p;
 }
 
 /** `value` if it is one of `allowed` (a stored value from another app version may not be), else `fallback`. */

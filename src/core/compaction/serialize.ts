@@ -118,6 +118,7 @@ function messageParts(entry: MessageEntry, opts: SerializeOptions): string[] {
         pending.push(IMAGE_PLACEHOLDER);
         break;
       case "thinking":
+      case "reasoning":
         break;
       case "tool_call":
         flush();

@@ -4,7 +4,7 @@
  * and by property-harness.ts; nothing in the app imports this file. No I/O here.
  */
 import { buildContext } from "../session/build-context";
-import type { LlmContext } from "../session/context";
+import { contextBlockText, type LlmContext } from "../session/context";
 import type { CompactionEntry, Entry } from "../session/entries";
 import { asEntryId } from "../session/ids";
 import { estimateTokens } from "../tokens/estimate";
@@ -86,7 +86,7 @@ export function appendCompaction(path: readonly Entry[], entry: NewCompactionEnt
 
 /** Every piece of text in a built context (system first), joined with newlines. */
 export function contextText(ctx: LlmContext): string {
-  return [ctx.system, ...ctx.messages.flatMap((m) => m.content.map((b) => b.text))].join("\n");
+  return [ctx.system, ...ctx.messages.flatMap((m) => m.content.map(contextBlockText))].join("\n");
 }
 
 export function built(path: readonly Entry[]): LlmContext {

@@ -204,7 +204,7 @@ function messagePreviewText(m: MessageEntry): string {
     if (b.type === "tool_call") return `Tool call: ${b.name}`;
     if (b.type === "image") return "[image]";
   }
-  return m.content.some((b) => b.type === "thinking") ? "(thinking only)" : "(empty)";
+  return m.content.some((b) => b.type === "thinking" || b.type === "reasoning") ? "(thinking only)" : "(empty)";
 }
 
 /** 12345 → "12,345", the same in every locale so exports are reproducible. */

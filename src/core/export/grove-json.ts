@@ -22,7 +22,7 @@ export type ImportResult = { kind: "ok"; sessions: ExportedSession[] } | { kind:
 
 const entryId = z.string().min(1).transform(asEntryId);
 const sessionId = z.string().min(1).transform(asSessionId);
-const apiKind = z.enum(["anthropic-messages", "openai-chat"]);
+const apiKind = z.enum(["anthropic-messages", "openai-responses", "openai-chat"]);
 const nonNegative = z.number().finite().nonnegative();
 
 const block = z.discriminatedUnion("type", [
@@ -41,6 +41,14 @@ const block = z.discriminatedUnion("type", [
     signature: z.string().optional(),
     redactedData: z.string().optional(),
     signedBy: apiKind.optional(),
+  }),
+  z.object({
+    type: z.literal("reasoning"),
+    api: apiKind,
+    provider: z.string(),
+    id: z.string(),
+    encryptedContent: z.string().optional(),
+    summary: z.array(z.string()),
   }),
   z.object({ type: z.literal("tool_call"), id: z.string(), name: z.string(), args: z.unknown() }),
   z.object({

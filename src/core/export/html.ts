@@ -252,6 +252,13 @@ function renderBlock(b: Block): string {
       if (b.text.trim() !== "")
         return `<details class="thinking"><summary>Thinking</summary>${textDiv(b.text)}</details>`;
       return b.redactedData ? '<p class="thinking redacted">Thinking (redacted)</p>' : "";
+    case "reasoning": {
+      // The readable summary, like thinking; the encrypted content means nothing to a reader.
+      const text = b.summary.join("\n\n");
+      return text.trim() !== ""
+        ? `<details class="thinking"><summary>Thinking</summary>${textDiv(text)}</details>`
+        : "";
+    }
     case "tool_call":
       return `<div class="tool-call"><p class="tool-name">Tool call: ${escapeHtml(b.name)}</p>${pre(prettyJson(b.args))}</div>`;
     case "tool_result":

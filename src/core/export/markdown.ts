@@ -194,6 +194,11 @@ function renderBlock(b: Block): string | null {
     case "thinking":
       if (b.text.trim() !== "") return quoted("**Thinking**", inertMarkdown(b.text));
       return b.redactedData ? "> **Thinking** (redacted)" : null;
+    case "reasoning": {
+      // The readable summary, like thinking; the encrypted content means nothing to a reader.
+      const text = b.summary.join("\n\n");
+      return text.trim() !== "" ? quoted("**Thinking**", text) : null;
+    }
     case "tool_call":
       return `**Tool call: ${escapeInline(oneLine(b.name))}**\n\n${fenced(prettyJson(b.args), "json")}`;
     case "tool_result":

@@ -69,7 +69,7 @@ function computeTitle(entry: Entry): string {
         return firstWords(result.text.slice(0, TITLE_SOURCE_CHARS)) || `Result of ${result.toolName ?? "a tool"}`;
       if (entry.content.some((b) => b.type === "image")) return "Image";
       if (entry.status === "error") return entry.error ? firstWords(`Error: ${entry.error.message}`) : "Error";
-      if (entry.content.some((b) => b.type === "thinking")) return "Thinking only";
+      if (entry.content.some((b) => b.type === "thinking" || b.type === "reasoning")) return "Thinking only";
       return "Empty";
     }
     case "compaction":

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { estimateTokens } from "../tokens/estimate";
 import { buildContext } from "./build-context";
-import type { LlmContext } from "./context";
+import { contextBlockText, type LlmContext } from "./context";
 import { contextTokens, MESSAGE_OVERHEAD_TOKENS } from "./context-tokens";
 import type { ApiKind, Block, MessageStatus, ThinkingBlock } from "./entries";
 import { a, blobId, branchSummary, compaction, type EntrySpec, handoff, linkPath, tool, u } from "./test-entries";
@@ -108,7 +108,7 @@ function countByHand(ctx: LlmContext): number {
   let n = ctx.system ? MESSAGE_OVERHEAD_TOKENS + estimateTokens(ctx.system) : 0;
   for (const m of ctx.messages) {
     n += MESSAGE_OVERHEAD_TOKENS;
-    for (const b of m.content) n += estimateTokens(b.text);
+    for (const b of m.content) n += estimateTokens(contextBlockText(b));
   }
   return n;
 }
@@ -130,7 +130,7 @@ describe("buildContext properties (random paths)", () => {
               if (targetApi === "anthropic-messages") expect(Boolean(b.signature || b.redactedData)).toBe(true);
             } else {
               expect(b.type).toBe("text");
-              expect(b.text.trim()).not.toBe("");
+              expect(contextBlockText(b).trim()).not.toBe("");
             }
           }
           if (m.role === "assistant") expect(m.content.some((b) => b.type === "text")).toBe(true);
@@ -160,7 +160,7 @@ describe("buildContext properties (random paths)", () => {
           compaction("second", { summary: "second", firstKept: null }),
         ]);
         const seen = buildContext(withTwo, { systemPrompt: "", targetApi: "openai-chat" })
-          .messages.flatMap((m) => m.content.map((b) => b.text))
+          .messages.flatMap((m) => m.content.map(contextBlockText))
           .join("\n");
         expect(seen).not.toContain("FIRST-SUMMARY-MARK");
         expect(seen).toContain("second");

@@ -8,7 +8,7 @@ import {
   HANDOFF_CONTEXT,
 } from "../prompts";
 import { type BuildContextOptions, buildContext } from "./build-context";
-import type { ContextMessage } from "./context";
+import { type ContextMessage, contextBlockText } from "./context";
 import { LEADING_USER_PLACEHOLDER, MERGE_DELIMITER } from "./normalize-messages";
 import { a, blobId, branchSummary, compaction, eid, handoff, linkPath, text, thinking, tool, u } from "./test-entries";
 
@@ -21,7 +21,7 @@ const branchText = (summary: string) => fillTemplate(BRANCH_SUMMARY_CONTEXT, { s
 const handoffText = (document: string) => fillTemplate(HANDOFF_CONTEXT, { document });
 /** All the text the model sees, for "is it in there at all" checks. */
 const allText = (messages: readonly ContextMessage[]) =>
-  messages.flatMap((m) => m.content.map((b) => b.text)).join("\n");
+  messages.flatMap((m) => m.content.map(contextBlockText)).join("\n");
 
 describe("buildContext: plain chat", () => {
   it("sends the system prompt and the messages as they are", () => {
@@ -102,7 +102,8 @@ describe("buildContext: compaction", () => {
     ]);
     const ctx = buildContext(p, OPENAI);
     expect(ctx.messages).toHaveLength(1);
-    const only = ctx.messages[0]?.content[0]?.text ?? "";
+    const first = ctx.messages[0]?.content[0];
+    const only = first ? contextBlockText(first) : "";
     expect(only).toContain("<user_message>\none\n</user_message>");
     expect(only).toContain("S");
     expect(only.endsWith(`${MERGE_DELIMITER}three`)).toBe(true);

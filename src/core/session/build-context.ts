@@ -27,7 +27,8 @@
  *      (`[Tool call: name]` + compact JSON args, `[Tool result: name]` + text; ` (error)` when
  *      `isError`), because Grove declares no tools; image blocks become `[image]`.
  * 4. `normalizeMessages` for the target api (normalize-messages.ts): merging, user first, thinking
- *    only for the api that signed it, no empty messages.
+ *    only for the api that signed it, reasoning items only for the provider that made them, no
+ *    empty messages.
  *
  * Pure: no I/O, no token counting (context-tokens.ts), no tree walking (the caller passes the path).
  */
@@ -48,6 +49,7 @@ import {
   type CompactionEntry,
   type Entry,
   type MessageEntry,
+  type ReasoningBlock,
   type TextBlock,
   type ThinkingBlock,
 } from "./entries";
@@ -60,6 +62,11 @@ export type BuildContextOptions = {
   systemPrompt: string;
   /** The wire api of the provider the context is for: decides which thinking blocks go back. */
   targetApi: ApiKind;
+  /**
+   * The provider config id the context is sent to: reasoning items go back only to the provider
+   * that produced them. Unset (counting, handoff): none go back.
+   */
+  targetProviderId?: string;
 };
 
 // Block → text lives in entry-text.ts; re-exported for the callers that build on what the model sees.
@@ -83,9 +90,9 @@ function messageToContext(entry: MessageEntry): ContextMessage {
     case "tool":
       return { role: "user", content: textBlocks(entry.content) };
     case "assistant": {
-      const content: Array<TextBlock | ThinkingBlock> = [];
+      const content: Array<TextBlock | ThinkingBlock | ReasoningBlock> = [];
       for (const b of entry.content) {
-        if (b.type === "thinking") content.push(b);
+        if (b.type === "thinking" || b.type === "reasoning") content.push(b);
         else content.push({ type: "text", text: blockText(b, { thinking: "drop" }) ?? "" });
       }
       return { role: "assistant", content };
@@ -150,5 +157,5 @@ export function buildContext(path: readonly Entry[], opts: BuildContextOptions):
     plan.compaction !== null
       ? [opts.systemPrompt.trimEnd(), COMPACTED_SYSTEM_NOTE].filter(Boolean).join("\n\n")
       : opts.systemPrompt;
-  return { system, messages: normalizeMessages(messages, opts.targetApi) };
+  return { system, messages: normalizeMessages(messages, opts.targetApi, opts.targetProviderId) };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildContext } from "./build-context";
+import { contextBlockText } from "./context";
 import { contextTokens, countContextTokens, MESSAGE_OVERHEAD_TOKENS } from "./context-tokens";
 import { a, linkPath, text, thinking, u } from "./test-entries";
 
@@ -25,7 +26,8 @@ describe("contextTokens", () => {
     const opts = { systemPrompt: "", targetApi: "anthropic-messages" as const };
     const built = buildContext(path, opts);
     expect(built.messages).toHaveLength(2);
-    const merged = built.messages[0]?.content[0]?.text ?? "";
+    const first = built.messages[0]?.content[0];
+    const merged = first ? contextBlockText(first) : "";
     expect(contextTokens(path, opts, chars)).toBe(merged.length + 1 + 2 * MESSAGE_OVERHEAD_TOKENS);
   });
 

@@ -4,7 +4,7 @@
  * The text counter is injected (an estimate today, a real tokenizer later). No I/O here, no caching.
  */
 import { type BuildContextOptions, buildContext } from "./build-context";
-import type { LlmContext } from "./context";
+import { contextBlockText, type LlmContext } from "./context";
 import type { Entry } from "./entries";
 
 /**
@@ -19,14 +19,15 @@ export type CountText = (text: string) => number;
 
 /**
  * Tokens in an already built context: the system prompt, then every block's text (thinking blocks
- * by their visible text; signatures and redacted payloads are opaque and not counted), plus
+ * by their visible text, reasoning items by their summary; signatures, redacted payloads and encrypted
+ * reasoning are opaque and not counted), plus
  * `MESSAGE_OVERHEAD_TOKENS` per message.
  */
 export function countContextTokens(context: LlmContext, countText: CountText): number {
   let total = context.system === "" ? 0 : MESSAGE_OVERHEAD_TOKENS + countText(context.system);
   for (const message of context.messages) {
     total += MESSAGE_OVERHEAD_TOKENS;
-    for (const block of message.content) total += countText(block.text);
+    for (const block of message.content) total += countText(contextBlockText(block));
   }
   return total;
 }

@@ -3,10 +3,13 @@
  * target provider (adjacent same-role messages merged, user first, tool blocks as text, foreign
  * thinking dropped). Provider adapters only translate this shape to their wire format.
  */
-import type { TextBlock, ThinkingBlock } from "./entries";
+import type { ReasoningBlock, TextBlock, ThinkingBlock } from "./entries";
 
 export type ContextUserMessage = { role: "user"; content: TextBlock[] };
-export type ContextAssistantMessage = { role: "assistant"; content: Array<TextBlock | ThinkingBlock> };
+export type ContextAssistantMessage = {
+  role: "assistant";
+  content: Array<TextBlock | ThinkingBlock | ReasoningBlock>;
+};
 export type ContextMessage = ContextUserMessage | ContextAssistantMessage;
 
 export type LlmContext = {
@@ -14,3 +17,8 @@ export type LlmContext = {
   system: string;
   messages: ContextMessage[];
 };
+
+/** A context block's visible text: a reasoning item by its summary (its encrypted content is opaque). */
+export function contextBlockText(block: TextBlock | ThinkingBlock | ReasoningBlock): string {
+  return block.type === "reasoning" ? block.summary.join("\n\n") : block.text;
+}

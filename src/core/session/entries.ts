@@ -29,12 +29,26 @@ export type ToolResultBlock = {
   text: string;
   isError: boolean;
 };
-export type Block = TextBlock | ImageBlock | ThinkingBlock | ToolCallBlock | ToolResultBlock;
+/**
+ * An OpenAI Responses reasoning item, kept as data: `summary` is shown like thinking; `id` and
+ * `encryptedContent` go back verbatim, and only to the provider that produced it (same `api` and
+ * same `provider` id, normalize-messages.ts), never to another one.
+ */
+export type ReasoningBlock = {
+  type: "reasoning";
+  api: ApiKind;
+  /** Provider config id that produced it ("openai" or a custom provider's id). */
+  provider: string;
+  id: string;
+  encryptedContent?: string;
+  summary: string[];
+};
+export type Block = TextBlock | ImageBlock | ThinkingBlock | ReasoningBlock | ToolCallBlock | ToolResultBlock;
 
 // ---- provider-facing facts stored on messages ----------------------------------------------
 
 /** The wire protocol a provider speaks. Custom providers pick one. */
-export type ApiKind = "anthropic-messages" | "openai-chat";
+export type ApiKind = "anthropic-messages" | "openai-responses" | "openai-chat";
 
 export type Usage = {
   /** Input tokens the provider billed for the request, cache reads and writes included. */

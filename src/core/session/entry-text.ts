@@ -52,6 +52,8 @@ export function blockText(block: Block, opts: BlockTextOptions): string | null {
       return block.text;
     case "thinking":
       return opts.thinking === "keep" ? block.text : null;
+    case "reasoning":
+      return opts.thinking === "keep" ? block.summary.join("\n\n") : null;
     case "image":
       return IMAGE_PLACEHOLDER;
     case "tool_call":

@@ -5,13 +5,14 @@
  *
  * Guarantees on the result: no two consecutive messages share a role; the first message is a user
  * message; no message is empty; every assistant message has non-blank text; every thinking block
- * was signed by `targetApi` (and, for Anthropic, carries its signature or redacted payload).
+ * was signed by `targetApi` (and, for Anthropic, carries its signature or redacted payload); every
+ * reasoning item was produced by the target provider itself (same api and same provider id).
  *
  * Pure: inputs are never mutated (merged blocks are new objects). No token counting here, no entry
  * types: entries become messages in `build-context.ts`.
  */
 import type { ContextAssistantMessage, ContextMessage, ContextUserMessage } from "./context";
-import type { ApiKind, TextBlock, ThinkingBlock } from "./entries";
+import type { ApiKind, ReasoningBlock, TextBlock, ThinkingBlock } from "./entries";
 
 /**
  * Put between two messages of the same role that had to be merged: a markdown rule on its own
@@ -25,7 +26,7 @@ export const MERGE_DELIMITER = "\n\n---\n\n";
  */
 export const LEADING_USER_PLACEHOLDER = "(continuing)";
 
-type AssistantBlock = TextBlock | ThinkingBlock;
+type AssistantBlock = TextBlock | ThinkingBlock | ReasoningBlock;
 
 /**
  * Whether a thinking block may go back to `targetApi`: only to the api that produced it, and for
@@ -38,6 +39,22 @@ export function isThinkingReplayable(block: ThinkingBlock, targetApi: ApiKind): 
   return true;
 }
 
+/**
+ * Whether an OpenAI Responses reasoning item may go back: only to the provider that produced it (same
+ * api AND same provider id, so two OpenAI accounts or a gateway never get each other's encrypted
+ * content, which they cannot decrypt and reject). Without a target provider id (counting, handoff),
+ * nothing is replayed. An item without its encrypted content (a reply stopped before the item was
+ * done) is dropped too: Grove asks for stateless replies, so the provider could not look it up.
+ */
+export function isReasoningReplayable(block: ReasoningBlock, targetApi: ApiKind, targetProviderId?: string): boolean {
+  return (
+    block.api === targetApi &&
+    targetProviderId !== undefined &&
+    block.provider === targetProviderId &&
+    Boolean(block.encryptedContent)
+  );
+}
+
 const isBlankText = (b: TextBlock): boolean => b.text.trim() === "";
 
 function cleanUser(m: ContextUserMessage): ContextUserMessage | null {
@@ -46,16 +63,24 @@ function cleanUser(m: ContextUserMessage): ContextUserMessage | null {
   return content.length > 0 ? { role: "user", content } : null;
 }
 
-function cleanAssistant(m: ContextAssistantMessage, targetApi: ApiKind): ContextAssistantMessage | null {
+function cleanAssistant(
+  m: ContextAssistantMessage,
+  targetApi: ApiKind,
+  targetProviderId: string | undefined,
+): ContextAssistantMessage | null {
   const content = m.content.filter((b): b is AssistantBlock =>
-    b.type === "text" ? !isBlankText(b) : isThinkingReplayable(b, targetApi),
+    b.type === "text"
+      ? !isBlankText(b)
+      : b.type === "reasoning"
+        ? isReasoningReplayable(b, targetApi, targetProviderId)
+        : isThinkingReplayable(b, targetApi),
   );
   // Thinking alone is not a reply: an assistant turn without text is removed entirely.
   return content.some((b) => b.type === "text") ? { role: "assistant", content } : null;
 }
 
 /** Joins `b` after `a` with the delimiter. Touching text blocks become one; across thinking, blocks stay apart. */
-function mergeContent<B extends TextBlock | ThinkingBlock>(a: readonly B[], b: readonly B[]): B[] {
+function mergeContent<B extends AssistantBlock>(a: readonly B[], b: readonly B[]): B[] {
   const last = a[a.length - 1];
   const first = b[0];
   if (last?.type === "text" && first?.type === "text") {
@@ -66,15 +91,20 @@ function mergeContent<B extends TextBlock | ThinkingBlock>(a: readonly B[], b: r
 }
 
 /**
- * Normalizes `messages` for `targetApi`: drops foreign thinking and blank text, removes empty
+ * Normalizes `messages` for `targetApi` (and, for reasoning items, `targetProviderId`): drops foreign
+ * thinking, foreign reasoning items and blank text, removes empty
  * messages and assistant messages left without text, merges adjacent same-role messages with
  * `MERGE_DELIMITER`, and opens with `LEADING_USER_PLACEHOLDER` if the first message is the
  * assistant's. Dropping happens before merging, so messages that become adjacent are merged too.
  */
-export function normalizeMessages(messages: readonly ContextMessage[], targetApi: ApiKind): ContextMessage[] {
+export function normalizeMessages(
+  messages: readonly ContextMessage[],
+  targetApi: ApiKind,
+  targetProviderId?: string,
+): ContextMessage[] {
   const out: ContextMessage[] = [];
   for (const m of messages) {
-    const cleaned = m.role === "user" ? cleanUser(m) : cleanAssistant(m, targetApi);
+    const cleaned = m.role === "user" ? cleanUser(m) : cleanAssistant(m, targetApi, targetProviderId);
     if (!cleaned) continue;
     const prev = out[out.length - 1];
     if (prev?.role === "user" && cleaned.role === "user") {

@@ -68,6 +68,8 @@ export function hasContent(content: readonly Block[]): boolean {
         return b.text.trim() !== "";
       case "thinking":
         return b.text.trim() !== "" || Boolean(b.signature) || Boolean(b.redactedData);
+      case "reasoning":
+        return b.summary.some((s) => s.trim() !== "") || Boolean(b.encryptedContent);
       case "image":
       case "tool_call":
       case "tool_result":

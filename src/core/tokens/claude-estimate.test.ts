@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildContext } from "../session/build-context";
-import type { LlmContext } from "../session/context";
+import { contextBlockText, type LlmContext } from "../session/context";
 import { countContextTokens } from "../session/context-tokens";
 import type { Entry } from "../session/entries";
 import { a, linkPath, u } from "../session/test-entries";
@@ -31,7 +31,7 @@ beforeAll(async () => {
  */
 function mockReportedInput(context: LlmContext): number {
   let chars = context.system.length;
-  for (const m of context.messages) for (const b of m.content) chars += b.text.length;
+  for (const m of context.messages) for (const b of m.content) chars += contextBlockText(b).length;
   return Math.max(1, Math.ceil(chars / 4));
 }
 

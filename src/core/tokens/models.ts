@@ -161,6 +161,7 @@ export function vendorDefaultsFor(api: ApiKind): VendorDefaults {
   switch (api) {
     case "anthropic-messages":
       return { vendor: "anthropic", encoding: "claude", thinking: "none" };
+    case "openai-responses":
     case "openai-chat":
       return { vendor: "openai", encoding: "o200k_base", thinking: "none" };
     default: {

@@ -158,7 +158,11 @@ export async function runReply(
       };
     }
     const { provider, modelId, model } = target;
-    const built = buildContext(read?.path ?? [], { systemPrompt: target.systemPrompt, targetApi: provider.api });
+    const built = buildContext(read?.path ?? [], {
+      systemPrompt: target.systemPrompt,
+      targetApi: provider.api,
+      targetProviderId: provider.id,
+    });
     // Continue: ask for the rest of a reply cut off by the output limit (a request, not an entry).
     const context: LlmContext = opts.continues
       ? {

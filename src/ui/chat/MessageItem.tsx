@@ -148,6 +148,7 @@ export const MessageItem = memo(function MessageItem({
             const key = `${block.type}-${i.toString()}`;
             switch (block.type) {
               case "thinking":
+              case "reasoning":
                 return <ThinkingView key={key} block={block} />;
               case "text":
                 return entry.role === "user" ? (

@@ -54,7 +54,9 @@ export function StreamingMessage({
         </div>
       )}
       {partial.content.map((b, i) =>
-        b.type === "thinking" ? <ThinkingView key={`t${i.toString()}`} block={b} streaming /> : null,
+        b.type === "thinking" || b.type === "reasoning" ? (
+          <ThinkingView key={`t${i.toString()}`} block={b} streaming />
+        ) : null,
       )}
       {text && <Markdown text={text} streaming={!unsaved} />}
       {saveError && (

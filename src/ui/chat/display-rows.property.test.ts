@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { foldableRegion } from "../../core/compaction/cut-point";
 import { foldedSpans } from "../../core/graph/folded";
 import { buildContext } from "../../core/session/build-context";
+import { contextBlockText } from "../../core/session/context";
 import type { Entry, MessageStatus } from "../../core/session/entries";
 import type { EntryId } from "../../core/session/ids";
 import { isSkippedMessage, planContext } from "../../core/session/plan-context";
@@ -101,7 +102,7 @@ const members = (row: EntryRow): Entry[] => [row.entry, ...row.continuations];
 
 function requestText(path: readonly Entry[]): string {
   return buildContext(path, { systemPrompt: "", targetApi: "openai-chat" })
-    .messages.flatMap((m) => m.content.map((b) => b.text))
+    .messages.flatMap((m) => m.content.map(contextBlockText))
     .join("\n");
 }
 

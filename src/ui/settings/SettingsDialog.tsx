@@ -17,6 +17,7 @@ import { ANTHROPIC_DEFAULT_BASE_URL, OPENAI_DEFAULT_BASE_URL } from "../../state
 import { useSettingsStore, useUiStore } from "../../state/stores";
 import { Dialog } from "../common/Dialog";
 import { saveFile } from "../common/save-file";
+import { API_TYPE_OPTIONS, apiTypeLabel, DEFAULT_CUSTOM_API } from "./api-types";
 import { BranchSettings } from "./BranchSettings";
 import { CommitField } from "./CommitField";
 import { CompactionSettings } from "./CompactionSettings";
@@ -120,10 +121,7 @@ function CustomProviderBlock({
         onCommit={onChange}
       >
         <h4>
-          {provider.name}{" "}
-          <span className="muted small">
-            ({provider.api === "anthropic-messages" ? "Anthropic API" : "OpenAI-compatible"})
-          </span>
+          {provider.name} <span className="muted small">({apiTypeLabel(provider.api)})</span>
         </h4>
       </ProviderBlock>
       <CommitField
@@ -153,7 +151,7 @@ function splitIds(v: string): string[] {
 function AddProviderForm() {
   const [open, setOpen] = useState(false);
   const [name, setName] = useState("");
-  const [api, setApi] = useState<ApiKind>("openai-chat");
+  const [api, setApi] = useState<ApiKind>(DEFAULT_CUSTOM_API);
   const [baseUrl, setBaseUrl] = useState("http://localhost:11434/v1");
   const [apiKey, setApiKey] = useState("");
   const [models, setModels] = useState("");
@@ -195,8 +193,11 @@ function AddProviderForm() {
       <label className="field">
         <span>API type</span>
         <select value={api} onChange={(e) => setApi(e.target.value as ApiKind)}>
-          <option value="openai-chat">OpenAI-compatible (Chat Completions)</option>
-          <option value="anthropic-messages">Anthropic Messages</option>
+          {API_TYPE_OPTIONS.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
         </select>
       </label>
       <label className="field">

@@ -61,6 +61,7 @@ function parentsFirst(entries: readonly Entry[], leafId: EntryId | null): Entry[
 /** Grove's api names → pi's; pi's `api` is an open string, so an unknown one says so. */
 function piApiOf(api: ApiKind | undefined): string {
   if (api === "anthropic-messages") return "anthropic-messages";
+  if (api === "openai-responses") return "openai-responses";
   if (api === "openai-chat") return "openai-completions";
   return "unknown";
 }
@@ -99,6 +100,7 @@ function asPiText(b: Block): Json | null {
     case "tool_result":
       return { type: "text", text: toolResultText(b.text, b.toolName, b.isError) };
     case "thinking": // reasoning outside an assistant reply has no place in pi
+    case "reasoning":
       return null;
     default:
       return assertNever(b, "block");
@@ -116,6 +118,15 @@ function assistantContent(content: readonly Block[]): Json[] {
         ...(sig ? { thinkingSignature: sig } : {}),
         ...(b.redactedData ? { redacted: true } : {}),
       });
+    } else if (b.type === "reasoning") {
+      // pi's form of a Responses reasoning item: a thinking block signed with the item as JSON.
+      const item = {
+        type: "reasoning",
+        id: b.id,
+        summary: b.summary.map((text) => ({ type: "summary_text", text })),
+        ...(b.encryptedContent !== undefined ? { encrypted_content: b.encryptedContent } : {}),
+      };
+      out.push({ type: "thinking", thinking: b.summary.join("\n\n"), thinkingSignature: JSON.stringify(item) });
     } else if (b.type === "tool_call") {
       // pi's arguments are an object; anything else (a hand-made import) is wrapped, not lost.
       out.push({ type: "toolCall", id: b.id, name: b.name, arguments: isJson(b.args) ? b.args : { input: b.args } });

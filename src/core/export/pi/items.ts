@@ -12,6 +12,7 @@ import {
   type MessageEntry,
   type MessageError,
   type MessageStatus,
+  type ReasoningBlock,
   type Session,
   type StopReason,
   type Usage,
@@ -25,6 +26,7 @@ import {
   customSchema,
   GROVE_HANDOFF_CUSTOM_TYPE,
   handoffDetails,
+  isJson,
   labelLine,
   messageLine,
   modelChangeLine,
@@ -51,9 +53,10 @@ export type Item =
 
 export type MessageEntryDraft = Omit<MessageEntry, "id" | "sessionId" | "parentId" | "createdAt">;
 
-/** pi's api names → Grove's. Others (openai-responses, google-…) have no Grove adapter: undefined. */
+/** pi's api names → Grove's. Others (google-…, azure-…) have no Grove adapter: undefined. */
 function apiOf(api: string | undefined): ApiKind | undefined {
   if (api === "anthropic-messages") return "anthropic-messages";
+  if (api === "openai-responses") return "openai-responses";
   if (api === "openai-completions") return "openai-chat";
   return undefined;
 }
@@ -75,7 +78,28 @@ function stopReasonOf(reason: string | undefined): StopReason | undefined {
   }
 }
 
-function blocksOf(blocks: readonly PiBlock[], api: ApiKind | undefined): Block[] {
+/**
+ * pi keeps an OpenAI Responses reasoning item as a thinking block whose `thinkingSignature` is the
+ * item as JSON (`{type: "reasoning", id, summary, encrypted_content}`). It becomes Grove's reasoning
+ * block for `provider`, so it goes back to that provider as pi would send it; anything else: undefined.
+ */
+export function reasoningFromPi(signature: string, provider: string): ReasoningBlock | undefined {
+  let item: unknown;
+  try {
+    item = JSON.parse(signature);
+  } catch {
+    return undefined;
+  }
+  if (!isJson(item) || item.type !== "reasoning" || typeof item.id !== "string") return undefined;
+  const summary = Array.isArray(item.summary)
+    ? item.summary.flatMap((s) => (isJson(s) && typeof s.text === "string" ? [s.text] : []))
+    : [];
+  const block: ReasoningBlock = { type: "reasoning", api: "openai-responses", provider, id: item.id, summary };
+  if (typeof item.encrypted_content === "string") block.encryptedContent = item.encrypted_content;
+  return block;
+}
+
+function blocksOf(blocks: readonly PiBlock[], api: ApiKind | undefined, provider?: string): Block[] {
   return blocks.map((b): Block => {
     switch (b.type) {
       case "text":
@@ -84,6 +108,8 @@ function blocksOf(blocks: readonly PiBlock[], api: ApiKind | undefined): Block[]
         return { type: "text", text: PI_IMAGE_OMITTED };
       case "thinking": {
         const sig = b.thinkingSignature ? b.thinkingSignature : undefined;
+        const reasoning = api === "openai-responses" && sig ? reasoningFromPi(sig, provider ?? "unknown") : undefined;
+        if (reasoning) return reasoning;
         // Like Grove's own adapters: signedBy only with something the provider can verify.
         const signedBy = api && sig ? { signedBy: api } : {};
         if (b.redacted === true && sig) return { type: "thinking", text: b.thinking, redactedData: sig, ...signedBy };
@@ -143,7 +169,7 @@ function assistantDraft(m: z.output<typeof assistantSchema>): MessageEntryDraft 
   return {
     type: "message",
     role: "assistant",
-    content: blocksOf(m.content, api),
+    content: blocksOf(m.content, api, m.provider),
     status,
     ...(error ? { error } : {}),
     ...(m.provider ? { provider: m.provider } : {}),

@@ -201,7 +201,7 @@ describe("parsePiJsonl on the real v1 large session", () => {
       model: "gpt-5.1-codex",
       content: [],
     });
-    expect((aborted as MessageEntry).api).toBeUndefined(); // openai-responses: no Grove adapter speaks it
+    expect((aborted as MessageEntry).api).toBe("openai-responses"); // Grove's Responses adapter speaks it
     const abortedLines = lines.filter((l) => l.message?.stopReason === "aborted").length;
     expect(messages(s).filter((m) => m.status === "stopped")).toHaveLength(abortedLines);
     // A partial aborted reply keeps its text.
@@ -801,7 +801,11 @@ describe("exportPiJsonl", () => {
   it("writes stopped and interrupted replies as aborted, with the error message", () => {
     const v1 = ok(LARGE);
     const aborted = piLines(exportPiJsonl(v1))[2]?.message;
-    expect(aborted).toMatchObject({ stopReason: "aborted", errorMessage: "Request was aborted", api: "unknown" });
+    expect(aborted).toMatchObject({
+      stopReason: "aborted",
+      errorMessage: "Request was aborted",
+      api: "openai-responses",
+    });
   });
 
   it("round-trips Grove-only compaction and branch-summary fields, labels and an auto title", () => {
