@@ -113,7 +113,11 @@ describe("subscribeLive", () => {
     );
     // A second subscriber that stays: when it has seen a write, the first one would have too.
     const witness: Array<Record<string, unknown>> = [];
-    const stopWitness = subscribeLive(liveSettings, (v) => witness.push(v));
+    const stopWitness = subscribeLive(
+      liveSettings,
+      (v) => witness.push(v),
+      (e) => witness.push({ error: e }),
+    );
     await eventually(() => expect(seen).toEqual([{}]));
     await setSetting("a", 1);
     await eventually(() => expect(seen).toEqual([{}, { a: 1 }]));
