@@ -4,29 +4,11 @@
  */
 
 /**
- * Test support: code that only tests run (fakes, fixtures, harnesses). The convention: a helper is
- * named `*.testkit.ts(x)` or lives in a `testing/` folder of its layer. The files listed after it were
- * written before the convention and keep their names until they are moved; drop one from the list
- * when it is renamed.
+ * Test support: code that only tests run (fakes, fixtures, harnesses). The convention: a helper lives
+ * in the `testing/` folder of its layer (src/core/testing, src/db/testing, ...), or, for a one-off beside
+ * the code it fakes, is named `*.testkit.ts(x)`.
  */
-const TESTKIT = String.raw`\.testkit\.tsx?$|/testing/`;
-const LEGACY_TEST_SUPPORT = [
-  "src/core/compaction/pi-v1-fixture.ts",
-  "src/core/compaction/property-harness.ts",
-  "src/core/compaction/test-support.ts",
-  "src/core/export/test-sessions.ts",
-  "src/core/session/test-entries.ts",
-  "src/core/tokens/test-reference-bpe.ts",
-  "src/core/tokens/test-texts.ts",
-  "src/db/schema-fixtures.ts",
-  "src/db/test-utils.ts",
-  "src/providers/fake-fetch.ts",
-  "src/providers/test-support.ts",
-  "src/worker/test-streams.ts",
-];
-const TEST_SUPPORT = [TESTKIT, ...LEGACY_TEST_SUPPORT.map((file) => `^${file.replaceAll(".", String.raw`\.`)}$`)].join(
-  "|",
-);
+const TEST_SUPPORT = String.raw`\.testkit\.tsx?$|/testing/`;
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -34,7 +16,7 @@ module.exports = {
     {
       name: "no-test-support-in-production",
       comment:
-        "production code never imports test helpers (*.testkit.ts, testing/ folders, the legacy names above); tests and other helpers may",
+        "production code never imports test helpers (testing/ folders, *.testkit.ts); tests and other helpers may",
       severity: "error",
       from: { path: "^src/", pathNot: String.raw`\.test\.tsx?$|` + TEST_SUPPORT },
       to: { path: TEST_SUPPORT },

@@ -83,7 +83,7 @@ export default {
         `${warm.p50.toFixed(1)} ms median (first ${cold.toFixed(1)} ms; target < 50)`,
       );
 
-      const harness = await vite.ssrLoadModule("/src/core/compaction/property-harness.ts");
+      const harness = await vite.ssrLoadModule("/src/core/testing/compaction-property-harness.ts");
       const runs = ctx.runs(PROPERTY_RUNS);
       const t0 = performance.now();
       const stats = await harness.compactionProperty(runs);

@@ -4,7 +4,7 @@
  * unguarded js-tiktoken baseline on this page's own thread for comparison.
  */
 import { Tiktoken, type TiktokenBPE } from "js-tiktoken/lite";
-import { referenceCount, referenceRanks } from "../src/core/tokens/test-reference-bpe";
+import { referenceCount, referenceRanks } from "../src/core/testing/reference-bpe";
 import {
   CHINESE_PROSE,
   ENGLISH_PROSE,
@@ -12,7 +12,7 @@ import {
   randomCjk,
   THAI_PROSE,
   unbrokenRun,
-} from "../src/core/tokens/test-texts";
+} from "../src/core/testing/token-texts";
 import type { TiktokenEncoding } from "../src/core/tokens/tokenizer";
 import { getWorker, terminateWorker } from "../src/worker/client";
 

@@ -4,7 +4,7 @@ import type { HandoffEntry } from "../core/session/entries";
 import { newEntryId } from "../core/session/ids";
 import { liveChildSessions } from "./live";
 import { childSessions, createSession } from "./sessions";
-import { freshDatabase, makeSession, userMessage } from "./test-utils";
+import { freshDatabase, makeSession, userMessage } from "./testing/database";
 
 beforeEach(() => freshDatabase());
 

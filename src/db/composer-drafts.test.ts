@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { newSessionId } from "../core/session/ids";
 import { getComposerDraft, saveComposerDraft } from "./composer-drafts";
 import { createSession, deleteSession } from "./sessions";
-import { closeDb, freshDatabase, makeSession } from "./test-utils";
+import { closeDb, freshDatabase, makeSession } from "./testing/database";
 
 beforeEach(freshDatabase);
 afterEach(closeDb);

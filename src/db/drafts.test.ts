@@ -6,7 +6,15 @@ import { type Draft, deleteDraft, finalizeDraft, listDrafts, recoverOrphanedDraf
 import { appendEntries, getEntry } from "./entries";
 import { AppendOnlyError, DanglingParentError } from "./errors";
 import { createSession, deleteSession, getSession } from "./sessions";
-import { assistantMessage, closeDb, freshDatabase, getDb, makeSession, snapshot, userMessage } from "./test-utils";
+import {
+  assistantMessage,
+  closeDb,
+  freshDatabase,
+  getDb,
+  makeSession,
+  snapshot,
+  userMessage,
+} from "./testing/database";
 
 beforeEach(freshDatabase);
 afterEach(closeDb);

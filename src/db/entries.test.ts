@@ -11,7 +11,15 @@ import {
 } from "./errors";
 import { createSession, getSession } from "./sessions";
 import { isQuotaError } from "./storage";
-import { assistantMessage, closeDb, freshDatabase, getDb, makeSession, snapshot, userMessage } from "./test-utils";
+import {
+  assistantMessage,
+  closeDb,
+  freshDatabase,
+  getDb,
+  makeSession,
+  snapshot,
+  userMessage,
+} from "./testing/database";
 
 beforeEach(freshDatabase);
 afterEach(closeDb);

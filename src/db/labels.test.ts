@@ -4,7 +4,7 @@ import { newEntryId } from "../core/session/ids";
 import { EntryNotFoundError } from "./errors";
 import { getLabels, setLabel } from "./labels";
 import { createSession } from "./sessions";
-import { closeDb, freshDatabase, makeSession, userMessage } from "./test-utils";
+import { closeDb, freshDatabase, makeSession, userMessage } from "./testing/database";
 
 beforeEach(freshDatabase);
 afterEach(closeDb);

@@ -18,7 +18,7 @@ import {
 import { createSession, deleteSession } from "./sessions";
 import { setSetting } from "./settings";
 import { subscribeLive } from "./subscribe";
-import { assistantMessage, closeDb, freshDatabase, getDb, makeSession, userMessage } from "./test-utils";
+import { assistantMessage, closeDb, freshDatabase, getDb, makeSession, userMessage } from "./testing/database";
 
 beforeEach(freshDatabase);
 afterEach(closeDb);

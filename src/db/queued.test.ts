@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { newSessionId } from "../core/session/ids";
 import { appendQueued, deleteQueued, getQueued, listQueued, putQueued } from "./queued";
 import { createSession, deleteSession } from "./sessions";
-import { freshDatabase, makeSession } from "./test-utils";
+import { freshDatabase, makeSession } from "./testing/database";
 
 beforeEach(freshDatabase);
 

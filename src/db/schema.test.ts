@@ -12,7 +12,7 @@ import {
   type SchemaFixture,
   SHIPPED_STORES,
   writeFixture,
-} from "./schema-fixtures";
+} from "./testing/schema-fixtures";
 
 let n = 0;
 const uniqueName = (what: string) => `grove-schema-test-${what}-${++n}`;

@@ -24,7 +24,7 @@ export type SchemaVersion = {
 
 /**
  * Every shipped version, oldest first, each next to its upgrade. Never edit a shipped entry:
- * append the next version, and add its fixture (schema-fixtures.ts) and test (schema.test.ts).
+ * append the next version, and add its fixture (testing/schema-fixtures.ts) and test (schema.test.ts).
  */
 export const SCHEMA_VERSIONS: readonly SchemaVersion[] = [
   {

@@ -25,7 +25,7 @@ import {
   makeSession,
   snapshot,
   userMessage,
-} from "./test-utils";
+} from "./testing/database";
 import { getTokenCounts, putTokenCounts } from "./token-counts";
 
 beforeEach(freshDatabase);

@@ -1,7 +1,7 @@
 import "fake-indexeddb/auto";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { deleteSetting, getAllSettings, getSetting, setSetting } from "./settings";
-import { closeDb, freshDatabase } from "./test-utils";
+import { closeDb, freshDatabase } from "./testing/database";
 
 beforeEach(freshDatabase);
 afterEach(closeDb);

@@ -2,7 +2,7 @@ import "fake-indexeddb/auto";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { newEntryId } from "../core/session/ids";
 import { createSession } from "./sessions";
-import { closeDb, freshDatabase, makeSession, userMessage } from "./test-utils";
+import { closeDb, freshDatabase, makeSession, userMessage } from "./testing/database";
 import { getTokenCounts, putTokenCounts } from "./token-counts";
 
 beforeEach(freshDatabase);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { LlmContext } from "../core/session/context";
 import { createAnthropicStream } from "./anthropic";
-import { createFakeFetch, type FakeReply, jsonReply, sseEvent, sseReply } from "./fake-fetch";
-import { collect, last, testProvider, testRequest, types } from "./test-support";
+import { createFakeFetch, type FakeReply, jsonReply, sseEvent, sseReply } from "./testing/fake-fetch";
+import { collect, last, testProvider, testRequest, types } from "./testing/requests";
 import type { StreamRequest } from "./types";
 
 const API = "anthropic-messages" as const;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { baseUrlProblem, isLocalHostname, plainHttpOrigin, resolveEndpoint } from "./endpoint";
-import { testProvider } from "./test-support";
+import { testProvider } from "./testing/requests";
 
 const custom = (baseUrl: string, patch = {}) =>
   testProvider("openai-chat", { id: "custom-1", name: "Local Llama", builtIn: false, baseUrl, ...patch });

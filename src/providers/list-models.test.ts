@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { streamAnthropic } from "./anthropic";
-import { createFakeFetch, jsonReply } from "./fake-fetch";
 import { createListModels, listAnthropicModels, listOpenAIModels } from "./list-models";
 import { streamOpenAI } from "./openai";
 import { loadProvider, streamFor } from "./registry";
-import { testProvider } from "./test-support";
+import { createFakeFetch, jsonReply } from "./testing/fake-fetch";
+import { testProvider } from "./testing/requests";
 
 const signal = () => new AbortController().signal;
 

@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import type { LlmContext } from "../core/session/context";
 import type { ReasoningBlock } from "../core/session/entries";
 import { isRetryable } from "./classify-error";
-import { createFakeFetch, type FakeReply, jsonReply, sseEvent, sseReply } from "./fake-fetch";
 import { createOpenAIResponsesStream } from "./openai-responses";
-import { collect, last, testRequest, types } from "./test-support";
+import { createFakeFetch, type FakeReply, jsonReply, sseEvent, sseReply } from "./testing/fake-fetch";
+import { collect, last, testRequest, types } from "./testing/requests";
 import type { StreamRequest } from "./types";
 
 const API = "openai-responses" as const;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { LlmContext } from "../core/session/context";
 import { isRetryable } from "./classify-error";
-import { createFakeFetch, type FakeReply, jsonReply, sseData, sseReply } from "./fake-fetch";
 import { createOpenAIStream, usesMaxCompletionTokens } from "./openai";
-import { collect, last, testProvider, testRequest, types } from "./test-support";
+import { createFakeFetch, type FakeReply, jsonReply, sseData, sseReply } from "./testing/fake-fetch";
+import { collect, last, testProvider, testRequest, types } from "./testing/requests";
 import type { StreamRequest } from "./types";
 
 const API = "openai-chat" as const;

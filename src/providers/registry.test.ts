@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { listModels, stream } from "./registry";
-import { collect, last, testProvider, testRequest, types } from "./test-support";
+import { collect, last, testProvider, testRequest, types } from "./testing/requests";
 
 afterEach(() => {
   vi.unstubAllGlobals();

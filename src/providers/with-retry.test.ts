@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { MessageError } from "../core/session/entries";
 import { createAnthropicStream } from "./anthropic";
-import { createFakeFetch, jsonReply, sseEvent, sseReply } from "./fake-fetch";
-import { collect, last, testRequest, types } from "./test-support";
+import { createFakeFetch, jsonReply, sseEvent, sseReply } from "./testing/fake-fetch";
+import { collect, last, testRequest, types } from "./testing/requests";
 import type { AssistantPartial, StreamEvent, StreamFn, StreamRequest } from "./types";
 import { retryDelayMs, withRetry } from "./with-retry";
 

@@ -4,7 +4,7 @@
  * the call in flight with a plain message, and the next call starts a new worker.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { FakeLocks, FakeWorker, fakeWorkerClass } from "../core/fake-locks.testkit";
+import { FakeLocks, FakeWorker, fakeWorkerClass } from "../core/testing/fake-locks";
 import { compactInWorker, getWorker, terminateWorker, WORKER_DIED } from "./client";
 
 const flush = () => new Promise((r) => setTimeout(r, 0));

@@ -4,8 +4,8 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { counterFor } from "../core/tokens/counter-for";
-import { createFakeFetch, sseEvent, sseReply } from "../providers/fake-fetch";
-import { testProvider } from "../providers/test-support";
+import { createFakeFetch, sseEvent, sseReply } from "../providers/testing/fake-fetch";
+import { testProvider } from "../providers/testing/requests";
 import type { SummarizeRequest } from "./api";
 import { getWorker, newOpId, summarizeInWorker, terminateWorker } from "./client";
 

@@ -6,10 +6,10 @@ import * as Comlink from "comlink";
 import { describe, expect, it } from "vitest";
 import { BRANCH_SUMMARY_PREAMBLE, BRANCH_SUMMARY_SYSTEM } from "../core/prompts";
 import { buildContext } from "../core/session/build-context";
-import { a, linkPath, u } from "../core/session/test-entries";
-import { testProvider } from "../providers/test-support";
+import { a, linkPath, u } from "../core/testing/entries";
+import { testProvider } from "../providers/testing/requests";
 import type { BranchSummaryJob, BranchSummaryProgress, HandoffDocumentProgress, HandoffJob } from "./api";
-import { type ScriptStep, scriptedWorker } from "./test-streams";
+import { type ScriptStep, scriptedWorker } from "./testing/streams";
 
 const branch = linkPath([u("q", "Try approach A"), a("r", "Approach A failed with a timeout.")]);
 

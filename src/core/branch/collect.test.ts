@@ -2,8 +2,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Entry } from "../session/entries";
 import type { EntryId } from "../session/ids";
-import { a, at, compaction, eid, u } from "../session/test-entries";
 import { buildTreeIndex, commonAncestor, pathToRoot } from "../session/tree";
+import { a, at, compaction, eid, u } from "../testing/entries";
 import { collectAbandoned, hasSummarizableContent, planSwitch } from "./collect";
 
 const ids = (entries: readonly Entry[]) => entries.map((e) => e.id as string);

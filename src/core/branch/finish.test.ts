@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { BRANCH_SUMMARY_CONTEXT, BRANCH_SUMMARY_PREAMBLE } from "../prompts";
-import { a, linkPath, u } from "../session/test-entries";
+import { a, linkPath, u } from "../testing/entries";
 import { estimateTokens } from "../tokens/estimate";
 import { branchSummaryEntry, finishBranchSummary, hasProse } from "./finish";
 import { type BranchSummaryPlan, prepareBranchSummary } from "./prepare";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { serializeEntry } from "../compaction/serialize";
 import { BRANCH_SUMMARY, BRANCH_SUMMARY_SYSTEM } from "../prompts";
 import type { Entry } from "../session/entries";
-import { a, branchSummary, compaction, linkPath, u } from "../session/test-entries";
+import { a, branchSummary, compaction, linkPath, u } from "../testing/entries";
 import { estimateTokens } from "../tokens/estimate";
 import {
   BRANCH_ENTRY_CUT_MARKER,

@@ -1,11 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { contextTokens } from "../session/context-tokens";
 import type { Block, Entry } from "../session/entries";
-import { a, type EntrySpec, eid, linkPath, tool, u } from "../session/test-entries";
-import { type CompactionOutcome, type CompactionProgress, type NewCompactionEntry, runCompaction } from "./compact";
-import { FRAMING_FIRST_SENTENCE } from "./digest";
-import { prepareCompaction } from "./prepare";
-import { DEFAULT_COMPACTION_SETTINGS } from "./settings";
 import {
   appendCompaction,
   built,
@@ -18,7 +13,12 @@ import {
   planOf,
   SYSTEM,
   signal,
-} from "./test-support";
+} from "../testing/compaction";
+import { a, type EntrySpec, eid, linkPath, tool, u } from "../testing/entries";
+import { type CompactionOutcome, type CompactionProgress, type NewCompactionEntry, runCompaction } from "./compact";
+import { FRAMING_FIRST_SENTENCE } from "./digest";
+import { prepareCompaction } from "./prepare";
+import { DEFAULT_COMPACTION_SETTINGS } from "./settings";
 import { extractTail, TAIL_MAX_CHARS } from "./verbatim-tail";
 
 /** `turns` user/assistant pairs; assistant replies ~`replyTokens` tokens, ending with their own "next step". */

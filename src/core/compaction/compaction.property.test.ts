@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compactionProperty } from "./property-harness";
+import { compactionProperty } from "../testing/compaction-property-harness";
 
 /** Runs per `npm test`; the bench runs `compactionProperty(10_000)`. */
 const RUNS = 1_000;

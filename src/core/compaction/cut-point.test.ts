@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { Block } from "../session/entries";
-import { a, compaction, eid, linkPath, tool, u } from "../session/test-entries";
+import { count } from "../testing/compaction";
+import { a, compaction, eid, linkPath, tool, u } from "../testing/entries";
 import { cutAfterEntry, findCutPoint, foldableRegion, legalCuts } from "./cut-point";
 import { entryTokensFrom } from "./entry-text";
-import { count } from "./test-support";
 
 const tokens = entryTokensFrom(count);
 const call = (id: string): Block => ({ type: "tool_call", id, name: "read", args: { path: "x" } });

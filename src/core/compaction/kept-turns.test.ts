@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { a, compaction, eid, linkPath, tool, u } from "../session/test-entries";
+import { count } from "../testing/compaction";
+import { a, compaction, eid, linkPath, tool, u } from "../testing/entries";
 import { entryTokensFrom } from "./entry-text";
 import { selectKeptTurns } from "./kept-turns";
-import { count } from "./test-support";
 
 const entryTokens = entryTokensFrom(count);
 const tokens = (n: number): string => "w".repeat(n * 4);

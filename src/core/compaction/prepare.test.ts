@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { Entry } from "../session/entries";
 import { asEntryId, asSessionId } from "../session/ids";
-import { a, compaction, eid, linkPath, tool, u } from "../session/test-entries";
+import { options, planOf } from "../testing/compaction";
+import { a, compaction, eid, linkPath, tool, u } from "../testing/entries";
 import { prepareCompaction } from "./prepare";
 import { DEFAULT_COMPACTION_SETTINGS } from "./settings";
-import { options, planOf } from "./test-support";
 
 const settings = { ...DEFAULT_COMPACTION_SETTINGS, keepRecentTokens: 100 };
 const big = (n: number): string => "x".repeat(n * 4);

@@ -8,13 +8,13 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { contextTokens } from "../session/context-tokens";
 import type { Entry } from "../session/entries";
+import { count, fakeSummarizer, options, SYSTEM, signal } from "../testing/compaction";
+import { checkOutcome, type Scenario } from "../testing/compaction-property-harness";
+import { piV1ToEntries } from "../testing/pi-v1-fixture";
 import { runCompaction } from "./compact";
 import { entryTokensFrom } from "./entry-text";
-import { piV1ToEntries } from "./pi-v1-fixture";
 import { prepareCompaction } from "./prepare";
-import { checkOutcome, type Scenario } from "./property-harness";
 import { DEFAULT_COMPACTION_SETTINGS, thresholdFor } from "./settings";
-import { count, fakeSummarizer, options, SYSTEM, signal } from "./test-support";
 
 const DIR = fileURLToPath(new URL("../../../../shared/fixtures/real-world/", import.meta.url));
 const LARGE = `${DIR}pi-session-v1-large.jsonl`;

@@ -6,8 +6,8 @@ import {
   COMPACTION_SYSTEM,
   COMPACTION_UPDATE,
 } from "../prompts";
+import { count } from "../testing/compaction";
 import { instructionsBlock, shortSummaryPrompt, splitTurnPrompt, summaryBodyBudget, summaryPrompt } from "./requests";
-import { count } from "./test-support";
 
 describe("summarizer prompts", () => {
   it("load from prompts/ with their placeholders", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { a, branchSummary, compaction, handoff, linkPath, thinking, tool, u } from "../session/test-entries";
+import { a, branchSummary, compaction, handoff, linkPath, thinking, tool, u } from "../testing/entries";
 import { escapeStructuralTags, serializeConversation, TOOL_RESULT_MAX_CHARS } from "./serialize";
 
 describe("serializeConversation", () => {

@@ -7,11 +7,6 @@ import { describe, expect, it } from "vitest";
 import { contextTokens } from "../session/context-tokens";
 import type { Block, Entry, MessageEntry } from "../session/entries";
 import { asEntryId, asSessionId } from "../session/ids";
-import { runCompaction } from "./compact";
-import { FRAMING_FIRST_SENTENCE } from "./digest";
-import { prepareCompaction } from "./prepare";
-import { progressGuard } from "./progress-guard";
-import { DEFAULT_COMPACTION_SETTINGS, thresholdFor } from "./settings";
 import {
   appendCompaction,
   built,
@@ -22,7 +17,12 @@ import {
   options,
   SYSTEM,
   signal,
-} from "./test-support";
+} from "../testing/compaction";
+import { runCompaction } from "./compact";
+import { FRAMING_FIRST_SENTENCE } from "./digest";
+import { prepareCompaction } from "./prepare";
+import { progressGuard } from "./progress-guard";
+import { DEFAULT_COMPACTION_SETTINGS, thresholdFor } from "./settings";
 
 const WINDOW = 14_000;
 const FOLDS = 18;

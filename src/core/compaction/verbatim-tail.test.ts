@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { a, linkPath, tool, u } from "../session/test-entries";
+import { a, linkPath, tool, u } from "../testing/entries";
 import {
   clampTail,
   extractTail,

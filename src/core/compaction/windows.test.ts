@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { eid } from "../session/test-entries";
-import { count } from "./test-support";
+import { count } from "../testing/compaction";
+import { eid } from "../testing/entries";
 import { packWindows, splitTextToTokens } from "./windows";
 
 describe("splitTextToTokens", () => {

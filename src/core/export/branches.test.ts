@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Entry } from "../session/entries";
-import { a, at, eid, linkPath, u } from "../session/test-entries";
+import { a, at, eid, linkPath, u } from "../testing/entries";
 import { type BranchLine, buildBranchLines, firstWords, formatCount, listOtherBranches } from "./branches";
 
 const ids = (line: BranchLine) => line.entries.map((e) => e.id as string);

@@ -16,10 +16,10 @@ import {
   thinking,
   tool,
   u,
-} from "../session/test-entries";
+} from "../testing/entries";
+import { deepForkSession } from "../testing/export-sessions";
 import type { ExportedSession } from "./grove-json";
 import { escapeHtml, exportHtml } from "./html";
-import { deepForkSession } from "./test-sessions";
 
 const HOSTILE_TITLE = "</title><script>alert(1)</script>";
 const HOSTILE_MESSAGE = "<img src=x onerror=alert(1)>";

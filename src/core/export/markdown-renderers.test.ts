@@ -12,19 +12,7 @@ import { marked } from "marked";
 import { describe, expect, it } from "vitest";
 import type { Entry, Session } from "../session/entries";
 import type { EntryId } from "../session/ids";
-import {
-  a,
-  at,
-  branchSummary,
-  compaction,
-  eid,
-  handoff,
-  SESSION,
-  text,
-  thinking,
-  tool,
-  u,
-} from "../session/test-entries";
+import { a, at, branchSummary, compaction, eid, handoff, SESSION, text, thinking, tool, u } from "../testing/entries";
 import type { ExportedSession } from "./grove-json";
 import { inertMarkdown } from "./inert-markdown";
 import { exportMarkdown } from "./markdown";

@@ -15,10 +15,10 @@ import {
   thinking,
   tool,
   u,
-} from "../session/test-entries";
+} from "../testing/entries";
+import { deepForkSession } from "../testing/export-sessions";
 import type { ExportedSession } from "./grove-json";
 import { escapeInline, exportMarkdown, fenced, quoted } from "./markdown";
-import { deepForkSession } from "./test-sessions";
 
 /**
  *   u1 "Plan a trip to Lisbon"            (label "start")

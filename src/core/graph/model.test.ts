@@ -2,20 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { Entry, Session } from "../session/entries";
 import { firstWords } from "../session/entry-text";
 import { asSessionId, type EntryId } from "../session/ids";
-import {
-  a,
-  at,
-  branchSummary,
-  compaction,
-  eid,
-  handoff,
-  linkPath,
-  SESSION,
-  text,
-  tool,
-  u,
-} from "../session/test-entries";
 import { buildTreeIndex } from "../session/tree";
+import { a, at, branchSummary, compaction, eid, handoff, linkPath, SESSION, text, tool, u } from "../testing/entries";
 import { foldedSpans } from "./folded";
 import {
   buildGraphModel,

@@ -4,7 +4,7 @@ import { buildContext } from "../session/build-context";
 import { countContextTokens } from "../session/context-tokens";
 import type { Entry } from "../session/entries";
 import { MERGE_DELIMITER } from "../session/normalize-messages";
-import { a, branchSummary, compaction, linkPath, thinking, u } from "../session/test-entries";
+import { a, branchSummary, compaction, linkPath, thinking, u } from "../testing/entries";
 import { estimateTokens } from "../tokens/estimate";
 import { type HandoffOptions, type HandoffPlan, type HandoffPrepareResult, prepareHandoff } from "./prepare";
 

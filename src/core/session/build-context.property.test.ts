@@ -1,11 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { a, blobId, branchSummary, compaction, type EntrySpec, handoff, linkPath, tool, u } from "../testing/entries";
 import { estimateTokens } from "../tokens/estimate";
 import { buildContext } from "./build-context";
 import { contextBlockText, type LlmContext } from "./context";
 import { contextTokens, MESSAGE_OVERHEAD_TOKENS } from "./context-tokens";
 import type { ApiKind, Block, MessageStatus, ThinkingBlock } from "./entries";
-import { a, blobId, branchSummary, compaction, type EntrySpec, handoff, linkPath, tool, u } from "./test-entries";
 
 const API = fc.constantFrom<ApiKind>("anthropic-messages", "openai-chat");
 const SOME_TEXT = fc.constantFrom("", " ", "\n", "hello", "  padded  ", "multi\n\nline", "日本語", "---");

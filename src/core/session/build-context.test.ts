@@ -7,10 +7,22 @@ import {
   fillTemplate,
   HANDOFF_CONTEXT,
 } from "../prompts";
+import {
+  a,
+  blobId,
+  branchSummary,
+  compaction,
+  eid,
+  handoff,
+  linkPath,
+  text,
+  thinking,
+  tool,
+  u,
+} from "../testing/entries";
 import { type BuildContextOptions, buildContext } from "./build-context";
 import { type ContextMessage, contextBlockText } from "./context";
 import { LEADING_USER_PLACEHOLDER, MERGE_DELIMITER } from "./normalize-messages";
-import { a, blobId, branchSummary, compaction, eid, handoff, linkPath, text, thinking, tool, u } from "./test-entries";
 
 const ANTHROPIC: BuildContextOptions = { systemPrompt: "Be brief.", targetApi: "anthropic-messages" };
 const OPENAI: BuildContextOptions = { systemPrompt: "Be brief.", targetApi: "openai-chat" };

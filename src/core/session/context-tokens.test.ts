@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { a, linkPath, text, thinking, u } from "../testing/entries";
 import { buildContext } from "./build-context";
 import { contextBlockText } from "./context";
 import { contextTokens, countContextTokens, MESSAGE_OVERHEAD_TOKENS } from "./context-tokens";
-import { a, linkPath, text, thinking, u } from "./test-entries";
 
 /** One token per character: makes the arithmetic visible. */
 const chars = (s: string) => s.length;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { a, branchSummary, compaction, linkPath, u } from "../testing/entries";
 import { contextTokens } from "./context-tokens";
 import { contextUsage, lastReportedUsage } from "./context-usage";
-import { a, branchSummary, compaction, linkPath, u } from "./test-entries";
 
 const chars = (s: string) => s.length;
 const OPTS = { systemPrompt: "sys", targetApi: "anthropic-messages" as const };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildGraphModel, searchGraph } from "../graph/model";
+import { a, branchSummary, compaction, eid, handoff, linkPath, thinking, tool, u } from "../testing/entries";
 import type { Block, Entry } from "./entries";
 import {
   argsJson,
@@ -11,7 +12,6 @@ import {
   searchTerms,
   visibleText,
 } from "./entry-text";
-import { a, branchSummary, compaction, eid, handoff, linkPath, thinking, tool, u } from "./test-entries";
 
 const call: Block = { type: "tool_call", id: "c1", name: "search_web", args: { q: "groves" } };
 const result: Block = {

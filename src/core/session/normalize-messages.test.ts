@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { thinking } from "../testing/entries";
 import type { ContextMessage } from "./context";
 import {
   isThinkingReplayable,
@@ -6,7 +7,6 @@ import {
   MERGE_DELIMITER,
   normalizeMessages,
 } from "./normalize-messages";
-import { thinking } from "./test-entries";
 
 const t = (text: string) => ({ type: "text" as const, text });
 

@@ -4,12 +4,12 @@
  * without a target provider (counting, handoff).
  */
 import { describe, expect, it } from "vitest";
+import { a, linkPath, text, u } from "../testing/entries";
 import { buildContext, hasContent } from "./build-context";
 import type { ContextMessage } from "./context";
 import { contextTokens } from "./context-tokens";
 import type { ReasoningBlock } from "./entries";
 import { isReasoningReplayable, normalizeMessages } from "./normalize-messages";
-import { a, linkPath, text, u } from "./test-entries";
 
 const t = (s: string) => ({ type: "text" as const, text: s });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { a, compaction, eid, linkPath, u } from "../testing/entries";
 import { type ContextPlan, joinContinuation, planContext } from "./plan-context";
-import { a, compaction, eid, linkPath, u } from "./test-entries";
 
 const summary = (p: ContextPlan) => ({
   compaction: p.compaction?.id ?? null,

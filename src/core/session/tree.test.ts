@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { a, at, eid, linkPath, u } from "../testing/entries";
 import type { Entry } from "./entries";
-import { a, at, eid, linkPath, u } from "./test-entries";
 import {
   abandonedPath,
   buildTreeIndex,

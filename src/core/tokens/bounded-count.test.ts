@@ -2,15 +2,14 @@
  * The long-run guard (bounded-count.ts) against two references:
  * - js-tiktoken's own `encode(text).length`, where it is feasible: ordinary text, and unbroken
  *   runs of at most ~1,000 characters (its merge is quadratic; 1,000 CJK characters take ~0.4 s);
- * - an independent heap-based BPE (test-reference-bpe.ts) for 20,000-character runs, which
+ * - an independent heap-based BPE (core/testing/reference-bpe.ts) for 20,000-character runs, which
  *   js-tiktoken would need minutes for. The reference is itself checked against js-tiktoken first.
  */
 import { Tiktoken, type TiktokenBPE } from "js-tiktoken/lite";
 import cl100k from "js-tiktoken/ranks/cl100k_base";
 import o200k from "js-tiktoken/ranks/o200k_base";
 import { beforeAll, describe, expect, it } from "vitest";
-import { MAX_PIECE_BYTES } from "./bounded-count";
-import { type ReferenceRanks, referenceCount, referenceRanks } from "./test-reference-bpe";
+import { type ReferenceRanks, referenceCount, referenceRanks } from "../testing/reference-bpe";
 import {
   CHINESE_PROSE,
   CODE_SNIPPET,
@@ -20,7 +19,8 @@ import {
   randomCjk,
   THAI_PROSE,
   unbrokenRun,
-} from "./test-texts";
+} from "../testing/token-texts";
+import { MAX_PIECE_BYTES } from "./bounded-count";
 import { createTiktokenCounter, type TiktokenEncoding, type TokenCounter } from "./tokenizer";
 
 type Fixture = { tiktoken: Tiktoken; counter: TokenCounter; reference: ReferenceRanks };

@@ -3,7 +3,7 @@ import { buildContext } from "../session/build-context";
 import { contextBlockText, type LlmContext } from "../session/context";
 import { countContextTokens } from "../session/context-tokens";
 import type { Entry } from "../session/entries";
-import { a, linkPath, u } from "../session/test-entries";
+import { a, linkPath, u } from "../testing/entries";
 import {
   CALIBRATION_DECAY,
   type CalibrationState,

@@ -1,10 +1,10 @@
 import { Tiktoken } from "js-tiktoken/lite";
 import o200k from "js-tiktoken/ranks/o200k_base";
 import { describe, expect, it } from "vitest";
+import { CODE_SNIPPET, ENGLISH_PROSE } from "../testing/token-texts";
 import { CLAUDE_TOKENS_PER_O200K_TOKEN } from "./claude-estimate";
 import { counterFor } from "./counter-for";
 import { findModel } from "./models";
-import { CODE_SNIPPET, ENGLISH_PROSE } from "./test-texts";
 import { loadTiktokenCounter } from "./tokenizer";
 
 describe("loadTiktokenCounter", () => {

@@ -13,7 +13,7 @@ import {
   thinking,
   tool,
   u,
-} from "../session/test-entries";
+} from "../testing/entries";
 import {
   cachedEntryTokens,
   countEntryTokens,

@@ -3,7 +3,7 @@
  * (terminate(), a crash) or with an error event ends with a plain error instead of waiting forever.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { FakeLocks, FakeWorker, fakeWorkerClass } from "../../core/fake-locks.testkit";
+import { FakeLocks, FakeWorker, fakeWorkerClass } from "../../core/testing/fake-locks";
 import { exportInWorker, startImport, TRANSFER_WORKER_DIED } from "./client";
 
 const flush = () => new Promise((r) => setTimeout(r, 0));

@@ -7,7 +7,7 @@ import { asSessionId } from "../../core/session/ids";
 import { setLabel } from "../labels";
 import { createSession } from "../sessions";
 import { setSetting } from "../settings";
-import { assistantMessage, freshDatabase, makeSession, userMessage } from "../test-utils";
+import { assistantMessage, freshDatabase, makeSession, userMessage } from "../testing/database";
 import { runExport } from "./export-job";
 
 const NOW = Date.UTC(2026, 10, 21, 12);

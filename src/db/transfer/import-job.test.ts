@@ -6,7 +6,7 @@ import { checkSessionGraph, type ExportedSession, exportGroveJson } from "../../
 import type { Entry } from "../../core/session/entries";
 import { readAllForExport, readSessionForExport } from "../export";
 import { createSession, listSessions } from "../sessions";
-import { assistantMessage, compaction, freshDatabase, makeSession, snapshot, userMessage } from "../test-utils";
+import { assistantMessage, compaction, freshDatabase, makeSession, snapshot, userMessage } from "../testing/database";
 import { COPY_SUFFIX, createImportJob, type ImportProgress } from "./import-job";
 
 const FIXTURES = resolve(__dirname, "../../../../shared/fixtures/real-world");

@@ -15,7 +15,7 @@ import {
   makeSession,
   snapshot,
   userMessage,
-} from "../test-utils";
+} from "../testing/database";
 import { findIdConflicts, ImportCancelledError, writeImportedSessions } from "./write-sessions";
 
 /** A session with a branch, a compaction and a branch summary, `turns` user/assistant pairs long. */

@@ -4,7 +4,7 @@ import type { Entry } from "../../core/session/entries";
 import type { SessionId } from "../../core/session/ids";
 import { getEntries } from "../../db/entries";
 import { getSession } from "../../db/sessions";
-import { freshDatabase } from "../../db/test-utils";
+import { freshDatabase } from "../../db/testing/database";
 import { DEFAULT_SETTINGS } from "../settings-model";
 import { resetStores, useMaintenanceStore, useSettingsStore, useStreamStore, useUiStore } from "../stores";
 import { sendMessage, sendQueuedMessage } from "./chat";

@@ -2,7 +2,7 @@ import "fake-indexeddb/auto";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { newSessionId } from "../../core/session/ids";
 import { getComposerDraft } from "../../db/composer-drafts";
-import { closeDb, freshDatabase } from "../../db/test-utils";
+import { closeDb, freshDatabase } from "../../db/testing/database";
 import {
   COMPOSER_DRAFT_DEBOUNCE_MS,
   clearComposerDraft,

@@ -10,9 +10,9 @@ import type { CompactionEntry, Entry, MessageError } from "../../core/session/en
 import type { SessionId } from "../../core/session/ids";
 import { getEntries } from "../../db/entries";
 import { createSession, getSession, listSessions } from "../../db/sessions";
-import { assistantMessage, freshDatabase, makeSession, userMessage } from "../../db/test-utils";
+import { assistantMessage, freshDatabase, makeSession, userMessage } from "../../db/testing/database";
 import type { AssistantPartial, StreamFn, StreamRequest } from "../../providers/types";
-import { scriptedWorker } from "../../worker/test-streams";
+import { scriptedWorker } from "../../worker/testing/streams";
 import type { MaintenanceOp } from "../maintenance/operation";
 import { DEFAULT_SETTINGS, type Settings } from "../settings-model";
 import { resetStores, useMaintenanceStore, useSettingsStore } from "../stores";

@@ -5,9 +5,16 @@ import type { EntryId, SessionId } from "../../core/session/ids";
 import { appendEntries, getEntries } from "../../db/entries";
 import { listQueued } from "../../db/queued";
 import { childSessions, createSession, getSession, listSessions } from "../../db/sessions";
-import { assistantMessage, compaction, freshDatabase, makeSession, snapshot, userMessage } from "../../db/test-utils";
+import {
+  assistantMessage,
+  compaction,
+  freshDatabase,
+  makeSession,
+  snapshot,
+  userMessage,
+} from "../../db/testing/database";
 import type { WorkerApi } from "../../worker/api";
-import { scriptedWorker } from "../../worker/test-streams";
+import { scriptedWorker } from "../../worker/testing/streams";
 import { DEFAULT_SETTINGS } from "../settings-model";
 import { resetStores, useMaintenanceStore, useSettingsStore, useUiStore } from "../stores";
 import type { CompactOptions, CompactResult } from "./compact";

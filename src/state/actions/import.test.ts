@@ -2,7 +2,7 @@ import "fake-indexeddb/auto";
 import { beforeEach, describe, expect, it } from "vitest";
 import { exportGroveJson } from "../../core/export/grove-json";
 import { createSession, listSessions } from "../../db/sessions";
-import { assistantMessage, freshDatabase, makeSession, snapshot, userMessage } from "../../db/test-utils";
+import { assistantMessage, freshDatabase, makeSession, snapshot, userMessage } from "../../db/testing/database";
 import { resetStores, useUiStore } from "../stores";
 import { cancelImport, dismissImport, importFile, resolveImportConflicts, useImportStore } from "./import";
 

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { SessionId } from "../../core/session/ids";
 import { newSessionId } from "../../core/session/ids";
 import { getQueued, listQueued } from "../../db/queued";
-import { freshDatabase } from "../../db/test-utils";
+import { freshDatabase } from "../../db/testing/database";
 import { beginMaintenance, endMaintenance } from "../maintenance/lock";
 import { resetStores, useMaintenanceStore, useUiStore } from "../stores";
 import {

@@ -5,7 +5,7 @@ import { newEntryId, newSessionId, type SessionId } from "../../core/session/ids
 import { listDrafts } from "../../db/drafts";
 import { appendEntries, getEntries, moveLeaf } from "../../db/entries";
 import { createSession, getSession } from "../../db/sessions";
-import { freshDatabase, getDb } from "../../db/test-utils";
+import { freshDatabase, getDb } from "../../db/testing/database";
 import type { AssistantPartial, StreamEvent, StreamFn, StreamRequest } from "../../providers/types";
 import { DEFAULT_SETTINGS } from "../settings-model";
 import { resetStores, useSettingsStore, useStreamStore, useUiStore } from "../stores";

@@ -2,7 +2,7 @@ import "fake-indexeddb/auto";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Entry, Session } from "../../core/session/entries";
 import { createSession, getSession, renameSession } from "../../db/sessions";
-import { assistantMessage, freshDatabase, makeSession, userMessage } from "../../db/test-utils";
+import { assistantMessage, freshDatabase, makeSession, userMessage } from "../../db/testing/database";
 import type { SummarizeRequest } from "../../worker/client";
 import { DEFAULT_SETTINGS } from "../settings-model";
 import { resetStores, useSettingsStore } from "../stores";

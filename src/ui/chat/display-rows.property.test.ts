@@ -12,8 +12,8 @@ import { contextBlockText } from "../../core/session/context";
 import type { Entry, MessageStatus } from "../../core/session/entries";
 import type { EntryId } from "../../core/session/ids";
 import { isSkippedMessage, planContext } from "../../core/session/plan-context";
-import { a, at, branchSummary, compaction, type EntrySpec, handoff, u } from "../../core/session/test-entries";
 import { buildTreeIndex, pathToRoot } from "../../core/session/tree";
+import { a, at, branchSummary, compaction, type EntrySpec, handoff, u } from "../../core/testing/entries";
 import { type DisplayRow, displayRows, type EntryRow } from "./display-rows";
 
 const marker = (id: string) => `⟦${id}⟧`;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildContext } from "../../core/session/build-context";
 import type { Entry } from "../../core/session/entries";
-import { a, compaction, type EntrySpec, linkPath, u } from "../../core/session/test-entries";
+import { a, compaction, type EntrySpec, linkPath, u } from "../../core/testing/entries";
 import { type DisplayRow, displayRows, lastEntryIdOf } from "./display-rows";
 
 /** A compact picture of the rows: "card:c1*" (* = latest), "u1" (sent), "u1~" (folded), "u1!" (kept), "a1+a2" (joined). */

@@ -3,7 +3,7 @@
  * fake dedicated Worker whose script "holds its lifeline" like the real worker entries do, and
  * can be killed silently, as `worker.terminate()` or a crash would.
  */
-import { holdLifeline, type LockRequester } from "./lifeline";
+import { holdLifeline, type LockRequester } from "../lifeline";
 
 type Waiter = {
   callback: () => Promise<unknown>;

@@ -2,9 +2,9 @@
  * Shared fixtures for provider tests (requests, providers, event collection).
  * Test support only; nothing in the app imports it.
  */
-import type { LlmContext } from "../core/session/context";
-import type { ApiKind } from "../core/session/entries";
-import type { ProviderConfig, StreamEvent, StreamRequest } from "./types";
+import type { LlmContext } from "../../core/session/context";
+import type { ApiKind } from "../../core/session/entries";
+import type { ProviderConfig, StreamEvent, StreamRequest } from "../types";
 
 export function testProvider(api: ApiKind, patch: Partial<ProviderConfig> = {}): ProviderConfig {
   return api === "anthropic-messages"

@@ -3,15 +3,16 @@
  * appending an outcome's entry, and reading a built context as text. Used by the tests beside it
  * and by property-harness.ts; nothing in the app imports this file. No I/O here.
  */
+
+import type { NewCompactionEntry, SummarizeFn } from "../compaction/compact";
+import type { CompactionPlan, PrepareOptions, PrepareResult } from "../compaction/prepare";
+import type { SummarizeRequest } from "../compaction/requests";
+import { DEFAULT_COMPACTION_SETTINGS } from "../compaction/settings";
 import { buildContext } from "../session/build-context";
 import { contextBlockText, type LlmContext } from "../session/context";
 import type { CompactionEntry, Entry } from "../session/entries";
 import { asEntryId } from "../session/ids";
 import { estimateTokens } from "../tokens/estimate";
-import type { NewCompactionEntry, SummarizeFn } from "./compact";
-import type { CompactionPlan, PrepareOptions, PrepareResult } from "./prepare";
-import type { SummarizeRequest } from "./requests";
-import { DEFAULT_COMPACTION_SETTINGS } from "./settings";
 
 export const SYSTEM = "You are a helpful assistant.";
 export const count = estimateTokens;

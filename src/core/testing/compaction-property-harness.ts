@@ -18,18 +18,18 @@
  * Test support, not app code: nothing in the app imports this file. No I/O.
  */
 import fc from "fast-check";
+import { type CompactionOutcome, runCompaction } from "../compaction/compact";
+import { FRAMING_FIRST_SENTENCE, SHORT_SUMMARY_MAX_CHARS } from "../compaction/digest";
+import { entryTokensFrom, isCutCandidate, isToolResultEntry, isUserTurn } from "../compaction/entry-text";
+import { type CompactionPlan, prepareCompaction } from "../compaction/prepare";
+import type { SummarizeRequest } from "../compaction/requests";
+import { type CompactionSettings, DEFAULT_COMPACTION_SETTINGS } from "../compaction/settings";
+import { extractTail, TAIL_MAX_CHARS } from "../compaction/verbatim-tail";
 import { buildContext } from "../session/build-context";
 import { contextTokens } from "../session/context-tokens";
 import type { Block, CompactionEntry, CompactionReason, Entry, MessageEntry, MessageStatus } from "../session/entries";
 import { asEntryId, asSessionId, type EntryId } from "../session/ids";
-import { type CompactionOutcome, runCompaction } from "./compact";
-import { FRAMING_FIRST_SENTENCE, SHORT_SUMMARY_MAX_CHARS } from "./digest";
-import { entryTokensFrom, isCutCandidate, isToolResultEntry, isUserTurn } from "./entry-text";
-import { type CompactionPlan, prepareCompaction } from "./prepare";
-import type { SummarizeRequest } from "./requests";
-import { type CompactionSettings, DEFAULT_COMPACTION_SETTINGS } from "./settings";
-import { contextText, count, occurrences, SYSTEM } from "./test-support";
-import { extractTail, TAIL_MAX_CHARS } from "./verbatim-tail";
+import { contextText, count, occurrences, SYSTEM } from "./compaction";
 
 // ---- the script -------------------------------------------------------------------------------
 

@@ -3,9 +3,9 @@
  * `freshDatabase()` in a beforeEach gives every test its own empty database.
  */
 import "fake-indexeddb/auto";
-import type { BranchSummaryEntry, CompactionEntry, MessageEntry, Session } from "../core/session/entries";
-import { type EntryId, newEntryId, newSessionId, type SessionId } from "../core/session/ids";
-import { closeDb, getDb, setTestDatabase } from "./schema";
+import type { BranchSummaryEntry, CompactionEntry, MessageEntry, Session } from "../../core/session/entries";
+import { type EntryId, newEntryId, newSessionId, type SessionId } from "../../core/session/ids";
+import { closeDb, getDb, setTestDatabase } from "../schema";
 
 let counter = 0;
 

@@ -10,8 +10,8 @@ import type {
   HandoffEntry,
   MessageEntry,
   ThinkingBlock,
-} from "./entries";
-import { asEntryId, asSessionId, type BlobId, type EntryId } from "./ids";
+} from "../session/entries";
+import { asEntryId, asSessionId, type BlobId, type EntryId } from "../session/ids";
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 /** An entry without its place in the tree: `linkPath` or `at` adds parentId, createdAt, sessionId. */

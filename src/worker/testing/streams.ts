@@ -3,13 +3,13 @@
  * over them: a scripted provider stream that records its requests, and an estimate counter so no
  * rank file is loaded. Nothing in the app imports this file. No I/O.
  */
-import type { MessageError } from "../core/session/entries";
-import { estimateTokens } from "../core/tokens/estimate";
-import type { TokenEncoding } from "../core/tokens/models";
-import type { TokenCounter } from "../core/tokens/tokenizer";
-import type { AssistantPartial, StreamFn, StreamRequest } from "../providers/types";
-import type { WorkerApi } from "./api";
-import { createWorkerApi } from "./worker-api";
+import type { MessageError } from "../../core/session/entries";
+import { estimateTokens } from "../../core/tokens/estimate";
+import type { TokenEncoding } from "../../core/tokens/models";
+import type { TokenCounter } from "../../core/tokens/tokenizer";
+import type { AssistantPartial, StreamFn, StreamRequest } from "../../providers/types";
+import type { WorkerApi } from "../api";
+import { createWorkerApi } from "../worker-api";
 
 /** One step of a scripted reply: a text delta, a thinking delta, a final error, `done`, or hang until aborted. */
 export type ScriptStep = { delta: string } | { thinking: string } | { error: MessageError } | "done" | "hang";

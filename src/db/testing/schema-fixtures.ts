@@ -7,9 +7,9 @@
  * `it(...)` in schema.test.ts calling `expectUpgradeKeepsEveryRow(fromV{n})`.
  */
 import { Dexie } from "dexie";
-import type { Entry, Session } from "../core/session/entries";
-import { asEntryId, asSessionId, type BlobId } from "../core/session/ids";
-import type { BlobRow, ComposerDraftRow, Draft, LabelRow, QueuedRow, SettingRow, TokenCountRow } from "./rows";
+import type { Entry, Session } from "../../core/session/entries";
+import { asEntryId, asSessionId, type BlobId } from "../../core/session/ids";
+import type { BlobRow, ComposerDraftRow, Draft, LabelRow, QueuedRow, SettingRow, TokenCountRow } from "../rows";
 
 export type Rows = Readonly<Record<string, readonly unknown[]>>;
 

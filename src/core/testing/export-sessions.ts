@@ -3,9 +3,10 @@
  * "staircase" s0 → s1 → … where every s_i also has a newer leaf child x_i, so each level is a fork
  * whose older child carries on: `depth` levels of nested branches (text "step i" and "side i").
  */
+
+import type { ExportedSession } from "../export/grove-json";
 import type { Entry, Session } from "../session/entries";
-import { a, at, eid, SESSION, u } from "../session/test-entries";
-import type { ExportedSession } from "./grove-json";
+import { a, at, eid, SESSION, u } from "./entries";
 
 export function deepForkSession(depth: number): ExportedSession {
   const entries: Entry[] = [at(u("r", "root"), null, 0), at(a("leaf", "active end"), "r", 1)];
