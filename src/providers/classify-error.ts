@@ -434,3 +434,16 @@ export class StreamEndedError extends Error {
     this.name = "StreamEndedError";
   }
 }
+
+/**
+ * Thrown (and caught) inside adapters when a 200 stream reports a failure in-band (an error chunk or
+ * event); `error` is the provider's payload, which the classifier reads like an HTTP error body.
+ */
+export class StreamErrorPayload extends Error {
+  readonly error: unknown;
+  constructor(payload: unknown) {
+    super("The provider reported an error mid-stream.");
+    this.name = "StreamErrorPayload";
+    this.error = payload;
+  }
+}

@@ -20,7 +20,7 @@ import type {
 } from "openai/resources/responses/responses";
 import type { LlmContext } from "../core/session/context";
 import type { ReasoningBlock, StopReason, TextBlock, Usage } from "../core/session/entries";
-import { abortedError, classifyError, StreamEndedError } from "./classify-error";
+import { abortedError, classifyError, StreamEndedError, StreamErrorPayload } from "./classify-error";
 import { type ClientDeps, makeOpenAIClient } from "./clients";
 import type { AssistantPartial, StreamEvent, StreamFn, StreamRequest } from "./types";
 
@@ -32,16 +32,6 @@ export function createOpenAIResponsesStream(deps: ClientDeps = {}): StreamFn {
 }
 
 export const streamOpenAIResponses: StreamFn = createOpenAIResponsesStream();
-
-/** A failure reported inside a 200 stream (`error` or `response.failed` event). */
-class StreamErrorPayload extends Error {
-  readonly error: unknown;
-  constructor(payload: unknown) {
-    super("The provider reported an error mid-stream.");
-    this.name = "StreamErrorPayload";
-    this.error = payload;
-  }
-}
 
 async function* run(req: StreamRequest, deps: ClientDeps): AsyncGenerator<StreamEvent> {
   const partial: AssistantPartial = { content: [], providerId: req.provider.id, api: API, model: req.model };

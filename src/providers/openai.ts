@@ -14,7 +14,7 @@ import type {
 } from "openai/resources/chat/completions";
 import type { LlmContext } from "../core/session/context";
 import type { StopReason, TextBlock, ThinkingBlock, Usage } from "../core/session/entries";
-import { abortedError, classifyError, StreamEndedError } from "./classify-error";
+import { abortedError, classifyError, StreamEndedError, StreamErrorPayload } from "./classify-error";
 import { type ClientDeps, makeOpenAIClient } from "./clients";
 import type { AssistantPartial, StreamEvent, StreamFn, StreamRequest } from "./types";
 
@@ -26,16 +26,6 @@ export function createOpenAIStream(deps: ClientDeps = {}): StreamFn {
 }
 
 export const streamOpenAI: StreamFn = createOpenAIStream();
-
-/** A failure reported inside a 200 stream (a `data:` line that is an error, not a chunk). */
-class StreamErrorPayload extends Error {
-  readonly error: unknown;
-  constructor(payload: unknown) {
-    super("The provider reported an error mid-stream.");
-    this.name = "StreamErrorPayload";
-    this.error = payload;
-  }
-}
 
 async function* run(req: StreamRequest, deps: ClientDeps): AsyncGenerator<StreamEvent> {
   const partial: AssistantPartial = { content: [], providerId: req.provider.id, api: API, model: req.model };
