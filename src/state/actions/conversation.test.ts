@@ -11,8 +11,8 @@ import type { SessionId } from "../../core/session/ids";
 import { getEntries } from "../../db/entries";
 import { createSession, getSession, listSessions } from "../../db/sessions";
 import { assistantMessage, freshDatabase, makeSession, userMessage } from "../../db/testing/database";
-import type { AssistantPartial, StreamFn, StreamRequest } from "../../providers/types";
-import { scriptedWorker } from "../../worker/testing/streams";
+import type { StreamFn, StreamRequest } from "../../providers/types";
+import { emptyPartial, scriptedWorker } from "../../worker/testing/streams";
 import type { MaintenanceOp } from "../maintenance/operation";
 import { DEFAULT_SETTINGS, type Settings } from "../settings-model";
 import { resetStores, useMaintenanceStore, useSettingsStore } from "../stores";
@@ -32,12 +32,7 @@ function chatModel(turns: Turn[]): { stream: StreamFn; requests: StreamRequest[]
   const stream: StreamFn = async function* (req) {
     requests.push(req);
     const turn = turns.shift() ?? { text: "(no more turns)" };
-    const partial: AssistantPartial = {
-      content: [],
-      providerId: req.provider.id,
-      api: req.provider.api,
-      model: req.model,
-    };
+    const partial = emptyPartial(req);
     yield { type: "start", partial };
     if ("error" in turn) {
       yield { type: "error", partial: { ...partial, stopReason: "error" }, error: turn.error };

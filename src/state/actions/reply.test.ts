@@ -6,7 +6,8 @@ import { listDrafts } from "../../db/drafts";
 import { appendEntries, getEntries, moveLeaf } from "../../db/entries";
 import { createSession, getSession } from "../../db/sessions";
 import { freshDatabase, getDb } from "../../db/testing/database";
-import type { AssistantPartial, StreamEvent, StreamFn, StreamRequest } from "../../providers/types";
+import type { StreamEvent, StreamFn, StreamRequest } from "../../providers/types";
+import { emptyPartial } from "../../worker/testing/streams";
 import { DEFAULT_SETTINGS } from "../settings-model";
 import { resetStores, useSettingsStore, useStreamStore, useUiStore } from "../stores";
 import {
@@ -30,12 +31,7 @@ function scripted(
   const requests: StreamRequest[] = [];
   const fn: StreamFn = async function* (req) {
     requests.push(req);
-    const partial: AssistantPartial = {
-      content: [],
-      providerId: req.provider.id,
-      api: req.provider.api,
-      model: req.model,
-    };
+    const partial = emptyPartial(req);
     yield { type: "start", partial };
     let text = "";
     for (const [i, chunk] of chunks.entries()) {

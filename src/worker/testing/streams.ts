@@ -14,6 +14,11 @@ import { createWorkerApi } from "../worker-api";
 /** One step of a scripted reply: a text delta, a thinking delta, a final error, `done`, or hang until aborted. */
 export type ScriptStep = { delta: string } | { thinking: string } | { error: MessageError } | "done" | "hang";
 
+/** The empty reply a scripted stream starts from, labelled as the request's provider would label it. */
+export function emptyPartial(req: StreamRequest): AssistantPartial {
+  return { content: [], providerId: req.provider.id, api: req.provider.api, model: req.model };
+}
+
 /**
  * A stream that plays `steps` for every request and records the requests. "hang" waits without
  * looking at the signal (cancellation must not depend on the provider noticing).
@@ -22,12 +27,7 @@ export function scriptedStream(steps: readonly ScriptStep[]): { stream: StreamFn
   const requests: StreamRequest[] = [];
   const stream: StreamFn = async function* (req) {
     requests.push(req);
-    const partial: AssistantPartial = {
-      content: [],
-      providerId: req.provider.id,
-      api: req.provider.api,
-      model: req.model,
-    };
+    const partial = emptyPartial(req);
     yield { type: "start", partial };
     for (const step of steps) {
       await Promise.resolve();
