@@ -106,7 +106,7 @@ describe("startHandoff", () => {
     const { worker } = scriptedWorker([{ error: { kind: "server", message: "500 from provider" } }]);
     expect(await startHandoff(sessionId, undefined, {}, deps(worker))).toEqual({
       kind: "failed",
-      message: "Handoff failed: 500 from provider",
+      message: "500 from provider",
     });
     expect(await snapshot()).toEqual(before);
   });

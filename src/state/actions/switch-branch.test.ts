@@ -152,7 +152,7 @@ describe("switchHere with a summary", () => {
     const before = await snapshot();
     const { worker } = scriptedWorker([{ error: { kind: "overloaded", message: "Overloaded" } }]);
     const result = await switchHere(sessionId, id.u2b!, { kind: "summarize" }, { worker });
-    expect(result).toEqual({ kind: "failed", message: "Branch summary failed: Overloaded" });
+    expect(result).toEqual({ kind: "failed", message: "Overloaded" });
     expect(await snapshot()).toEqual(before);
     expect(useUiStore.getState().composerSeed).toBeNull();
     expect(useMaintenanceStore.getState().op).toBeNull();

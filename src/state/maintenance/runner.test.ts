@@ -86,22 +86,22 @@ describe("runMaintenance", () => {
     ]);
   });
 
-  it("failures carry the operation's prefix; automatic ones also become a notice; a throw is a failure, never a throw", async () => {
+  it("a failure carries its message (the dialog titles it); automatic ones also become a notice with the prefix; a throw is a failure, never a throw", async () => {
     const { sessionId } = await chat();
     const manual = await runMaintenance(sessionId, { kind: "compaction", reason: "manual" }, async ({ fail }) =>
       fail("no key"),
     );
-    expect(manual).toEqual({ kind: "failed", message: "Compaction failed: no key" });
+    expect(manual).toEqual({ kind: "failed", message: "no key" });
     expect(useUiStore.getState().notices).toEqual([]);
 
     const overflow = await runMaintenance(sessionId, { kind: "compaction", reason: "overflow" }, async () => {
       throw new Error("disk on fire");
     });
-    expect(overflow).toEqual({ kind: "failed", message: "Context overflow recovery failed: disk on fire" });
+    expect(overflow).toEqual({ kind: "failed", message: "disk on fire" });
     const handoff = await runMaintenance(sessionId, { kind: "handoff", reason: "threshold" }, async ({ fail }) =>
       fail("empty"),
     );
-    expect(handoff).toEqual({ kind: "failed", message: "Auto-handoff failed: empty" });
+    expect(handoff).toEqual({ kind: "failed", message: "empty" });
     expect(useUiStore.getState().notices.map((n) => n.text)).toEqual([
       "Context overflow recovery failed: disk on fire",
       "Auto-handoff failed: empty",

@@ -2,8 +2,10 @@
  * The one maintenance sequence (DESIGN §4.7), shared by compaction, branch summaries and
  * handoffs: not while a reply streams in the chat → take the lock → read the session → the
  * operation's own work (its target, the worker call) → append its entry only if the leaf has not
- * moved → release the lock. Failures come back as `{ kind: "failed" }` with the operation's
- * prefix (and a notice when Grove started it on its own), never as a throw. A message queued
+ * moved → release the lock. Failures come back as `{ kind: "failed", message }`, never as a throw;
+ * the dialog that shows one titles it ("Compaction failed"), so the message does not repeat the
+ * operation's name. When Grove started the operation on its own, a notice says it with the prefix
+ * ("Auto-compaction failed: …"), since no dialog is there to title it. A message queued
  * meanwhile goes out once the chat is idle (queued-message.ts watches the lock).
  *
  * Dependencies (clock, worker, db) are injected so the automatic triggers can be tested with a
@@ -69,7 +71,7 @@ export type MaintenanceContext<K extends MaintenanceOperation["kind"]> = {
   signal: AbortSignal;
   deps: MaintenanceDeps;
   progress(progress: ProgressOf<K>, text?: string): void;
-  /** A failure of this operation, with its prefix (and a notice when automatic). */
+  /** A failure of this operation (and a notice, with the operation's prefix, when automatic). */
   fail(message: string): { kind: "failed"; message: string };
 };
 
@@ -111,9 +113,8 @@ export async function runMaintenance<O extends MaintenanceOperation, R>(
 }
 
 function failed(op: MaintenanceOperation, message: string): { kind: "failed"; message: string } {
-  const text = `${failurePrefix(op)}: ${message}`;
-  if (isAutomatic(op)) pushNotice("error", text);
-  return { kind: "failed", message: text };
+  if (isAutomatic(op)) pushNotice("error", `${failurePrefix(op)}: ${message}`);
+  return { kind: "failed", message };
 }
 
 /** A thrown value as words: an Error's message, a classified provider failure, or its string. */
