@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Entry } from "../session/entries";
-import { a, at, eid, linkPath, u } from "../testing/entries";
-import { type BranchLine, buildBranchLines, firstWords, formatCount, listOtherBranches } from "./branches";
+import { a, at, compaction, eid, linkPath, tool, u } from "../testing/entries";
+import { type BranchLine, buildBranchLines, entryPreview, formatCount, listOtherBranches } from "./branches";
 
 const ids = (line: BranchLine) => line.entries.map((e) => e.id as string);
 
@@ -86,10 +86,15 @@ describe("buildBranchLines", () => {
 });
 
 describe("labels", () => {
-  it("firstWords cuts at a word boundary and flattens whitespace", () => {
-    expect(firstWords("short\n\ntext")).toBe("short text");
-    expect(firstWords("alpha beta gamma delta", 12)).toBe("alpha beta…");
-    expect(firstWords("x".repeat(20), 8)).toBe("xxxxxxxx…");
+  it("entryPreview is the entry's one-line title (the graph's), named by kind", () => {
+    const [msg, call, summary] = linkPath([
+      u("u1", "## short\n\n*text*"),
+      tool("t1", [{ type: "tool_call", id: "c1", name: "read", args: {} }]),
+      compaction("c1", { summary: "Standing facts: the user wants tea", firstKept: null }),
+    ]);
+    expect(entryPreview(msg!)).toBe("short text");
+    expect(entryPreview(call!)).toBe("Tool call: read");
+    expect(entryPreview(summary!)).toMatch(/^Compaction: Standing facts: the user wants tea/);
   });
 
   it("formatCount groups thousands the same in every locale", () => {

@@ -9,6 +9,7 @@
  * line. Building is iterative (a 10,000-entry path must not overflow the stack).
  * Pure: no I/O, nothing mutated.
  */
+import { entryTitle } from "../graph/text";
 import { assertNever, type Entry, type MessageEntry, messageText } from "../session/entries";
 import type { EntryId } from "../session/ids";
 import { buildTreeIndex, childrenOf, pathToRoot, type TreeIndex } from "../session/tree";
@@ -166,45 +167,24 @@ export function oneLine(text: string): string {
   return text.replace(/\s+/g, " ").trim();
 }
 
-/** The first words of `text`, cut at a word boundary near `maxChars`, with "…" when cut. */
-export function firstWords(text: string, maxChars = PREVIEW_CHARS): string {
-  const flat = oneLine(text);
-  if (flat.length <= maxChars) return flat;
-  const cut = flat.slice(0, maxChars);
-  const space = cut.lastIndexOf(" ");
-  // A single very long word has no boundary to cut at; cut mid-word rather than show nothing.
-  return `${space > maxChars / 2 ? cut.slice(0, space) : cut}…`;
-}
-
-/** Characters of a preview in a branch heading or summary line. */
-export const PREVIEW_CHARS = 60;
-
-/** A short, one-line description of what an entry says, for branch headings. */
+/**
+ * A short, one-line description of what an entry says, for branch headings: the graph's node
+ * title (one rule for an entry's first words), named by kind where it is not a message.
+ */
 export function entryPreview(e: Entry): string {
+  const title = entryTitle(e);
   switch (e.type) {
     case "message":
-      return firstWords(messagePreviewText(e));
+      return title;
     case "compaction":
-      return firstWords(`Compaction: ${e.shortSummary || e.summary}`);
+      return `Compaction: ${title}`;
     case "branch_summary":
-      return firstWords(`Branch summary: ${e.summary}`);
+      return `Branch summary: ${title}`;
     case "handoff":
-      return firstWords(`Handoff: ${e.document}`);
+      return `Handoff: ${title}`;
     default:
       return assertNever(e, "entry");
   }
-}
-
-/** The text a message is best recognized by: its text, else its tool output or calls, else what it holds. */
-function messagePreviewText(m: MessageEntry): string {
-  const text = messageText(m.content);
-  if (text.trim() !== "") return text;
-  for (const b of m.content) {
-    if (b.type === "tool_result" && b.text.trim() !== "") return b.text;
-    if (b.type === "tool_call") return `Tool call: ${b.name}`;
-    if (b.type === "image") return "[image]";
-  }
-  return m.content.some((b) => b.type === "thinking" || b.type === "reasoning") ? "(thinking only)" : "(empty)";
 }
 
 /** 12345 → "12,345", the same in every locale so exports are reproducible. */
