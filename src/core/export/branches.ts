@@ -10,7 +10,7 @@
  * Pure: no I/O, nothing mutated.
  */
 import { entryTitle } from "../graph/text";
-import { assertNever, type Entry, type MessageEntry, messageText } from "../session/entries";
+import { assertNever, type Entry, type MessageEntry } from "../session/entries";
 import type { EntryId } from "../session/ids";
 import { buildTreeIndex, childrenOf, pathToRoot, type TreeIndex } from "../session/tree";
 
