@@ -106,6 +106,8 @@ export function createExactCounter(deps: ExactCounterDeps = {}): ExactCounter {
       if (!countable(target)) return null;
       const endpoint = `${target.provider.id} ${target.provider.baseUrl.trim()}`;
       const req = countRequest(path, target);
+      // Nothing to send yet: the API rejects an empty message list, and the estimate is the system prompt.
+      if (req.context.messages.length === 0) return null;
       const key = await requestHash(req);
       const hit = cache.get(key);
       if (hit !== undefined) {

@@ -10,8 +10,11 @@ import { getWorker } from "../../worker/client";
 import type { ChatTarget } from "./chat-target";
 import { type ExactCounter, exactCounter, SEND_COUNT_WAIT_MS } from "./exact-count";
 
-/** `countedBy: "anthropic"`: Anthropic's token-counting endpoint counted the request (exact). */
-export type Measured = { tokens: number; exact: boolean; countedBy?: "anthropic" };
+/**
+ * `exact`: counted, not estimated (OpenAI's tokenizer locally, or Anthropic's count of the request:
+ * `countedBy: "anthropic"`). The Claude estimate is never exact, calibrated or not (`calibrated`).
+ */
+export type Measured = { tokens: number; exact: boolean; countedBy?: "anthropic"; calibrated?: boolean };
 
 export async function measureContext(
   path: readonly Entry[],
@@ -34,5 +37,9 @@ async function localMeasure(path: readonly Entry[], target: ChatTarget): Promise
     target.model.info.encoding,
   );
   if (!target.calibration) return { tokens: raw, exact: true };
-  return { tokens: calibratedCount(target.calibration, raw), exact: isCalibrated(target.calibration) };
+  return {
+    tokens: calibratedCount(target.calibration, raw),
+    exact: false,
+    calibrated: isCalibrated(target.calibration),
+  };
 }

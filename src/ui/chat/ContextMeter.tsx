@@ -46,7 +46,8 @@ function useMeasuredContext(path: readonly Entry[], target: ChatTarget | null): 
 
 /**
  * Tokens in context against the model's window, through the one metric (DESIGN §3): the estimate
- * at once, the worker's count when it arrives ("≈" until exact; for Claude until calibrated). The
+ * at once, then the count: Anthropic's count of the exact request for Claude when it can be had, else
+ * the worker's ("≈" whenever it is an estimate, the calibrated Claude estimate included). The
  * automatic-compaction threshold is marked on the bar and is the meter's `high`.
  */
 export function ContextMeter({ view }: { view: SessionView }) {
@@ -83,9 +84,11 @@ export function ContextMeter({ view }: { view: SessionView }) {
         ? "the exact request"
         : exact
           ? "counted"
-          : measured
-            ? "estimated until calibrated by the provider's usage"
-            : "estimated"
+          : measured?.calibrated
+            ? "estimated, calibrated by the provider's reported usage"
+            : measured
+              ? "estimated until calibrated by the provider's usage"
+              : "estimated"
     }) of a ${window.toLocaleString()}-token window (${pct(tokens)}).`,
     auto
       ? `Automatic compaction at ${threshold.toLocaleString()} tokens (${pct(threshold)}).`
