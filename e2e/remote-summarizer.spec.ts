@@ -116,3 +116,29 @@ test("a remote summarizer that does not allow this page (CORS) is explained in p
     "The remote summarizer did not allow this page to call it (CORS) or is unreachable; used gpt-4o instead.",
   );
 });
+
+test("a plain http:// summarizer outside this machine is not called until confirmed (the providers' rule)", async ({
+  page,
+  mock,
+}) => {
+  test.setTimeout(60_000);
+  await openSmallWindow(page, mock, SMALL);
+  // 203.0.113.0/24 is reserved for documentation: nothing answers there, and nothing may be sent.
+  await setRemote(page, "http://203.0.113.9:8080/summarize", TOKEN);
+  await page.getByRole("button", { name: "Settings" }).click();
+  const settings = page.getByRole("dialog", { name: "Settings" });
+  await expect(settings.getByRole("checkbox", { name: /unencrypted/ })).not.toBeChecked();
+  await settings.getByRole("button", { name: "Close" }).click();
+  await converse(page, mock);
+  mock.enqueue(
+    "openai",
+    summarizerReply(FIRST_SUMMARY, { text: "## Goal\n\nMODEL-6650: the model wrote this summary." }),
+    summarizerReply(SHORT_SUMMARY, { text: "Counting penguins" }),
+  );
+  const dialog = await compactFromHeader(page);
+  await expect(dialog).toBeHidden({ timeout: 15_000 });
+  await expect(compactionCards(page)).toContainText("MODEL-6650");
+  await expect(page.getByRole("alert").filter({ hasText: "Remote summarizer failed" })).toContainText(
+    "http://203.0.113.9:8080 is plain http:// to a host outside this machine",
+  );
+});

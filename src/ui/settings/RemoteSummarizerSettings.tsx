@@ -3,7 +3,6 @@ import { remoteSummarizerUrlProblem } from "../../providers/remote-summarizer";
 import { saveSettings } from "../../state/actions/settings";
 import { useSettingsStore } from "../../state/stores";
 import { CommitField } from "./CommitField";
-import { PlainHttpWarning } from "./ProviderBlock";
 
 /**
  * Settings › Compaction: the remote summarizer (seed 002 `compaction.remoteEndpoint`). When a URL is
@@ -35,11 +34,21 @@ export function RemoteSummarizerSettings() {
         </small>
       )}
       {insecure && (
-        <PlainHttpWarning
-          origin={insecure}
-          confirmed={remote.plainHttpOrigin === insecure}
-          onConfirm={(yes) => save({ plainHttpOrigin: yes ? insecure : undefined })}
-        />
+        // The providers' rule (endpoint.ts), in this field's words: a token and a conversation, not a key.
+        <div className="http-warning" role="note">
+          <p>
+            {insecure} is plain http:// to a host outside this machine: the conversations to summarize and the token
+            would travel unencrypted. Until you confirm, the summary model writes summaries instead.
+          </p>
+          <label className="check">
+            <input
+              type="checkbox"
+              checked={remote.plainHttpOrigin === insecure}
+              onChange={(e) => save({ plainHttpOrigin: e.target.checked ? insecure : undefined })}
+            />
+            Send conversations and the token to {insecure} unencrypted
+          </label>
+        </div>
       )}
       <CommitField
         label="Remote summarizer token"
