@@ -12,6 +12,7 @@
 import { buildContext } from "../../core/session/build-context";
 import type { Entry } from "../../core/session/entries";
 import type { CountTokensFn, CountTokensRequest } from "../../providers/count-tokens";
+import { countTokens } from "../../providers/registry";
 import { thinkingFor } from "../settings-model";
 import { useSettingsStore } from "../stores";
 import type { ChatTarget } from "./chat-target";
@@ -26,7 +27,7 @@ export const SEND_COUNT_WAIT_MS = 1_000;
 export const METER_COUNT_WAIT_MS = 10_000;
 
 export type ExactCounterDeps = {
-  /** The counting call; default: providers/count-tokens.ts `countTokens` (loaded on first use). */
+  /** The counting call; default: providers/registry.ts `countTokens` (loads the adapter on first use). */
   count?: CountTokensFn;
   now?: () => number;
 };
@@ -71,8 +72,6 @@ async function requestHash(req: CountTokensRequest): Promise<string> {
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-const loadCount = async (): Promise<CountTokensFn> => (await import("../../providers/count-tokens")).countTokens;
-
 export function createExactCounter(deps: ExactCounterDeps = {}): ExactCounter {
   const now = deps.now ?? Date.now;
   const cache = new Map<string, number>();
@@ -90,8 +89,7 @@ export function createExactCounter(deps: ExactCounterDeps = {}): ExactCounter {
   }
 
   async function ask(key: string, endpoint: string, req: CountTokensRequest): Promise<number | null> {
-    const count = deps.count ?? (await loadCount());
-    const result = await count(req);
+    const result = await (deps.count ?? countTokens)(req);
     if (result.ok) {
       failedUntil.delete(endpoint);
       remember(key, result.inputTokens);
