@@ -56,6 +56,8 @@ test("compaction summaries come from the remote summarizer; the provider gets no
   await expect(dialog).toBeHidden({ timeout: 15_000 });
   await expect(compactionCards(page)).toHaveCount(1);
   await expect(compactionCards(page)).toContainText("REMOTE-5521");
+  // Who wrote it: the remote summarizer, not the chat model.
+  await expect(compactionCards(page)).toContainText(`remote summarizer (${new URL(mock.remoteSummarizerUrl).host})`);
 
   const remote = remoteRequests(mock);
   expect(remote.length).toBeGreaterThan(0);

@@ -60,6 +60,8 @@ describe("remote summarizer in the worker", () => {
       entry: { summary: `${BRANCH_SUMMARY_PREAMBLE}\n\n${REMOTE_SUMMARY}` },
     });
     expect(outcome.notices).toBeUndefined();
+    // The card says who wrote it.
+    expect(outcome).toMatchObject({ entry: { model: "remote summarizer (summarizer.example)" } });
     expect(requests).toHaveLength(0);
     expect(calls).toHaveLength(1);
     expect(calls[0]?.body.systemPrompt).toBe(BRANCH_SUMMARY_SYSTEM);
@@ -89,6 +91,7 @@ describe("remote summarizer in the worker", () => {
     expect(outcome.notices).toEqual([
       "Remote summarizer failed: The remote summarizer answered HTTP 500; used claude-haiku-4-5 instead.",
     ]);
+    expect(outcome).toMatchObject({ entry: { model: "claude-haiku-4-5" } });
     expect(requests).toHaveLength(1);
   });
 

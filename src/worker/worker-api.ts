@@ -224,6 +224,7 @@ export function createWorkerApi(overrides: Partial<WorkerDeps> = {}): WorkerApi 
   function remoteSummaries(spec: SummarizerSpec) {
     const notices: string[] = [];
     let failed = false;
+    let wrote = 0;
     return {
       async attempt(
         r: { system: string; prompt: string },
@@ -234,6 +235,7 @@ export function createWorkerApi(overrides: Partial<WorkerDeps> = {}): WorkerApi 
         try {
           const summary = await deps.remoteSummarize(spec.remote, { systemPrompt: r.system, prompt: r.prompt }, signal);
           if (onText) notify(onText, summary);
+          wrote += 1;
           return summary;
         } catch (e) {
           if (signal.aborted) throw abortedError();
@@ -245,6 +247,14 @@ export function createWorkerApi(overrides: Partial<WorkerDeps> = {}): WorkerApi 
       },
       withNotices<T extends object>(outcome: T): T & JobNotices {
         return notices.length > 0 ? { ...outcome, notices: [...notices] } : outcome;
+      },
+      /**
+       * The entry's `model` (who wrote it, shown on the card): the remote summarizer when it wrote
+       * every summary of the job, else the model.
+       */
+      author(): string {
+        if (wrote === 0 || failed || !spec.remote) return spec.model;
+        return `remote summarizer (${new URL(spec.remote.url.trim()).host})`;
       },
     };
   }
@@ -334,7 +344,9 @@ export function createWorkerApi(overrides: Partial<WorkerDeps> = {}): WorkerApi 
             }
           },
         });
-        return remote.withNotices(outcome);
+        return remote.withNotices(
+          outcome.kind === "done" ? { ...outcome, entry: { ...outcome.entry, model: remote.author() } } : outcome,
+        );
       } finally {
         release(opId, controller);
       }
@@ -372,10 +384,8 @@ export function createWorkerApi(overrides: Partial<WorkerDeps> = {}): WorkerApi 
         if (signal.aborted) return { kind: "cancelled" };
         const finished = finishBranchSummary(text);
         if (finished.kind === "failed") return remote.withNotices(finished);
-        return remote.withNotices({
-          kind: "done",
-          entry: branchSummaryEntry(plan, finished.summary, { durationMs: deps.now() - startedAt }),
-        });
+        const entry = branchSummaryEntry(plan, finished.summary, { durationMs: deps.now() - startedAt });
+        return remote.withNotices({ kind: "done", entry: { ...entry, model: remote.author() } });
       } catch (e) {
         const error = asMessageError(e, job.summarizer.provider.api);
         if (signal.aborted || error.kind === "aborted") return { kind: "cancelled" };
