@@ -106,7 +106,9 @@ export async function handleAnthropic(ex: Exchange, route: string, ctx: HandlerC
     return;
   }
   if (route === "/v1/messages/count_tokens") {
-    ex.json(200, { input_tokens: Math.max(1, estimateTokens(requestChars(ex.record))) });
+    if (config.countTokens === "fail") sendError(ex, ctx, 404, "not_found_error", "Not Found");
+    else if (typeof config.countTokens === "number") ex.json(200, { input_tokens: config.countTokens });
+    else ex.json(200, { input_tokens: Math.max(1, estimateTokens(requestChars(ex.record))) });
     return;
   }
   const invalid = config.validate ? validateAnthropic(ex.record.body) : null;

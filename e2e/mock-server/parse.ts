@@ -185,7 +185,21 @@ export function parseEnqueue(value: unknown): { api: Api; scripts: ReplyScript[]
 
 export function parseConfigPatch(value: unknown): MockConfigPatch {
   if (!isRecord(value)) fail("body", "an object");
-  checkKeys(value, ["strict", "apiKey", "chunkDelayMs", "validate", "models", "openaiReasoningField"], "body");
+  checkKeys(
+    value,
+    [
+      "strict",
+      "apiKey",
+      "chunkDelayMs",
+      "validate",
+      "models",
+      "openaiReasoningField",
+      "countTokens",
+      "remoteSummarizer",
+      "remoteSummary",
+    ],
+    "body",
+  );
   const patch: MockConfigPatch = {};
   for (const key of ["strict", "validate"] as const) {
     const v = value[key];
@@ -206,6 +220,21 @@ export function parseConfigPatch(value: unknown): MockConfigPatch {
     }
     patch.openaiReasoningField = field;
   }
+  if (value.countTokens !== undefined) {
+    const v = value.countTokens;
+    if (v !== "chars" && v !== "fail" && !(typeof v === "number" && Number.isInteger(v) && v >= 0)) {
+      fail("body.countTokens", `"chars", "fail" or a whole number`);
+    }
+    patch.countTokens = v;
+  }
+  if (value.remoteSummarizer !== undefined) {
+    const modes = ["ok", "http-500", "bad-json", "no-summary", "no-cors"] as const;
+    const mode = modes.find((m) => m === value.remoteSummarizer);
+    if (!mode) fail("body.remoteSummarizer", modes.map((m) => `"${m}"`).join(", "));
+    patch.remoteSummarizer = mode;
+  }
+  const remoteSummary = optString(value, "remoteSummary", "body");
+  if (remoteSummary !== undefined) patch.remoteSummary = remoteSummary;
   if (value.models !== undefined) {
     const models = value.models;
     if (!isRecord(models)) fail("body.models", "an object");

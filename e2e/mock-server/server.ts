@@ -19,6 +19,7 @@ import type { HandlerContext } from "./handler-context";
 import { handleOpenAI } from "./openai";
 import { ParseError, parseApi, parseConfigPatch, parseEnqueue, parseReleaseApi } from "./parse";
 import { takeScript } from "./plan";
+import { handleRemoteSummarizer, REMOTE_SUMMARIZER_PATH } from "./remote-summarizer";
 import {
   APIS,
   type Api,
@@ -41,6 +42,9 @@ export const DEFAULT_MOCK_CONFIG: MockConfig = {
     openai: ["gpt-4o", "gpt-4o-mini", "gpt-4.1", "o4-mini", "gpt-5"],
   },
   openaiReasoningField: "reasoning_content",
+  countTokens: "chars",
+  remoteSummarizer: "ok",
+  remoteSummary: "Remote summary: the user and the assistant discussed the planted facts.",
 };
 
 const BLANK_PAGE =
@@ -229,6 +233,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     const api = ex.record.api;
     if (api === "anthropic") await handleAnthropic(ex, path.slice("/anthropic".length), ctx);
     else if (api === "openai") await handleOpenAI(ex, path.slice("/openai".length), ctx);
+    else if (path === REMOTE_SUMMARIZER_PATH) handleRemoteSummarizer(ex, ctx);
     else ex.json(404, { error: `not a mock provider path: ${path} (use /anthropic/v1/... or /openai/v1/...)` });
   }
 
@@ -265,6 +270,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     port,
     anthropicBaseUrl: `${url}/anthropic`,
     openaiBaseUrl: `${url}/openai/v1`,
+    remoteSummarizerUrl: `${url}${REMOTE_SUMMARIZER_PATH}`,
     enqueue,
     queued,
     held,

@@ -110,6 +110,16 @@ export type MockConfig = {
   models: { anthropic: string[]; openai: string[] };
   /** The delta field that carries OpenAI-compatible reasoning: `reasoning_content` (DeepSeek, vLLM) or `reasoning` (OpenRouter, Ollama). */
   openaiReasoningField: "reasoning_content" | "reasoning";
+  /**
+   * `POST /anthropic/v1/messages/count_tokens`: `"chars"` answers ceil(request chars / 4) (default),
+   * a number answers exactly that many `input_tokens`, `"fail"` answers 404 (as a compatible
+   * endpoint without counting does).
+   */
+  countTokens: "chars" | "fail" | number;
+  /** `POST /remote-summarizer`: answer `remoteSummary`, or fail (see remote-summarizer.ts). Default "ok". */
+  remoteSummarizer: "ok" | "http-500" | "bad-json" | "no-summary" | "no-cors";
+  /** The summary the remote summarizer answers. */
+  remoteSummary: string;
 };
 
 export type MockConfigPatch = Partial<Omit<MockConfig, "models">> & { models?: Partial<MockConfig["models"]> };
@@ -169,6 +179,8 @@ export interface MockServer {
   readonly anthropicBaseUrl: string;
   /** `${url}/openai/v1` — the OpenAI SDK's `baseURL`. */
   readonly openaiBaseUrl: string;
+  /** `POST` here is the mock remote summarizer (remote-summarizer.ts). */
+  readonly remoteSummarizerUrl: string;
   /** Queue reply scripts (FIFO) for an api. */
   enqueue(api: Api, ...scripts: ReplyScript[]): void;
   /** How many scripts are still queued (for one api, or both). */

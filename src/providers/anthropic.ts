@@ -204,7 +204,7 @@ function mapStopReason(reason: AnthropicStopReason): StopReason {
   }
 }
 
-function buildParams(req: StreamRequest): MessageCreateParamsStreaming {
+export function buildParams(req: StreamRequest): MessageCreateParamsStreaming {
   const params: MessageCreateParamsStreaming = {
     model: req.model,
     max_tokens: req.maxOutputTokens,

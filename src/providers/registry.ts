@@ -1,12 +1,13 @@
 /**
  * The one door to providers (STYLE §2.3): an api kind maps to its adapter and model lister.
- * Callers use `stream` (retries included) or `listModels` and never import an adapter.
+ * Callers use `stream` (retries included), `listModels` or `countTokens` and never import an adapter.
  *
  * Adapters are loaded on first use (dynamic import): the two SDKs are a large share of the
  * bundle, and the app can paint a stored conversation without either.
  */
 import type { ApiKind, MessageError } from "../core/session/entries";
 import { classifyError } from "./classify-error";
+import type { CountTokensFn } from "./count-tokens";
 import { resolveEndpoint } from "./endpoint";
 import { redactError } from "./redact";
 import type { AssistantPartial, ListModelsFn, StreamFn, StreamRequest } from "./types";
@@ -113,3 +114,10 @@ export const listModels: ListModelsFn = async (provider, signal) => {
 function isMessageError(e: unknown): e is MessageError {
   return typeof e === "object" && e !== null && "kind" in e && typeof (e as { message?: unknown }).message === "string";
 }
+
+/**
+ * Anthropic's exact count of the request `req` would stream (count-tokens.ts), loaded on first use;
+ * never throws (no count is a value: the caller keeps its estimate).
+ */
+export const countTokens: CountTokensFn = async (req, signal) =>
+  (await import("./count-tokens")).countTokens(req, signal);

@@ -43,3 +43,15 @@ describe("settingsFromRows: provider api types", () => {
     expect(findProvider(s, "custom-proxy")?.api).toBe("anthropic-messages");
   });
 });
+
+describe("settingsFromRows: remote summarizer", () => {
+  it("defaults to none; keeps a stored URL, token and confirmed origin; ignores junk", () => {
+    expect(settingsFromRows({}).remoteSummarizer).toEqual({ url: "", token: "" });
+    const stored = { url: "http://10.0.0.5/s", token: "t", plainHttpOrigin: "http://10.0.0.5" };
+    expect(settingsFromRows({ remoteSummarizer: stored }).remoteSummarizer).toEqual(stored);
+    expect(settingsFromRows({ remoteSummarizer: { url: 5, token: null } }).remoteSummarizer).toEqual({
+      url: "",
+      token: "",
+    });
+  });
+});

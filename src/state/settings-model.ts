@@ -6,6 +6,7 @@ import { type CompactionSettings, DEFAULT_COMPACTION_SETTINGS } from "../core/co
 import type { ModelRef } from "../core/session/entries";
 import type { CalibrationTable } from "../core/tokens/claude-estimate";
 import { ANTHROPIC_DEFAULT_BASE_URL, OPENAI_DEFAULT_BASE_URL } from "../providers/endpoint";
+import { NO_REMOTE_SUMMARIZER, type RemoteSummarizerConfig } from "../providers/remote-summarizer";
 import type { ProviderConfig, ThinkingSetting } from "../providers/types";
 
 export type ModelOverride = {
@@ -41,6 +42,8 @@ export type Settings = {
   autoStrategy: AutoStrategy;
   /** After a new chat's first reply, ask the summary model for a better title than its first words. */
   modelTitles: boolean;
+  /** Settings › Compaction "Remote summarizer URL" and its own token (seed 002 `compaction.remoteEndpoint`). */
+  remoteSummarizer: RemoteSummarizerConfig;
 };
 
 export { ANTHROPIC_DEFAULT_BASE_URL, OPENAI_DEFAULT_BASE_URL };
@@ -78,6 +81,7 @@ export const DEFAULT_SETTINGS: Settings = {
   switchSummaryDefault: "ask",
   autoStrategy: "compact",
   modelTitles: false,
+  remoteSummarizer: NO_REMOTE_SUMMARIZER,
 };
 
 export type SettingKey = keyof Settings;
@@ -92,6 +96,7 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   "switchSummaryDefault",
   "autoStrategy",
   "modelTitles",
+  "remoteSummarizer",
 ];
 
 /** Rows from the settings table → a complete Settings, built-in providers always present. */
@@ -119,7 +124,19 @@ export function settingsFromRows(rows: Record<string, unknown>): Settings {
     ),
     autoStrategy: oneOf(stored.autoStrategy, AUTO_STRATEGIES, DEFAULT_SETTINGS.autoStrategy),
     modelTitles: stored.modelTitles === true,
+    remoteSummarizer: remoteSummarizerFrom(stored.remoteSummarizer),
   };
+}
+
+function remoteSummarizerFrom(value: unknown): RemoteSummarizerConfig {
+  if (typeof value !== "object" || value === null) return NO_REMOTE_SUMMARIZER;
+  const v = value as Partial<RemoteSummarizerConfig>;
+  const out: RemoteSummarizerConfig = {
+    url: typeof v.url === "string" ? v.url : "",
+    token: typeof v.token === "string" ? v.token : "",
+  };
+  if (typeof v.plainHttpOrigin === "string") out.plainHttpOrigin = v.plainHttpOrigin;
+  return out;
 }
 
 function withBuiltInApi(p: ProviderConfig): ProviderConfig {

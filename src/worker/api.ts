@@ -17,7 +17,23 @@ import type { LlmContext } from "../core/session/context";
 import type { ApiKind, CompactionReason, Entry } from "../core/session/entries";
 import type { EntryId } from "../core/session/ids";
 import type { TokenEncoding } from "../core/tokens/models";
+import type { RemoteSummarizerConfig } from "../providers/remote-summarizer";
 import type { ProviderConfig, ThinkingSetting } from "../providers/types";
+
+/**
+ * Who writes a job's summaries: the model, or first the remote summarizer (`remote`, when set),
+ * falling back to the model when it fails.
+ */
+export type SummarizerSpec = {
+  provider: ProviderConfig;
+  model: string;
+  contextWindow: number;
+  maxOutput: number;
+  remote?: RemoteSummarizerConfig;
+};
+
+/** What the user is told after a job (e.g. "Remote summarizer failed: …; used <model> instead"). */
+export type JobNotices = { notices?: string[] };
 
 /** Names one cancellable operation; unique among the operations in flight (client.ts makes them). */
 export type OpId = string;
@@ -55,13 +71,15 @@ export type CompactJob = {
   countScale: number;
   /** Stored per-entry counts (the `tokenCounts` cache), so planning reads no message text. */
   entryCounts?: Readonly<Record<EntryId, number>>;
-  summarizer: { provider: ProviderConfig; model: string; contextWindow: number; maxOutput: number };
+  summarizer: SummarizerSpec;
 };
 
-export type CompactJobOutcome =
+export type CompactJobOutcome = (
   | CompactionOutcome
   | { kind: "nothing_to_compact"; reason: string }
-  | { kind: "already_compacted" };
+  | { kind: "already_compacted" }
+) &
+  JobNotices;
 
 /** Receives the engine's progress (phase, window, the summary streaming in). Must not throw. */
 export type CompactProgress = ((p: CompactionProgress) => void) & ProxyMarked;
@@ -77,10 +95,10 @@ export type BranchSummaryJob = {
   /** The summarizer's token encoding, and its calibration ratio (1 for exact encodings). */
   encoding: TokenEncoding;
   countScale: number;
-  summarizer: { provider: ProviderConfig; model: string; contextWindow: number; maxOutput: number };
+  summarizer: SummarizerSpec;
 };
 
-export type BranchSummaryJobOutcome = BranchSummaryOutcome;
+export type BranchSummaryJobOutcome = BranchSummaryOutcome & JobNotices;
 
 export type BranchSummaryProgress = { phase: "preparing" } | { phase: "summarizing"; text: string };
 /** Receives a branch summary's progress (the summary streaming in). Must not throw. */

@@ -26,8 +26,17 @@ import type { TokenEncoding } from "../core/tokens/models";
 import type { TokenCounter } from "../core/tokens/tokenizer";
 import { abortedError, classifyError, StreamEndedError } from "../providers/classify-error";
 import { stream as registryStream } from "../providers/registry";
+import { callRemoteSummarizer, remoteSummarizerSet } from "../providers/remote-summarizer";
 import type { StreamFn, StreamRequest } from "../providers/types";
-import type { BranchSummaryProgress, HandoffDocumentProgress, OpId, SummarizeRequest, WorkerApi } from "./api";
+import type {
+  BranchSummaryProgress,
+  HandoffDocumentProgress,
+  JobNotices,
+  OpId,
+  SummarizeRequest,
+  SummarizerSpec,
+  WorkerApi,
+} from "./api";
 
 /** How often `summarize` forwards the growing text, at most (ms): each call copies the whole text. */
 export const SUMMARY_PROGRESS_INTERVAL_MS = 100;
@@ -45,6 +54,8 @@ export type WorkerDeps = {
   /** Milliseconds clock for throttling progress; default `performance.now`. */
   now: () => number;
   progressIntervalMs: number;
+  /** The remote summarizer call; default: providers/remote-summarizer.ts `callRemoteSummarizer`. */
+  remoteSummarize: typeof callRemoteSummarizer;
 };
 
 const DEFAULT_DEPS: WorkerDeps = {
@@ -52,6 +63,7 @@ const DEFAULT_DEPS: WorkerDeps = {
   counterFor: (encoding) => counterFor({ encoding }),
   now: () => performance.now(),
   progressIntervalMs: SUMMARY_PROGRESS_INTERVAL_MS,
+  remoteSummarize: callRemoteSummarizer,
 };
 
 /**
@@ -204,6 +216,49 @@ export function createWorkerApi(overrides: Partial<WorkerDeps> = {}): WorkerApi 
     }
   }
 
+  /**
+   * One job's summaries through the remote summarizer, when one is set: `attempt` returns its
+   * summary, or null when the model must write it (not set, or it failed: then the rest of the job
+   * uses the model too, and the user is told once). An abort is rethrown, never a fallback.
+   */
+  function remoteSummaries(spec: SummarizerSpec) {
+    const notices: string[] = [];
+    let failed = false;
+    let wrote = 0;
+    return {
+      async attempt(
+        r: { system: string; prompt: string },
+        signal: AbortSignal,
+        onText: ((text: string) => void) | undefined,
+      ): Promise<string | null> {
+        if (!remoteSummarizerSet(spec.remote) || failed) return null;
+        try {
+          const summary = await deps.remoteSummarize(spec.remote, { systemPrompt: r.system, prompt: r.prompt }, signal);
+          if (onText) notify(onText, summary);
+          wrote += 1;
+          return summary;
+        } catch (e) {
+          if (signal.aborted) throw abortedError();
+          failed = true;
+          const reason = e instanceof Error ? e.message : String(e);
+          notices.push(`Remote summarizer failed: ${reason.replace(/\.$/, "")}; used ${spec.model} instead.`);
+          return null;
+        }
+      },
+      withNotices<T extends object>(outcome: T): T & JobNotices {
+        return notices.length > 0 ? { ...outcome, notices: [...notices] } : outcome;
+      },
+      /**
+       * The entry's `model` (who wrote it, shown on the card): the remote summarizer when it wrote
+       * every summary of the job, else the model.
+       */
+      author(): string {
+        if (wrote === 0 || failed || !spec.remote) return spec.model;
+        return `remote summarizer (${new URL(spec.remote.url.trim()).host})`;
+      },
+    };
+  }
+
   return {
     async countTexts(encoding, texts) {
       const count = await countFor(encoding);
@@ -264,6 +319,7 @@ export function createWorkerApi(overrides: Partial<WorkerDeps> = {}): WorkerApi 
           upToEntryId: job.upToEntryId,
         });
         if (prepared.kind !== "plan") return prepared;
+        const remote = remoteSummaries(job.summarizer);
         const summarizerReq = (r: { system: string; prompt: string; maxOutputTokens: number }): SummarizeRequest => ({
           provider: job.summarizer.provider,
           model: job.summarizer.model,
@@ -271,11 +327,13 @@ export function createWorkerApi(overrides: Partial<WorkerDeps> = {}): WorkerApi 
           prompt: r.prompt,
           maxOutputTokens: r.maxOutputTokens,
         });
-        return await runCompaction(prepared.plan, {
+        const outcome = await runCompaction(prepared.plan, {
           signal: controller.signal,
           onProgress: (p) => notify(onProgress as (p: unknown) => void, p),
           summarize: async (r, signal, onText) => {
             try {
+              const remoteText = await remote.attempt(r, signal, onText);
+              if (remoteText !== null) return remoteText;
               return await runSummary(summarizerReq(r), onText ?? (() => {}), signal);
             } catch (e) {
               const error = asMessageError(e, job.summarizer.provider.api);
@@ -286,6 +344,9 @@ export function createWorkerApi(overrides: Partial<WorkerDeps> = {}): WorkerApi 
             }
           },
         });
+        return remote.withNotices(
+          outcome.kind === "done" ? { ...outcome, entry: { ...outcome.entry, model: remote.author() } } : outcome,
+        );
       } finally {
         release(opId, controller);
       }
@@ -296,6 +357,7 @@ export function createWorkerApi(overrides: Partial<WorkerDeps> = {}): WorkerApi 
       const { signal } = controller;
       const startedAt = deps.now();
       const progress = (p: BranchSummaryProgress) => notify(onProgress as (p: BranchSummaryProgress) => void, p);
+      const remote = remoteSummaries(job.summarizer);
       try {
         progress({ phase: "preparing" });
         const count = scaledCount(await countFor(job.encoding), job.countScale);
@@ -317,18 +379,17 @@ export function createWorkerApi(overrides: Partial<WorkerDeps> = {}): WorkerApi 
           model: job.summarizer.model,
           ...plan.request,
         };
-        const text = await runSummary(req, (t) => progress({ phase: "summarizing", text: t }), signal);
+        const onText = (t: string) => progress({ phase: "summarizing", text: t });
+        const text = (await remote.attempt(req, signal, onText)) ?? (await runSummary(req, onText, signal));
         if (signal.aborted) return { kind: "cancelled" };
         const finished = finishBranchSummary(text);
-        if (finished.kind === "failed") return finished;
-        return {
-          kind: "done",
-          entry: branchSummaryEntry(plan, finished.summary, { durationMs: deps.now() - startedAt }),
-        };
+        if (finished.kind === "failed") return remote.withNotices(finished);
+        const entry = branchSummaryEntry(plan, finished.summary, { durationMs: deps.now() - startedAt });
+        return remote.withNotices({ kind: "done", entry: { ...entry, model: remote.author() } });
       } catch (e) {
         const error = asMessageError(e, job.summarizer.provider.api);
         if (signal.aborted || error.kind === "aborted") return { kind: "cancelled" };
-        return { kind: "failed", error: error.message };
+        return remote.withNotices({ kind: "failed", error: error.message });
       } finally {
         release(opId, controller);
       }

@@ -8,7 +8,9 @@ import { thresholdFor } from "../../core/compaction/settings";
 import type { ApiKind, MessageError, Session } from "../../core/session/entries";
 import { type CalibrationState, calibrationFor } from "../../core/tokens/claude-estimate";
 import { type ResolvedModel, resolveModel } from "../../core/tokens/models";
+import { remoteSummarizerSet } from "../../providers/remote-summarizer";
 import type { ProviderConfig } from "../../providers/types";
+import type { SummarizerSpec } from "../../worker/api";
 import { findProvider, type Settings } from "../settings-model";
 
 export type ChatTarget = {
@@ -65,17 +67,17 @@ export function thresholdOf(target: ChatTarget, compaction: CompactionSettings):
   return thresholdFor(target.model.info.contextWindow, compaction);
 }
 
-/** The summarizer as the worker's jobs describe it. */
-export function summarizerSpec(target: ChatTarget): {
-  provider: ProviderConfig;
-  model: string;
-  contextWindow: number;
-  maxOutput: number;
-} {
-  return {
+/**
+ * The summarizer as the worker's jobs describe it; with `settings`, the remote summarizer too when
+ * one is set (compaction and branch summaries; titles and handoffs always use the model).
+ */
+export function summarizerSpec(target: ChatTarget, settings?: Settings): SummarizerSpec {
+  const spec: SummarizerSpec = {
     provider: target.provider,
     model: target.modelId,
     contextWindow: target.model.info.contextWindow,
     maxOutput: target.model.info.maxOutput,
   };
+  if (settings && remoteSummarizerSet(settings.remoteSummarizer)) spec.remote = settings.remoteSummarizer;
+  return spec;
 }

@@ -17,6 +17,7 @@ import { pushNotice, useMaintenanceStore } from "../stores";
 import { chatTarget, isTargetError, summarizerSpec, summarizerTarget, thresholdOf } from "./chat-target";
 import { describeFailure } from "./describe-failure";
 import { entryCountsFor } from "./entry-counts";
+import { showSummarizerNotices } from "./summarizer-notices";
 
 export type CompactOptions = {
   reason: CompactionReason;
@@ -76,7 +77,7 @@ export async function compactSession(
           encoding: chat.model.info.encoding,
           countScale: chat.calibration?.ratio ?? 1,
           entryCounts,
-          summarizer: summarizerSpec(summarizer),
+          summarizer: summarizerSpec(summarizer, settings),
         },
         {
           signal,
@@ -97,6 +98,7 @@ export async function compactSession(
           },
         },
       );
+      showSummarizerNotices(outcome);
 
       switch (outcome.kind) {
         case "nothing_to_compact":

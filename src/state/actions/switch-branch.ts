@@ -23,6 +23,7 @@ import { useMaintenanceStore, useSettingsStore, useUiStore } from "../stores";
 import { chatTarget, isTargetError, summarizerSpec, summarizerTarget } from "./chat-target";
 import { describeFailure } from "./describe-failure";
 import { reportActionError } from "./report-error";
+import { showSummarizerNotices } from "./summarizer-notices";
 
 /** What the user picked in the switch dialog (or the remembered default). */
 export type SwitchChoice = { kind: "none" } | { kind: "summarize"; instructions?: string };
@@ -183,7 +184,7 @@ export async function switchHere(
           branchReserveTokens: settings.compaction.branchReserveTokens,
           encoding: summarizer.model.info.encoding,
           countScale: summarizer.calibration?.ratio ?? 1,
-          summarizer: summarizerSpec(summarizer),
+          summarizer: summarizerSpec(summarizer, settings),
         },
         {
           signal,
@@ -192,6 +193,7 @@ export async function switchHere(
             p.phase === "preparing" ? progress({ phase: "preparing" }) : progress({ phase: "summarizing" }, p.text),
         },
       );
+      showSummarizerNotices(outcome);
       switch (outcome.kind) {
         case "cancelled":
           return outcome;

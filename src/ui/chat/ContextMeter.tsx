@@ -5,7 +5,8 @@ import type { Entry } from "../../core/session/entries";
 import { estimateTokens } from "../../core/tokens/estimate";
 import { resolveModel } from "../../core/tokens/models";
 import { type ChatTarget, chatTarget, isTargetError } from "../../state/actions/chat-target";
-import { measureContext } from "../../state/actions/measure";
+import { METER_COUNT_WAIT_MS } from "../../state/actions/exact-count";
+import { type Measured as Measure, measureContext } from "../../state/actions/measure";
 import { openCompactDialog } from "../../state/dialogs/compact-dialog";
 import { findProvider } from "../../state/settings-model";
 import { useMaintenanceStore, useSettingsStore } from "../../state/stores";
@@ -15,7 +16,7 @@ import { formatTokens } from "./maintenance-text";
 /** Recounts wait this long after the last change (ms): a burst of changes costs one worker count. */
 export const MEASURE_DEBOUNCE_MS = 250;
 
-type Measured = { path: readonly Entry[]; target: ChatTarget; tokens: number; exact: boolean };
+type Measured = { path: readonly Entry[]; target: ChatTarget } & Measure;
 
 /**
  * The context's size with the real tokenizer (in the worker, calibrated for Claude), for the
@@ -27,7 +28,7 @@ function useMeasuredContext(path: readonly Entry[], target: ChatTarget | null): 
     if (!target) return;
     let live = true;
     const timer = setTimeout(() => {
-      measureContext(path, target)
+      measureContext(path, target, METER_COUNT_WAIT_MS)
         .then((m) => {
           if (live) setMeasured({ path, target, ...m });
         })
@@ -45,7 +46,8 @@ function useMeasuredContext(path: readonly Entry[], target: ChatTarget | null): 
 
 /**
  * Tokens in context against the model's window, through the one metric (DESIGN §3): the estimate
- * at once, the worker's count when it arrives ("≈" until exact; for Claude until calibrated). The
+ * at once, then the count: Anthropic's count of the exact request for Claude when it can be had, else
+ * the worker's ("≈" whenever it is an estimate, the calibrated Claude estimate included). The
  * automatic-compaction threshold is marked on the bar and is the meter's `high`.
  */
 export function ContextMeter({ view }: { view: SessionView }) {
@@ -68,6 +70,7 @@ export function ContextMeter({ view }: { view: SessionView }) {
 
   const tokens = measured?.tokens ?? estimate.tokens;
   const exact = measured?.exact ?? false;
+  const byAnthropic = measured?.countedBy === "anthropic";
   const window = model.info.contextWindow;
   const auto = settings.compaction.enabled;
   const threshold = Math.min(window, thresholdFor(window, settings.compaction));
@@ -75,8 +78,17 @@ export function ContextMeter({ view }: { view: SessionView }) {
   const label = `${exact ? "" : "≈"}${formatTokens(tokens)} / ${formatTokens(window)}`;
   const pct = (n: number) => `${Math.round((n / window) * 100)}%`;
   const title = [
+    byAnthropic ? "Counted by Anthropic." : exact ? "" : "Estimated.",
     `${tokens.toLocaleString()} tokens in context (${
-      exact ? "counted" : measured ? "estimated until calibrated by the provider's usage" : "estimated"
+      byAnthropic
+        ? "the exact request"
+        : exact
+          ? "counted"
+          : measured?.calibrated
+            ? "estimated, calibrated by the provider's reported usage"
+            : measured
+              ? "estimated until calibrated by the provider's usage"
+              : "estimated"
     }) of a ${window.toLocaleString()}-token window (${pct(tokens)}).`,
     auto
       ? `Automatic compaction at ${threshold.toLocaleString()} tokens (${pct(threshold)}).`

@@ -10,6 +10,7 @@ import { saveSettings } from "../../state/actions/settings";
 import { useSettingsStore } from "../../state/stores";
 import { decode, encode, modelIdsFor, useListedModels } from "../chat/ModelPicker";
 import { CommitField } from "./CommitField";
+import { RemoteSummarizerSettings } from "./RemoteSummarizerSettings";
 
 const SAME_AS_CHAT = "";
 
@@ -165,6 +166,7 @@ export function CompactionSettings() {
         ; keeps the newest {keepRecentTokensFor(window, c).toLocaleString()} tokens and up to{" "}
         {keptUserTurnsBudgetFor(window, c).toLocaleString()} tokens of your earlier messages word for word.
       </p>
+      <RemoteSummarizerSettings />
     </section>
   );
 }
