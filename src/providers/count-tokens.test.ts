@@ -5,8 +5,8 @@
 import { describe, expect, it } from "vitest";
 import { buildParams } from "./anthropic";
 import { countTokensParams, createCountTokens } from "./count-tokens";
-import { createFakeFetch, jsonReply } from "./fake-fetch";
-import { testProvider, testRequest } from "./test-support";
+import { createFakeFetch, jsonReply } from "./testing/fake-fetch";
+import { testProvider, testRequest } from "./testing/requests";
 
 const API = "anthropic-messages" as const;
 

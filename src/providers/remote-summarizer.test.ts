@@ -3,13 +3,13 @@
  * URL), what comes back, and every failure in words the user can act on.
  */
 import { describe, expect, it } from "vitest";
-import { createFakeFetch, jsonReply } from "./fake-fetch";
 import {
   CORS_OR_UNREACHABLE,
   callRemoteSummarizer,
   type RemoteSummarizerConfig,
   resolveRemoteSummarizer,
 } from "./remote-summarizer";
+import { createFakeFetch, jsonReply } from "./testing/fake-fetch";
 
 const CONFIG: RemoteSummarizerConfig = { url: "https://summarizer.example/v1/summarize", token: "remote-tok" };
 const BODY = { systemPrompt: "You write context summaries.", prompt: "<conversation>[User] hi</conversation>" };

@@ -6,11 +6,11 @@
 import * as Comlink from "comlink";
 import { describe, expect, it } from "vitest";
 import { BRANCH_SUMMARY_PREAMBLE, BRANCH_SUMMARY_SYSTEM } from "../core/prompts";
-import { a, linkPath, u } from "../core/session/test-entries";
+import { a, linkPath, u } from "../core/testing/entries";
 import { type RemoteSummarizerConfig, RemoteSummarizerError } from "../providers/remote-summarizer";
-import { testProvider } from "../providers/test-support";
+import { testProvider } from "../providers/testing/requests";
 import type { BranchSummaryJob, BranchSummaryProgress } from "./api";
-import { estimateCounter, scriptedStream } from "./test-streams";
+import { estimateCounter, scriptedStream } from "./testing/streams";
 import { createWorkerApi } from "./worker-api";
 
 const REMOTE: RemoteSummarizerConfig = { url: "https://summarizer.example/api", token: "remote-tok" };

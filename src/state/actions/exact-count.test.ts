@@ -5,10 +5,10 @@
  */
 import { describe, expect, it } from "vitest";
 import type { ApiKind } from "../../core/session/entries";
-import { a, linkPath, u } from "../../core/session/test-entries";
+import { a, linkPath, u } from "../../core/testing/entries";
 import { resolveModel } from "../../core/tokens/models";
 import type { CountTokensFn, CountTokensRequest, CountTokensResult } from "../../providers/count-tokens";
-import { testProvider } from "../../providers/test-support";
+import { testProvider } from "../../providers/testing/requests";
 import type { ChatTarget } from "./chat-target";
 import { createExactCounter, EXACT_COUNT_CACHE_SIZE, FAILURE_BACKOFF_MS } from "./exact-count";
 

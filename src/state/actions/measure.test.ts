@@ -3,9 +3,9 @@
  * count (the worker, in-process here), which for Claude is always an estimate.
  */
 import { describe, expect, it } from "vitest";
-import { a, linkPath, u } from "../../core/session/test-entries";
+import { a, linkPath, u } from "../../core/testing/entries";
 import { resolveModel } from "../../core/tokens/models";
-import { testProvider } from "../../providers/test-support";
+import { testProvider } from "../../providers/testing/requests";
 import type { ChatTarget } from "./chat-target";
 import type { ExactCounter } from "./exact-count";
 import { measureContext } from "./measure";
