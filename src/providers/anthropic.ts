@@ -20,6 +20,7 @@ import type { LlmContext } from "../core/session/context";
 import type { StopReason, TextBlock, ThinkingBlock, Usage } from "../core/session/entries";
 import { abortedError, classifyError, StreamEndedError } from "./classify-error";
 import { type ClientDeps, makeAnthropicClient } from "./clients";
+import { anthropicNativeHeaders, withAnthropicCompactionBlock } from "./native-prefix";
 import type { AssistantPartial, StreamEvent, StreamFn, StreamRequest } from "./types";
 
 const API = "anthropic-messages" as const;
@@ -45,7 +46,10 @@ async function* run(req: StreamRequest, deps: ClientDeps): AsyncGenerator<Stream
 
   try {
     const client = makeAnthropicClient(req.provider, deps);
-    const stream = await client.messages.create(buildParams(req), { signal: req.signal });
+    const stream = await client.messages.create(buildParams(req), {
+      signal: req.signal,
+      ...anthropicNativeHeaders(req.context),
+    });
 
     // The wire's block index -> our block (ignored block kinds, e.g. tool_use, have no entry).
     const blocks = new Map<number, TextBlock | ThinkingBlock>();
@@ -208,7 +212,7 @@ function buildParams(req: StreamRequest): MessageCreateParamsStreaming {
   const params: MessageCreateParamsStreaming = {
     model: req.model,
     max_tokens: req.maxOutputTokens,
-    messages: convertMessages(req.context),
+    messages: withAnthropicCompactionBlock(req.context, convertMessages(req.context)),
     stream: true,
   };
   if (req.context.system.trim()) params.system = req.context.system;
@@ -229,7 +233,7 @@ function buildParams(req: StreamRequest): MessageCreateParamsStreaming {
  * verifies the signature); unsigned or foreign thinking is dropped. Empty text blocks are dropped
  * (the API rejects them), and so is a message left with no content.
  */
-function convertMessages(context: LlmContext): MessageParam[] {
+export function convertMessages(context: LlmContext): MessageParam[] {
   const out: MessageParam[] = [];
   for (const msg of context.messages) {
     const content: ContentBlockParam[] = [];

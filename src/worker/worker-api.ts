@@ -25,9 +25,11 @@ import { cachedEntryTokens, countEntryTokens } from "../core/tokens/entry-tokens
 import type { TokenEncoding } from "../core/tokens/models";
 import type { TokenCounter } from "../core/tokens/tokenizer";
 import { abortedError, classifyError, StreamEndedError } from "../providers/classify-error";
+import { type CompactNativeFn, compactNative } from "../providers/native-compaction";
 import { stream as registryStream } from "../providers/registry";
 import type { StreamFn, StreamRequest } from "../providers/types";
 import type { BranchSummaryProgress, HandoffDocumentProgress, OpId, SummarizeRequest, WorkerApi } from "./api";
+import { withNativeCompaction } from "./native-step";
 
 /** How often `summarize` forwards the growing text, at most (ms): each call copies the whole text. */
 export const SUMMARY_PROGRESS_INTERVAL_MS = 100;
@@ -45,6 +47,8 @@ export type WorkerDeps = {
   /** Milliseconds clock for throttling progress; default `performance.now`. */
   now: () => number;
   progressIntervalMs: number;
+  /** Provider-native compaction calls; default: providers/native-compaction.ts. */
+  compactNative: CompactNativeFn;
 };
 
 const DEFAULT_DEPS: WorkerDeps = {
@@ -52,6 +56,7 @@ const DEFAULT_DEPS: WorkerDeps = {
   counterFor: (encoding) => counterFor({ encoding }),
   now: () => performance.now(),
   progressIntervalMs: SUMMARY_PROGRESS_INTERVAL_MS,
+  compactNative,
 };
 
 /**
@@ -271,7 +276,7 @@ export function createWorkerApi(overrides: Partial<WorkerDeps> = {}): WorkerApi 
           prompt: r.prompt,
           maxOutputTokens: r.maxOutputTokens,
         });
-        return await runCompaction(prepared.plan, {
+        const outcome = await runCompaction(prepared.plan, {
           signal: controller.signal,
           onProgress: (p) => notify(onProgress as (p: unknown) => void, p),
           summarize: async (r, signal, onText) => {
@@ -286,6 +291,8 @@ export function createWorkerApi(overrides: Partial<WorkerDeps> = {}): WorkerApi 
             }
           },
         });
+        if (outcome.kind !== "done" || !job.native) return outcome;
+        return await withNativeCompaction(job, outcome, controller.signal, deps.compactNative);
       } finally {
         release(opId, controller);
       }

@@ -17,6 +17,7 @@ import { pushNotice, useMaintenanceStore } from "../stores";
 import { chatTarget, isTargetError, summarizerSpec, summarizerTarget, thresholdOf } from "./chat-target";
 import { describeFailure } from "./describe-failure";
 import { entryCountsFor } from "./entry-counts";
+import { nativeJob } from "./native-job";
 
 export type CompactOptions = {
   reason: CompactionReason;
@@ -77,6 +78,7 @@ export async function compactSession(
           countScale: chat.calibration?.ratio ?? 1,
           entryCounts,
           summarizer: summarizerSpec(summarizer),
+          ...nativeJob(chat, settings.compaction),
         },
         {
           signal,
