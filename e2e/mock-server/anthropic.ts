@@ -5,6 +5,12 @@
  */
 import type { Exchange } from "./exchange";
 import { checkAuth, type HandlerContext, padId } from "./handler-context";
+import {
+  compactionBetaViolation,
+  compactionText,
+  isAnthropicCompactionRequest,
+  sendAnthropicCompaction,
+} from "./native-compaction";
 import { faultPoint, holdPoint, holdsAtStart, planReply, type ReplyPlan } from "./plan";
 import type { Fault } from "./types";
 import { validateAnthropic } from "./validate";
@@ -119,8 +125,14 @@ export async function handleAnthropic(ex: Exchange, route: string, ctx: HandlerC
     sendError(ex, ctx, 400, "invalid_request_error", strict);
     return;
   }
+  const beta = compactionBetaViolation(ex.record.headers, ex.record.body);
+  if (beta) {
+    sendError(ex, ctx, 400, "invalid_request_error", beta);
+    return;
+  }
+  const script = ctx.takeScript("anthropic", ex.record);
 
-  const plan = planReply(ctx.takeScript("anthropic", ex.record), ex.record, config);
+  const plan = planReply(script, ex.record, config);
   await ex.sleep(plan.latencyMs);
   if (holdsAtStart(plan, wantsStream(ex.record))) await ctx.hold("anthropic", ex);
   if (ex.closed) return;
@@ -130,6 +142,11 @@ export async function handleAnthropic(ex: Exchange, route: string, ctx: HandlerC
   }
   const model = requestModel(ex.record);
   const id = `msg_mock${padId(ctx.nextId())}`;
+  if (isAnthropicCompactionRequest(ex.record.body)) {
+    const text = compactionText(plan, script !== undefined);
+    await sendAnthropicCompaction(ex, { id, model, text, stream: wantsStream(ex.record), usage: plan.usage });
+    return;
+  }
   if (wantsStream(ex.record)) await streamMessage(ex, ctx, plan, id, model);
   else await sendMessage(ex, ctx, plan, id, model);
 }
