@@ -159,9 +159,10 @@ export async function sendAnthropicCompaction(
       usage: { ...usage, output_tokens: 1 },
     },
   });
+  // The signature is known up front here (the mock has the text already), so it rides on the start.
   send("content_block_start", {
     index: 0,
-    content_block: { type: "compaction", content: null, encrypted_content: null },
+    content_block: { type: "compaction", content: null, encrypted_content: null, signature: block.signature },
   });
   send("content_block_delta", {
     index: 0,

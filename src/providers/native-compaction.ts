@@ -67,7 +67,8 @@ async function compactOpenAI(req: NativeCompactionRequest, deps: ClientDeps): Pr
 async function compactAnthropic(req: NativeCompactionRequest, deps: ClientDeps): Promise<AnthropicCompaction> {
   const client = makeAnthropicClient(req.provider, deps);
   const instructions = req.instructions?.trim();
-  const res = await client.beta.messages.create(
+  // Streamed: the SDK refuses a non-streaming request whose max_tokens could take over ten minutes.
+  const stream = client.beta.messages.stream(
     {
       model: req.model,
       max_tokens: req.maxOutputTokens,
@@ -78,6 +79,7 @@ async function compactAnthropic(req: NativeCompactionRequest, deps: ClientDeps):
     },
     { signal: req.signal },
   );
+  const res = await stream.finalMessage();
   const block = res.content.find((b) => b.type === "compaction");
   if (!block || typeof block.content !== "string" || block.content.trim() === "") {
     throw new NativeCompactionError("Claude's compaction returned no summary.");

@@ -3,6 +3,7 @@ import { nativeMethodOfApi } from "../../core/compaction/native-method";
 import type { CompactionMethodSetting, CompactionSettings } from "../../core/compaction/settings";
 import { saveSettings } from "../../state/actions/settings";
 import { useSettingsStore } from "../../state/stores";
+import "./native-compaction.css";
 
 const NATIVE_NAME = { openai: "OpenAI", anthropic: "Claude" } as const;
 
@@ -30,7 +31,7 @@ export function NativeCompactionSettings() {
       {providers.map((p) => {
         const native = nativeMethodOfApi(p.api);
         return (
-          <label key={p.id} className="field-inline">
+          <label key={p.id} className="method-row">
             <span>{p.name}</span>
             <select
               aria-label={`Compaction method for ${p.name}`}
@@ -41,7 +42,7 @@ export function NativeCompactionSettings() {
               <option value="grove">Grove summary</option>
               <option value="native">Provider-native when available</option>
             </select>
-            {native !== null && <small className="muted"> ({NATIVE_NAME[native]} compacts)</small>}
+            {native !== null && <small className="muted">native: {NATIVE_NAME[native]}'s compaction</small>}
           </label>
         );
       })}
