@@ -118,3 +118,31 @@ describe("Anthropic explicit compaction (compact-2026-09-04)", () => {
     await expect(anthropic.beta.messages.create(body)).rejects.toMatchObject({ status: 500 });
   });
 });
+
+describe("Anthropic server-side compaction (context_management compact_20260112)", () => {
+  const body = (value: number) => ({
+    model: "claude-sonnet-4-5",
+    max_tokens: 1024,
+    messages: [{ role: "user" as const, content: "A long story about Miso the cat." }],
+    context_management: {
+      edits: [{ type: "compact_20260112" as const, trigger: { type: "input_tokens" as const, value } }],
+    },
+    betas: ["compact-2026-01-12"],
+  });
+
+  it("past the trigger, the reply begins with a compaction block, then the text (JSON and stream)", async () => {
+    mock.enqueue("anthropic", { text: "Here is more." }, { text: "And more." });
+    const res = await anthropic.beta.messages.create(body(1));
+    expect(res.content.map((b) => b.type)).toEqual(["compaction", "text"]);
+    expect(res.content[0]).toEqual(compactionBlock(MOCK_COMPACTION_TEXT));
+    const final = await anthropic.beta.messages.stream(body(1)).finalMessage();
+    expect(final.content.map((b) => b.type)).toEqual(["compaction", "text"]);
+    expect(final.content[0]).toEqual(compactionBlock(MOCK_COMPACTION_TEXT));
+    expect(final.content[1]).toMatchObject({ type: "text", text: "And more." });
+  });
+
+  it("below the trigger, no compaction block", async () => {
+    const res = await anthropic.beta.messages.create(body(1_000_000));
+    expect(res.content.map((b) => b.type)).toEqual(["text"]);
+  });
+});

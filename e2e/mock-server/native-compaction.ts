@@ -176,3 +176,20 @@ export async function sendAnthropicCompaction(
   send("message_stop", {});
   ex.end();
 }
+
+/** Default `trigger` of the `compact_20260112` edit: 150,000 input tokens. */
+export const SERVER_COMPACTION_DEFAULT_TRIGGER = 150_000;
+
+/**
+ * The input-token trigger of a `context_management` edit `compact_20260112` in the body, or null
+ * without one. The reply then begins with a compaction block once the input reaches it.
+ */
+export function serverCompactionTrigger(body: unknown): number | null {
+  if (!isRecord(body) || !isRecord(body.context_management)) return null;
+  const edits = body.context_management.edits;
+  if (!Array.isArray(edits)) return null;
+  const edit = edits.find((e: unknown) => isRecord(e) && e.type === "compact_20260112");
+  if (!isRecord(edit)) return null;
+  const trigger = edit.trigger;
+  return isRecord(trigger) && typeof trigger.value === "number" ? trigger.value : SERVER_COMPACTION_DEFAULT_TRIGGER;
+}
