@@ -25,7 +25,7 @@ import {
 } from "./compaction-helpers";
 import { expect, type MockServer, test } from "./fixtures";
 import { type RecordedRequest, requestSystem } from "./mock-server/index";
-import { compactionBlock, encryptedCompaction } from "./mock-server/native-compaction";
+import { compactionBlock, encryptedCompaction, MOCK_COMPACTION_TEXT } from "./mock-server/native-compaction";
 
 const FACT = "(U1) My cat is called Miso-4417 and she hates the vacuum.";
 const TAIL_WORDS = "Next I will list her vaccination dates.";
@@ -194,4 +194,43 @@ test("Anthropic native compaction: the next request begins with the compaction b
   expect(floor).toContain("<verbatim_tail>");
   expect(floor).toContain(TAIL_WORDS);
   expect(JSON.stringify(next.body)).not.toContain("GROVE-DIGEST-9");
+});
+
+test("Let Claude compact on the server: a reply that begins with a compaction block has it stored and sent back first", async ({
+  page,
+  mock,
+}) => {
+  test.setTimeout(60_000);
+  await openConfigured(page, mock, { model: { provider: "anthropic", id: "claude-sonnet-4-5" } });
+  await page.getByRole("button", { name: "Settings" }).click();
+  const dialog = page.getByRole("dialog", { name: "Settings" });
+  await dialog.getByRole("checkbox", { name: "Automatic compaction" }).uncheck();
+  const threshold = dialog.getByLabel("Threshold tokens", { exact: true });
+  await threshold.fill("60");
+  await threshold.press("Enter");
+  await dialog.getByRole("checkbox", { name: "Let Claude compact on the server" }).check();
+  await dialog.getByRole("button", { name: "Close" }).click();
+  await expect(dialog).toBeHidden();
+
+  mock.enqueue("anthropic", { text: "(A1) Noted, Miso it is.", match: { lastUser: "(U1)" } });
+  await sendAndWait(page, `${FACT} ${"She sleeps on the radiator all winter long. ".repeat(6)}`);
+  const first = chatOnly(mock, "anthropic").at(-1) as RecordedRequest;
+  expect(first.headers["anthropic-beta"]).toContain("compact-2026-01-12");
+  expect((first.body as { context_management?: unknown }).context_management).toEqual({
+    edits: [{ type: "compact_20260112", trigger: { type: "input_tokens", value: 60 } }],
+  });
+  // The block was stored as a compaction, not dropped, and not shown as reply text.
+  const card = compactionCards(page).first();
+  await expect(card).toContainText("Compacted by Claude");
+  await expect(messageWith(page, "assistant", "(A1) Noted, Miso it is.")).toBeVisible();
+
+  mock.enqueue("anthropic", { text: "(A2) Sure.", match: { lastUser: "(U2)" } });
+  await sendAndWait(page, "(U2) What is her name?");
+  const next = chatOnly(mock, "anthropic").at(-1) as RecordedRequest;
+  expect(next.status).toBe(200);
+  const messages = (next.body as { messages: Array<{ role: string; content: unknown }> }).messages;
+  expect(messages[0]).toEqual({ role: "assistant", content: [compactionBlock(MOCK_COMPACTION_TEXT)] });
+  expect(messages[1]?.role).toBe("user");
+  expect(JSON.stringify(messages[1])).toContain("Miso-4417");
+  expect(JSON.stringify(messages[2])).toContain("(A1) Noted, Miso it is.");
 });

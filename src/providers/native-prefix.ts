@@ -26,7 +26,31 @@ export function withAnthropicCompactionBlock(context: LlmContext, messages: Mess
   return [{ role: "assistant", content: [block] }, ...messages];
 }
 
-/** Request options for an Anthropic request carrying a compaction block: the beta header. */
-export function anthropicNativeHeaders(context: LlmContext): { headers?: Record<string, string> } {
-  return context.native?.kind === "anthropic" ? { headers: { "anthropic-beta": ANTHROPIC_COMPACTION_BETA } } : {};
+/**
+ * Request options for an Anthropic chat request: the beta header when it carries a compaction block
+ * and/or asks for server-side compaction.
+ */
+export function anthropicNativeHeaders(
+  context: LlmContext,
+  serverCompaction?: { triggerTokens: number },
+): { headers?: Record<string, string> } {
+  const betas: string[] = [];
+  if (context.native?.kind === "anthropic") betas.push(ANTHROPIC_COMPACTION_BETA);
+  if (serverCompaction) betas.push(ANTHROPIC_SERVER_COMPACTION_BETA);
+  return betas.length > 0 ? { headers: { "anthropic-beta": betas.join(",") } } : {};
+}
+
+/** The `context_management` body field for server-side compaction (`compact_20260112`), or nothing. */
+export function anthropicServerCompaction(serverCompaction?: { triggerTokens: number }): Record<string, unknown> {
+  if (!serverCompaction) return {};
+  return {
+    context_management: {
+      edits: [
+        {
+          type: "compact_20260112",
+          trigger: { type: "input_tokens", value: Math.max(1, Math.floor(serverCompaction.triggerTokens)) },
+        },
+      ],
+    },
+  };
 }
