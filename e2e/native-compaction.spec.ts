@@ -23,6 +23,7 @@ import {
   sentText,
   summarizerReply,
 } from "./compaction-helpers";
+import { expectHeld } from "./faults-helpers";
 import { expect, type MockServer, test } from "./fixtures";
 import { type RecordedRequest, requestSystem } from "./mock-server/index";
 import { compactionBlock, encryptedCompaction, MOCK_COMPACTION_TEXT } from "./mock-server/native-compaction";
@@ -47,7 +48,14 @@ async function setMethod(page: Page, providerName: string, method: "Grove summar
 }
 
 /** Two exchanges on OpenAI, then "Compact up to here" on the first reply (U1/A1 folded, U2/A2 kept). */
-async function twoTurnsThenCompact(page: Page, mock: MockServer, api: "openai" | "anthropic", native: unknown) {
+async function twoTurnsThenCompact(
+  page: Page,
+  mock: MockServer,
+  api: "openai" | "anthropic",
+  native: unknown,
+  /** The native reply is held: runs while the provider "compacts", then lets it go on. */
+  whileNative?: () => Promise<void>,
+) {
   const reply = (mark: string, text: string) => ({ text, match: { lastUser: mark } });
   mock.enqueue(api, reply("(U1)", `(A1) Noted. ${TAIL_WORDS}`));
   await sendAndWait(page, FACT);
@@ -61,6 +69,11 @@ async function twoTurnsThenCompact(page: Page, mock: MockServer, api: "openai" |
   );
   await messageWith(page, "assistant", "(A1) Noted.").getByRole("button", { name: "Compact up to here" }).click();
   await compactDialog(page).getByRole("button", { name: "Compact now" }).click();
+  if (whileNative) {
+    await expectHeld(mock, api);
+    await whileNative();
+    mock.release(api);
+  }
   await expect(compactDialog(page)).toBeHidden({ timeout: 15_000 });
   await expect(compactionCards(page)).toHaveCount(1);
 }
@@ -79,7 +92,10 @@ test("OpenAI native compaction: the next request carries the returned items verb
   test.setTimeout(60_000);
   await openSmallWindow(page, mock, SMALL);
   await setMethod(page, "OpenAI", "Provider-native when available");
-  await twoTurnsThenCompact(page, mock, "openai", { text: NATIVE_TEXT });
+  await twoTurnsThenCompact(page, mock, "openai", { text: NATIVE_TEXT, hold: true }, async () => {
+    // Progress says who is compacting while the provider works.
+    await expect(compactDialog(page).getByRole("status")).toContainText("OpenAI is compacting the conversation");
+  });
 
   // The folded part (U1, A1) went to responses.compact, and only that.
   const [call] = compactCalls(mock);
@@ -167,7 +183,9 @@ test("Anthropic native compaction: the next request begins with the compaction b
   test.setTimeout(60_000);
   await openConfigured(page, mock, { model: { provider: "anthropic", id: "claude-sonnet-4-5" } });
   await setMethod(page, "Anthropic", "Provider-native when available");
-  await twoTurnsThenCompact(page, mock, "anthropic", { text: NATIVE_TEXT });
+  await twoTurnsThenCompact(page, mock, "anthropic", { text: NATIVE_TEXT, hold: true }, async () => {
+    await expect(compactDialog(page).getByRole("status")).toContainText("Claude is compacting the conversation");
+  });
 
   const compactReq = mock
     .requests({ api: "anthropic" })
@@ -233,4 +251,35 @@ test("Let Claude compact on the server: a reply that begins with a compaction bl
   expect(messages[1]?.role).toBe("user");
   expect(JSON.stringify(messages[1])).toContain("Miso-4417");
   expect(JSON.stringify(messages[2])).toContain("(A1) Noted, Miso it is.");
+});
+
+test("Cancel while the provider compacts: nothing is written, the next request is not compacted", async ({
+  page,
+  mock,
+}) => {
+  test.setTimeout(60_000);
+  await openSmallWindow(page, mock, SMALL);
+  await setMethod(page, "OpenAI", "Provider-native when available");
+  mock.enqueue("openai", { text: `(A1) Noted. ${TAIL_WORDS}`, match: { lastUser: "(U1)" } });
+  await sendAndWait(page, FACT);
+  mock.enqueue(
+    "openai",
+    summarizerReply(FIRST_SUMMARY, { text: GROVE_DIGEST }),
+    summarizerReply(SHORT_SUMMARY, { text: "Miso the cat and the vacuum" }),
+    { text: NATIVE_TEXT, hold: true },
+  );
+  await messageWith(page, "assistant", "(A1) Noted.").getByRole("button", { name: "Compact up to here" }).click();
+  const dialog = compactDialog(page);
+  await dialog.getByRole("button", { name: "Compact now" }).click();
+  await expectHeld(mock, "openai");
+  await expect(dialog.getByRole("status")).toContainText("OpenAI is compacting the conversation");
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(compactionCards(page)).toHaveCount(0);
+  await expect.poll(() => compactCalls(mock)[0]?.outcome).toBe("client_aborted");
+
+  await exchange(page, mock, "(U2) Still there?", "(U2)", { text: "(A2) Yes." });
+  const next = conversationRequests(mock).at(-1) as RecordedRequest;
+  expect(inputOf(next).some((i) => i.type === "compaction")).toBe(false);
+  expect(sentText(next)).not.toContain("GROVE-DIGEST-9");
 });

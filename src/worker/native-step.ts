@@ -6,7 +6,7 @@
  * `compactedBy`); any failure other than a cancel keeps Grove's summary and says why
  * (`nativeFallback`), so the card can tell the user.
  */
-import type { CompactionOutcome } from "../core/compaction/compact";
+import type { CompactionOutcome, CompactionProgress } from "../core/compaction/compact";
 import { buildContext } from "../core/session/build-context";
 import type { CompactionPreserveData } from "../core/session/entries";
 import type { CompactNativeFn } from "../providers/native-compaction";
@@ -26,9 +26,11 @@ export async function withNativeCompaction(
   outcome: Done,
   signal: AbortSignal,
   compactNative: CompactNativeFn,
+  onProgress: (p: CompactionProgress) => void = () => {},
 ): Promise<CompactionOutcome> {
   const native = job.native;
   if (!native) return outcome;
+  onProgress({ phase: "native", method: native.method });
   const firstKept = outcome.entry.firstKeptEntryId;
   const keptAt = firstKept === null ? -1 : job.path.findIndex((e) => e.id === firstKept);
   const folded = keptAt >= 0 ? job.path.slice(0, keptAt) : job.path;

@@ -292,7 +292,9 @@ export function createWorkerApi(overrides: Partial<WorkerDeps> = {}): WorkerApi 
           },
         });
         if (outcome.kind !== "done" || !job.native) return outcome;
-        return await withNativeCompaction(job, outcome, controller.signal, deps.compactNative);
+        return await withNativeCompaction(job, outcome, controller.signal, deps.compactNative, (p) =>
+          notify(onProgress as (p: unknown) => void, p),
+        );
       } finally {
         release(opId, controller);
       }

@@ -92,6 +92,9 @@ export async function compactSession(
               case "summarizing":
                 progress({ phase: "summarizing", window: p.window, windows: p.windows }, p.text);
                 break;
+              case "native":
+                progress({ phase: "native", method: p.method });
+                break;
               case "split-turn-prefix":
                 progress({ phase: "split-turn-prefix" }, p.text);
                 break;
