@@ -5,6 +5,15 @@
  */
 import type { Exchange } from "./exchange";
 import { checkAuth, type HandlerContext, padId } from "./handler-context";
+import {
+  compactionBetaViolation,
+  compactionBlock,
+  compactionText,
+  isAnthropicCompactionRequest,
+  MOCK_COMPACTION_TEXT,
+  sendAnthropicCompaction,
+  serverCompactionTrigger,
+} from "./native-compaction";
 import { faultPoint, holdPoint, holdsAtStart, planReply, type ReplyPlan } from "./plan";
 import type { Fault } from "./types";
 import { validateAnthropic } from "./validate";
@@ -121,8 +130,14 @@ export async function handleAnthropic(ex: Exchange, route: string, ctx: HandlerC
     sendError(ex, ctx, 400, "invalid_request_error", strict);
     return;
   }
+  const beta = compactionBetaViolation(ex.record.headers, ex.record.body);
+  if (beta) {
+    sendError(ex, ctx, 400, "invalid_request_error", beta);
+    return;
+  }
+  const script = ctx.takeScript("anthropic", ex.record);
 
-  const plan = planReply(ctx.takeScript("anthropic", ex.record), ex.record, config);
+  const plan = planReply(script, ex.record, config);
   await ex.sleep(plan.latencyMs);
   if (holdsAtStart(plan, wantsStream(ex.record))) await ctx.hold("anthropic", ex);
   if (ex.closed) return;
@@ -132,8 +147,20 @@ export async function handleAnthropic(ex: Exchange, route: string, ctx: HandlerC
   }
   const model = requestModel(ex.record);
   const id = `msg_mock${padId(ctx.nextId())}`;
-  if (wantsStream(ex.record)) await streamMessage(ex, ctx, plan, id, model);
-  else await sendMessage(ex, ctx, plan, id, model);
+  if (isAnthropicCompactionRequest(ex.record.body)) {
+    const text = compactionText(plan, script !== undefined);
+    await sendAnthropicCompaction(ex, { id, model, text, stream: wantsStream(ex.record), usage: plan.usage });
+    return;
+  }
+  // Server-side compaction (`context_management` edit `compact_20260112`): past its trigger, the
+  // reply begins with a compaction block of everything before it.
+  const trigger = serverCompactionTrigger(ex.record.body);
+  const lead =
+    trigger !== null && estimateTokens(requestChars(ex.record)) >= trigger
+      ? compactionBlock(MOCK_COMPACTION_TEXT)
+      : null;
+  if (wantsStream(ex.record)) await streamMessage(ex, ctx, plan, id, model, lead);
+  else await sendMessage(ex, ctx, plan, id, model, lead);
 }
 
 function modelInfo(id: string): { type: "model"; id: string; display_name: string; created_at: string } {
@@ -157,6 +184,7 @@ async function sendMessage(
   plan: ReplyPlan,
   id: string,
   model: string,
+  lead: Record<string, unknown> | null,
 ): Promise<void> {
   const fault = plan.fault;
   if (fault?.kind === "drop") {
@@ -181,7 +209,7 @@ async function sendMessage(
       type: "message",
       role: "assistant",
       model,
-      content: contentBlocks(plan),
+      content: lead ? [lead, ...contentBlocks(plan)] : contentBlocks(plan),
       stop_reason: stopReason(plan),
       stop_sequence: null,
       usage: {
@@ -201,6 +229,7 @@ async function streamMessage(
   plan: ReplyPlan,
   id: string,
   model: string,
+  lead: Record<string, unknown> | null,
 ): Promise<void> {
   const send = (event: string, data: Record<string, unknown>): void => {
     ex.write(`event: ${event}\ndata: ${JSON.stringify({ type: event, ...data })}\n\n`);
@@ -230,6 +259,13 @@ async function streamMessage(
     send("ping", {});
     pinged = true;
   };
+  if (lead) {
+    const { content, encrypted_content, ...rest } = lead;
+    send("content_block_start", { index, content_block: { ...rest, content: null, encrypted_content: null } });
+    send("content_block_delta", { index, delta: { type: "compaction_delta", content, encrypted_content } });
+    send("content_block_stop", { index });
+    index++;
+  }
   if (plan.thinking !== "") {
     send("content_block_start", { index, content_block: { type: "thinking", thinking: "", signature: "" } });
     ping();

@@ -13,6 +13,7 @@
 import { createHash } from "node:crypto";
 import type { Exchange } from "./exchange";
 import { type HandlerContext, padId, requestApiKey } from "./handler-context";
+import { compactedResponse, compactionText } from "./native-compaction";
 import { httpFaultBody, midstreamBody, sendError as sendOpenAIError } from "./openai";
 import { faultPoint, holdPoint, holdsAtStart, planReply, type ReplyPlan } from "./plan";
 import { isRecord, requestModel, strictViolation, wantsStream } from "./wire";
@@ -321,4 +322,49 @@ async function fail(ex: Exchange, plan: ReplyPlan, nextSeq: () => number): Promi
   } else if (fault?.kind === "hang") {
     await ex.waitClosed();
   }
+}
+
+/** `POST /v1/responses/compact` (native-compaction.ts), after auth: same checks and queue as `/v1/responses`. */
+export async function handleResponsesCompact(ex: Exchange, ctx: HandlerContext): Promise<void> {
+  const config = ctx.config();
+  const body = ex.record.body;
+  if (!isRecord(body)) {
+    sendOpenAIError(ex, ctx, 400, {
+      message: "We could not parse the JSON body of your request.",
+      type: "invalid_request_error",
+      param: null,
+      code: null,
+    });
+    return;
+  }
+  const invalid = config.validate ? validateResponses(body) : null;
+  if (invalid) {
+    sendOpenAIError(ex, ctx, 400, { ...invalid, type: "invalid_request_error" });
+    return;
+  }
+  const script = ctx.takeScript("openai", ex.record);
+  const plan = planReply(script, ex.record, config);
+  await ex.sleep(plan.latencyMs);
+  if (holdsAtStart(plan, false)) await ctx.hold("openai", ex);
+  if (ex.closed) return;
+  const fault = plan.fault;
+  if (fault !== undefined && fault.kind !== "http") {
+    if (fault.kind === "drop") return ex.drop();
+    if (fault.kind === "hang") return ex.waitClosed();
+  }
+  if (fault !== undefined) {
+    const status = fault.kind === "http" ? fault.status : 500;
+    const error =
+      fault.kind === "http"
+        ? httpFaultBody(fault, requestModel(ex.record), requestApiKey(ex.record.headers))
+        : {
+            message: "The server had an error while processing your request.",
+            type: "server_error",
+            param: null,
+            code: null,
+          };
+    sendOpenAIError(ex, ctx, status, error, fault.kind === "http" ? fault.retryAfterSeconds : undefined);
+    return;
+  }
+  ex.json(200, compactedResponse(body, compactionText(plan, script !== undefined), ctx.nextId(), plan.usage));
 }

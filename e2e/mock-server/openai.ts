@@ -5,7 +5,7 @@
  */
 import type { Exchange } from "./exchange";
 import { checkAuth, type HandlerContext, padId, redactKey, requestApiKey } from "./handler-context";
-import { handleResponses } from "./openai-responses";
+import { handleResponses, handleResponsesCompact } from "./openai-responses";
 import { faultPoint, holdPoint, holdsAtStart, planReply, type ReplyPlan } from "./plan";
 import type { Fault, MockConfig } from "./types";
 import { validateOpenAI } from "./validate";
@@ -133,6 +133,10 @@ export async function handleOpenAI(ex: Exchange, route: string, ctx: HandlerCont
     const id = decodeURIComponent(route.slice("/v1/models/".length));
     if (config.models.openai.includes(id)) ex.json(200, modelInfo(id));
     else sendError(ex, ctx, 404, defaultError(404, id, key));
+    return;
+  }
+  if (method === "POST" && route === "/v1/responses/compact") {
+    await handleResponsesCompact(ex, ctx);
     return;
   }
   if (method === "POST" && route === "/v1/responses") {

@@ -18,8 +18,10 @@ import type {
 } from "@anthropic-ai/sdk/resources/messages";
 import type { LlmContext } from "../core/session/context";
 import type { StopReason, TextBlock, ThinkingBlock, Usage } from "../core/session/entries";
+import { applyCompactionEvent } from "./anthropic-compaction-events";
 import { abortedError, classifyError, StreamEndedError } from "./classify-error";
 import { type ClientDeps, makeAnthropicClient } from "./clients";
+import { anthropicNativeHeaders, anthropicServerCompaction, withAnthropicCompactionBlock } from "./native-prefix";
 import type { AssistantPartial, StreamEvent, StreamFn, StreamRequest } from "./types";
 
 const API = "anthropic-messages" as const;
@@ -45,7 +47,10 @@ async function* run(req: StreamRequest, deps: ClientDeps): AsyncGenerator<Stream
 
   try {
     const client = makeAnthropicClient(req.provider, deps);
-    const stream = await client.messages.create(buildParams(req), { signal: req.signal });
+    const stream = await client.messages.create(buildParams(req), {
+      signal: req.signal,
+      ...anthropicNativeHeaders(req.context, req.serverCompaction),
+    });
 
     // The wire's block index -> our block (ignored block kinds, e.g. tool_use, have no entry).
     const blocks = new Map<number, TextBlock | ThinkingBlock>();
@@ -81,6 +86,7 @@ function applyEvent(
   partial: AssistantPartial,
   blocks: Map<number, TextBlock | ThinkingBlock>,
 ): StreamEvent | "stop" | null {
+  if (applyCompactionEvent(event, partial)) return null;
   switch (event.type) {
     case "message_start":
       partial.usage = mapUsage(event.message.usage);
@@ -208,8 +214,10 @@ export function buildParams(req: StreamRequest): MessageCreateParamsStreaming {
   const params: MessageCreateParamsStreaming = {
     model: req.model,
     max_tokens: req.maxOutputTokens,
-    messages: convertMessages(req.context),
+    messages: withAnthropicCompactionBlock(req.context, convertMessages(req.context)),
     stream: true,
+    // Not in the stable SDK's params type: a beta body field, sent as is.
+    ...(anthropicServerCompaction(req.serverCompaction) as object),
   };
   if (req.context.system.trim()) params.system = req.context.system;
   if (req.thinking.kind === "anthropic-budget") {
@@ -229,7 +237,7 @@ export function buildParams(req: StreamRequest): MessageCreateParamsStreaming {
  * verifies the signature); unsigned or foreign thinking is dropped. Empty text blocks are dropped
  * (the API rejects them), and so is a message left with no content.
  */
-function convertMessages(context: LlmContext): MessageParam[] {
+export function convertMessages(context: LlmContext): MessageParam[] {
   const out: MessageParam[] = [];
   for (const msg of context.messages) {
     const content: ContentBlockParam[] = [];

@@ -22,6 +22,7 @@ import type { LlmContext } from "../core/session/context";
 import type { ReasoningBlock, StopReason, TextBlock, Usage } from "../core/session/entries";
 import { abortedError, classifyError, StreamEndedError, StreamErrorPayload } from "./classify-error";
 import { type ClientDeps, makeOpenAIClient } from "./clients";
+import { withOpenAINativeItems } from "./native-prefix";
 import type { AssistantPartial, StreamEvent, StreamFn, StreamRequest } from "./types";
 
 const API = "openai-responses" as const;
@@ -160,7 +161,7 @@ function mapStopReason(reason: string | undefined): StopReason {
 function buildParams(req: StreamRequest): ResponseCreateParamsStreaming {
   const params: ResponseCreateParamsStreaming = {
     model: req.model,
-    input: convertMessages(req.context),
+    input: withOpenAINativeItems(req.context, convertMessages(req.context)),
     stream: true,
     // Nothing is kept on OpenAI's side: reasoning survives turns as encrypted items instead.
     store: false,
@@ -177,7 +178,7 @@ function buildParams(req: StreamRequest): ResponseCreateParamsStreaming {
  * reasoning items (verbatim: id, summary, encrypted content) in order, followed by its text as
  * one assistant message. Anthropic thinking never reaches here (normalize drops it).
  */
-function convertMessages(context: LlmContext): ResponseInputItem[] {
+export function convertMessages(context: LlmContext): ResponseInputItem[] {
   const out: ResponseInputItem[] = [];
   for (const msg of context.messages) {
     if (msg.role === "user") {

@@ -5,6 +5,7 @@
  */
 import type { LlmContext } from "../core/session/context";
 import type {
+  AnthropicCompaction,
   ApiKind,
   MessageError,
   ReasoningBlock,
@@ -49,6 +50,11 @@ export type StreamRequest = {
   maxOutputTokens: number;
   thinking: ThinkingSetting;
   signal: AbortSignal;
+  /**
+   * Anthropic only: "Let Claude compact on the server" (`context_management` edit
+   * `compact_20260112`), compacting once the input reaches `triggerTokens`. Absent: off.
+   */
+  serverCompaction?: { triggerTokens: number };
 };
 
 /** The reply so far. A fresh object is NOT guaranteed per event: consumers copy before storing. */
@@ -59,6 +65,8 @@ export type AssistantPartial = {
   model: string;
   usage?: Usage;
   stopReason?: StopReason;
+  /** A `compaction` block the provider put in the reply (server-side compaction), verbatim. */
+  compaction?: AnthropicCompaction["block"];
 };
 
 export type StreamEvent =

@@ -72,6 +72,12 @@ export type CompactJob = {
   /** Stored per-entry counts (the `tokenCounts` cache), so planning reads no message text. */
   entryCounts?: Readonly<Record<EntryId, number>>;
   summarizer: SummarizerSpec;
+  /**
+   * Provider-native compaction asked for (Settings → Compaction method): after Grove's summary is
+   * made, the folded part also goes to the chat's provider; its material is kept on the entry, and
+   * a failure leaves Grove's summary with a note (`nativeFallback`). Absent: Grove's summary only.
+   */
+  native?: { method: "openai" | "anthropic"; provider: ProviderConfig; model: string; maxOutput: number };
 };
 
 export type CompactJobOutcome = (

@@ -25,6 +25,7 @@ import { cachedEntryTokens, countEntryTokens } from "../core/tokens/entry-tokens
 import type { TokenEncoding } from "../core/tokens/models";
 import type { TokenCounter } from "../core/tokens/tokenizer";
 import { abortedError, classifyError, StreamEndedError } from "../providers/classify-error";
+import { type CompactNativeFn, compactNative } from "../providers/native-compaction";
 import { stream as registryStream } from "../providers/registry";
 import { callRemoteSummarizer, remoteSummarizerSet } from "../providers/remote-summarizer";
 import type { StreamFn, StreamRequest } from "../providers/types";
@@ -37,6 +38,7 @@ import type {
   SummarizerSpec,
   WorkerApi,
 } from "./api";
+import { withNativeCompaction } from "./native-step";
 
 /** How often `summarize` forwards the growing text, at most (ms): each call copies the whole text. */
 export const SUMMARY_PROGRESS_INTERVAL_MS = 100;
@@ -56,6 +58,8 @@ export type WorkerDeps = {
   progressIntervalMs: number;
   /** The remote summarizer call; default: providers/remote-summarizer.ts `callRemoteSummarizer`. */
   remoteSummarize: typeof callRemoteSummarizer;
+  /** Provider-native compaction calls; default: providers/native-compaction.ts. */
+  compactNative: CompactNativeFn;
 };
 
 const DEFAULT_DEPS: WorkerDeps = {
@@ -64,6 +68,7 @@ const DEFAULT_DEPS: WorkerDeps = {
   now: () => performance.now(),
   progressIntervalMs: SUMMARY_PROGRESS_INTERVAL_MS,
   remoteSummarize: callRemoteSummarizer,
+  compactNative,
 };
 
 /**
@@ -344,9 +349,13 @@ export function createWorkerApi(overrides: Partial<WorkerDeps> = {}): WorkerApi 
             }
           },
         });
-        return remote.withNotices(
-          outcome.kind === "done" ? { ...outcome, entry: { ...outcome.entry, model: remote.author() } } : outcome,
+        const labelled =
+          outcome.kind === "done" ? { ...outcome, entry: { ...outcome.entry, model: remote.author() } } : outcome;
+        if (labelled.kind !== "done" || !job.native) return remote.withNotices(labelled);
+        const native = await withNativeCompaction(job, labelled, controller.signal, deps.compactNative, (p) =>
+          notify(onProgress as (p: unknown) => void, p),
         );
+        return remote.withNotices(native);
       } finally {
         release(opId, controller);
       }

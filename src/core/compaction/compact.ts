@@ -57,7 +57,9 @@ export type CompactionProgress =
   /** `window` is 1-based; `text` is the summary streaming in for this window ("" at its start). */
   | { phase: "summarizing"; window: number; windows: number; text: string }
   | { phase: "split-turn-prefix"; text: string }
-  | { phase: "short-summary" };
+  | { phase: "short-summary" }
+  /** The worker's provider-native step (worker/native-step.ts), after Grove's summary is made. */
+  | { phase: "native"; method: "openai" | "anthropic" };
 
 export type RunDeps = {
   summarize: SummarizeFn;

@@ -23,7 +23,16 @@ export type CompactionSettings = {
   readonly keptUserTurnsBudget: number | null;
   /** Tokens kept free when summarizing an abandoned branch (DESIGN §5; used by core/branch). */
   readonly branchReserveTokens: number;
+  /**
+   * "Compaction method" per provider id (Settings → Compaction): "native" = the provider's own
+   * compaction when its api has one (native-method.ts); absent or "grove" = Grove's summary.
+   */
+  readonly methods: Readonly<Record<string, CompactionMethodSetting>>;
+  /** "Let Claude compact on the server": opt-in `context_management` edit `compact_20260112`. */
+  readonly serverCompaction: boolean;
 };
+
+export type CompactionMethodSetting = "grove" | "native";
 
 export const DEFAULT_COMPACTION_SETTINGS: CompactionSettings = {
   enabled: true,
@@ -34,6 +43,8 @@ export const DEFAULT_COMPACTION_SETTINGS: CompactionSettings = {
   keptUserTurnMaxTokens: 1_500,
   keptUserTurnsBudget: null,
   branchReserveTokens: 16_384,
+  methods: {},
+  serverCompaction: false,
 };
 
 /** The default threshold keeps at least this share of the window free (DESIGN §4.6). */

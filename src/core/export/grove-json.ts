@@ -5,6 +5,7 @@
 import { z } from "zod";
 import type { Entry, Session } from "../session/entries";
 import { asEntryId, asSessionId, type BlobId, type EntryId, type SessionId } from "../session/ids";
+import { nativeCompactionFields } from "./native-compaction-schema";
 
 export const GROVE_EXPORT_FORMAT = "grove-session-export";
 export const GROVE_EXPORT_VERSION = 1;
@@ -121,6 +122,7 @@ const compactionEntry = z.object({
   instructions: z.string().optional(),
   model: z.string(),
   details: z.unknown().optional(),
+  ...nativeCompactionFields,
 });
 
 const branchSummaryEntry = z.object({

@@ -14,6 +14,10 @@
  *    (prompts/compaction-summary-context.md): the handoff framing, then the kept user turns
  *    (`keptUserTurnIds` found on the path before the kept region, in path order, each verbatim in
  *    `<user_message>` tags; ids not on the path are skipped), then the stored `summary`.
+ *    2b. When that compaction holds provider-native material for the target (same api and provider
+ *    id, native-compaction.ts), the material goes first instead (`LlmContext.native`), and one
+ *    user-role "floor" message follows it: the kept user turns verbatim and the `<verbatim_tail>`.
+ *    Every other target gets Grove's summary as above.
  * 3. Then the path from `firstKeptEntryId` on (from the root without a compaction). If
  *    `firstKeptEntryId` is null, or not on the path before the compaction entry, the kept region
  *    is what follows the compaction entry. Compaction entries inside the kept region are skipped
@@ -54,6 +58,7 @@ import {
   type ThinkingBlock,
 } from "./entries";
 import { blockText } from "./entry-text";
+import { nativeFloorText, nativePrefixFor } from "./native-compaction";
 import { normalizeMessages } from "./normalize-messages";
 import { isSkippedMessage, joinContinuation, planContext } from "./plan-context";
 
@@ -104,13 +109,13 @@ function messageToContext(entry: MessageEntry): ContextMessage {
 
 const userMessage = (text: string): ContextUserMessage => ({ role: "user", content: [{ type: "text", text }] });
 
+const userTurnText = (e: MessageEntry): string =>
+  textBlocks(e.content)
+    .map((b) => b.text)
+    .join("\n\n");
+
 function compactionMessage(compaction: CompactionEntry, keptTurns: readonly MessageEntry[]): ContextUserMessage {
-  const turns = keptTurns.map((e) => {
-    const text = textBlocks(e.content)
-      .map((b) => b.text)
-      .join("\n\n");
-    return `<user_message>\n${text}\n</user_message>`;
-  });
+  const turns = keptTurns.map((e) => `<user_message>\n${userTurnText(e)}\n</user_message>`);
   const keptUserTurns = turns.length > 0 ? fillTemplate(COMPACTION_KEPT_USER_TURNS, { turns: turns.join("\n\n") }) : "";
   return userMessage(fillTemplate(COMPACTION_SUMMARY_CONTEXT, { keptUserTurns, summary: compaction.summary }));
 }
@@ -119,7 +124,15 @@ function compactionMessage(compaction: CompactionEntry, keptTurns: readonly Mess
 export function buildContext(path: readonly Entry[], opts: BuildContextOptions): LlmContext {
   const messages: ContextMessage[] = [];
   const plan = planContext(path);
-  if (plan.compaction !== null) messages.push(compactionMessage(plan.compaction, plan.keptUserTurns));
+  const native =
+    plan.compaction !== null ? nativePrefixFor(plan.compaction, opts.targetApi, opts.targetProviderId) : null;
+  if (plan.compaction !== null && native !== null) {
+    // The provider's own compaction replaces Grove's summary; the floor still travels (rule 2b).
+    const floor = nativeFloorText(plan.compaction, plan.keptUserTurns.map(userTurnText));
+    if (floor !== null) messages.push(userMessage(floor));
+  } else if (plan.compaction !== null) {
+    messages.push(compactionMessage(plan.compaction, plan.keptUserTurns));
+  }
 
   for (let i = plan.keptStart; i < path.length; i++) {
     const entry = path[i];
@@ -157,5 +170,6 @@ export function buildContext(path: readonly Entry[], opts: BuildContextOptions):
     plan.compaction !== null
       ? [opts.systemPrompt.trimEnd(), COMPACTED_SYSTEM_NOTE].filter(Boolean).join("\n\n")
       : opts.systemPrompt;
-  return { system, messages: normalizeMessages(messages, opts.targetApi, opts.targetProviderId) };
+  const normalized = normalizeMessages(messages, opts.targetApi, opts.targetProviderId);
+  return native !== null ? { system, messages: normalized, native } : { system, messages: normalized };
 }

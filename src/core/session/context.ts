@@ -4,6 +4,7 @@
  * thinking dropped). Provider adapters only translate this shape to their wire format.
  */
 import type { ReasoningBlock, TextBlock, ThinkingBlock } from "./entries";
+import type { NativeContextPrefix } from "./native-compaction";
 
 export type ContextUserMessage = { role: "user"; content: TextBlock[] };
 export type ContextAssistantMessage = {
@@ -16,6 +17,11 @@ export type LlmContext = {
   /** Empty string = no system prompt. */
   system: string;
   messages: ContextMessage[];
+  /**
+   * A provider-native compaction sent verbatim before `messages` (native-compaction.ts): only ever
+   * set for the provider that made it. Absent otherwise.
+   */
+  native?: NativeContextPrefix;
 };
 
 /** A context block's visible text: a reasoning item by its summary (its encrypted content is opaque). */

@@ -130,6 +130,41 @@ export type CompactionEntry = EntryBase & {
   readonly model: string;
   /** Opaque extra data (pi's read/modified files, eviction notes): kept and exported unchanged. */
   readonly details?: unknown;
+  /**
+   * Who wrote the compaction the chat's provider sees: Grove's summary (absent = "grove"), or the
+   * provider's own (native) compaction kept in `preserveData`. `summary` is always Grove's own, so
+   * any other provider is sent that (build-context.ts).
+   */
+  readonly compactedBy?: CompactionMethod;
+  /** Set when provider-native compaction was asked for and failed: why Grove's summary stands instead. */
+  readonly nativeFallback?: string;
+  /** The provider's native compaction material, kept verbatim (data, never code paths). */
+  readonly preserveData?: CompactionPreserveData;
+};
+
+export type CompactionMethod = "grove" | "openai" | "anthropic";
+
+/** OpenAI `responses.compact` output items, verbatim, and who may receive them back. */
+export type OpenAIRemoteCompaction = {
+  readonly api: ApiKind;
+  /** Provider config id that made them: they go back to that provider only. */
+  readonly provider: string;
+  readonly model: string;
+  /** The returned `output` items (user messages, then one `compaction` item), unchanged. */
+  readonly items: readonly unknown[];
+};
+
+/** Anthropic's `compaction` content block, verbatim (`content`, `encrypted_content`, `signature`). */
+export type AnthropicCompaction = {
+  readonly api: ApiKind;
+  readonly provider: string;
+  readonly model: string;
+  readonly block: { readonly type: "compaction"; readonly content: string | null } & Readonly<Record<string, unknown>>;
+};
+
+export type CompactionPreserveData = {
+  readonly openaiRemoteCompaction?: OpenAIRemoteCompaction;
+  readonly anthropicCompaction?: AnthropicCompaction;
 };
 
 export type BranchSummaryEntry = EntryBase & {

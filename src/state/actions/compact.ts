@@ -17,6 +17,7 @@ import { pushNotice, useMaintenanceStore } from "../stores";
 import { chatTarget, isTargetError, summarizerSpec, summarizerTarget, thresholdOf } from "./chat-target";
 import { describeFailure } from "./describe-failure";
 import { entryCountsFor } from "./entry-counts";
+import { nativeJob } from "./native-job";
 import { showSummarizerNotices } from "./summarizer-notices";
 
 export type CompactOptions = {
@@ -78,6 +79,7 @@ export async function compactSession(
           countScale: chat.calibration?.ratio ?? 1,
           entryCounts,
           summarizer: summarizerSpec(summarizer, settings),
+          ...nativeJob(chat, settings.compaction),
         },
         {
           signal,
@@ -90,6 +92,9 @@ export async function compactSession(
                 break;
               case "summarizing":
                 progress({ phase: "summarizing", window: p.window, windows: p.windows }, p.text);
+                break;
+              case "native":
+                progress({ phase: "native", method: p.method });
                 break;
               case "split-turn-prefix":
                 progress({ phase: "split-turn-prefix" }, p.text);

@@ -24,6 +24,7 @@ import { type ActiveReply, pushNotice, useSettingsStore, useStreamStore } from "
 import { type ChatTarget, chatTarget, isTargetError } from "./chat-target";
 import { describeFailure } from "./describe-failure";
 import { pageOwnerId } from "./owner";
+import { keepServerCompaction, serverCompactionFor } from "./server-compaction";
 
 /** What a finished reply was: the entry written, and the target and exact request it was sent with. */
 export type ReplyResult =
@@ -221,6 +222,7 @@ export async function runReply(
         maxOutputTokens: model.info.maxOutput,
         thinking: thinkingFor(settings, modelId),
         signal: controller.signal,
+        ...serverCompactionFor(target, settings),
       })) {
         partial = copyPartial(event.partial);
         switch (event.type) {
@@ -282,6 +284,8 @@ export async function runReply(
     };
     try {
       await finalizeDraft(draftId, entry, { kind: "move-if-leaf-is", expected: parentId, to: draftId });
+      if (partial.compaction)
+        await keepServerCompaction(sessionId, entry, partial.compaction, read?.path ?? [], deps.now());
       return { entry, target, context };
     } catch (e) {
       if (!isQuotaError(e)) {

@@ -20,7 +20,8 @@ export type CompactionProgress =
   | { phase: "preparing" }
   | { phase: "summarizing"; window: number; windows: number }
   | { phase: "split-turn-prefix" }
-  | { phase: "short-summary" };
+  | { phase: "short-summary" }
+  | { phase: "native"; method: "openai" | "anthropic" };
 
 export type BranchSummaryProgress = { phase: "preparing" } | { phase: "summarizing" };
 

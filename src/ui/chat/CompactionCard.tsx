@@ -2,6 +2,7 @@ import { memo, useState } from "react";
 import { extractTail, stripTail } from "../../core/compaction/verbatim-tail";
 import type { CompactionEntry } from "../../core/session/entries";
 import { Markdown } from "../markdown/Markdown";
+import { compactedByLabel, nativeFallbackNote, nativeSummaryText } from "./compaction-method-text";
 import { REASON_LABEL } from "./maintenance-text";
 
 /** Summaries longer than this (characters) start collapsed. */
@@ -64,6 +65,8 @@ export const CompactionCard = memo(function CompactionCard({
   const digest = stripTail(entry.summary);
   const tail = extractTail(entry.summary);
   const notes = cardNotes(entry.details);
+  const fallback = nativeFallbackNote(entry);
+  const nativeText = nativeSummaryText(entry);
   const saved = entry.tokensBefore > 0 ? Math.round((1 - entry.tokensAfter / entry.tokensBefore) * 100) : 0;
 
   return (
@@ -81,12 +84,24 @@ export const CompactionCard = memo(function CompactionCard({
           </span>
           <span className="compaction-title">Compaction summary</span>
           <span className="badge">{REASON_LABEL[entry.reason]}</span>
+          <span className={`badge compacted-by ${entry.compactedBy ?? "grove"}`}>{compactedByLabel(entry)}</span>
           {!latest && <span className="badge">superseded by a later compaction</span>}
           <span className="compaction-tokens" title={`${saved}% smaller`}>
             {entry.tokensBefore.toLocaleString()} → {entry.tokensAfter.toLocaleString()} tokens
           </span>
         </header>
         {entry.shortSummary && <p className="compaction-short">{entry.shortSummary}</p>}
+        {fallback && (
+          <p className="compaction-fallback" role="note">
+            {fallback}
+          </p>
+        )}
+        {nativeText && (
+          <details className="compaction-native">
+            <summary>Claude's own summary (sent to Claude)</summary>
+            <Markdown text={nativeText} />
+          </details>
+        )}
         {entry.instructions && (
           <p className="compaction-instructions">
             <span className="muted">Instructions:</span> {entry.instructions}

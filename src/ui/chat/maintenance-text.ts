@@ -55,6 +55,10 @@ export function phaseText(progress: CompactionProgress): string {
       return "Summarizing the start of the turn in progress…";
     case "short-summary":
       return "Writing the short summary…";
+    case "native":
+      return progress.method === "openai"
+        ? "OpenAI is compacting the conversation…"
+        : "Claude is compacting the conversation…";
     default: {
       const never: never = progress;
       return String(never);

@@ -6,6 +6,7 @@ import { messageText } from "../../core/session/entries";
 import { entryText, firstWords } from "../../core/session/entry-text";
 import type { EntryId } from "../../core/session/ids";
 import type { TreeIndex } from "../../core/session/tree";
+import { compactedByLabel } from "../chat/compaction-method-text";
 import { count, KIND_GLYPH } from "./names";
 
 const REASON: Readonly<Record<CompactionReason, string>> = {
@@ -218,6 +219,11 @@ function CompactionBody({
         <dd>{REASON[entry.reason]}</dd>
         <dt>Model</dt>
         <dd>{entry.model}</dd>
+        <dt>Method</dt>
+        <dd>
+          {compactedByLabel(entry)}
+          {entry.nativeFallback !== undefined && <span className="muted"> (the provider's own compaction failed)</span>}
+        </dd>
         {entry.instructions && (
           <>
             <dt>Instructions</dt>

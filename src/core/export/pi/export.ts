@@ -18,7 +18,14 @@
  */
 import { fillTemplate, HANDOFF_CONTEXT } from "../../prompts";
 import { toolCallText, toolResultText } from "../../session/build-context";
-import { type ApiKind, assertNever, type Block, type Entry, type MessageEntry } from "../../session/entries";
+import {
+  type ApiKind,
+  assertNever,
+  type Block,
+  type CompactionEntry,
+  type Entry,
+  type MessageEntry,
+} from "../../session/entries";
 import type { EntryId } from "../../session/ids";
 import { buildTreeIndex, childrenOf, pathToRoot } from "../../session/tree";
 import type { ExportedSession } from "../grove-json";
@@ -210,6 +217,7 @@ function piLineOf(e: Entry, parentId: EntryId | null): Json {
         ...(e.firstKeptEntryId !== null ? { firstKeptEntryId: e.firstKeptEntryId } : {}),
         tokensBefore: e.tokensBefore,
         ...(e.details !== undefined ? { details: e.details } : {}),
+        ...piPreserveData(e),
         grove: {
           shortSummary: e.shortSummary,
           keptUserTurnIds: e.keptUserTurnIds,
@@ -217,6 +225,9 @@ function piLineOf(e: Entry, parentId: EntryId | null): Json {
           reason: e.reason,
           ...(e.instructions !== undefined ? { instructions: e.instructions } : {}),
           model: e.model,
+          ...(e.compactedBy !== undefined ? { compactedBy: e.compactedBy } : {}),
+          ...(e.nativeFallback !== undefined ? { nativeFallback: e.nativeFallback } : {}),
+          ...(e.preserveData !== undefined ? { preserveData: e.preserveData } : {}),
         } satisfies CompactionGrove,
       };
     case "branch_summary":
@@ -301,4 +312,26 @@ export function exportPiJsonl(s: ExportedSession): string {
 function piSessionId(session: ExportedSession["session"]): string {
   const from = session.importedFrom;
   return from?.startsWith("pi:") ? from.slice("pi:".length) : session.id;
+}
+
+/**
+ * What pi writes for an OpenAI remote compaction: `preserveData.openaiRemoteCompaction` with the
+ * provider and the replacement history (the `responses.compact` output) and its compaction item.
+ * Anthropic's block has no pi counterpart: it rides in the `grove` field only.
+ */
+function piPreserveData(e: CompactionEntry): { preserveData?: Json } {
+  const remote = e.compactedBy === "openai" ? e.preserveData?.openaiRemoteCompaction : undefined;
+  if (!remote) return {};
+  const compactionItem = remote.items.find(
+    (i) => typeof i === "object" && i !== null && (i as { type?: unknown }).type === "compaction",
+  );
+  return {
+    preserveData: {
+      openaiRemoteCompaction: {
+        provider: remote.provider,
+        replacementHistory: remote.items as Json[],
+        ...(compactionItem !== undefined ? { compactionItem: compactionItem as Json } : {}),
+      },
+    },
+  };
 }

@@ -5,6 +5,7 @@
  * are documented in import.ts, export.ts and README.md.
  */
 import { z } from "zod";
+import { nativeCompactionFields } from "../native-compaction-schema";
 
 /** pi's current format version: what imports are migrated to and what export writes. */
 export const PI_SESSION_VERSION = 3;
@@ -100,6 +101,7 @@ const compactionGrove = z.looseObject({
   reason: compactionReason.optional(),
   instructions: z.string().optional(),
   model: z.string().optional(),
+  ...nativeCompactionFields,
 });
 const branchSummaryGrove = z.looseObject({ model: z.string().optional(), instructions: z.string().optional() });
 const sessionInfoGrove = z.looseObject({ titleSource: z.enum(["auto", "user"]).optional() });

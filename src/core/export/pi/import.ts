@@ -187,6 +187,9 @@ function convertV3(file: PiFile, nodes: readonly PiNode[], opts: Required<PiImpo
           ...(grove?.instructions !== undefined ? { instructions: grove.instructions } : {}),
           model: grove?.model ?? modelIdAt(n),
           ...(details !== undefined ? { details } : {}),
+          ...(grove?.compactedBy !== undefined ? { compactedBy: grove.compactedBy } : {}),
+          ...(grove?.nativeFallback !== undefined ? { nativeFallback: grove.nativeFallback } : {}),
+          ...(grove?.preserveData !== undefined ? { preserveData: grove.preserveData } : {}),
         };
         entries.push(entry);
         break;
@@ -207,6 +210,9 @@ function convertV3(file: PiFile, nodes: readonly PiNode[], opts: Required<PiImpo
           ...(grove?.instructions !== undefined ? { instructions: grove.instructions } : {}),
           model: grove?.model ?? modelIdAt(n),
           ...(details !== undefined ? { details } : {}),
+          ...(grove?.compactedBy !== undefined ? { compactedBy: grove.compactedBy } : {}),
+          ...(grove?.nativeFallback !== undefined ? { nativeFallback: grove.nativeFallback } : {}),
+          ...(grove?.preserveData !== undefined ? { preserveData: grove.preserveData } : {}),
         };
         entries.push(entry);
         break;
