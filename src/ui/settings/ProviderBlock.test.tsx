@@ -52,6 +52,20 @@ describe("ProviderBlock: a key is committed only with its base URL", () => {
     ]);
   });
 
+  it("leaving the window (to copy the base URL) commits nothing; a click on plain text in the page does", async () => {
+    const { commits, key } = setup();
+    fireEvent.change(key, { target: { value: "sk-or-new" } });
+    const hasFocus = vi.spyOn(document, "hasFocus").mockReturnValue(false);
+    fireEvent.blur(key, { relatedTarget: null });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(commits).toEqual([]);
+    hasFocus.mockReturnValue(true);
+    fireEvent.blur(key, { relatedTarget: null });
+    await vi.waitFor(() => expect(commits).toHaveLength(1));
+    expect(commits[0]).toMatchObject({ apiKey: "sk-or-new" });
+    hasFocus.mockRestore();
+  });
+
   it("closing the dialog (unmount) commits a pair still being edited", () => {
     const { commits, key, view } = setup();
     fireEvent.change(key, { target: { value: "sk-typed-then-closed" } });

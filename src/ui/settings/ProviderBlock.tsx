@@ -69,7 +69,14 @@ export function ProviderBlock({
     [],
   );
   const onBlur = (e: FocusEvent<HTMLDivElement>) => {
-    if (!e.currentTarget.contains(e.relatedTarget as Node | null)) commit();
+    if (e.currentTarget.contains(e.relatedTarget as Node | null)) return;
+    if (e.relatedTarget !== null) return commit();
+    // Focus went nowhere in the page: a click on plain text — or the window lost focus, e.g. the
+    // user went to copy the base URL after pasting the key. The latter is not leaving the field (the
+    // old base URL would get the new key), and its blur fires before the document reports it.
+    setTimeout(() => {
+      if (document.hasFocus()) commit();
+    }, 0);
   };
   const onEnter = (e: KeyboardEvent) => {
     if (e.key === "Enter") commit();
