@@ -19,7 +19,7 @@ import { fitsWithoutCounting } from "./fits";
 import { autoHandoff } from "./handoff";
 import { knownPath, rememberPath } from "./known-paths";
 import { type Measured, measureContext } from "./measure";
-import { type ReplyDeps, type ReplyResult, runReply } from "./reply";
+import { isReplying, type ReplyDeps, type ReplyResult, runReply } from "./reply";
 
 export type ReplyOptions = {
   /** The reply continues a partial cut off by the output limit (Continue). */
@@ -93,6 +93,8 @@ export async function replyAndMaintain(
   void learnCalibration(result);
 
   const { entry, target } = result;
+  // Kept on screen, not yet saved (disk full): no maintenance until it is in the tree.
+  if (isReplying(sessionId)) return;
   const pathWithReply = [...(read?.path ?? []), entry];
   // The next send from this reply reads no entry at all.
   rememberPath(pathWithReply);

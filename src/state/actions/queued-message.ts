@@ -141,8 +141,11 @@ function flushIdle(send: QueuedSender): void {
 }
 
 async function flush(sessionId: SessionId, message: QueuedMessage, send: QueuedSender): Promise<void> {
-  // Out of the queue first (synchronously), so it is sent once however often the stores change.
+  // Out of the queue first (synchronously), so it is sent once however often the stores change; and
+  // the chat held from the same instant, so a message the user sends meanwhile queues behind this one
+  // instead of forking from the same leaf.
   setQueued(sessionId, () => undefined);
+  const release = holdSession(sessionId);
   try {
     await inOrder(() => deleteQueued(sessionId));
     // false: the chat was deleted meanwhile, and its queued message with it.
@@ -150,6 +153,8 @@ async function flush(sessionId: SessionId, message: QueuedMessage, send: QueuedS
     return;
   } catch (e) {
     reportActionError("Your queued message could not be sent", e);
+  } finally {
+    release();
   }
   // Kept for Send or Discard, ahead of anything queued meanwhile (and stored again: the delete may have gone through).
   const now = useMaintenanceStore.getState().queued[sessionId];

@@ -8,11 +8,13 @@ import { createSession, getSession } from "../../db/sessions";
 import { freshDatabase, getDb } from "../../db/testing/database";
 import type { StreamEvent, StreamFn, StreamRequest } from "../../providers/types";
 import { emptyPartial } from "../../worker/testing/streams";
+import { runMaintenance } from "../maintenance/runner";
 import { DEFAULT_SETTINGS } from "../settings-model";
 import { resetStores, useSettingsStore, useStreamStore, useUiStore } from "../stores";
 import {
   clearPendingReply,
   DRAFT_CHECKPOINT_MS,
+  isReplying,
   runReply,
   STORAGE_FULL_TEXT,
   saveUnsaved,
@@ -276,6 +278,13 @@ describe("a reply the storage refuses (disk full)", () => {
       partial: { content: [{ type: "text", text: "All of it" }] },
     });
     expect(await saveUnsaved(sessionId)).toBe(false);
+    // Not over until saved: no maintenance may fold the path without it (and move the leaf past it).
+    expect(isReplying(sessionId)).toBe(true);
+    expect(
+      await runMaintenance(sessionId, { kind: "compaction", reason: "threshold" }, async () => ({ kind: "done" })),
+    ).toEqual({
+      kind: "busy",
+    });
     full = false;
     expect(await saveUnsaved(sessionId)).toBe(true);
     await whenSaved(sessionId);
@@ -283,5 +292,6 @@ describe("a reply the storage refuses (disk full)", () => {
     const saved = (await getEntries(sessionId)).find((e) => e.parentId === userId) as MessageEntry;
     expect(saved.content).toEqual([{ type: "text", text: "All of it" }]);
     expect((await getSession(sessionId))?.leafId).toBe(saved.id);
+    expect(isReplying(sessionId)).toBe(false);
   });
 });

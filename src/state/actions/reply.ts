@@ -62,7 +62,9 @@ const pendingControllers = new Map<SessionId, AbortController>();
 const unsavedTimers = new Map<SessionId, ReturnType<typeof setInterval>>();
 
 export function isReplying(sessionId: SessionId): boolean {
-  return controllers.has(sessionId);
+  // A reply kept on screen because the disk was full is not over until it is saved: maintenance now
+  // would fold the path without it and move the leaf, hiding it once it is written.
+  return controllers.has(sessionId) || unsavedEntries.has(sessionId);
 }
 
 /** Stop the reply in flight (or about to start) for a session; what arrived is kept and marked "stopped". */
