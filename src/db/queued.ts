@@ -7,13 +7,18 @@ import type { QueuedRow } from "./rows";
 import { getDb } from "./schema";
 
 /** Adds `text` to the chat's queued message (a second message joins the first after a blank line). */
-export async function appendQueued(sessionId: SessionId, text: string, now: number): Promise<QueuedRow> {
+export async function appendQueued(
+  sessionId: SessionId,
+  text: string,
+  now: number,
+  ownerId: string,
+): Promise<QueuedRow> {
   const db = getDb();
   return db.transaction("rw", db.queued, async () => {
     const before = await db.queued.get(sessionId);
     const row: QueuedRow = before
-      ? { ...before, text: `${before.text}\n\n${text}` }
-      : { sessionId, text, queuedAt: now };
+      ? { ...before, text: `${before.text}\n\n${text}`, ownerId }
+      : { sessionId, text, queuedAt: now, ownerId };
     await db.queued.put(row);
     return row;
   });
@@ -31,6 +36,19 @@ export async function getQueued(sessionId: SessionId): Promise<QueuedRow | undef
 /** Every queued message, of every chat. */
 export async function listQueued(): Promise<QueuedRow[]> {
   return getDb().queued.toArray();
+}
+
+/**
+ * Takes the chat's queued message out of the table (read and delete in one transaction), so of two
+ * tabs offering to send the same message only one gets it. Undefined when it is gone already.
+ */
+export async function takeQueued(sessionId: SessionId): Promise<QueuedRow | undefined> {
+  const db = getDb();
+  return db.transaction("rw", db.queued, async () => {
+    const row = await db.queued.get(sessionId);
+    if (row) await db.queued.delete(sessionId);
+    return row;
+  });
 }
 
 export async function deleteQueued(sessionId: SessionId): Promise<void> {

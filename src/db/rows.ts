@@ -40,7 +40,11 @@ export type BlobRow = { id: BlobId; data: Blob; mimeType: string; size: number; 
  * A message the user sent while maintenance ran on its chat, waiting to go out after it (one per
  * chat; more text is appended). Still here after a reload: it was never sent.
  */
-export type QueuedRow = { sessionId: SessionId; text: string; queuedAt: number };
+/**
+ * `ownerId`: the page that will send it (its Web Lock name, as for drafts); another open tab leaves
+ * a row whose owner is alive alone. Absent on rows written before owners were recorded.
+ */
+export type QueuedRow = { sessionId: SessionId; text: string; queuedAt: number; ownerId?: string };
 
 /** Text typed into a chat's composer and not sent yet: restored when the chat opens again. */
 export type ComposerDraftRow = { sessionId: SessionId; text: string; updatedAt: number };

@@ -87,7 +87,8 @@ export type {
  * A message the user sent while maintenance ran on its chat (persisted: db/queued.ts). "waiting"
  * goes out by itself once the chat is idle; "unsent" (found after a reload) waits for Send or Discard.
  */
-export type QueuedMessage = { text: string; queuedAt: number; state: "waiting" | "unsent" };
+/** `stored`: found in the table at start-up (another tab may send it first: take the row before sending). */
+export type QueuedMessage = { text: string; queuedAt: number; state: "waiting" | "unsent"; stored?: boolean };
 
 export const useMaintenanceStore = create<{
   op: MaintenanceOp | null;

@@ -199,7 +199,9 @@ describe("autoHandoff (the threshold strategy)", () => {
     expect(useMaintenanceStore.getState().queued).toEqual({
       [result.session.id]: { text: "and dates too", queuedAt: 5, state: "unsent" },
     });
-    expect(await listQueued()).toEqual([{ sessionId: result.session.id, text: "and dates too", queuedAt: 5 }]);
+    expect(await listQueued()).toEqual([
+      { sessionId: result.session.id, text: "and dates too", queuedAt: 5, ownerId: expect.any(String) },
+    ]);
     expect(useUiStore.getState().notices.at(-1)?.text).toContain("Your queued message is in the new session");
   });
 

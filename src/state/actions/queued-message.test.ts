@@ -2,7 +2,7 @@ import "fake-indexeddb/auto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { SessionId } from "../../core/session/ids";
 import { newSessionId } from "../../core/session/ids";
-import { getQueued, listQueued } from "../../db/queued";
+import { getQueued, listQueued, takeQueued } from "../../db/queued";
 import { freshDatabase } from "../../db/testing/database";
 import { beginMaintenance, endMaintenance } from "../maintenance/lock";
 import { resetStores, useMaintenanceStore, useUiStore } from "../stores";
@@ -98,7 +98,7 @@ describe("queued messages", () => {
     resetStores();
 
     const { sent, send } = recorder();
-    await loadQueued();
+    await loadQueued(async () => false);
     stop = startQueueFlusher(send);
     await settle();
     expect(sent).toEqual([]);
@@ -106,9 +106,10 @@ describe("queued messages", () => {
       text: "from before the reload",
       queuedAt: 10,
       state: "unsent",
+      stored: true,
     });
 
-    sendUnsent(a);
+    await sendUnsent(a);
     await settle();
     expect(sent).toEqual([{ sessionId: a, text: "from before the reload" }]);
     expect(await getQueued(a)).toBeUndefined();
@@ -117,6 +118,29 @@ describe("queued messages", () => {
     expect(dropped?.text).toBe("another chat's");
     expect(await listQueued()).toEqual([]);
     expect(useMaintenanceStore.getState().queued).toEqual({});
+  });
+
+  it("another open tab's waiting message is not offered here; one two tabs offer is sent by one only", async () => {
+    const mine = newSessionId();
+    const theirs = newSessionId();
+    await queueMessage(mine, "orphaned", 10);
+    await queueMessage(theirs, "the other tab sends this", 11);
+    expect((await getQueued(theirs))?.ownerId).toBeTruthy();
+    resetStores();
+
+    const { sent, send } = recorder();
+    // Rows whose page is still open are that page's to send.
+    await loadQueued(async () => true);
+    expect(useMaintenanceStore.getState().queued).toEqual({});
+
+    // Both tabs found `mine` as unsent; the other one sent it first (it took the row).
+    await loadQueued(async () => false);
+    stop = startQueueFlusher(send);
+    await takeQueued(mine);
+    await sendUnsent(mine);
+    await settle();
+    expect(sent).toEqual([]);
+    expect(useMaintenanceStore.getState().queued[mine]).toBeUndefined();
   });
 
   it("a message that could not be stored in its chat is kept as unsent (in memory and stored); one whose chat is gone goes with it", async () => {

@@ -9,8 +9,9 @@
  * so this module does not import the chat actions that queue into it.
  */
 import type { SessionId } from "../../core/session/ids";
-import { appendQueued, deleteQueued, listQueued, putQueued } from "../../db/queued";
+import { appendQueued, deleteQueued, listQueued, putQueued, takeQueued } from "../../db/queued";
 import { type QueuedMessage, useMaintenanceStore, useStreamStore } from "../stores";
+import { isOwnerAlive, pageOwnerId } from "./owner";
 import { reportActionError } from "./report-error";
 
 /**
@@ -35,7 +36,7 @@ export async function queueMessage(sessionId: SessionId, text: string, now: numb
     state: "waiting",
   }));
   try {
-    await inOrder(() => appendQueued(sessionId, text, now));
+    await inOrder(() => appendQueued(sessionId, text, now, pageOwnerId()));
   } catch (e) {
     reportActionError("Your queued message could not be saved (it will still be sent unless you reload)", e);
   }
@@ -53,10 +54,27 @@ export async function discardQueued(sessionId: SessionId): Promise<QueuedMessage
   return message;
 }
 
+const claiming = new Set<SessionId>();
+
 /** "Send" on an unsent message: it goes out as soon as its chat is idle (now, usually). */
-export function sendUnsent(sessionId: SessionId): void {
+export async function sendUnsent(sessionId: SessionId): Promise<void> {
   const message = useMaintenanceStore.getState().queued[sessionId];
   if (!message || message.state === "waiting") return;
+  if (message.stored) {
+    // Another tab that found the same row may have sent it meanwhile: only the one that takes the
+    // row sends. Until then it stays unsent (the flusher leaves it alone), and a second click waits.
+    if (claiming.has(sessionId)) return;
+    claiming.add(sessionId);
+    try {
+      const row = await inOrder(() => takeQueued(sessionId));
+      setQueued(sessionId, (now) => (row && now ? { ...now, state: "waiting", stored: false } : undefined));
+    } catch (e) {
+      reportActionError("Your queued message could not be sent", e);
+    } finally {
+      claiming.delete(sessionId);
+    }
+    return;
+  }
   setQueued(sessionId, () => ({ ...message, state: "waiting" }));
 }
 
@@ -64,20 +82,27 @@ export function sendUnsent(sessionId: SessionId): void {
 export async function moveQueued(from: SessionId, to: SessionId, message: QueuedMessage): Promise<void> {
   setQueued(to, () => ({ ...message, state: "unsent" }));
   try {
-    await inOrder(() => putQueued({ sessionId: to, text: message.text, queuedAt: message.queuedAt }));
+    await inOrder(() =>
+      putQueued({ sessionId: to, text: message.text, queuedAt: message.queuedAt, ownerId: pageOwnerId() }),
+    );
   } catch (e) {
     reportActionError("Could not keep the queued message", e);
   }
   if (from !== to) await discardQueued(from);
 }
 
-/** At start-up: what was queued before the reload was never sent. */
-export async function loadQueued(): Promise<void> {
-  const rows = await listQueued();
+/**
+ * At start-up: what was queued by a page that is gone (closed, reloaded) was never sent. A row
+ * whose page is still open (another tab) is that tab's to send.
+ */
+export async function loadQueued(ownerAlive: (ownerId: string) => Promise<boolean> = isOwnerAlive): Promise<void> {
+  const all = await listQueued();
+  const alive = await Promise.all(all.map((row) => (row.ownerId ? ownerAlive(row.ownerId) : false)));
+  const rows = all.filter((_, i) => !alive[i]);
   useMaintenanceStore.setState((s) => {
     const queued = { ...s.queued };
     for (const row of rows) {
-      queued[row.sessionId] ??= { text: row.text, queuedAt: row.queuedAt, state: "unsent" };
+      queued[row.sessionId] ??= { text: row.text, queuedAt: row.queuedAt, state: "unsent", stored: true };
     }
     return { queued };
   });
@@ -164,7 +189,9 @@ async function flush(sessionId: SessionId, message: QueuedMessage, send: QueuedS
     state: "unsent",
   };
   setQueued(sessionId, () => kept);
-  await inOrder(() => putQueued({ sessionId, text: kept.text, queuedAt: kept.queuedAt })).catch(() => {});
+  await inOrder(() => putQueued({ sessionId, text: kept.text, queuedAt: kept.queuedAt, ownerId: pageOwnerId() })).catch(
+    () => {},
+  );
 }
 
 /**
