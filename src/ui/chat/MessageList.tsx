@@ -60,6 +60,10 @@ export function MessageList({ view, sessionId }: { view: SessionView; sessionId:
     // A chat opens at its end: start the first render there, rather than drawing the first rows
     // only to scroll past them (on a 2,000-message chat that was a fifth of a cold open).
     initialOffset: () => Math.max(0, count * ROW_ESTIMATE_PX),
+    // Before the list is laid out its height is unknown (0: only the overscan rows would be drawn),
+    // and the rows that then come into view were rendered at once while React committed. The
+    // window's height is a little more than the list's: the first render draws every row in view.
+    initialRect: { width: 0, height: typeof window === "undefined" ? 0 : window.innerHeight },
     getItemKey: (i) => rows[i]?.key ?? "streaming",
   });
   // A row measured at mount re-renders the list (the rows now in view), and React flushes an
