@@ -1,14 +1,18 @@
-import { StrictMode } from "react";
+import { StrictMode, startTransition } from "react";
 import { createRoot } from "react-dom/client";
 import { boot } from "./state/boot";
 import { App } from "./ui/App";
 import "./ui/app.css";
 
 const root = createRoot(document.getElementById("root") as HTMLElement);
+// The first render as a transition: React renders it in slices that yield to the page, not in
+// one long task (with a chat open it is the app, the chat and its visible messages at once).
 void boot().then(() =>
-  root.render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
+  startTransition(() =>
+    root.render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    ),
   ),
 );

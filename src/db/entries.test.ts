@@ -1,7 +1,15 @@
 import "fake-indexeddb/auto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type EntryId, newEntryId, newSessionId } from "../core/session/ids";
-import { appendEntries, getEntries, getEntry, getSessionPath, getSessionWithEntries, moveLeaf } from "./entries";
+import {
+  appendEntries,
+  getEntries,
+  getEntriesInChunks,
+  getEntry,
+  getSessionPath,
+  getSessionWithEntries,
+  moveLeaf,
+} from "./entries";
 import {
   AppendOnlyError,
   DanglingParentError,
@@ -215,6 +223,38 @@ describe("getEntries", () => {
     await sessionWithOneTurn();
     expect((await getEntries(one.session.id)).map((e) => e.id)).toEqual([one.u.id, one.a.id]);
     expect(await getEntries(newSessionId())).toEqual([]);
+  });
+});
+
+describe("getEntriesInChunks", () => {
+  it("reads what getEntries reads, in id order, without other sessions' entries written in between", async () => {
+    const a = makeSession({ title: "A" });
+    const b = makeSession({ title: "B" });
+    await createSession(a, []);
+    await createSession(b, []);
+    // Interleaved: every other id belongs to the other chat, so every run of A's ids spans B's.
+    let aParent: EntryId | null = null;
+    let bParent: EntryId | null = null;
+    for (let i = 0; i < 23; i++) {
+      const ea = userMessage(a.id, aParent, `a${i}`);
+      await appendEntries(a.id, [ea], { kind: "move", to: ea.id });
+      aParent = ea.id;
+      const eb = userMessage(b.id, bParent, `b${i}`);
+      await appendEntries(b.id, [eb], { kind: "move", to: eb.id });
+      bParent = eb.id;
+    }
+    for (const chunk of [1, 5, 7, 23, 400]) {
+      expect(await getEntriesInChunks(a.id, chunk)).toEqual(await getEntries(a.id));
+      expect(await getEntriesInChunks(b.id, chunk)).toEqual(await getEntries(b.id));
+    }
+    expect((await getEntriesInChunks(a.id, 5)).map((e) => e.type === "message" && e.content)).toHaveLength(23);
+  });
+
+  it("is empty for an unknown session or one with no entries", async () => {
+    const s = makeSession();
+    await createSession(s, []);
+    expect(await getEntriesInChunks(s.id, 2)).toEqual([]);
+    expect(await getEntriesInChunks(newSessionId(), 2)).toEqual([]);
   });
 });
 

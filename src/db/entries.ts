@@ -64,6 +64,31 @@ export async function getEntries(sessionId: SessionId): Promise<Entry[]> {
   return getDb().entries.where("sessionId").equals(sessionId).toArray();
 }
 
+/** Entries per request of `getEntriesInChunks`: ~1.3 MB of a typical big chat, well under 50 ms to clone. */
+export const ENTRY_CHUNK = 400;
+
+/**
+ * Every entry of the session, in id order, like `getEntries`, read as several small requests
+ * instead of one: the session's ids first (keys only, cheap), then consecutive runs of `chunk` ids
+ * each as one primary-key range. The page deserializes (and a live query clones) each answer in its
+ * own task, so a 10,000-entry chat no longer holds the main thread for one 13 MB read. Entries of
+ * other sessions whose ids fall inside a run (chats written at the same time) are read and dropped.
+ */
+export async function getEntriesInChunks(sessionId: SessionId, chunk: number = ENTRY_CHUNK): Promise<Entry[]> {
+  const db = getDb();
+  const ids = (await db.entries.where("sessionId").equals(sessionId).primaryKeys()) as EntryId[];
+  if (ids.length <= chunk) return ids.length === 0 ? [] : db.entries.where("sessionId").equals(sessionId).toArray();
+  const runs: Promise<Entry[]>[] = [];
+  for (let i = 0; i < ids.length; i += chunk) {
+    const first = ids[i]!;
+    const last = ids[Math.min(i + chunk, ids.length) - 1]!;
+    runs.push(db.entries.where(":id").between(first, last, true, true).toArray());
+  }
+  const result: Entry[] = [];
+  for (const run of await Promise.all(runs)) for (const e of run) if (e.sessionId === sessionId) result.push(e);
+  return result;
+}
+
 export async function getEntry(id: EntryId): Promise<Entry | undefined> {
   return getDb().entries.get(id);
 }

@@ -1,5 +1,5 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useEffect, useLayoutEffect, useMemo, useRef } from "react";
+import { startTransition, useCallback, useEffect, useLayoutEffect, useMemo, useRef } from "react";
 import type { SessionId } from "../../core/session/ids";
 import { useStreamStore } from "../../state/stores";
 import { useScrollToEntry } from "../graph/use-scroll-to-entry";
@@ -60,8 +60,20 @@ export function MessageList({ view, sessionId }: { view: SessionView; sessionId:
     // A chat opens at its end: start the first render there, rather than drawing the first rows
     // only to scroll past them (on a 2,000-message chat that was a fifth of a cold open).
     initialOffset: () => Math.max(0, count * ROW_ESTIMATE_PX),
+    // Before the list is laid out its height is unknown (0: only the overscan rows would be drawn),
+    // and the rows that then come into view were rendered at once while React committed. The
+    // window's height is a little more than the list's: the first render draws every row in view.
+    initialRect: { width: 0, height: typeof window === "undefined" ? 0 : window.innerHeight },
     getItemKey: (i) => rows[i]?.key ?? "streaming",
   });
+  // A row measured at mount re-renders the list (the rows now in view), and React flushes an
+  // update made while it commits at once, in the same task: opening a long chat chained render,
+  // measure and render of the newly visible rows' Markdown into one 0.3 s task. As a transition
+  // that re-render is sliced and yields to the page.
+  const measure = useCallback(
+    (el: HTMLDivElement | null) => startTransition(() => virtualizer.measureElement(el)),
+    [virtualizer],
+  );
   // The history graph asks to show an entry of the path: stop following and scroll to its row.
   useScrollToEntry(rows, (i) => {
     following.current = false;
@@ -108,7 +120,7 @@ export function MessageList({ view, sessionId }: { view: SessionView; sessionId:
             <div
               key={row.key}
               data-index={row.index}
-              ref={virtualizer.measureElement}
+              ref={measure}
               className="message-row"
               style={{ transform: `translateY(${row.start}px)` }}
             >
