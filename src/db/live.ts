@@ -44,6 +44,8 @@ let known: {
   entries: Entry[];
   ids: Set<EntryId>;
   inFlight: EntryId[];
+  /** When the last read began (ms): a re-run reads back to a margin before it, however long ago. */
+  readAt: number;
   /** The last answer, given again when nothing changed (a checkpoint of a reply re-runs the query). */
   last?: { json: string; result: { session: Session; entries: Entry[] } };
 } | null = null;
@@ -67,6 +69,7 @@ let known: {
 export const liveSessionWithEntries = async (
   sessionId: SessionId,
 ): Promise<{ session: Session | undefined; entries: Entry[] }> => {
+  const readAt = Date.now();
   const session = await getSession(sessionId);
   if (!session) {
     if (known?.sessionId === sessionId) known = null;
@@ -74,21 +77,30 @@ export const liveSessionWithEntries = async (
   }
   // Read before the entries: a reply finished since (its draft gone) is then among them.
   const inFlight = await getDb().drafts.where("sessionId").equals(sessionId).primaryKeys();
-  if (known?.sessionId === sessionId) {
-    // Back to the oldest reply in flight now or at the last read (it may have been written since).
-    const since = [idAt(Date.now() - LIVE_RECENT_MARGIN_MS), ...inFlight, ...known.inFlight].reduce((a, b) =>
+  const start = known;
+  if (start?.sessionId === sessionId) {
+    // Back to a margin before the last read began (a tab frozen for minutes misses nothing), or to
+    // the oldest reply in flight now or then (it may have been written since).
+    const since = [idAt(start.readAt - LIVE_RECENT_MARGIN_MS), ...inFlight, ...start.inFlight].reduce((a, b) =>
       b < a ? b : a,
     );
     const recent = await getDb().entries.where(":id").aboveOrEqual(since).toArray();
-    const { ids } = known;
-    const fresh = recent.filter((e) => e.sessionId === sessionId && !ids.has(e.id));
-    const entries =
-      fresh.length === 0 ? known.entries : remember(sessionId, [...known.entries, ...fresh], ids, inFlight);
-    known.inFlight = inFlight;
-    if (session.leafId === null || ids.has(session.leafId)) return answer(session, entries);
+    // Another chat's read may have replaced `known` meanwhile (a switch): then read this one whole.
+    const base = known;
+    if (base?.sessionId === sessionId) {
+      const { ids } = base;
+      const fresh = recent.filter((e) => e.sessionId === sessionId && !ids.has(e.id));
+      const entries =
+        fresh.length === 0 ? base.entries : remember(sessionId, [...base.entries, ...fresh], ids, inFlight, readAt);
+      if (known) {
+        known.inFlight = inFlight;
+        known.readAt = Math.max(known.readAt, readAt);
+      }
+      if (session.leafId === null || ids.has(session.leafId)) return answer(session, entries);
+    }
   }
   const entries = await getEntriesInChunks(sessionId);
-  remember(sessionId, entries, new Set(), inFlight);
+  remember(sessionId, entries, new Set(), inFlight, readAt);
   return answer(session, entries);
 };
 
@@ -104,7 +116,13 @@ function answer(session: Session, entries: Entry[]): { session: Session; entries
 }
 
 /** Keeps `entries` (in id order) as the session's known entries; returns them. */
-function remember(sessionId: SessionId, entries: Entry[], ids: Set<EntryId>, inFlight: EntryId[]): Entry[] {
+function remember(
+  sessionId: SessionId,
+  entries: Entry[],
+  ids: Set<EntryId>,
+  inFlight: EntryId[],
+  readAt: number,
+): Entry[] {
   let sorted = true;
   for (let i = 1; i < entries.length; i++) {
     if (entries[i - 1]!.id > entries[i]!.id) {
@@ -114,7 +132,7 @@ function remember(sessionId: SessionId, entries: Entry[], ids: Set<EntryId>, inF
   }
   if (!sorted) entries.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   for (const e of entries) ids.add(e.id);
-  known = { sessionId, entries, ids, inFlight };
+  known = { sessionId, entries, ids, inFlight, readAt };
   return entries;
 }
 
