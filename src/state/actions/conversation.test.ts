@@ -235,4 +235,24 @@ describe("replyAndMaintain: the automatic triggers", () => {
     const reply = (await getEntries(sessionId)).find((e) => e.parentId === card?.id);
     expect(reply).toMatchObject({ role: "assistant", createdAt: REPLY_AT });
   });
+
+  it("preflight: a count that cannot be made (worker gone) does not leave the message unanswered", async () => {
+    const { sessionId, question } = await chatWithQuestion();
+    settings(
+      { modelOverrides: { [MODEL.modelId]: { contextWindow: 2_000, maxOutput: 1_000 } } },
+      { thresholdTokens: 0, reserveTokens: 200 },
+    );
+    const t = setup([{ text: "Answered anyway." }], 10_000);
+    const ops = recordOps();
+    await replyAndMaintain(
+      sessionId,
+      question.id,
+      { preflight: true },
+      { ...t.deps, measure: () => Promise.reject(new Error("The background worker stopped unexpectedly.")) },
+    );
+    expect(ops).toEqual([]);
+    const reply = (await getEntries(sessionId)).find((e) => e.parentId === question.id && e.type === "message");
+    expect(reply).toMatchObject({ role: "assistant", status: "complete" });
+    expect(t.chat).toHaveLength(1);
+  });
 });

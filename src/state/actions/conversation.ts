@@ -117,8 +117,20 @@ async function overThreshold(path: readonly Entry[], target: ChatTarget, deps: M
   const threshold = thresholdOf(target, useSettingsStore.getState().settings.compaction);
   // Far below the threshold by an upper bound: no need to ship the path to the worker to count it.
   if (fitsWithoutCounting(path, target, threshold)) return false;
-  const { tokens } = await (deps.measure ?? measureContext)(path, target);
+  const tokens = await countOrZero(path, target, deps);
   return tokens > thresholdOf(target, useSettingsStore.getState().settings.compaction);
+}
+
+/**
+ * The context's tokens, or 0 when they cannot be counted (worker gone, tokenizer not loaded): a
+ * failed count must not leave a message unanswered or break the reply's end; the next step counts
+ * again, and the provider's own "too long" still triggers overflow recovery.
+ */
+function countOrZero(path: readonly Entry[], target: ChatTarget, deps: MaintainDeps): Promise<number> {
+  return (deps.measure ?? measureContext)(path, target).then(
+    (m) => m.tokens,
+    () => 0,
+  );
 }
 
 /**
@@ -136,7 +148,7 @@ async function preflight(
   const room = target.model.info.contextWindow - target.model.info.maxOutput;
   // Fits by an upper bound: the send goes out without waiting for the worker's count.
   if (fitsWithoutCounting(path, target, room)) return null;
-  const { tokens } = await (deps.measure ?? measureContext)(path, target);
+  const tokens = await countOrZero(path, target, deps);
   if (tokens <= room) return null;
   const result = await compactWith(deps)(sessionId, { reason: "preflight" });
   return result.kind === "done" ? result.entry : null;

@@ -30,6 +30,9 @@ export function Composer({
 }) {
   const [text, setText] = useState("");
   const ref = useRef<HTMLTextAreaElement>(null);
+  // The chat on screen now (a failed send puts its text back only if the user is still there).
+  const onScreen = useRef(sessionId);
+  onScreen.current = sessionId;
   const seed = useUiStore((s) => s.composerSeed);
   const focusNonce = useUiStore((s) => s.composerFocus);
   const compacting = useMaintenanceStore((s) => sessionId !== null && s.op?.sessionId === sessionId);
@@ -98,8 +101,9 @@ export function Composer({
     void clearComposerDraft(from);
     const ok = await sendMessage(sent, leafId);
     if (!ok) {
-      // Keep what the user typed if it could not be saved.
-      setText((t) => t || sent);
+      // Keep what the user typed if it could not be saved: in its chat's draft, and in the composer
+      // if that chat is still the one on screen.
+      if (onScreen.current === from) setText((t) => t || sent);
       composerDraftChanged(from, sent);
     }
   };
