@@ -75,6 +75,24 @@ export async function draftTexts(page: Page): Promise<string[]> {
   });
 }
 
+/** The texts of the queued messages stored in IndexedDB (what a reload finds). */
+export async function storedQueuedTexts(page: Page): Promise<string[]> {
+  return page.evaluate(async () => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const req = indexedDB.open("grove");
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+    });
+    const rows = await new Promise<unknown[]>((resolve, reject) => {
+      const req = db.transaction("queued", "readonly").objectStore("queued").getAll();
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+    });
+    db.close();
+    return rows.map((row) => (typeof row === "object" && row !== null ? String(Reflect.get(row, "text")) : ""));
+  });
+}
+
 export function chatRequestsOf(mock: MockServer, api: "anthropic" | "openai"): RecordedRequest[] {
   return mock
     .requests({ api })

@@ -21,7 +21,7 @@ import {
   sentText,
   summarizerReply,
 } from "./compaction-helpers";
-import { expectHeld } from "./faults-helpers";
+import { expectHeld, storedQueuedTexts } from "./faults-helpers";
 import { expect, type MockServer, test } from "./fixtures";
 import { lastUserText } from "./mock-server/index";
 
@@ -101,6 +101,8 @@ test("a queued message survives a reload as not sent, with Send and Discard; Sen
   await openSmallWindow(page, mock, SETUP);
   await talkUntilCompacting(page, mock);
   await queueQuestion(page, mock);
+  // Stored (the page shows it queued at once; the write follows a moment later).
+  await expect.poll(() => storedQueuedTexts(page)).toEqual([QUESTION]);
 
   // The page goes away before the compaction ends (its request dies with it).
   await page.reload();

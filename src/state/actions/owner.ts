@@ -21,6 +21,15 @@ export async function holdOwnerLock(): Promise<void> {
   });
 }
 
+/**
+ * Resolves when the page `ownerId` is gone (its lock is granted to us; released at once). Never
+ * resolves for this page, or where Web Locks do not exist.
+ */
+export function whenOwnerGone(ownerId: string): Promise<void> {
+  if (ownerId === OWNER_ID || typeof navigator === "undefined" || !navigator.locks) return new Promise(() => {});
+  return navigator.locks.request(`${LOCK_PREFIX}${ownerId}`, async () => {});
+}
+
 export async function isOwnerAlive(ownerId: string): Promise<boolean> {
   if (ownerId === OWNER_ID) return true;
   if (typeof navigator === "undefined" || !navigator.locks) return false;

@@ -1,5 +1,5 @@
 import "fake-indexeddb/auto";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { SessionId } from "../../core/session/ids";
 import { newSessionId } from "../../core/session/ids";
 import { getQueued, listQueued, takeQueued } from "../../db/queued";
@@ -129,9 +129,21 @@ describe("queued messages", () => {
     resetStores();
 
     const { sent, send } = recorder();
-    // Rows whose page is still open are that page's to send.
-    await loadQueued(async () => true);
+    // Rows whose page is still open are that page's to send — until that page goes away unsent.
+    let gone: () => void = () => {};
+    const whenGone = new Promise<void>((resolve) => {
+      gone = resolve;
+    });
+    await loadQueued(
+      async () => true,
+      () => whenGone,
+    );
     expect(useMaintenanceStore.getState().queued).toEqual({});
+    gone();
+    await vi.waitFor(() =>
+      expect(Object.keys(useMaintenanceStore.getState().queued).sort()).toEqual([mine, theirs].sort()),
+    );
+    resetStores();
 
     // Both tabs found `mine` as unsent; the other one sent it first (it took the row).
     await loadQueued(async () => false);

@@ -9,9 +9,10 @@
  * so this module does not import the chat actions that queue into it.
  */
 import type { SessionId } from "../../core/session/ids";
-import { appendQueued, deleteQueued, listQueued, putQueued, takeQueued } from "../../db/queued";
+import { appendQueued, deleteQueued, getQueued, listQueued, putQueued, takeQueued } from "../../db/queued";
+import type { QueuedRow } from "../../db/rows";
 import { type QueuedMessage, useMaintenanceStore, useStreamStore } from "../stores";
-import { isOwnerAlive, pageOwnerId } from "./owner";
+import { isOwnerAlive, pageOwnerId, whenOwnerGone } from "./owner";
 import { reportActionError } from "./report-error";
 
 /**
@@ -92,13 +93,31 @@ export async function moveQueued(from: SessionId, to: SessionId, message: Queued
 }
 
 /**
- * At start-up: what was queued by a page that is gone (closed, reloaded) was never sent. A row
- * whose page is still open (another tab) is that tab's to send.
+ * At start-up: what was queued by a page that is gone (closed, reloaded) was never sent: it is
+ * offered as unsent. A row whose page is still open (another tab — or, for a moment, the page this
+ * one reloaded) is that page's to send; if that page goes away with it unsent, it is offered then.
  */
-export async function loadQueued(ownerAlive: (ownerId: string) => Promise<boolean> = isOwnerAlive): Promise<void> {
+export async function loadQueued(
+  ownerAlive: (ownerId: string) => Promise<boolean> = isOwnerAlive,
+  ownerGone: (ownerId: string) => Promise<void> = whenOwnerGone,
+): Promise<void> {
   const all = await listQueued();
   const alive = await Promise.all(all.map((row) => (row.ownerId ? ownerAlive(row.ownerId) : false)));
-  const rows = all.filter((_, i) => !alive[i]);
+  offerUnsent(all.filter((_, i) => !alive[i]));
+  for (const row of all.filter((_, i) => alive[i])) {
+    const { ownerId, sessionId } = row;
+    if (!ownerId) continue;
+    void ownerGone(ownerId)
+      .then(() => getQueued(sessionId))
+      .then((left) => {
+        if (left?.ownerId === ownerId) offerUnsent([left]);
+      })
+      .catch(() => {});
+  }
+}
+
+function offerUnsent(rows: readonly QueuedRow[]): void {
+  if (rows.length === 0) return;
   useMaintenanceStore.setState((s) => {
     const queued = { ...s.queued };
     for (const row of rows) {
