@@ -80,6 +80,12 @@ test("an SVG preview shows the drawing; a Mermaid preview renders its diagram", 
     { text: `A dot:\n\n\`\`\`svg\n${svg}\n\`\`\`\n` },
     { text: "A graph:\n\n```mermaid\ngraph TD; Alpha-->Beta\n```\n" },
   );
+  // Mermaid renders in the app's page: it must do so within the app's own CSP.
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { __violations: string[] }).__violations = seen;
+    document.addEventListener("securitypolicyviolation", (e) => seen.push(`${e.effectiveDirective} ${e.blockedURI}`));
+  });
   await openConfigured(page, mock);
   await sendAndWait(page, "Draw a dot");
   const svgReply = assistantMessages(page).last();
@@ -88,6 +94,7 @@ test("an SVG preview shows the drawing; a Mermaid preview renders its diagram", 
   await expect(svgFrame.locator("svg circle#dot")).toBeVisible();
   await svgReply.screenshot({ path: test.info().outputPath("svg-preview.png") });
 
+  await page.emulateMedia({ colorScheme: "dark" });
   await sendAndWait(page, "Draw a graph");
   const mermaidReply = assistantMessages(page).last();
   await mermaidReply.getByRole("button", { name: "Preview" }).click();
@@ -95,7 +102,8 @@ test("an SVG preview shows the drawing; a Mermaid preview renders its diagram", 
   await expect(mermaidFrame.locator("svg")).toBeVisible({ timeout: 15_000 });
   await expect(mermaidFrame.locator("svg")).toContainText("Alpha");
   await expect(mermaidFrame.locator("svg")).toContainText("Beta");
-  await mermaidReply.screenshot({ path: test.info().outputPath("mermaid-preview.png") });
+  await mermaidReply.screenshot({ path: test.info().outputPath("mermaid-preview-dark.png") });
+  expect(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations)).toEqual([]);
 });
 
 test("a wide code block can be scrolled from the keyboard", async ({ page, mock }) => {

@@ -1,7 +1,10 @@
-import { useEffect, useState } from "react";
-import { buildSrcdoc, PREVIEW_SANDBOX, type PreviewKind } from "./preview";
+import { useEffect, useLayoutEffect, useRef, useState } from "react";
+import { buildSrcdoc, figureFrameHeight, PREVIEW_SANDBOX, type PreviewKind, svgIntrinsicSize } from "./preview";
 
-type Rendered = { state: "loading" } | { state: "ready"; srcdoc: string } | { state: "failed"; message: string };
+type Rendered =
+  | { state: "loading" }
+  | { state: "ready"; srcdoc: string; figure: string | undefined }
+  | { state: "failed"; message: string };
 
 let mermaidIds = 0;
 
@@ -21,23 +24,26 @@ async function renderMermaid(source: string): Promise<string> {
 
 /**
  * The preview of one code block: a sandboxed iframe (see preview.ts for why nothing in it can
- * reach the app's data or the network). A script cannot report its height out of the sandbox,
- * so the frame has a fixed, user-resizable height.
+ * reach the app's data or the network). Nothing can report its height out of the sandbox, so a
+ * figure's frame is sized from the SVG's declared size and an HTML page gets a bounded default;
+ * the user can drag either taller.
  */
 export function CodePreview({ kind, text }: { kind: PreviewKind; text: string }) {
   const [rendered, setRendered] = useState<Rendered>(() =>
-    kind === "mermaid" ? { state: "loading" } : { state: "ready", srcdoc: buildSrcdoc(kind, text) },
+    kind === "mermaid"
+      ? { state: "loading" }
+      : { state: "ready", srcdoc: buildSrcdoc(kind, text), figure: kind === "svg" ? text : undefined },
   );
 
   useEffect(() => {
     if (kind !== "mermaid") {
-      setRendered({ state: "ready", srcdoc: buildSrcdoc(kind, text) });
+      setRendered({ state: "ready", srcdoc: buildSrcdoc(kind, text), figure: kind === "svg" ? text : undefined });
       return;
     }
     let live = true;
     setRendered({ state: "loading" });
     renderMermaid(text).then(
-      (svg) => live && setRendered({ state: "ready", srcdoc: buildSrcdoc("mermaid", svg) }),
+      (svg) => live && setRendered({ state: "ready", srcdoc: buildSrcdoc("mermaid", svg), figure: svg }),
       (error: unknown) =>
         live && setRendered({ state: "failed", message: error instanceof Error ? error.message : String(error) }),
     );
@@ -45,6 +51,14 @@ export function CodePreview({ kind, text }: { kind: PreviewKind; text: string })
       live = false;
     };
   }, [kind, text]);
+
+  const box = useRef<HTMLDivElement>(null);
+  const [height, setHeight] = useState<number | undefined>(undefined);
+  const figure = rendered.state === "ready" ? rendered.figure : undefined;
+  useLayoutEffect(() => {
+    const size = figure === undefined ? undefined : svgIntrinsicSize(figure);
+    setHeight(size && box.current ? figureFrameHeight(size, box.current.clientWidth) : undefined);
+  }, [figure]);
 
   if (rendered.state === "loading") return <p className="md-preview-status">Rendering diagram…</p>;
   if (rendered.state === "failed") {
@@ -55,7 +69,7 @@ export function CodePreview({ kind, text }: { kind: PreviewKind; text: string })
     );
   }
   return (
-    <div className="md-preview">
+    <div className="md-preview" ref={box} style={height === undefined ? undefined : { height }}>
       <iframe title="Preview" sandbox={PREVIEW_SANDBOX} srcDoc={rendered.srcdoc} referrerPolicy="no-referrer" />
     </div>
   );

@@ -1,6 +1,14 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from "vitest";
-import { buildSrcdoc, isSvgMarkup, PREVIEW_CSP, PREVIEW_SANDBOX, previewKindOf } from "./preview";
+import {
+  buildSrcdoc,
+  figureFrameHeight,
+  isSvgMarkup,
+  PREVIEW_CSP,
+  PREVIEW_SANDBOX,
+  previewKindOf,
+  svgIntrinsicSize,
+} from "./preview";
 
 describe("previewKindOf", () => {
   it("gives html, svg and mermaid blocks a preview", () => {
@@ -62,5 +70,19 @@ describe("buildSrcdoc", () => {
     expect(html.indexOf("Content-Security-Policy")).toBeLessThan(html.indexOf("<script>"));
     expect(PREVIEW_SANDBOX).toBe("allow-scripts");
     expect(PREVIEW_SANDBOX).not.toContain("allow-same-origin");
+  });
+});
+
+describe("figure size", () => {
+  it("reads viewBox first, then numeric width/height", () => {
+    expect(svgIntrinsicSize('<svg viewBox="0 0 200 100" width="50%">')).toEqual({ width: 200, height: 100 });
+    expect(svgIntrinsicSize('<svg width="120" height="80px">')).toEqual({ width: 120, height: 80 });
+    expect(svgIntrinsicSize('<svg width="100%" height="2em">')).toBeUndefined();
+    expect(svgIntrinsicSize("<p>no svg</p>")).toBeUndefined();
+  });
+
+  it("scales a wide figure down to the frame and never up (plus the body margins)", () => {
+    expect(figureFrameHeight({ width: 120, height: 80 }, 716)).toBe(96);
+    expect(figureFrameHeight({ width: 1416, height: 700 }, 716)).toBe(363);
   });
 });

@@ -64,3 +64,31 @@ export function buildSrcdoc(kind: PreviewKind, body: string): string {
   // An SVG (the user's or Mermaid's) is shown as a centred figure inside an HTML body.
   return `${head}<body class="grove-figure">${body}</body>`;
 }
+
+/**
+ * The drawing size an `<svg>` root declares (viewBox first, else numeric width/height), so the
+ * frame can be sized to a figure from outside: nothing inside the sandbox can report its height.
+ */
+export function svgIntrinsicSize(markup: string): { width: number; height: number } | undefined {
+  const root = /<svg\b[^>]*>/i.exec(markup)?.[0];
+  if (!root) return undefined;
+  const attr = (name: string) => new RegExp(`\\s${name}\\s*=\\s*["']([^"']*)["']`, "i").exec(root)?.[1];
+  const box = attr("viewBox")
+    ?.trim()
+    .split(/[\s,]+/)
+    .map(Number);
+  if (box && box.length === 4 && box.every(Number.isFinite) && (box[2] ?? 0) > 0 && (box[3] ?? 0) > 0) {
+    return { width: box[2] ?? 0, height: box[3] ?? 0 };
+  }
+  const px = (value: string | undefined) =>
+    value && /^\s*[\d.]+\s*(px)?\s*$/i.test(value) ? Number.parseFloat(value) : NaN;
+  const width = px(attr("width"));
+  const height = px(attr("height"));
+  return width > 0 && height > 0 ? { width, height } : undefined;
+}
+
+/** Frame height (px) for a figure shown in a frame `available` px wide: scaled down to fit, never up. */
+export function figureFrameHeight(size: { width: number; height: number }, available: number): number {
+  const scale = Math.min(1, available > 0 ? (available - 16) / size.width : 1);
+  return Math.ceil(size.height * Math.max(scale, 0) + 16);
+}
