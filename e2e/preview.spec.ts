@@ -116,3 +116,15 @@ test("a wide code block can be scrolled from the keyboard", async ({ page, mock 
   await page.keyboard.press("ArrowRight");
   await expect.poll(() => pre.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
 });
+
+test("a Mermaid block that does not parse says so, in its message only", async ({ page, mock }) => {
+  mock.enqueue("anthropic", { text: "Broken:\n\n```mermaid\ngraph TD; A-->\n```\n" });
+  await openConfigured(page, mock);
+  await sendAndWait(page, "Broken graph");
+  const reply = assistantMessages(page).last();
+  await reply.getByRole("button", { name: "Preview" }).click();
+  await expect(reply.getByRole("alert")).toContainText("Could not render the diagram", { timeout: 15_000 });
+  await expect(reply.locator('iframe[title="Preview"]')).toHaveCount(0);
+  // Mermaid's scratch element and error drawing are not left in the app's page.
+  await expect(page.locator('[id^="dgrove-mermaid-"], [id^="grove-mermaid-"]')).toHaveCount(0);
+});

@@ -18,8 +18,14 @@ async function renderMermaid(source: string): Promise<string> {
   const dark = window.matchMedia?.("(prefers-color-scheme: dark)").matches ?? false;
   mermaid.initialize({ startOnLoad: false, securityLevel: "strict", theme: dark ? "dark" : "default" });
   mermaidIds += 1;
-  const { svg } = await mermaid.render(`grove-mermaid-${mermaidIds}`, source);
-  return svg;
+  const id = `grove-mermaid-${mermaidIds}`;
+  try {
+    const { svg } = await mermaid.render(id, source);
+    return svg;
+  } finally {
+    // On a syntax error Mermaid can leave its scratch element (and error drawing) in the page.
+    document.getElementById(`d${id}`)?.remove();
+  }
 }
 
 /**
