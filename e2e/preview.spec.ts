@@ -86,6 +86,8 @@ test("an SVG preview shows the drawing; a Mermaid preview renders its diagram", 
     (window as unknown as { __violations: string[] }).__violations = seen;
     document.addEventListener("securitypolicyviolation", (e) => seen.push(`${e.effectiveDirective} ${e.blockedURI}`));
   });
+  const loaded: string[] = [];
+  page.on("request", (r) => loaded.push(r.url()));
   await openConfigured(page, mock);
   await sendAndWait(page, "Draw a dot");
   const svgReply = assistantMessages(page).last();
@@ -97,9 +99,12 @@ test("an SVG preview shows the drawing; a Mermaid preview renders its diagram", 
   await page.emulateMedia({ colorScheme: "dark" });
   await sendAndWait(page, "Draw a graph");
   const mermaidReply = assistantMessages(page).last();
+  // Mermaid (a large library) is fetched only when a Mermaid preview is opened.
+  expect(loaded.filter((u) => /mermaid/i.test(u))).toEqual([]);
   await mermaidReply.getByRole("button", { name: "Preview" }).click();
   const mermaidFrame = mermaidReply.frameLocator('iframe[title="Preview"]');
   await expect(mermaidFrame.locator("svg")).toBeVisible({ timeout: 15_000 });
+  expect(loaded.some((u) => /mermaid/i.test(u))).toBe(true);
   await expect(mermaidFrame.locator("svg")).toContainText("Alpha");
   await expect(mermaidFrame.locator("svg")).toContainText("Beta");
   await mermaidReply.screenshot({ path: test.info().outputPath("mermaid-preview-dark.png") });
