@@ -1,5 +1,7 @@
 import type { Element, ElementContent } from "hast";
 import { type ReactNode, useEffect, useRef, useState } from "react";
+import { CodePreview } from "./CodePreview";
+import { previewKindOf } from "./preview";
 
 const COPIED_MS = 1500;
 
@@ -34,6 +36,8 @@ export function CodeBlock({ node, children }: { node: Element | undefined; child
   // remark-rehype ends every fenced block's text with "\n"; copy the code as written.
   const text = code ? textOf(code).replace(/\n$/, "") : "";
 
+  const previewKind = previewKindOf(language, text);
+  const [previewOpen, setPreviewOpen] = useState(false);
   const [status, setStatus] = useState<"idle" | "copied" | "failed">("idle");
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
@@ -60,6 +64,16 @@ export function CodeBlock({ node, children }: { node: Element | undefined; child
     <div className="md-code">
       <div className="md-code-header">
         <span className="md-code-lang">{language ?? "text"}</span>
+        {previewKind && (
+          <button
+            type="button"
+            className="md-code-copy md-code-preview"
+            aria-pressed={previewOpen}
+            onClick={() => setPreviewOpen((open) => !open)}
+          >
+            Preview
+          </button>
+        )}
         <button
           type="button"
           className="md-code-copy"
@@ -73,7 +87,10 @@ export function CodeBlock({ node, children }: { node: Element | undefined; child
           {status === "copied" ? "Code copied" : status === "failed" ? "Could not copy code" : ""}
         </span>
       </div>
-      <pre>{children}</pre>
+      {/* Focusable so a block wider than the message can be scrolled with the keyboard. */}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scroll container must take focus to scroll by keys */}
+      <pre tabIndex={0}>{children}</pre>
+      {previewKind && previewOpen && <CodePreview kind={previewKind} text={text} />}
     </div>
   );
 }

@@ -1,0 +1,135 @@
+/**
+ * Code-block previews (issue 11): an HTML, SVG or Mermaid block gets "Preview", shown in a
+ * sandboxed, network-less iframe. The HTML case is hostile: the model's page tries to open the
+ * app's IndexedDB through `parent`, beacon to the mock server, navigate the top page and read
+ * cookies. Its own inline script is blocked outright (the srcdoc inherits the app's
+ * `script-src 'self'`), so the test also makes each attempt from inside the frame itself
+ * (Playwright evaluates in the frame's own context, which the CSP and sandbox still govern) and
+ * writes the outcome into the frame's DOM, read back through `frameLocator`.
+ */
+import { assistantMessages, openConfigured, sendAndWait } from "./app";
+import { expect, test } from "./fixtures";
+
+const ATTEMPTS = `
+const out = (id, text) => { document.getElementById(id).textContent = text; };
+const tryIt = async (id, fn) => {
+  try { await fn(); out(id, id + ": SUCCEEDED"); } catch (e) { out(id, id + ": failed (" + (e && e.name) + ")"); }
+};
+const beacon = BEACON_URL;
+await tryIt("idb", () => new Promise((resolve, reject) => {
+  const req = parent.indexedDB.open("grove");
+  req.onsuccess = () => resolve(req.result);
+  req.onerror = () => reject(req.error);
+}));
+await tryIt("fetch", () => fetch(beacon));
+await tryIt("top", () => { top.location = beacon + "?nav"; });
+await tryIt("cookie", () => { if (document.cookie === undefined) throw new Error("no cookie"); });
+out("script", "script: ran");
+`;
+
+function hostileHtml(beacon: string): string {
+  const ids = ["script", "idb", "fetch", "top", "cookie"];
+  const body = ids.map((id) => `<p id="${id}">${id}: untried</p>`).join("\n");
+  // The same attempts as the inline script the model wrote, so the two can never drift apart.
+  const script = `(async () => {${ATTEMPTS.replace("BEACON_URL", JSON.stringify(beacon))}})();`;
+  return `${body}\n<script>${script}</script>`;
+}
+
+test("an HTML preview runs sandboxed: no IndexedDB, no network, no top navigation, no cookies", async ({
+  page,
+  mock,
+}) => {
+  const beacon = `${mock.url}/beacon`;
+  mock.enqueue("anthropic", { text: `Here you go:\n\n\`\`\`html\n${hostileHtml(beacon)}\n\`\`\`\n` });
+  await openConfigured(page, mock);
+  await sendAndWait(page, "Make me a page");
+  const appUrl = page.url();
+
+  const reply = assistantMessages(page).last();
+  await reply.getByRole("button", { name: "Preview" }).click();
+  const frameElement = reply.locator('iframe[title="Preview"]');
+  await expect(frameElement).toHaveAttribute("sandbox", "allow-scripts");
+  const frame = page.frameLocator('iframe[title="Preview"]');
+  await expect(frame.locator("#idb")).toHaveText("idb: untried");
+  // The model's own script did not run at all (the app's script-src reaches into the srcdoc).
+  await expect(frame.locator("#script")).toHaveText("script: untried");
+
+  // The same attempts, made from inside the preview's own context.
+  const inner = await (await frameElement.elementHandle())?.contentFrame();
+  if (!inner) throw new Error("no preview frame");
+  await inner.evaluate(`(async () => {${ATTEMPTS.replace("BEACON_URL", JSON.stringify(beacon))}})()`);
+  await expect(frame.locator("#script")).toHaveText("script: ran");
+  for (const id of ["idb", "fetch", "top", "cookie"]) {
+    await expect(frame.locator(`#${id}`)).toHaveText(new RegExp(`^${id}: failed`));
+  }
+
+  expect(mock.requests({ includePreflight: true }).filter((r) => r.path === "/beacon")).toEqual([]);
+  expect(page.url()).toBe(appUrl);
+  await reply.screenshot({ path: test.info().outputPath("html-preview.png") });
+
+  // The button toggles the preview closed again.
+  await reply.getByRole("button", { name: "Preview" }).click();
+  await expect(frameElement).toHaveCount(0);
+});
+
+test("an SVG preview shows the drawing; a Mermaid preview renders its diagram", async ({ page, mock }) => {
+  const svg =
+    '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="80"><circle id="dot" cx="60" cy="40" r="30" fill="tomato"/></svg>';
+  mock.enqueue(
+    "anthropic",
+    { text: `A dot:\n\n\`\`\`svg\n${svg}\n\`\`\`\n` },
+    { text: "A graph:\n\n```mermaid\ngraph TD; Alpha-->Beta\n```\n" },
+  );
+  // Mermaid renders in the app's page: it must do so within the app's own CSP.
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { __violations: string[] }).__violations = seen;
+    document.addEventListener("securitypolicyviolation", (e) => seen.push(`${e.effectiveDirective} ${e.blockedURI}`));
+  });
+  const loaded: string[] = [];
+  page.on("request", (r) => loaded.push(r.url()));
+  await openConfigured(page, mock);
+  await sendAndWait(page, "Draw a dot");
+  const svgReply = assistantMessages(page).last();
+  await svgReply.getByRole("button", { name: "Preview" }).click();
+  const svgFrame = svgReply.frameLocator('iframe[title="Preview"]');
+  await expect(svgFrame.locator("svg circle#dot")).toBeVisible();
+  await svgReply.screenshot({ path: test.info().outputPath("svg-preview.png") });
+
+  await page.emulateMedia({ colorScheme: "dark" });
+  await sendAndWait(page, "Draw a graph");
+  const mermaidReply = assistantMessages(page).last();
+  // Mermaid (a large library) is fetched only when a Mermaid preview is opened.
+  expect(loaded.filter((u) => /mermaid/i.test(u))).toEqual([]);
+  await mermaidReply.getByRole("button", { name: "Preview" }).click();
+  const mermaidFrame = mermaidReply.frameLocator('iframe[title="Preview"]');
+  await expect(mermaidFrame.locator("svg")).toBeVisible({ timeout: 15_000 });
+  expect(loaded.some((u) => /mermaid/i.test(u))).toBe(true);
+  await expect(mermaidFrame.locator("svg")).toContainText("Alpha");
+  await expect(mermaidFrame.locator("svg")).toContainText("Beta");
+  await mermaidReply.screenshot({ path: test.info().outputPath("mermaid-preview-dark.png") });
+  expect(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations)).toEqual([]);
+});
+
+test("a wide code block can be scrolled from the keyboard", async ({ page, mock }) => {
+  mock.enqueue("anthropic", { text: `\`\`\`js\nconst x = "${"w".repeat(400)}";\n\`\`\`\n` });
+  await openConfigured(page, mock);
+  await sendAndWait(page, "Long line");
+  const pre = assistantMessages(page).last().locator("pre");
+  await pre.focus();
+  await expect(pre).toBeFocused();
+  await page.keyboard.press("ArrowRight");
+  await expect.poll(() => pre.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
+});
+
+test("a Mermaid block that does not parse says so, in its message only", async ({ page, mock }) => {
+  mock.enqueue("anthropic", { text: "Broken:\n\n```mermaid\ngraph TD; A-->\n```\n" });
+  await openConfigured(page, mock);
+  await sendAndWait(page, "Broken graph");
+  const reply = assistantMessages(page).last();
+  await reply.getByRole("button", { name: "Preview" }).click();
+  await expect(reply.getByRole("alert")).toContainText("Could not render the diagram", { timeout: 15_000 });
+  await expect(reply.locator('iframe[title="Preview"]')).toHaveCount(0);
+  // Mermaid's scratch element and error drawing are not left in the app's page.
+  await expect(page.locator('[id^="dgrove-mermaid-"], [id^="grove-mermaid-"]')).toHaveCount(0);
+});

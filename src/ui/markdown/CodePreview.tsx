@@ -1,0 +1,82 @@
+import { useEffect, useLayoutEffect, useRef, useState } from "react";
+import { buildSrcdoc, figureFrameHeight, PREVIEW_SANDBOX, type PreviewKind, svgIntrinsicSize } from "./preview";
+
+type Rendered =
+  | { state: "loading" }
+  | { state: "ready"; srcdoc: string; figure: string | undefined }
+  | { state: "failed"; message: string };
+
+let mermaidIds = 0;
+
+/**
+ * Mermaid source → SVG markup, in this page. The library (large) is imported only when a Mermaid
+ * preview is opened. `securityLevel: "strict"` makes Mermaid sanitize labels and drop click
+ * handlers; the SVG is then shown inside the same sandboxed, network-less iframe as any preview.
+ */
+async function renderMermaid(source: string): Promise<string> {
+  const { default: mermaid } = await import("mermaid");
+  const dark = window.matchMedia?.("(prefers-color-scheme: dark)").matches ?? false;
+  mermaid.initialize({ startOnLoad: false, securityLevel: "strict", theme: dark ? "dark" : "default" });
+  mermaidIds += 1;
+  const id = `grove-mermaid-${mermaidIds}`;
+  try {
+    const { svg } = await mermaid.render(id, source);
+    return svg;
+  } finally {
+    // On a syntax error Mermaid can leave its scratch element (and error drawing) in the page.
+    document.getElementById(`d${id}`)?.remove();
+  }
+}
+
+/**
+ * The preview of one code block: a sandboxed iframe (see preview.ts for why nothing in it can
+ * reach the app's data or the network). Nothing can report its height out of the sandbox, so a
+ * figure's frame is sized from the SVG's declared size and an HTML page gets a bounded default;
+ * the user can drag either taller.
+ */
+export function CodePreview({ kind, text }: { kind: PreviewKind; text: string }) {
+  const [rendered, setRendered] = useState<Rendered>(() =>
+    kind === "mermaid"
+      ? { state: "loading" }
+      : { state: "ready", srcdoc: buildSrcdoc(kind, text), figure: kind === "svg" ? text : undefined },
+  );
+
+  useEffect(() => {
+    if (kind !== "mermaid") {
+      setRendered({ state: "ready", srcdoc: buildSrcdoc(kind, text), figure: kind === "svg" ? text : undefined });
+      return;
+    }
+    let live = true;
+    setRendered({ state: "loading" });
+    renderMermaid(text).then(
+      (svg) => live && setRendered({ state: "ready", srcdoc: buildSrcdoc("mermaid", svg), figure: svg }),
+      (error: unknown) =>
+        live && setRendered({ state: "failed", message: error instanceof Error ? error.message : String(error) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [kind, text]);
+
+  const box = useRef<HTMLDivElement>(null);
+  const [height, setHeight] = useState<number | undefined>(undefined);
+  const figure = rendered.state === "ready" ? rendered.figure : undefined;
+  useLayoutEffect(() => {
+    const size = figure === undefined ? undefined : svgIntrinsicSize(figure);
+    setHeight(size && box.current ? figureFrameHeight(size, box.current.clientWidth) : undefined);
+  }, [figure]);
+
+  if (rendered.state === "loading") return <p className="md-preview-status">Rendering diagram…</p>;
+  if (rendered.state === "failed") {
+    return (
+      <p className="md-preview-status" role="alert">
+        Could not render the diagram: {rendered.message}
+      </p>
+    );
+  }
+  return (
+    <div className="md-preview" ref={box} style={height === undefined ? undefined : { height }}>
+      <iframe title="Preview" sandbox={PREVIEW_SANDBOX} srcDoc={rendered.srcdoc} referrerPolicy="no-referrer" />
+    </div>
+  );
+}
