@@ -11,7 +11,7 @@ export function ImportControls() {
     <>
       <button
         type="button"
-        title="Import a Grove JSON export, a ChatGPT conversations.json or a pi session .jsonl (or drop the file on the window)"
+        title="Import a Grove JSON export, a ChatGPT export (conversations.json, its split conversations-NNN.json files, or the .zip), a Claude.ai conversations.json or a pi session .jsonl (or drop the files on the window)"
         onClick={() => input.current?.click()}
       >
         Import
