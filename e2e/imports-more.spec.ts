@@ -56,6 +56,26 @@ test("split ChatGPT files chosen together: every conversation of both is in the 
   }
 });
 
+test("split ChatGPT files dropped together on the window: one import of both", async ({ page, mock }) => {
+  await openConfigured(page, mock);
+  const files = [
+    { name: "conversations-000.json", text: JSON.stringify([conversation("d1", "Dropped one")]) },
+    { name: "conversations-001.json", text: JSON.stringify([conversation("d2", "Dropped two")]) },
+  ];
+  const dataTransfer = await page.evaluateHandle((files) => {
+    const dt = new DataTransfer();
+    for (const f of files) dt.items.add(new File([f.text], f.name, { type: "application/json" }));
+    return dt;
+  }, files);
+  await page.dispatchEvent("main", "dragenter", { dataTransfer });
+  await page.dispatchEvent("main", "dragover", { dataTransfer });
+  await page.dispatchEvent("main", "drop", { dataTransfer });
+  await expect(page.getByText("Imported 2 chats from a ChatGPT export file.")).toBeVisible();
+  await expect(sessionLinks(page)).toHaveCount(2);
+  await expect(sessionLinks(page).filter({ hasText: "Dropped one" })).toHaveCount(1);
+  await expect(sessionLinks(page).filter({ hasText: "Dropped two" })).toHaveCount(1);
+});
+
 test("a ChatGPT export .zip: its conversations are imported, the rest of the zip ignored", async ({ page, mock }) => {
   await openConfigured(page, mock);
   const zip = zipSync({
@@ -92,6 +112,7 @@ test("a Claude export: linear chats with their titles and messages, the attachme
   await expect(userMessages(page).first()).toContainText("orders.csv");
   await expect(userMessages(page).first()).toContainText('2,Grace,"says ""hi"""');
   await expect(userMessages(page).last()).toContainText("[file output.png omitted]");
+  await userMessages(page).first().scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${SHOTS}/claude-chat.png` });
 
   await sessionLinks(page).filter({ hasText: "Imported Claude conversation" }).click();
