@@ -6,6 +6,7 @@
 import { formatBytes } from "../format-bytes";
 import type { EntryId, SessionId } from "../session/ids";
 import { type ChatGptImportOptions, parseChatGptValue } from "./chatgpt";
+import { isClaudeShaped, parseClaudeValue } from "./claude";
 import {
   type ExportedSession,
   GROVE_EXPORT_FORMAT,
@@ -16,11 +17,12 @@ import {
 import { checkJsonShape } from "./json-shape";
 import { parsePiJsonl } from "./pi/import";
 
-export type ImportFormat = "grove-json" | "chatgpt" | "pi-jsonl";
+export type ImportFormat = "grove-json" | "chatgpt" | "claude" | "pi-jsonl";
 
 export const FORMAT_NAMES: Readonly<Record<ImportFormat, string>> = {
   "grove-json": "Grove JSON",
   chatgpt: "ChatGPT export",
+  claude: "Claude export",
   "pi-jsonl": "pi session",
 };
 
@@ -45,7 +47,7 @@ export type ParsedImport =
 export type ImportIdOptions = { newSessionId?: () => SessionId; newEntryId?: () => EntryId; now?: () => number };
 
 const KNOWN =
-  "Grove reads Grove JSON exports, a ChatGPT data export's conversations.json, and pi session .jsonl files.";
+  "Grove reads Grove JSON exports, a ChatGPT data export (conversations.json, its split conversations-000.json… files, or the export .zip), a Claude.ai export's conversations.json, and pi session .jsonl files.";
 
 /** The reason a file of `bytes` can't even be read, or null. */
 export function checkFileSize(bytes: number): string | null {
@@ -86,11 +88,36 @@ function parseByFormat(text: string, fileName: string, options: ImportIdOptions)
       message: `Unknown file format ${JSON.stringify(raw.format)}. ${KNOWN}`,
     };
   }
+  if (isClaudeShaped(raw)) return tagged("claude", parseClaudeValue(raw, options));
   if (isChatGptShaped(raw)) return tagged("chatgpt", parseChatGptValue(raw, options as ChatGptImportOptions));
   return {
     kind: "error",
     message: `Unknown file format: ${fileName || "the file"} is JSON, but not one Grove knows. ${KNOWN}`,
   };
+}
+
+/**
+ * Several files as one import (a split ChatGPT export, or files chosen together): each is parsed
+ * and checked on its own, a failure names its file, and the sessions are merged and checked
+ * against the limits together. The format shown is the first file's.
+ */
+export function parseImportFiles(
+  files: readonly { name: string; text: string }[],
+  options: ImportIdOptions = {},
+): ParsedImport {
+  const first = files[0];
+  if (files.length === 1 && first) return parseImportFile(first.text, first.name, options);
+  let format: ImportFormat | null = null;
+  const sessions: ExportedSession[] = [];
+  for (const file of files) {
+    const parsed = parseByFormat(file.text, file.name, options);
+    if (parsed.kind === "error") return { kind: "error", message: `${file.name}: ${parsed.message}` };
+    format ??= parsed.format;
+    for (const s of parsed.sessions) sessions.push(s);
+  }
+  if (!format) return { kind: "error", message: "No file was chosen." };
+  const tooBig = checkLimits(sessions);
+  return tooBig ? { kind: "error", message: tooBig } : { kind: "ok", format, sessions };
 }
 
 const tagged = (format: ImportFormat, result: ImportResult): ParsedImport =>

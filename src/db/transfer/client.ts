@@ -25,7 +25,11 @@ export type {
 } from "./import-job";
 
 export type ImportHandle = {
-  analyze(file: Blob, fileName: string, onProgress: (p: ImportProgress) => void): Promise<ImportAnalysis>;
+  analyze(
+    input: Blob | readonly File[],
+    fileName: string,
+    onProgress: (p: ImportProgress) => void,
+  ): Promise<ImportAnalysis>;
   commit(choice: ConflictChoice, onProgress: (p: ImportProgress) => void): Promise<ImportOutcome>;
   cancel(): void;
   dispose(): void;
@@ -122,8 +126,8 @@ const callback = <F extends (...args: never[]) => unknown>(f: F): F =>
 export function startImport(): ImportHandle {
   const w = start();
   return {
-    analyze: (file, fileName, onProgress) =>
-      w.guard<ImportAnalysis>(w.api.then((api) => api.analyze(file, fileName, callback(onProgress)))),
+    analyze: (input, fileName, onProgress) =>
+      w.guard<ImportAnalysis>(w.api.then((api) => api.analyze(input, fileName, callback(onProgress)))),
     commit: (choice, onProgress) =>
       w.guard<ImportOutcome>(w.api.then((api) => api.commit(choice, callback(onProgress)))),
     cancel: () => {

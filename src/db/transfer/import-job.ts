@@ -14,12 +14,13 @@ import {
   FORMAT_NAMES,
   type ImportFormat,
   type ImportIdOptions,
-  parseImportFile,
+  parseImportFiles,
 } from "../../core/export/import-file";
 import { remapSessions } from "../../core/export/remap-ids";
 import { newEntryId, newSessionId, type SessionId } from "../../core/session/ids";
 import { isQuotaError } from "../storage";
-import { readFileText } from "./read-file";
+import { readFileBytes } from "./read-file";
+import { isZip, readZipConversations } from "./read-zip";
 import { findIdConflicts, ImportCancelledError, writeImportedSessions } from "./write-sessions";
 
 export type ImportProgress =
@@ -50,7 +51,12 @@ export type ImportOutcome =
   | { kind: "cancelled" };
 
 export type ImportJob = {
-  analyze(file: Blob, fileName: string, onProgress: (p: ImportProgress) => void): Promise<ImportAnalysis>;
+  /** One file, or several chosen together (a split ChatGPT export): one import, validated as a whole. */
+  analyze(
+    input: Blob | readonly File[],
+    fileName: string,
+    onProgress: (p: ImportProgress) => void,
+  ): Promise<ImportAnalysis>;
   commit(choice: ConflictChoice, onProgress: (p: ImportProgress) => void): Promise<ImportOutcome>;
   /** Stops a running analyze or commit; a cancelled commit aborts its transaction (nothing is kept). */
   cancel(): void;
@@ -69,30 +75,52 @@ export function createImportJob(ids: ImportIdOptions = {}): ImportJob {
   const isCancelled = () => cancelled;
 
   return {
-    async analyze(file, fileName, onProgress) {
+    async analyze(input, fileName, onProgress) {
       cancelled = false;
       parsed = null;
-      const sizeProblem = checkFileSize(file.size);
-      if (sizeProblem) return { kind: "error", message: sizeProblem };
-      let text: string;
-      try {
-        let last = 0;
-        text = await readFileText(
-          file,
-          (bytesRead) => {
-            const now = Date.now();
-            if (now - last < PROGRESS_INTERVAL_MS && bytesRead < file.size) return;
-            last = now;
-            onProgress({ phase: "reading", bytesRead, totalBytes: file.size });
-          },
-          isCancelled,
-        );
-      } catch (e) {
-        if (cancelled) return { kind: "cancelled" };
-        return { kind: "error", message: `Could not read ${fileName}: ${e instanceof Error ? e.message : String(e)}` };
+      const files: { blob: Blob; name: string }[] = isFileList(input)
+        ? input.map((f) => ({ blob: f, name: f.name }))
+        : [{ blob: input, name: fileName }];
+      if (files.length === 0) return { kind: "error", message: "No file was chosen." };
+      const totalBytes = files.reduce((n, f) => n + f.blob.size, 0);
+      for (const f of files) {
+        const sizeProblem = checkFileSize(f.blob.size);
+        if (sizeProblem)
+          return { kind: "error", message: files.length > 1 ? `${f.name}: ${sizeProblem}` : sizeProblem };
+      }
+      const together = checkFileSize(totalBytes);
+      if (together) return { kind: "error", message: `The files together: ${together}` };
+      const texts: { name: string; text: string }[] = [];
+      let before = 0;
+      let last = 0;
+      for (const f of files) {
+        let bytes: Uint8Array;
+        try {
+          bytes = await readFileBytes(
+            f.blob,
+            (bytesRead) => {
+              const now = Date.now();
+              if (now - last < PROGRESS_INTERVAL_MS && before + bytesRead < totalBytes) return;
+              last = now;
+              onProgress({ phase: "reading", bytesRead: before + bytesRead, totalBytes });
+            },
+            isCancelled,
+          );
+        } catch (e) {
+          if (cancelled) return { kind: "cancelled" };
+          return { kind: "error", message: `Could not read ${f.name}: ${e instanceof Error ? e.message : String(e)}` };
+        }
+        before += f.blob.size;
+        if (isZip(bytes)) {
+          const inZip = readZipConversations(bytes, f.name);
+          if (inZip.kind === "error") return inZip;
+          for (const t of inZip.files) texts.push({ name: `${f.name}: ${t.name}`, text: t.text });
+        } else {
+          texts.push({ name: f.name, text: new TextDecoder("utf-8").decode(bytes) });
+        }
       }
       onProgress({ phase: "checking" });
-      const result = parseImportFile(text, fileName, ids);
+      const result = parseImportFiles(texts, ids);
       if (result.kind === "error") return result;
       if (cancelled) return { kind: "cancelled" };
       conflicts = await findIdConflicts(result.sessions, { fileIds: result.format === "grove-json" });
@@ -137,6 +165,8 @@ export function createImportJob(ids: ImportIdOptions = {}): ImportJob {
     },
   };
 }
+
+const isFileList = (input: Blob | readonly File[]): input is readonly File[] => Array.isArray(input);
 
 function resolveConflicts(
   sessions: ExportedSession[],

@@ -9,6 +9,15 @@ export async function readFileText(
   onBytes: (bytesRead: number) => void,
   isCancelled: () => boolean = () => false,
 ): Promise<string> {
+  return new TextDecoder("utf-8").decode(await readFileBytes(file, onBytes, isCancelled));
+}
+
+/** The same read, as bytes: a zip is unpacked, not decoded. */
+export async function readFileBytes(
+  file: Blob,
+  onBytes: (bytesRead: number) => void,
+  isCancelled: () => boolean = () => false,
+): Promise<Uint8Array> {
   const bytes = new Uint8Array(file.size);
   const reader = file.stream().getReader();
   let read = 0;
@@ -25,5 +34,5 @@ export async function readFileText(
   } finally {
     reader.releaseLock();
   }
-  return new TextDecoder("utf-8").decode(read === bytes.byteLength ? bytes : bytes.subarray(0, read));
+  return read === bytes.byteLength ? bytes : bytes.subarray(0, read);
 }

@@ -37,8 +37,11 @@ const busy = () => {
   return phase === "reading" || phase === "writing";
 };
 
-/** Reads, checks and (when nothing conflicts) writes `file`. Ignored while another import runs. */
-export async function importFile(file: File): Promise<void> {
+/**
+ * Reads, checks and (when nothing conflicts) writes `file` — or several files chosen together, as
+ * one import. Ignored while another import runs.
+ */
+export async function importFile(file: File | readonly File[]): Promise<void> {
   if (busy()) {
     pushNotice("info", "An import is already running; wait for it to finish.");
     return;
@@ -46,9 +49,12 @@ export async function importFile(file: File): Promise<void> {
   handle?.dispose();
   const own = startImport();
   handle = own;
-  const fileName = file.name || "the file";
+  const files = file instanceof File ? [file] : file;
+  const first = files[0];
+  if (!first) return;
+  const fileName = files.length > 1 ? `${files.length} files` : first.name || "the file";
   useImportStore.setState({ phase: "reading", fileName, progress: null }, true);
-  const analysis = await own.analyze(file, fileName, (progress) => {
+  const analysis = await own.analyze(files.length > 1 ? files : first, fileName, (progress) => {
     if (handle === own) useImportStore.setState({ phase: "reading", fileName, progress }, true);
   });
   if (handle !== own) return; // cancelled meanwhile

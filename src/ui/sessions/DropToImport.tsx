@@ -32,8 +32,8 @@ export function DropToImport() {
       e.preventDefault(); // otherwise the browser navigates to the file
       depth = 0;
       setOver(false);
-      const file = e.dataTransfer?.files[0];
-      if (file) void importFile(file);
+      const files = [...(e.dataTransfer?.files ?? [])];
+      if (files.length > 0) void importFile(files);
     };
     window.addEventListener("dragenter", onEnter);
     window.addEventListener("dragleave", onLeave);

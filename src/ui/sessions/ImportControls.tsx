@@ -11,7 +11,7 @@ export function ImportControls() {
     <>
       <button
         type="button"
-        title="Import a Grove JSON export, a ChatGPT conversations.json or a pi session .jsonl (or drop the file on the window)"
+        title="Import a Grove JSON export, a ChatGPT export (conversations.json, its split conversations-NNN.json files, or the .zip), a Claude.ai conversations.json or a pi session .jsonl (or drop the files on the window)"
         onClick={() => input.current?.click()}
       >
         Import
@@ -25,11 +25,12 @@ export function ImportControls() {
         // inputs as buttons) named "Import file" would only repeat it for screen readers.
         aria-hidden="true"
         tabIndex={-1}
-        accept=".json,.jsonl,application/json,application/x-ndjson"
+        accept=".json,.jsonl,.zip,application/json,application/x-ndjson,application/zip"
+        multiple
         onChange={(e) => {
-          const file = e.target.files?.[0];
+          const files = [...(e.target.files ?? [])];
           e.target.value = ""; // the same file chosen again must fire change again
-          if (file) void importFile(file);
+          if (files.length > 0) void importFile(files);
         }}
       />
     </>

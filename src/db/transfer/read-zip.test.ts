@@ -1,0 +1,55 @@
+import { strToU8, zipSync } from "fflate";
+import { describe, expect, it } from "vitest";
+import { IMPORT_LIMITS } from "../../core/export/import-file";
+import { isZip, readZipConversations } from "./read-zip";
+
+describe("readZipConversations", () => {
+  it("finds conversations.json and the split conversations-NNN.json files at any depth, ignoring the rest", () => {
+    const zip = zipSync({
+      "chat.html": strToU8("<html>"),
+      "export/conversations-001.json": strToU8("[1]"),
+      "export/conversations-000.json": strToU8("[0]"),
+      "user.json": strToU8("{}"),
+      "file-abc.png": new Uint8Array([1, 2, 3]),
+    });
+    expect(isZip(zip)).toBe(true);
+    const r = readZipConversations(zip, "export.zip");
+    if (r.kind !== "ok") throw new Error(r.message);
+    expect(r.files).toEqual([
+      { name: "export/conversations-000.json", text: "[0]" },
+      { name: "export/conversations-001.json", text: "[1]" },
+    ]);
+  });
+
+  it("ignores names that climb out of the folder", () => {
+    const zip = zipSync({ "../conversations.json": strToU8("[]"), "a/../../conversations-000.json": strToU8("[]") });
+    const r = readZipConversations(zip, "evil.zip");
+    expect(r.kind === "error" && r.message).toMatch(/evil\.zip holds no conversations file/);
+  });
+
+  it("says plainly when the zip holds no conversations file", () => {
+    const r = readZipConversations(zipSync({ "notes.txt": strToU8("hi") }), "photos.zip");
+    expect(r.kind === "error" && r.message).toMatch(/^photos\.zip holds no conversations file/);
+  });
+
+  it("refuses, from the zip's directory sizes, conversations that would unpack past the import limit", () => {
+    // A highly compressible file: small zipped, over the limit unpacked only if the limit is lowered;
+    // instead, the directory entry's size is patched, so nothing big is ever allocated.
+    const zip = zipSync({ "conversations.json": strToU8("[]") }, { level: 0 });
+    patchOriginalSizes(zip, IMPORT_LIMITS.maxFileBytes + 1);
+    const r = readZipConversations(zip, "big.zip");
+    expect(r.kind === "error" && r.message).toMatch(/big\.zip unpack to more than/);
+  });
+
+  it("a file that is not a zip is not taken for one", () => {
+    expect(isZip(strToU8("[]"))).toBe(false);
+  });
+});
+
+/** Writes `size` as the uncompressed size in every central-directory record ("PK\x01\x02", offset 24). */
+function patchOriginalSizes(zip: Uint8Array, size: number): void {
+  const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
+  for (let i = 0; i + 4 <= zip.length; i++) {
+    if (view.getUint32(i, true) === 0x02014b50) view.setUint32(i + 24, size, true);
+  }
+}
