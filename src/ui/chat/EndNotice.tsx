@@ -48,17 +48,13 @@ export function EndNotice({ view }: { view: SessionView }) {
   return (
     <div className="end-notice" role="status" aria-label="Latest result">
       {notice.kind === "compaction" && (
-        <>
-          <span>Compacted</span>
-          <span aria-hidden="true">·</span>
-          <span>
-            {formatTokens(notice.entry.tokensBefore)} → {formatTokens(notice.entry.tokensAfter)} tokens
-          </span>
-        </>
+        <span>
+          Compacted · {formatTokens(notice.entry.tokensBefore)} → {formatTokens(notice.entry.tokensAfter)} tokens
+        </span>
       )}
       {notice.kind === "branch_summary" && <span>Branch summary written</span>}
       {notice.kind === "handoff" && <FromChat sessionId={notice.entry.fromSessionId} />}
-      <span aria-hidden="true">·</span>
+      {" · "}
       <ShowSummary entryId={notice.entry.id} label={notice.kind === "handoff" ? "Show handoff" : "Show summary"} />
     </div>
   );
