@@ -6,6 +6,7 @@
  * reply is sent uncompacted and not compacted again, though the context is over the threshold.
  */
 import type { Page } from "@playwright/test";
+import { openConfigured } from "./app";
 import {
   compactFromHeader,
   compactionCards,
@@ -13,6 +14,8 @@ import {
   exchange,
   FIRST_SUMMARY,
   FRAMING,
+  MODEL,
+  messageWith,
   openSmallWindow,
   prose,
   SHORT_SUMMARY,
@@ -124,4 +127,28 @@ test("Undo compaction is offered only while the compaction is the newest entry",
   await card.scrollIntoViewIfNeeded();
   await expect(card).toBeVisible();
   await expect(card.getByRole("button", { name: "Undo compaction" })).toHaveCount(0);
+});
+
+test("a branch summary written while switching is announced at the end of the chat", async ({ page, mock }) => {
+  test.setTimeout(60_000);
+  await openConfigured(page, mock, { model: MODEL });
+  await exchange(page, mock, "(Q1) Plan a penguin census", "(Q1)", { text: "(A1) Count them at dawn." });
+  await exchange(page, mock, "(Q2) Try counting by drone", "(Q2)", { text: "(A2) Drones scare the colony." });
+  const a1 = messageWith(page, "assistant", "(A1)");
+  await a1.hover();
+  await a1.getByRole("button", { name: "Switch here" }).click();
+  const dialog = page.getByRole("dialog", { name: "Switch branch" });
+  mock.enqueue("openai", {
+    text: "## Tried\n\n- BRANCH-9031: drones scared the colony.\n",
+    match: { system: "You write summaries of conversation branches" },
+  });
+  await dialog.getByRole("button", { name: "Summarize", exact: true }).click();
+  await expect(dialog).toBeHidden({ timeout: 15_000 });
+
+  const notice = endNotice(page);
+  await expect(notice).toBeInViewport();
+  await expect(notice).toContainText("Branch summary written · Show summary");
+  await notice.getByRole("button", { name: "Show summary" }).click();
+  await expect(page.getByRole("article", { name: /^Branch summary/ })).toBeInViewport();
+  await expect(page.getByRole("article", { name: /^Branch summary/ })).toContainText("BRANCH-9031");
 });
