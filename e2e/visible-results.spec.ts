@@ -6,8 +6,9 @@
  * reply is sent uncompacted and not compacted again, though the context is over the threshold.
  */
 import type { Page } from "@playwright/test";
-import { openConfigured } from "./app";
+import { openConfigured, send } from "./app";
 import {
+  chatReply,
   compactFromHeader,
   compactionCards,
   conversationRequests,
@@ -151,4 +152,42 @@ test("a branch summary written while switching is announced at the end of the ch
   await notice.getByRole("button", { name: "Show summary" }).click();
   await expect(page.getByRole("article", { name: /^Branch summary/ })).toBeInViewport();
   await expect(page.getByRole("article", { name: /^Branch summary/ })).toContainText("BRANCH-9031");
+});
+
+test("after an automatic handoff the new chat says at its end that it continues the old one", async ({
+  page,
+  mock,
+}, testInfo) => {
+  test.setTimeout(90_000);
+  await openSmallWindow(page, mock, {
+    window: 16_000,
+    maxOutput: 1_000,
+    reserve: 2_000,
+    keepRecent: 600,
+    thresholdTokens: 1_500,
+  });
+  await page.getByRole("button", { name: "Settings" }).click();
+  const settings = page.getByRole("dialog", { name: "Settings" });
+  await settings.getByRole("combobox", { name: "When the context is full" }).selectOption({
+    label: "Hand off to a new session",
+  });
+  await settings.getByRole("button", { name: "Close" }).click();
+  mock.enqueue("openai", {
+    text: "## Goal\n\nAUTO-HANDOFF-31 keep counting.\n",
+    match: { lastUser: "this conversation is being handed off to a fresh session" },
+  });
+  await exchange(page, mock, prose("(U1)", 40), "(U1)", { text: prose("(A1)", 300) });
+  // The handoff follows this reply at once and opens the new chat: the reply may never be seen here.
+  mock.enqueue("openai", chatReply("(U2)", { text: prose("(A2)", 1_300) }));
+  await send(page, prose("(U2)", 40));
+
+  const notice = endNotice(page);
+  await expect(notice).toBeInViewport({ timeout: 20_000 });
+  await expect(notice).toContainText(/Continues from .+ · Show handoff/);
+  await expect(notice.getByRole("link")).toBeVisible();
+  // The toast announcing the handoff sits over the end of the chat: dismissed first.
+  await page.locator(".notices").getByRole("button", { name: "Dismiss" }).click();
+  await notice.getByRole("button", { name: "Show handoff" }).click();
+  await expect(page.getByRole("article", { name: /^Handoff/ })).toBeInViewport();
+  await page.screenshot({ path: testInfo.outputPath("handoff-notice.png") });
 });
