@@ -5,6 +5,7 @@ import { BranchPoint } from "./BranchPoint";
 import { ChatHeader } from "./ChatHeader";
 import { CompactDialog } from "./CompactDialog";
 import { Composer } from "./Composer";
+import { EndNotice } from "./EndNotice";
 import { HandoffDialog } from "./HandoffDialog";
 import { MaintenanceBar } from "./MaintenanceBar";
 import { MessageList } from "./MessageList";
@@ -48,6 +49,7 @@ export function ChatView({
       ) : (
         <MessageList view={view} sessionId={sessionId} />
       )}
+      {!missing && <EndNotice view={view} />}
       {!replying && !missing && <BranchPoint view={view} />}
       <MaintenanceBar sessionId={sessionId} />
       <Composer sessionId={sessionId} session={view.session} leafId={view.session?.leafId} />

@@ -4,6 +4,7 @@ import type { CompactionEntry } from "../../core/session/entries";
 import { Markdown } from "../markdown/Markdown";
 import { compactedByLabel, nativeFallbackNote, nativeSummaryText } from "./compaction-method-text";
 import { REASON_LABEL } from "./maintenance-text";
+import { UndoCompactionButton } from "./UndoCompactionButton";
 
 /** Summaries longer than this (characters) start collapsed. */
 const COLLAPSE_OVER_CHARS = 700;
@@ -54,10 +55,13 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString
 export const CompactionCard = memo(function CompactionCard({
   entry,
   latest,
+  newest = false,
 }: {
   entry: CompactionEntry;
   /** false: a later compaction folded this one in (only the latest is sent). */
   latest: boolean;
+  /** The chat's newest entry (its leaf, nothing after it): it may be undone. */
+  newest?: boolean;
 }) {
   const long = entry.summary.length > COLLAPSE_OVER_CHARS;
   const [expanded, setExpanded] = useState(false);
@@ -143,6 +147,7 @@ export const CompactionCard = memo(function CompactionCard({
             )}
           </ul>
         )}
+        {newest && <UndoCompactionButton entry={entry} />}
         <footer className="compaction-foot muted">
           <span>by {entry.model}</span>
           {notes.foldedEntries !== null && <span>{plural(notes.foldedEntries, "entry", "entries")} folded</span>}

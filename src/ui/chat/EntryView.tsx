@@ -1,4 +1,5 @@
 import { assertNever } from "../../core/session/entries";
+import { undoableCompaction } from "../../state/actions/undo-compaction";
 import type { SessionView } from "../hooks";
 import { CompactionCard } from "./CompactionCard";
 import type { DisplayRow } from "./display-rows";
@@ -7,7 +8,10 @@ import { BranchSummaryCard, HandoffCard } from "./SummaryCards";
 
 /** One row of the chat (display-rows.ts), by kind. */
 export function EntryView({ row, view }: { row: DisplayRow; view: SessionView }) {
-  if (row.kind === "compaction") return <CompactionCard entry={row.entry} latest={row.latest} />;
+  if (row.kind === "compaction") {
+    const newest = undoableCompaction(view.session, view.index, row.entry.id) !== null;
+    return <CompactionCard entry={row.entry} latest={row.latest} newest={newest} />;
+  }
   const { entry } = row;
   const folded = row.visibility === "folded";
   switch (entry.type) {
