@@ -215,6 +215,16 @@ describe("moveLeaf", () => {
     await expect(moveLeaf(newSessionId(), null)).rejects.toBeInstanceOf(SessionNotFoundError);
     expect(await snapshot()).toEqual(before);
   });
+
+  it("with ifLeafIs, moves only while the leaf is still that entry", async () => {
+    const { session, u, a } = await sessionWithOneTurn();
+    await moveLeaf(session.id, a.id);
+    const before = await snapshot();
+    await expect(moveLeaf(session.id, null, u.id)).rejects.toBeInstanceOf(StaleLeafError);
+    expect(await snapshot()).toEqual(before);
+    await moveLeaf(session.id, u.id, a.id);
+    expect((await getSession(session.id))?.leafId).toBe(u.id);
+  });
 });
 
 describe("getEntries", () => {

@@ -12,7 +12,7 @@ import {
   type LeafPolicy,
   requireSession,
 } from "./append-tx";
-import { EntryNotInSessionError } from "./errors";
+import { EntryNotInSessionError, StaleLeafError } from "./errors";
 import { getDb } from "./schema";
 
 export type { LeafPolicy } from "./append-tx";
@@ -47,10 +47,18 @@ export async function appendEntries(
  * else: not `updatedAt` either, since navigating a tree is not new content.
  * @throws SessionNotFoundError, EntryNotInSessionError
  */
-export async function moveLeaf(sessionId: SessionId, leafId: EntryId | null): Promise<void> {
+export async function moveLeaf(
+  sessionId: SessionId,
+  leafId: EntryId | null,
+  /** Move only if the leaf is still this one (else StaleLeafError, nothing changes). */
+  ifLeafIs?: EntryId | null,
+): Promise<void> {
   const db = getDb();
   await db.transaction("rw", db.sessions, db.entries, async () => {
-    await requireSession(db, sessionId);
+    const session = await requireSession(db, sessionId);
+    if (ifLeafIs !== undefined && session.leafId !== ifLeafIs) {
+      throw new StaleLeafError(sessionId, ifLeafIs, session.leafId);
+    }
     if (leafId !== null) {
       const entry = await db.entries.get(leafId);
       if (!entry || entry.sessionId !== sessionId) throw new EntryNotInSessionError(leafId, sessionId);

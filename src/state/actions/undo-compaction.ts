@@ -9,6 +9,7 @@ import type { CompactionEntry, Session } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
 import { buildTreeIndex, childrenOf, type TreeIndex } from "../../core/session/tree";
 import { getSessionWithEntries, moveLeaf } from "../../db/entries";
+import { StaleLeafError } from "../../db/errors";
 import { pushNotice, useMaintenanceStore } from "../stores";
 import { isIdle } from "./queued-message";
 import { reportActionError } from "./report-error";
@@ -43,7 +44,13 @@ export async function undoCompaction(sessionId: SessionId, compactionId: EntryId
   if (!entry) return { kind: "refused", reason: "not_newest" };
   // A reply could have started while the tree was read.
   if (!isIdle(sessionId)) return { kind: "refused", reason: "busy" };
-  await moveLeaf(sessionId, entry.parentId);
+  // Only if the compaction is still the leaf (another tab may have sent after it meanwhile).
+  try {
+    await moveLeaf(sessionId, entry.parentId, entry.id);
+  } catch (e) {
+    if (e instanceof StaleLeafError) return { kind: "refused", reason: "not_newest" };
+    throw e;
+  }
   useMaintenanceStore.setState((s) => ({ paused: { ...s.paused, [sessionId]: UNDO_PAUSE_MESSAGE } }));
   return { kind: "undone", leafId: entry.parentId };
 }
