@@ -51,46 +51,39 @@ export async function releaseHeld(mock: MockServer, api?: "anthropic" | "openai"
   mock.release(api);
 }
 
-/** The text of every reply draft (the checkpoints of replies in flight) in IndexedDB, read without app code. */
-export async function draftTexts(page: Page): Promise<string[]> {
-  return page.evaluate(async () => {
+/** Every row of one IndexedDB store of the app's database, read straight from the page. */
+async function storeRows(page: Page, store: string): Promise<unknown[]> {
+  return page.evaluate(async (name) => {
     const db = await new Promise<IDBDatabase>((resolve, reject) => {
       const req = indexedDB.open("grove");
       req.onsuccess = () => resolve(req.result);
       req.onerror = () => reject(req.error);
     });
     const rows = await new Promise<unknown[]>((resolve, reject) => {
-      const req = db.transaction("drafts", "readonly").objectStore("drafts").getAll();
+      const req = db.transaction(name, "readonly").objectStore(name).getAll();
       req.onsuccess = () => resolve(req.result);
       req.onerror = () => reject(req.error);
     });
     db.close();
-    const field = (row: unknown, key: string): unknown =>
-      typeof row === "object" && row !== null ? Reflect.get(row, key) : undefined;
-    return rows.map((row) => {
-      const content = field(row, "content");
-      if (!Array.isArray(content)) return "";
-      return content.map((b) => (field(b, "type") === "text" ? String(field(b, "text")) : "")).join("");
-    });
+    return rows;
+  }, store);
+}
+
+const field = (row: unknown, key: string): unknown =>
+  typeof row === "object" && row !== null ? Reflect.get(row, key) : undefined;
+
+/** The text of every reply draft (the checkpoints of replies in flight) in IndexedDB, read without app code. */
+export async function draftTexts(page: Page): Promise<string[]> {
+  return (await storeRows(page, "drafts")).map((row) => {
+    const content = field(row, "content");
+    if (!Array.isArray(content)) return "";
+    return content.map((b) => (field(b, "type") === "text" ? String(field(b, "text")) : "")).join("");
   });
 }
 
 /** The texts of the queued messages stored in IndexedDB (what a reload finds). */
 export async function storedQueuedTexts(page: Page): Promise<string[]> {
-  return page.evaluate(async () => {
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const req = indexedDB.open("grove");
-      req.onsuccess = () => resolve(req.result);
-      req.onerror = () => reject(req.error);
-    });
-    const rows = await new Promise<unknown[]>((resolve, reject) => {
-      const req = db.transaction("queued", "readonly").objectStore("queued").getAll();
-      req.onsuccess = () => resolve(req.result);
-      req.onerror = () => reject(req.error);
-    });
-    db.close();
-    return rows.map((row) => (typeof row === "object" && row !== null ? String(Reflect.get(row, "text")) : ""));
-  });
+  return (await storeRows(page, "queued")).map((row) => String(field(row, "text")));
 }
 
 export function chatRequestsOf(mock: MockServer, api: "anthropic" | "openai"): RecordedRequest[] {
