@@ -94,11 +94,11 @@ export function validateResponses(body: Record<string, unknown>): ValidationErro
   return null;
 }
 
-/** `POST /v1/responses`, after auth (openai.ts). */
-export async function handleResponses(ex: Exchange, ctx: HandlerContext): Promise<void> {
-  const config = ctx.config();
-  const key = requestApiKey(ex.record.headers);
-  const body = ex.record.body;
+/**
+ * The body checks `/v1/responses` and `/v1/responses/compact` share: JSON, then (when the test asks
+ * for validation) the Responses request shape. False after answering 400.
+ */
+function acceptsResponsesBody(ex: Exchange, ctx: HandlerContext, body: unknown): body is Record<string, unknown> {
   if (!isRecord(body)) {
     sendOpenAIError(ex, ctx, 400, {
       message: "We could not parse the JSON body of your request.",
@@ -106,13 +106,22 @@ export async function handleResponses(ex: Exchange, ctx: HandlerContext): Promis
       param: null,
       code: null,
     });
-    return;
+    return false;
   }
-  const invalid = config.validate ? validateResponses(body) : null;
+  const invalid = ctx.config().validate ? validateResponses(body) : null;
   if (invalid) {
     sendOpenAIError(ex, ctx, 400, { ...invalid, type: "invalid_request_error" });
-    return;
+    return false;
   }
+  return true;
+}
+
+/** `POST /v1/responses`, after auth (openai.ts). */
+export async function handleResponses(ex: Exchange, ctx: HandlerContext): Promise<void> {
+  const config = ctx.config();
+  const key = requestApiKey(ex.record.headers);
+  const body = ex.record.body;
+  if (!acceptsResponsesBody(ex, ctx, body)) return;
   const strict = config.strict ? strictViolation(ex.record) : null;
   if (strict) {
     sendOpenAIError(ex, ctx, 400, { message: strict, type: "invalid_request_error", param: null, code: null });
@@ -328,20 +337,7 @@ async function fail(ex: Exchange, plan: ReplyPlan, nextSeq: () => number): Promi
 export async function handleResponsesCompact(ex: Exchange, ctx: HandlerContext): Promise<void> {
   const config = ctx.config();
   const body = ex.record.body;
-  if (!isRecord(body)) {
-    sendOpenAIError(ex, ctx, 400, {
-      message: "We could not parse the JSON body of your request.",
-      type: "invalid_request_error",
-      param: null,
-      code: null,
-    });
-    return;
-  }
-  const invalid = config.validate ? validateResponses(body) : null;
-  if (invalid) {
-    sendOpenAIError(ex, ctx, 400, { ...invalid, type: "invalid_request_error" });
-    return;
-  }
+  if (!acceptsResponsesBody(ex, ctx, body)) return;
   const script = ctx.takeScript("openai", ex.record);
   const plan = planReply(script, ex.record, config);
   await ex.sleep(plan.latencyMs);
