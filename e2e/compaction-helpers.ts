@@ -57,6 +57,23 @@ export async function openSmallWindow(page: Page, mock: MockServer, setup: Compa
   await expect(page.getByRole("meter", { name: "Context usage" })).toHaveAttribute("max", String(setup.window));
 }
 
+/** A small window (threshold 1,500 tokens) whose strategy at the threshold is "Hand off to a new session". */
+export async function openWithAutoHandoff(page: Page, mock: MockServer): Promise<void> {
+  await openSmallWindow(page, mock, {
+    window: 16_000,
+    maxOutput: 1_000,
+    reserve: 2_000,
+    keepRecent: 600,
+    thresholdTokens: 1_500,
+  });
+  await page.getByRole("button", { name: "Settings" }).click();
+  const settings = page.getByRole("dialog", { name: "Settings" });
+  await settings.getByRole("combobox", { name: "When the context is full" }).selectOption({
+    label: "Hand off to a new session",
+  });
+  await settings.getByRole("button", { name: "Close" }).click();
+}
+
 const VOCABULARY = (
   "river copper lantern meadow orbit harbor velvet quarry summit glacier ember falcon timber canyon " +
   "mosaic prairie beacon thistle cobalt marble saddle willow garnet compass ledger pepper voyage " +

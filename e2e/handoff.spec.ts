@@ -7,7 +7,7 @@
 import type { Locator, Page } from "@playwright/test";
 import { chatRequests, openConfigured, send, waitIdle } from "./app";
 import { assistant, sessionIdOf, systemOf, turns } from "./branching-helpers";
-import { chatReply, exchange, MODEL, messageWith, openSmallWindow, prose, sentText } from "./compaction-helpers";
+import { chatReply, exchange, MODEL, messageWith, openWithAutoHandoff, prose, sentText } from "./compaction-helpers";
 import { dbSnapshot, expectHeld } from "./faults-helpers";
 import { expect, type MockServer, type RecordedRequest, type ReplyScript, test } from "./fixtures";
 import { lastUserText } from "./mock-server/index";
@@ -150,19 +150,7 @@ test("Auto-handoff: at the threshold a new session opens with a notice, linked t
   mock,
 }) => {
   test.setTimeout(90_000);
-  await openSmallWindow(page, mock, {
-    window: 16_000,
-    maxOutput: 1_000,
-    reserve: 2_000,
-    keepRecent: 600,
-    thresholdTokens: 1_500,
-  });
-  await page.getByRole("button", { name: "Settings" }).click();
-  const settings = page.getByRole("dialog", { name: "Settings" });
-  await settings.getByRole("combobox", { name: "When the context is full" }).selectOption({
-    label: "Hand off to a new session",
-  });
-  await settings.getByRole("button", { name: "Close" }).click();
+  await openWithAutoHandoff(page, mock);
 
   // Parked after its first part until the test has seen the "Handing off" bar (see expectHeld).
   mock.enqueue(

@@ -18,6 +18,7 @@ import {
   MODEL,
   messageWith,
   openSmallWindow,
+  openWithAutoHandoff,
   prose,
   SHORT_SUMMARY,
   sentText,
@@ -159,19 +160,7 @@ test("after an automatic handoff the new chat says at its end that it continues 
   mock,
 }, testInfo) => {
   test.setTimeout(90_000);
-  await openSmallWindow(page, mock, {
-    window: 16_000,
-    maxOutput: 1_000,
-    reserve: 2_000,
-    keepRecent: 600,
-    thresholdTokens: 1_500,
-  });
-  await page.getByRole("button", { name: "Settings" }).click();
-  const settings = page.getByRole("dialog", { name: "Settings" });
-  await settings.getByRole("combobox", { name: "When the context is full" }).selectOption({
-    label: "Hand off to a new session",
-  });
-  await settings.getByRole("button", { name: "Close" }).click();
+  await openWithAutoHandoff(page, mock);
   mock.enqueue("openai", {
     text: "## Goal\n\nAUTO-HANDOFF-31 keep counting.\n",
     match: { lastUser: "this conversation is being handed off to a fresh session" },
