@@ -12,7 +12,7 @@ import type { Page } from "@playwright/test";
 import { assistantMessages, openConfigured, sendAndWait, userMessages, waitIdle } from "./app";
 import { message } from "./branching-helpers";
 import { expect, type MockServer, test } from "./fixtures";
-import { openSeeded, seed, T0, TRIP, TRIP_2, tripRows } from "./seed";
+import { msg, openSeeded, type Row, seed, T0, TRIP, TRIP_2, tripRows } from "./seed";
 
 const SHOTS = "test-results/graph";
 
@@ -35,6 +35,18 @@ async function chatOf(page: Page, mock: MockServer, texts: string[]): Promise<vo
   await openConfigured(page, mock);
   for (const text of texts) await sendAndWait(page, text);
   await expect(userMessages(page)).toHaveCount(texts.length);
+}
+
+/** Waits until the graph's pan/zoom animation has ended: the transform is the same two frames apart. */
+async function viewSettled(page: Page): Promise<void> {
+  const world = region(page).locator(".graph-world");
+  await expect
+    .poll(async () => {
+      const before = await world.evaluate((el) => el.style.transform);
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      return before !== "" && before === (await world.evaluate((el) => el.style.transform));
+    })
+    .toBe(true);
 }
 
 // ---- tests -----------------------------------------------------------------------------------
@@ -103,7 +115,7 @@ test("edit and regenerate make branches; clicking a node on another branch switc
   await expect(tree(page).locator(".gnode.on-path")).toHaveCount(4);
 
   // Clicking a node on another branch offers Switch here; switching shows that branch in the chat.
-  await region(page).getByRole("button", { name: "Fit" }).click();
+  await region(page).getByRole("button", { name: "Show all" }).click();
   await oldReply.click();
   const details = region(page).getByRole("complementary", { name: "Node details" });
   await expect(details).toContainText("another branch");
@@ -250,8 +262,18 @@ test("compaction, branch summary and handoff nodes, their details, and the sessi
   await expect(nodes(page, "Handoff")).toHaveAccessibleName("Handoff · continued in Alps trip (part 2)");
   await expect(nodes(page, "Assistant message · Train plan")).toHaveCount(1);
   // The folded span (from the root up to the first kept entry) is shaded.
-  await region(page).getByRole("button", { name: "Fit" }).click();
+  await region(page).getByRole("button", { name: "Show all" }).click();
   await expect(tree(page).locator(".gnode.folded")).toHaveCount(4);
+  // The compaction node sits where the chat draws its card: at the cut, right above the first
+  // message it kept ("Compare hotel prices…"), not below the newest entry it was written after.
+  const firstKept = nodes(page, "User message · Compare hotel prices in Chamonix");
+  await expect(firstKept).toHaveAttribute(
+    "aria-level",
+    String(Number(await compaction.getAttribute("aria-level")) + 1),
+  );
+  expect((await compaction.boundingBox())!.y).toBeLessThan((await firstKept.boundingBox())!.y);
+  const written = nodes(page, "Assistant message · Mid-range hotels");
+  expect((await written.boundingBox())!.y).toBeGreaterThan((await firstKept.boundingBox())!.y);
   await expect(current(page)).toHaveAccessibleName(/^Assistant message · Layers, rain jackets/);
 
   // The branch summary links to the branch it summarized.
@@ -442,12 +464,83 @@ test("a 10,000-entry session opens in the graph and can be walked with the keybo
   await page.mouse.click(mini.x + mini.width / 2, mini.y + 8);
   await expect.poll(() => world.evaluate((el) => el.style.transform)).not.toBe(jumpFrom);
 
-  // Fit zooms out to the whole tree (drawn as dots): still a handful of DOM nodes.
-  await region(page).getByRole("button", { name: "Fit" }).click();
+  // "Show all" zooms out to the whole tree (drawn as dots): still a handful of DOM nodes.
+  await region(page).getByRole("button", { name: "Show all" }).click();
   await expect(region(page).locator(".graph-viewport.overview")).toHaveCount(1);
   expect(await tree(page).getByRole("treeitem").count()).toBeLessThan(5);
   await page.setViewportSize({ width: 1440, height: 900 });
-  await region(page).getByRole("button", { name: "Fit" }).click();
-  await page.waitForTimeout(400); // the Fit animation
+  await region(page).getByRole("button", { name: "Show all" }).click();
+  await viewSettled(page);
   await page.screenshot({ path: `${SHOTS}/ten-thousand-fit.png` });
+});
+
+test("a 1,000-message agent session in the side panel: legible at Fit, long runs folded, the minimap beside the nodes", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const sessionId = "0196b000-0000-7000-8000-00000000a1c0";
+  const id = (n: number) => `${sessionId.slice(0, 24)}${n.toString(16).padStart(12, "0")}`;
+  // One straight line of 1,000 messages (a pi session: no forks) with one fork near the end.
+  const entries: Row[] = [];
+  for (let i = 0; i < 1_000; i++) {
+    const role = i % 2 === 0 ? "user" : "assistant";
+    entries.push(
+      msg(id(i), sessionId, i === 0 ? null : id(i - 1), i, role, `${role === "user" ? "Step" : "Done"} ${i}`),
+    );
+  }
+  entries.push(msg(id(1_000), sessionId, id(990), 1_000, "user", "A second try at step 991"));
+  await seed(page, {
+    sessions: [
+      {
+        id: sessionId,
+        title: "Long agent run",
+        titleSource: "user",
+        createdAt: T0,
+        updatedAt: T0 + 1,
+        leafId: id(999),
+      },
+    ],
+    entries,
+  });
+  await openSeeded(page, sessionId);
+  await openGraph(page);
+  await expect(current(page)).toHaveAccessibleName(/^Assistant message · Done 999/);
+
+  // Fit (the first view too): the active path at a zoom where titles can be read, not "<1%".
+  await region(page).getByRole("button", { name: "Fit" }).click();
+  await viewSettled(page);
+  const zoom = Number.parseInt((await region(page).locator(".graph-zoom-level").textContent()) ?? "0", 10);
+  expect(zoom).toBeGreaterThanOrEqual(60);
+  await expect(current(page)).toBeInViewport();
+  const title = current(page).locator(".gnode-title");
+  await expect(title).toHaveText("Done 999");
+  // Rendered text at least 8 CSS px tall once zoomed.
+  expect((await title.boundingBox())!.height).toBeGreaterThanOrEqual(8);
+  // The long straight stretches are one node each; the fork near the end stays visible.
+  const runs = nodes(page, "Collapsed run");
+  await expect(runs.first()).toBeVisible();
+  await expect(nodes(page, "User message · A second try at step 991")).toHaveCount(1);
+  const shown = Number.parseInt(
+    ((await region(page).locator(".graph-count").textContent()) ?? "").replace(/,/g, ""),
+    10,
+  );
+  expect(shown).toBeLessThan(20);
+
+  // Showing a run's messages (keyboard: Home, Down to the run, Enter): its first one takes focus.
+  await current(page).focus();
+  await page.keyboard.press("Home");
+  await expect(focused(page)).toHaveAccessibleName(/^User message · Step 0$/);
+  await page.keyboard.press("ArrowDown");
+  await expect(focused(page)).toHaveAccessibleName(/^Collapsed run · 987 messages/);
+  await page.keyboard.press("Enter");
+  await expect(region(page).locator(".graph-count")).not.toHaveText(`${shown} nodes`);
+  await expect(focused(page)).toHaveAccessibleName(/^Assistant message · Done 1$/);
+
+  // The minimap is beside the nodes, never over one.
+  const minimap = region(page).locator(".graph-minimap");
+  await expect(minimap).toBeVisible();
+  const mini = (await minimap.boundingBox())!;
+  const viewport = (await region(page).locator(".graph-viewport").boundingBox())!;
+  expect(mini.x).toBeGreaterThanOrEqual(viewport.x + viewport.width - 1);
+  await page.screenshot({ path: `${SHOTS}/thousand-agent-session.png` });
 });

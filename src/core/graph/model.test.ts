@@ -61,12 +61,13 @@ describe("buildGraphModel: nodes and edges", () => {
       branchSummary("b", "Tried another way."),
     ]);
     const m = buildGraphModel(entries, { leafId: eid("b") });
+    // The compaction is drawn at its cut (above the first entry it kept), as the chat draws its card.
     expect(m.nodes.map((n) => n.kind)).toEqual([
       "handoff",
       "user",
       "assistant",
-      "tool",
       "compaction",
+      "tool",
       "branch_summary",
     ]);
     expect(node(m, "a1").title).toBe("Tool call: search");
@@ -362,7 +363,7 @@ describe("scale", () => {
   it("builds a 10,000-entry session with a 2,000-deep path without overflowing the stack, compactly", () => {
     const entries = bigSession(10_000, 2_000);
     const t0 = performance.now();
-    const m = buildGraphModel(entries, { leafId: eid("p1999"), search: "alt question 99" });
+    const m = buildGraphModel(entries, { leafId: eid("p1999"), search: "alt question 99", foldRuns: false });
     const ms = performance.now() - t0;
     expect(m.nodes).toHaveLength(10_000);
     expect(m.maxDepth).toBeGreaterThanOrEqual(1_999);
@@ -376,7 +377,16 @@ describe("scale", () => {
     // And a 10,000-deep chain (no branches at all).
     const chain = bigSession(10_000, 10_000);
     expect(buildGraphModel(chain, { leafId: eid("p9999"), collapsed: new Set(["p5"]) }).nodes).toHaveLength(6);
-    expect(buildGraphModel(chain, { leafId: eid("p9999") }).maxDepth).toBe(9_999);
+    expect(buildGraphModel(chain, { leafId: eid("p9999"), foldRuns: false }).maxDepth).toBe(9_999);
+    // Folded, the chain is its first entry, one run node, the two before the leaf and the leaf.
+    const folded = buildGraphModel(chain, { leafId: eid("p9999") });
+    expect(folded.nodes.map((n) => (n.kind === "run" ? `run of ${n.run?.entries.length}` : n.key))).toEqual([
+      "p0",
+      "run of 9996",
+      "p9997",
+      "p9998",
+      "p9999",
+    ]);
   });
 });
 

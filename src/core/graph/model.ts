@@ -12,6 +12,7 @@ import type { CompactionReason, Entry, MessageStatus, Session } from "../session
 import { entrySearchText, firstWords, searchTerms } from "../session/entry-text";
 import type { EntryId, SessionId } from "../session/ids";
 import { buildTreeIndex, type TreeIndex } from "../session/tree";
+import { displayTree } from "./display-tree";
 import { foldedSpans } from "./folded";
 import { laneLayout } from "./layout";
 import { entryTitle, type GraphNodeKind, kindOf } from "./text";
@@ -91,7 +92,24 @@ export type GraphNode = {
   /** For a branch summary: the leaf of the branch it summarizes. */
   readonly summaryOf: EntryId | null;
   readonly handoff: HandoffLink | null;
+  /** For a collapsed run ("run" node): the entries it stands for, top to bottom. */
+  readonly run: RunInfo | null;
 };
+
+/**
+ * A long stretch of plain messages, one after another with no fork, shown as one node so a long
+ * agent session stays legible at "Fit" (level of detail). Expanding it shows them all.
+ */
+export type RunInfo = { readonly entries: readonly Entry[] };
+
+/** A run is collapsed when at least this many entries would be hidden in it. */
+export const RUN_MIN_HIDDEN = 8;
+/** Entries kept in view at a run's top and bottom (its context). */
+const RUN_HEAD = 1;
+const RUN_TAIL = 2;
+
+/** The key of the node standing for a collapsed run whose first hidden entry is `first`. */
+export const runKey = (first: EntryId): string => `run:${first}`;
 
 export type GraphEdge = {
   readonly from: number;
@@ -136,13 +154,19 @@ export type GraphOptions = {
   parentSession?: Session | null;
   /** The tree index of `entries`, when the caller has it already. */
   index?: TreeIndex;
+  /** Fold long runs of plain messages into one node each (default true; only with the "all" filter). */
+  foldRuns?: boolean;
+  /** Keys (`runKey`) of runs the user expanded. */
+  expandedRuns?: ReadonlySet<string>;
 };
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 type Pending =
-  | { kind: "entry"; entry: Entry; parent: number; hidden: boolean }
-  | { kind: "link"; session: Session; parent: number; hidden: boolean };
+  /** `inRun`: a plain entry whose run was already looked at from its top. */
+  | { kind: "entry"; entry: Entry; parent: number; hidden: boolean; inRun?: boolean }
+  | { kind: "link"; session: Session; parent: number; hidden: boolean }
+  | { kind: "run"; entries: Entry[]; next: Entry; parent: number };
 
 const NO_LABELS: ReadonlyMap<EntryId, string> = new Map();
 const NO_KEYS: ReadonlySet<string> = new Set();
@@ -179,10 +203,16 @@ export function buildGraphModel(entries: Iterable<Entry>, opts: GraphOptions): G
 
   // The active path (root to leaf), iteratively and cycle-safe.
   const onPath = new Set<EntryId>();
+  const path: Entry[] = [];
   for (let e = leafId ? index.byId.get(leafId) : undefined; e && !onPath.has(e.id); ) {
     onPath.add(e.id);
+    path.push(e);
     e = e.parentId !== null ? index.byId.get(e.parentId) : undefined;
   }
+  path.reverse();
+  const tree = displayTree(index, path);
+  const expandedRuns = opts.expandedRuns ?? NO_KEYS;
+  const foldRuns = (opts.foldRuns ?? true) && filter === "all";
 
   const spans = foldedSpans(index);
   const foldedBy = new Map<EntryId, EntryId>();
@@ -214,9 +244,19 @@ export function buildGraphModel(entries: Iterable<Entry>, opts: GraphOptions): G
   const byKey = new Map<string, number>();
 
   const stack: Pending[] = [];
-  for (let i = index.roots.length - 1; i >= 0; i--) {
-    stack.push({ kind: "entry", entry: index.roots[i]!, parent: -1, hidden: false });
+  for (let i = tree.roots.length - 1; i >= 0; i--) {
+    stack.push({ kind: "entry", entry: tree.roots[i]!, parent: -1, hidden: false });
   }
+
+  // A plain entry can disappear into a run: a message with one child, nothing hanging from it, and
+  // nothing about it the graph points out (a label, the leaf, a fold the user made).
+  const plain = (e: Entry): boolean =>
+    e.type === "message" &&
+    e.id !== leafId &&
+    !labels.has(e.id) &&
+    !linksAt.has(e.id) &&
+    !collapsedKeys.has(e.id) &&
+    tree.childrenOf(e.id).length === 1;
 
   const addNode = (f: Omit<GraphNode, "index" | "children" | "depth" | "x" | "y">): number => {
     const i = nodes.length;
@@ -246,6 +286,7 @@ export function buildGraphModel(entries: Iterable<Entry>, opts: GraphOptions): G
       compaction: f.compaction,
       summaryOf: f.summaryOf,
       handoff: f.handoff,
+      run: f.run,
     });
     children.push(kids);
     parents.push(f.parent);
@@ -277,7 +318,33 @@ export function buildGraphModel(entries: Iterable<Entry>, opts: GraphOptions): G
         compaction: null,
         summaryOf: null,
         handoff: { direction: "to", sessionId: s.id, title: s.title, fromEntryId: s.parentEntryId ?? null },
+        run: null,
       });
+      continue;
+    }
+    if (item.kind === "run") {
+      const first = item.entries[0]!;
+      const rep = addNode({
+        key: runKey(first.id),
+        entry: null,
+        kind: "run",
+        title: `${item.entries.length.toLocaleString("en-US")} messages`,
+        label: null,
+        status: null,
+        parent: item.parent,
+        onActivePath: onPath.has(first.id),
+        isLeaf: false,
+        matchesSearch: false,
+        collapsed: false,
+        hiddenCount: 0,
+        foldedBy: foldedBy.get(first.id) ?? null,
+        compaction: null,
+        summaryOf: null,
+        handoff: null,
+        run: { entries: item.entries },
+      });
+      for (const e of item.entries) nodeOfEntry.set(e.id, rep);
+      stack.push({ kind: "entry", entry: item.next, parent: rep, hidden: false, inRun: true });
       continue;
     }
     // Each entry is reached once: the index lists it under one parent only, and entries caught in
@@ -287,7 +354,7 @@ export function buildGraphModel(entries: Iterable<Entry>, opts: GraphOptions): G
     const label = labels.get(entry.id) ?? null;
     let rep = item.parent;
     let hideBelow = item.hidden;
-    const kids = index.childrenOf.get(entry.id) ?? [];
+    const kids = tree.childrenOf(entry.id);
     if (!item.hidden && passes(filter, kind, label !== null)) {
       const collapsed = kids.length + (linksAt.get(entry.id)?.length ?? 0) > 0 && collapsedKeys.has(entry.id);
       rep = addNode({
@@ -326,10 +393,28 @@ export function buildGraphModel(entries: Iterable<Entry>, opts: GraphOptions): G
                 fromEntryId: entry.fromEntryId,
               }
             : null,
+        run: null,
       });
       hideBelow = collapsed;
     }
     if (rep >= 0) nodeOfEntry.set(entry.id, rep);
+    if (foldRuns && !hideBelow && !item.hidden && plain(entry)) {
+      if (item.inRun) {
+        stack.push({ kind: "entry", entry: kids[0]!, parent: rep, hidden: false, inRun: true });
+        continue;
+      }
+      // The top of a run: walk it once, and fold its middle when it is long enough.
+      const run: Entry[] = [entry];
+      for (let e = kids[0]!; plain(e); e = tree.childrenOf(e.id)[0]!) run.push(e);
+      const hidden = run.slice(RUN_HEAD, run.length - RUN_TAIL);
+      const next = run[run.length - RUN_TAIL];
+      if (hidden.length >= RUN_MIN_HIDDEN && next && !expandedRuns.has(runKey(hidden[0]!.id))) {
+        stack.push({ kind: "run", entries: hidden, next, parent: rep });
+      } else {
+        stack.push({ kind: "entry", entry: kids[0]!, parent: rep, hidden: false, inRun: true });
+      }
+      continue;
+    }
     // Links first onto the stack, so they come out after every child: they are the last children.
     for (const s of linksAt.get(entry.id) ?? [])
       stack.push({ kind: "link", session: s, parent: rep, hidden: hideBelow });
@@ -433,6 +518,15 @@ export function searchGraph(model: GraphModel, query: string | undefined): numbe
     const node = model.nodes[model.byDepth[k]!]!;
     const label = node.label?.toLowerCase() ?? "";
     const title = node.title.toLowerCase();
+    if (node.run) {
+      // A collapsed run matches when one of its entries does (it is where that entry is drawn).
+      const found = node.run.entries.some((e) => {
+        const text = entrySearchText(e);
+        return terms.every((t) => entryTitle(e).toLowerCase().includes(t) || text.includes(t));
+      });
+      if (found) out.push(node.index);
+      continue;
+    }
     const text = node.entry ? entrySearchText(node.entry) : "";
     if (terms.every((t) => label.includes(t) || title.includes(t) || text.includes(t))) out.push(node.index);
   }

@@ -5,7 +5,7 @@
 import type { Block, Entry } from "../session/entries";
 import { firstWords } from "../session/entry-text";
 
-export type GraphNodeKind = "user" | "assistant" | "tool" | "compaction" | "branch_summary" | "handoff";
+export type GraphNodeKind = "user" | "assistant" | "tool" | "compaction" | "branch_summary" | "handoff" | "run";
 
 /** What a node is called, first in its accessible name ("User message · …"). */
 export const KIND_NAME: Readonly<Record<GraphNodeKind, string>> = {
@@ -15,9 +15,10 @@ export const KIND_NAME: Readonly<Record<GraphNodeKind, string>> = {
   compaction: "Compaction",
   branch_summary: "Branch summary",
   handoff: "Handoff",
+  run: "Collapsed run",
 };
 
-export function kindOf(entry: Entry): GraphNodeKind {
+export function kindOf(entry: Entry): Exclude<GraphNodeKind, "run"> {
   switch (entry.type) {
     case "message":
       return entry.role;

@@ -78,6 +78,40 @@ export function fitView(model: GraphModel, size: Size, pad = 48): View {
   return { k, x: (size.width - w * k) / 2 - b.minX * k, y: pad - b.minY * k };
 }
 
+/** The least zoom at which node titles stay readable: "Fit" never goes below it. */
+export const LEGIBLE_ZOOM = 0.6;
+
+/**
+ * "Fit": the active path (root to where you are) in view at a zoom where titles stay legible. When
+ * the whole path does not fit at that zoom, its lower end — where the conversation is — is shown,
+ * the current node near the bottom. Without an active path, the whole graph.
+ */
+export function fitPathView(model: GraphModel, size: Size, pad = 48): View {
+  let minX = Number.POSITIVE_INFINITY;
+  let maxX = Number.NEGATIVE_INFINITY;
+  let minY = Number.POSITIVE_INFINITY;
+  let maxY = Number.NEGATIVE_INFINITY;
+  for (const n of model.nodes) {
+    if (!n.onActivePath && n.index !== model.currentIndex) continue;
+    minX = Math.min(minX, n.x - NODE_WIDTH / 2);
+    maxX = Math.max(maxX, n.x + NODE_WIDTH / 2);
+    minY = Math.min(minY, n.y);
+    maxY = Math.max(maxY, n.y + NODE_HEIGHT);
+  }
+  if (minX > maxX) return fitView(model, size, pad);
+  const w = maxX - minX;
+  const h = maxY - minY;
+  const fit = Math.min((size.width - 2 * pad) / w, (size.height - 2 * pad) / h, 1);
+  const k = clampZoom(Math.max(fit, LEGIBLE_ZOOM));
+  const current = model.nodes[model.currentIndex];
+  // Centred across when the path's lanes fit; else around where you are.
+  const x =
+    w * k <= size.width - 2 * pad || !current ? (size.width - w * k) / 2 - minX * k : size.width / 2 - current.x * k;
+  // Top down when it all fits; else the bottom of the path at the bottom of the view.
+  const y = h * k <= size.height - 2 * pad ? pad - minY * k : size.height - pad - maxY * k;
+  return { k, x, y };
+}
+
 /** Zoom to `k` (at least `min`) keeping the graph point under screen point (sx, sy) where it is. */
 export function zoomAt(view: View, k: number, sx: number, sy: number, min = MIN_ZOOM): View {
   const next = clampZoom(k, min);

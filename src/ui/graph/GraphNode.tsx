@@ -53,7 +53,7 @@ export const GraphNodeView = memo(function GraphNodeView({
       aria-setsize={siblings}
       aria-posinset={position}
       aria-selected={selected}
-      aria-expanded={node.collapsed ? false : node.children.length > 0 ? true : undefined}
+      aria-expanded={node.collapsed || node.run ? false : node.children.length > 0 ? true : undefined}
       aria-current={current ? "true" : undefined}
       aria-label={nodeName(node)}
       style={{ left: node.x - NODE_WIDTH / 2, top: node.y, width: NODE_WIDTH, height: NODE_HEIGHT }}
@@ -81,6 +81,7 @@ export const GraphNodeView = memo(function GraphNodeView({
 
 /** The node's small print, when it has something to say beyond its kind (the badge says that). */
 function metaOf(node: Node): ReactNode {
+  if (node.run) return <span className="gnode-kind">Click to show them</span>;
   if (node.compaction) {
     return (
       <span className="gnode-kind">

@@ -15,8 +15,10 @@ import { type GraphMove, moveFrom } from "../../core/graph/navigation";
 import {
   centerOn,
   DETAIL_ZOOM,
+  fitPathView,
   fitView,
   type Insets,
+  LEGIBLE_ZOOM,
   nodeAt,
   nodesInRect,
   revealNode,
@@ -27,7 +29,7 @@ import type { SessionId } from "../../core/session/ids";
 import type { TreeIndex } from "../../core/session/tree";
 import { GraphNodeView } from "./GraphNode";
 import { openLinkedSession, showInChat, switchFromGraph } from "./graph-actions";
-import { Minimap } from "./Minimap";
+import { MINIMAP_WIDTH, Minimap } from "./Minimap";
 import { NodeDetails } from "./NodeDetails";
 import { NodeMenu } from "./NodeMenu";
 import { buildPaths } from "./paths";
@@ -36,8 +38,12 @@ import { usePanZoomInput } from "./use-pan-zoom-input";
 
 /** Zoom buttons and +/- keys multiply the zoom by this. */
 const ZOOM_STEP = 1.5;
-/** The minimap shows when "Fit" would have to zoom out below this. */
-const MINIMAP_BELOW_FIT_ZOOM = 0.6;
+/** The minimap shows when the graph at a legible zoom is this many times the viewport's size. */
+const MINIMAP_WHEN_LARGER = 2;
+/** The minimap's column beside the graph (its width plus padding), px. */
+const MINIMAP_COLUMN_PX = MINIMAP_WIDTH + 17;
+/** Narrower than this (a phone), no minimap: the graph needs the room. */
+const MINIMAP_MIN_PANEL_PX = 420;
 /** Height of the zoom bar over the top of the viewport, px (nodes are revealed below it). */
 const TOP_INSET_PX = 44;
 
@@ -88,6 +94,7 @@ export function GraphView({
   const [hoverKey, setHoverKey] = useState<string | null>(null);
   const [menu, setMenu] = useState<Menu | null>(null);
   const pendingFocus = useRef(false);
+  const minimapShown = useRef(false);
 
   const resolve = (key: string | null) => (key === null ? -1 : (model.byKey.get(key) ?? -1));
   const focusedIndex = (() => {
@@ -182,9 +189,23 @@ export function GraphView({
     treeRef.current?.querySelector<HTMLElement>(`[data-key="${CSS.escape(key)}"]`)?.focus({ preventScroll: true });
   });
 
+  /** Shows every entry of a collapsed run; focus lands on its first one. */
+  const expandRun = (i: number, focus: boolean) => {
+    const first = model.nodes[i]?.run?.entries[0];
+    if (!first) return;
+    onToggleCollapse(model.nodes[i]!.key);
+    setFocusedKey(first.id);
+    setSelectedKey(null);
+    if (focus) pendingFocus.current = true;
+  };
+
   const activate = (i: number) => {
     const node = model.nodes[i];
     if (!node) return;
+    if (node.run) {
+      expandRun(i, true);
+      return;
+    }
     if (!node.entry) {
       if (node.handoff) openLinkedSession(node.handoff.sessionId);
       return;
@@ -195,7 +216,8 @@ export function GraphView({
 
   const toggleCollapse = (i: number) => {
     const node = model.nodes[i];
-    if (node && (node.children.length > 0 || node.collapsed)) onToggleCollapse(node.key);
+    if (node?.run) expandRun(i, true);
+    else if (node && (node.children.length > 0 || node.collapsed)) onToggleCollapse(node.key);
   };
 
   const openMenu = useCallback(
@@ -303,190 +325,216 @@ export function GraphView({
   })();
   const paths = useMemo(() => buildPaths(model, inView, { strongCompaction }), [model, inView, strongCompaction]);
 
-  // Worth a minimap only when the graph is much bigger than the viewport.
-  const showMinimap = size.width > 0 && model.nodes.length > 0 && fitView(model, size).k < MINIMAP_BELOW_FIT_ZOOM;
+  // Worth a minimap only when the graph is much bigger than the viewport at a legible zoom, and
+  // there is room for its column beside the graph (it never covers nodes). Decided on the width the
+  // graph has without the column, so showing it does not change the answer.
+  const b = model.bounds;
+  const fullWidth = size.width + (minimapShown.current ? MINIMAP_COLUMN_PX : 0);
+  const showMinimap =
+    size.height > 0 &&
+    model.nodes.length > 0 &&
+    fullWidth >= MINIMAP_MIN_PANEL_PX &&
+    ((b.maxY - b.minY) * LEGIBLE_ZOOM > MINIMAP_WHEN_LARGER * size.height ||
+      (b.maxX - b.minX) * LEGIBLE_ZOOM > MINIMAP_WHEN_LARGER * fullWidth);
+  minimapShown.current = showMinimap;
 
   const detailNode = model.nodes[detailIndex];
   const menuNode = menu ? model.nodes[resolve(menu.key)] : undefined;
 
   return (
-    <div
-      ref={viewportRef}
-      className={`graph-viewport${overview ? " overview" : ""}`}
-      onPointerDown={onPointerDown}
-      onPointerMove={onPointerMove}
-      onPointerUp={onPointerEnd}
-      onPointerCancel={onPointerEnd}
-      onScroll={(e) => {
-        // Focus can make the browser scroll an overflow:hidden box: the transform is the only scroll.
-        e.currentTarget.scrollTop = 0;
-        e.currentTarget.scrollLeft = 0;
-      }}
-    >
-      <canvas ref={canvasRef} className="graph-canvas" />
-      <div ref={worldRef} className="graph-world">
-        <svg className="graph-svg" width="1" height="1" aria-hidden="true">
-          <path className="graph-band" d={paths.folded} />
-          <path className="graph-band strong" d={paths.foldedStrong} />
-          <path className="graph-edge" d={paths.edges} />
-          <path className="graph-edge active" d={paths.activeEdges} />
-          <path className="graph-link" d={paths.links} />
-          <path className="graph-bracket" d={paths.bracket} />
-        </svg>
-        {!overview && (
-          <div className="graph-collapsers">
+    <div className="graph-body">
+      <div
+        ref={viewportRef}
+        className={`graph-viewport${overview ? " overview" : ""}`}
+        onPointerDown={onPointerDown}
+        onPointerMove={onPointerMove}
+        onPointerUp={onPointerEnd}
+        onPointerCancel={onPointerEnd}
+        onScroll={(e) => {
+          // Focus can make the browser scroll an overflow:hidden box: the transform is the only scroll.
+          e.currentTarget.scrollTop = 0;
+          e.currentTarget.scrollLeft = 0;
+        }}
+      >
+        <canvas ref={canvasRef} className="graph-canvas" />
+        <div ref={worldRef} className="graph-world">
+          <svg className="graph-svg" width="1" height="1" aria-hidden="true">
+            <path className="graph-band" d={paths.folded} />
+            <path className="graph-band strong" d={paths.foldedStrong} />
+            <path className="graph-edge" d={paths.edges} />
+            <path className="graph-edge active" d={paths.activeEdges} />
+            <path className="graph-link" d={paths.links} />
+            <path className="graph-bracket" d={paths.bracket} />
+          </svg>
+          {!overview && (
+            <div className="graph-collapsers">
+              {domNodes.map((i) => {
+                const node = model.nodes[i]!;
+                if (node.children.length < 2 && !node.collapsed) return null;
+                return (
+                  <button
+                    key={node.key}
+                    type="button"
+                    tabIndex={-1}
+                    data-no-pan=""
+                    className={`graph-collapser${node.collapsed ? " collapsed" : ""}`}
+                    style={{ left: node.x, top: node.y + 50 }}
+                    aria-label={node.collapsed ? "Expand branch" : "Collapse branch"}
+                    title={node.collapsed ? `Show ${node.hiddenCount} hidden` : "Collapse the branches below"}
+                    onClick={() => toggleCollapse(i)}
+                  >
+                    {node.collapsed ? `+${node.hiddenCount}` : "−"}
+                  </button>
+                );
+              })}
+            </div>
+          )}
+          <div
+            ref={treeRef}
+            role="tree"
+            aria-label="Conversation tree"
+            aria-describedby={hintId}
+            className="graph-tree"
+            onKeyDown={onTreeKeyDown}
+            onFocus={(e) => {
+              const i = indexOfTarget(e.target);
+              if (i >= 0) setFocusedKey(model.nodes[i]!.key);
+            }}
+            onClick={(e) => {
+              const i = indexOfTarget(e.target);
+              if (i < 0 || dragged.current) return;
+              const node = model.nodes[i]!;
+              setMenu(null);
+              if (node.run) {
+                expandRun(i, false);
+                return;
+              }
+              setFocusedKey(node.key);
+              setSelectedKey(node.key);
+              if (node.entry && node.onActivePath) showInChat(node.entry.id);
+            }}
+            onDoubleClick={(e) => {
+              const i = indexOfTarget(e.target);
+              const node = model.nodes[i];
+              if (node?.entry && !node.onActivePath) void switchFromGraph(sessionId, node.entry.id);
+            }}
+            onContextMenu={(e) => {
+              const i = indexOfTarget(e.target);
+              if (i < 0) return;
+              e.preventDefault();
+              const node = model.nodes[i]!;
+              setFocusedKey(node.key);
+              setSelectedKey(node.key);
+              const p = local(e.clientX, e.clientY);
+              openMenu(node.key, p.x, p.y, e.target instanceof HTMLElement ? e.target.closest("[data-index]") : null);
+            }}
+            onMouseOver={(e) => {
+              const node = model.nodes[indexOfTarget(e.target)];
+              setHoverKey(node?.kind === "compaction" ? node.key : null);
+            }}
+            onMouseLeave={() => setHoverKey(null)}
+          >
             {domNodes.map((i) => {
               const node = model.nodes[i]!;
-              if (node.children.length < 2 && !node.collapsed) return null;
               return (
-                <button
+                <GraphNodeView
                   key={node.key}
-                  type="button"
-                  tabIndex={-1}
-                  data-no-pan=""
-                  className={`graph-collapser${node.collapsed ? " collapsed" : ""}`}
-                  style={{ left: node.x, top: node.y + 50 }}
-                  aria-label={node.collapsed ? "Expand branch" : "Collapse branch"}
-                  title={node.collapsed ? `Show ${node.hiddenCount} hidden` : "Collapse the branches below"}
-                  onClick={() => toggleCollapse(i)}
-                >
-                  {node.collapsed ? `+${node.hiddenCount}` : "−"}
-                </button>
+                  model={model}
+                  node={node}
+                  focused={i === focusedIndex}
+                  selected={i === selectedIndex}
+                  current={i === model.currentIndex}
+                  strongFold={strongCompaction !== null && node.foldedBy === strongCompaction}
+                />
               );
             })}
           </div>
-        )}
-        <div
-          ref={treeRef}
-          role="tree"
-          aria-label="Conversation tree"
-          aria-describedby={hintId}
-          className="graph-tree"
-          onKeyDown={onTreeKeyDown}
-          onFocus={(e) => {
-            const i = indexOfTarget(e.target);
-            if (i >= 0) setFocusedKey(model.nodes[i]!.key);
-          }}
-          onClick={(e) => {
-            const i = indexOfTarget(e.target);
-            if (i < 0 || dragged.current) return;
-            const node = model.nodes[i]!;
-            setFocusedKey(node.key);
-            setSelectedKey(node.key);
-            setMenu(null);
-            if (node.entry && node.onActivePath) showInChat(node.entry.id);
-          }}
-          onDoubleClick={(e) => {
-            const i = indexOfTarget(e.target);
-            const node = model.nodes[i];
-            if (node?.entry && !node.onActivePath) void switchFromGraph(sessionId, node.entry.id);
-          }}
-          onContextMenu={(e) => {
-            const i = indexOfTarget(e.target);
-            if (i < 0) return;
-            e.preventDefault();
-            const node = model.nodes[i]!;
-            setFocusedKey(node.key);
-            setSelectedKey(node.key);
-            const p = local(e.clientX, e.clientY);
-            openMenu(node.key, p.x, p.y, e.target instanceof HTMLElement ? e.target.closest("[data-index]") : null);
-          }}
-          onMouseOver={(e) => {
-            const node = model.nodes[indexOfTarget(e.target)];
-            setHoverKey(node?.kind === "compaction" ? node.key : null);
-          }}
-          onMouseLeave={() => setHoverKey(null)}
-        >
-          {domNodes.map((i) => {
-            const node = model.nodes[i]!;
-            return (
-              <GraphNodeView
-                key={node.key}
-                model={model}
-                node={node}
-                focused={i === focusedIndex}
-                selected={i === selectedIndex}
-                current={i === model.currentIndex}
-                strongFold={strongCompaction !== null && node.foldedBy === strongCompaction}
-              />
-            );
-          })}
         </div>
+
+        <p id={hintId} className="graph-hint">
+          Arrows move · Enter switches here · Space folds · Shift+F10 actions · scroll zooms
+        </p>
+
+        {model.nodes.length === 0 && (
+          <p className="graph-empty">No messages yet. The conversation’s tree grows here.</p>
+        )}
+
+        <div className="graph-zoom" data-no-pan="">
+          <button type="button" aria-label="Zoom out" title="Zoom out (−)" onClick={() => zoomBy(1 / ZOOM_STEP)}>
+            −
+          </button>
+          <span ref={zoomLabelRef} className="graph-zoom-level" aria-hidden="true" />
+          <button type="button" aria-label="Zoom in" title="Zoom in (+)" onClick={() => zoomBy(ZOOM_STEP)}>
+            +
+          </button>
+          <button
+            type="button"
+            onClick={() => animateTo(fitPathView(model, size))}
+            title="Fit the conversation you are in (root to here), readably"
+          >
+            Fit
+          </button>
+          <button type="button" onClick={() => animateTo(fitView(model, size))} title="Show the whole graph">
+            Show all
+          </button>
+          <button
+            type="button"
+            disabled={model.currentIndex < 0}
+            title="Go to where you are in the conversation"
+            onClick={() => moveTo(model.currentIndex, { focus: false, animate: true })}
+          >
+            Current
+          </button>
+        </div>
+
+        {detailNode && (
+          <NodeDetails
+            model={model}
+            node={detailNode}
+            index={index}
+            preview={detailIndex !== selectedIndex}
+            menuOpen={menu !== null}
+            onClose={() => setSelectedKey(null)}
+            onSwitch={() => detailNode.entry && void switchFromGraph(sessionId, detailNode.entry.id)}
+            onShowInChat={() => detailNode.entry && showInChat(detailNode.entry.id)}
+            onOpenSession={() => detailNode.handoff && openLinkedSession(detailNode.handoff.sessionId)}
+            onGoTo={(entryId) => {
+              const i = model.nodeOfEntry.get(entryId);
+              if (i !== undefined) moveTo(i, { focus: false, animate: true });
+            }}
+            onMenu={(button) => {
+              const box = button.getBoundingClientRect();
+              const p = local(box.right, box.top);
+              if (menu) closeMenu(false);
+              else openMenu(detailNode.key, p.x - 200, p.y - 6, button, "above");
+            }}
+          />
+        )}
+
+        {menu && menuNode && (
+          <NodeMenu
+            key={`${menu.key}:${menu.labelling}`}
+            node={menuNode}
+            sessionId={sessionId}
+            anchor={{ x: menu.x, y: menu.y, placement: menu.placement, bounds: size }}
+            opener={menu.returnTo}
+            startLabelling={menu.labelling}
+            onClose={closeMenu}
+            onToggleCollapse={() => toggleCollapse(menuNode.index)}
+          />
+        )}
       </div>
-
-      <p id={hintId} className="graph-hint">
-        Arrows move · Enter switches here · Space folds · Shift+F10 actions · scroll zooms
-      </p>
-
-      {model.nodes.length === 0 && <p className="graph-empty">No messages yet. The conversation’s tree grows here.</p>}
-
       {showMinimap && (
-        <Minimap
-          model={model}
-          rectRef={miniRectRef}
-          onJump={(gx, gy) => {
-            const v = viewRef.current;
-            if (v) applyView({ k: v.k, x: size.width / 2 - gx * v.k, y: size.height / 2 - gy * v.k });
-          }}
-        />
-      )}
-
-      <div className="graph-zoom" data-no-pan="">
-        <button type="button" aria-label="Zoom out" title="Zoom out (−)" onClick={() => zoomBy(1 / ZOOM_STEP)}>
-          −
-        </button>
-        <span ref={zoomLabelRef} className="graph-zoom-level" aria-hidden="true" />
-        <button type="button" aria-label="Zoom in" title="Zoom in (+)" onClick={() => zoomBy(ZOOM_STEP)}>
-          +
-        </button>
-        <button type="button" onClick={() => animateTo(fitView(model, size))} title="Show the whole graph">
-          Fit
-        </button>
-        <button
-          type="button"
-          disabled={model.currentIndex < 0}
-          title="Go to where you are in the conversation"
-          onClick={() => moveTo(model.currentIndex, { focus: false, animate: true })}
-        >
-          Current
-        </button>
-      </div>
-
-      {detailNode && (
-        <NodeDetails
-          model={model}
-          node={detailNode}
-          index={index}
-          preview={detailIndex !== selectedIndex}
-          menuOpen={menu !== null}
-          onClose={() => setSelectedKey(null)}
-          onSwitch={() => detailNode.entry && void switchFromGraph(sessionId, detailNode.entry.id)}
-          onShowInChat={() => detailNode.entry && showInChat(detailNode.entry.id)}
-          onOpenSession={() => detailNode.handoff && openLinkedSession(detailNode.handoff.sessionId)}
-          onGoTo={(entryId) => {
-            const i = model.nodeOfEntry.get(entryId);
-            if (i !== undefined) moveTo(i, { focus: false, animate: true });
-          }}
-          onMenu={(button) => {
-            const box = button.getBoundingClientRect();
-            const p = local(box.right, box.top);
-            if (menu) closeMenu(false);
-            else openMenu(detailNode.key, p.x - 200, p.y - 6, button, "above");
-          }}
-        />
-      )}
-
-      {menu && menuNode && (
-        <NodeMenu
-          key={`${menu.key}:${menu.labelling}`}
-          node={menuNode}
-          sessionId={sessionId}
-          anchor={{ x: menu.x, y: menu.y, placement: menu.placement, bounds: size }}
-          opener={menu.returnTo}
-          startLabelling={menu.labelling}
-          onClose={closeMenu}
-          onToggleCollapse={() => toggleCollapse(menuNode.index)}
-        />
+        <div className="graph-minimap-column">
+          <Minimap
+            model={model}
+            rectRef={miniRectRef}
+            onJump={(gx, gy) => {
+              const v = viewRef.current;
+              if (v) applyView({ k: v.k, x: size.width / 2 - gx * v.k, y: size.height / 2 - gy * v.k });
+            }}
+          />
+        </div>
       )}
     </div>
   );

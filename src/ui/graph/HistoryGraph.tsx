@@ -26,7 +26,13 @@ const FILTER_NAME: Readonly<Record<GraphFilter, string>> = {
 /** Marks for the bench (bench/graph.mjs reads `grove:graph-model`). */
 const MEASURE = "grove:graph-model";
 
-function useModel(data: GraphData, filter: GraphFilter, collapsed: ReadonlySet<string>, search: string): GraphModel {
+function useModel(
+  data: GraphData,
+  filter: GraphFilter,
+  collapsed: ReadonlySet<string>,
+  expandedRuns: ReadonlySet<string>,
+  search: string,
+): GraphModel {
   const { view, labels, childSessions, parentSession } = data;
   const leafId = view.session?.leafId ?? null;
   const base = useMemo(() => {
@@ -37,13 +43,14 @@ function useModel(data: GraphData, filter: GraphFilter, collapsed: ReadonlySet<s
       labels,
       filter,
       collapsed,
+      expandedRuns,
       childSessions,
       parentSession,
     });
     performance.clearMeasures(MEASURE);
     performance.measure(MEASURE, { start: t0, detail: { nodes: model.nodes.length } });
     return model;
-  }, [view.index, leafId, labels, filter, collapsed, childSessions, parentSession]);
+  }, [view.index, leafId, labels, filter, collapsed, expandedRuns, childSessions, parentSession]);
   return useMemo(() => (search.trim() ? withSearch(base, search) : base), [base, search]);
 }
 
@@ -124,7 +131,8 @@ function SessionGraph({ sessionId, view }: { sessionId: SessionId; view: Session
   const [search, setSearch] = useState("");
   const deferredSearch = useDeferredValue(search);
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(() => new Set());
-  const model = useModel(data, filter, collapsed, deferredSearch);
+  const [expandedRuns, setExpandedRuns] = useState<ReadonlySet<string>>(() => new Set());
+  const model = useModel(data, filter, collapsed, expandedRuns, deferredSearch);
   const graph = useRef<GraphViewHandle>(null);
   const [cursor, setCursor] = useState(-1);
 
@@ -133,7 +141,8 @@ function SessionGraph({ sessionId, view }: { sessionId: SessionId; view: Session
   useEffect(() => setCursor(-1), [deferredSearch, filter]);
 
   const toggleCollapse = useCallback((key: string) => {
-    setCollapsed((set) => {
+    // A collapsed run is folded by the graph itself: "toggling" it expands it.
+    (key.startsWith("run:") ? setExpandedRuns : setCollapsed)((set) => {
       const next = new Set(set);
       if (next.has(key)) next.delete(key);
       else next.add(key);

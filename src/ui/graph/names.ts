@@ -20,6 +20,7 @@ export const KIND_SHORT: Readonly<Record<GraphNode["kind"], string>> = {
   compaction: "Compaction",
   branch_summary: "Branch summary",
   handoff: "Handoff",
+  run: "Messages",
 };
 
 /** Glyphs drawn in the node's badge (decorative: the name says the kind). */
@@ -30,6 +31,7 @@ export const KIND_GLYPH: Readonly<Record<GraphNode["kind"], string>> = {
   compaction: "⇊",
   branch_summary: "↺",
   handoff: "⇢",
+  run: "⋮",
 };
 
 /**

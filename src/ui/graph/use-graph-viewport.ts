@@ -8,9 +8,9 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { GraphModel } from "../../core/graph/model";
 import {
-  centerOn,
   containsRect,
   DETAIL_ZOOM,
+  fitPathView,
   fitView,
   MIN_ZOOM,
   type Rect,
@@ -156,8 +156,8 @@ export function useGraphViewport(model: GraphModel) {
     return () => observer.disconnect();
   }, []);
 
-  // First view: the whole graph when it fits readably, else the current node in the middle (the
-  // graph centred across when its lanes fit). A resize keeps the middle of the view where it was.
+  // First view: the whole graph when it fits readably, else the active path at a legible zoom
+  // (its lower end, where the conversation is, when it is long). A resize keeps the middle of the view where it was.
   const lastSize = useRef<Size | null>(null);
   useLayoutEffect(() => {
     if (size.width === 0) return;
@@ -186,13 +186,7 @@ export function useGraphViewport(model: GraphModel) {
       applyView(fit);
       return;
     }
-    const at = model.currentIndex >= 0 ? model.currentIndex : 0;
-    const centred = centerOn(model, at, { x: 0, y: 0, k: READING_ZOOM }, size);
-    const b = model.bounds;
-    const across = (b.maxX - b.minX) * READING_ZOOM;
-    applyView(
-      across <= size.width - 48 ? { ...centred, x: (size.width - across) / 2 - b.minX * READING_ZOOM } : centred,
-    );
+    applyView(fitPathView(model, size));
   }, [size, model, applyView]);
 
   // The minimap's scale, the canvas and the rendered nodes change with the model.
