@@ -53,8 +53,9 @@ export function createSearchService(options: SearchServiceOptions = {}): SearchS
     if (saved === undefined) return;
     try {
       index = ChatIndex.load(saved as SerializedIndex);
-    } catch {
+    } catch (e) {
       // Corrupt, or written by another version: rebuilt from the entries by the first sync.
+      console.warn("The saved search index could not be read; rebuilding it.", e);
       index = ChatIndex.empty();
     }
   })();
@@ -88,7 +89,11 @@ export function createSearchService(options: SearchServiceOptions = {}): SearchS
             progress = p.chatsDone < p.chatsTotal ? p : null;
             options.onProgress?.(p);
           },
-        }).catch(() => false);
+        }).catch((e) => {
+          // Left for the next change to retry (what was indexed stays; the chat is marked incomplete).
+          console.warn("The search index could not be brought up to date.", e);
+          return false;
+        });
         progress = null;
         if (changed) scheduleSave();
       } while (again && !stopped);
@@ -115,7 +120,9 @@ export function createSearchService(options: SearchServiceOptions = {}): SearchS
     if (seq < latestSeq) return null;
     const hits = index.query(query);
     const results = await describe(hits.slice(0, RESULT_LIMIT));
-    return { query, results, total: hits.length, indexing: progress ? { ...progress } : null };
+    // A sync that has not counted its work yet is still catching up (0 of 0: "Indexing…").
+    const indexing = progress ? { ...progress } : running ? { chatsDone: 0, chatsTotal: 0 } : null;
+    return { query, results, total: hits.length, indexing };
   };
 
   const describe = async (hits: readonly IndexHit[]): Promise<ChatSearchResult[]> => {

@@ -24,6 +24,9 @@ export type ChatSearchAnswer = {
   results: ChatSearchResult[];
   /** Every hit, of which `results` are the best. */
   total: number;
-  /** While the index is being built or brought up to date: how far (results may be missing). */
+  /**
+   * While the index is being built or brought up to date: how far (results may be missing);
+   * chatsTotal 0 while it is still finding out what changed.
+   */
   indexing: { chatsDone: number; chatsTotal: number } | null;
 };

@@ -133,7 +133,8 @@ function SearchResults({
     if (active >= 0) document.getElementById(optionId(active))?.scrollIntoView({ block: "nearest" });
   }, [active, optionId]);
   return (
-    <div className="search-results">
+    // data-query: which query the shown answer is for (the search bench waits on it).
+    <div className="search-results" data-query={answer?.query}>
       <p className="search-status muted" aria-live="polite">
         {searchStatus(answer)}
       </p>
@@ -172,9 +173,12 @@ function SearchResults({
 
 function searchStatus(answer: ChatSearchAnswer | null): string {
   if (!answer) return "Searching…";
-  const indexing = answer.indexing
-    ? ` Indexing ${answer.indexing.chatsDone.toLocaleString()} of ${answer.indexing.chatsTotal.toLocaleString()} chats…`
-    : "";
+  const progress = answer.indexing;
+  const indexing = !progress
+    ? ""
+    : progress.chatsTotal === 0
+      ? " Indexing…"
+      : ` Indexing ${progress.chatsDone.toLocaleString()} of ${progress.chatsTotal.toLocaleString()} chats…`;
   if (answer.total === 0) return `No chats match.${indexing}`;
   const shown = answer.results.length < answer.total ? `, best ${answer.results.length} shown` : "";
   return `${answer.total.toLocaleString()} ${answer.total === 1 ? "match" : "matches"}${shown}.${indexing}`;
