@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Entry } from "../session/entries";
 import { asSessionId, type SessionId } from "../session/ids";
-import { a, branchSummary, compaction, handoff, linkPath, u } from "../testing/entries";
+import { a, branchSummary, compaction, handoff, linkPath, thinking, tool, u } from "../testing/entries";
 import { ChatIndex, type ChatRow, INDEX_FORMAT } from "./chat-index";
 
 const chat = (id: string, title: string, updatedAt = 1): ChatRow => ({ id: asSessionId(id), title, updatedAt });
@@ -41,6 +41,22 @@ describe("ChatIndex", () => {
     expect(new Set(ids(index.query("zermatt")))).toEqual(new Set(["t1", "t2", "t3", "h1"]));
     expect(index.query("nothing-like-it")).toEqual([]);
     expect(index.query("  ")).toEqual([]);
+  });
+
+  it("looks through the same words as Copy text and the graph search: tool calls and results, never thinking", () => {
+    const index = indexWith([
+      {
+        row: bread,
+        entries: linkPath([
+          a("k1", [{ type: "tool_call", id: "c1", name: "fetch_quokka", args: {} }]),
+          tool("k2", [{ type: "tool_result", callId: "c1", text: "Result: ZANZIBAR", isError: false }]),
+          a("k3", [thinking("zebrafish in thoughts only"), { type: "text", text: "ok" }]),
+        ]),
+      },
+    ]);
+    expect(ids(index.query("fetch_quokka"))).toEqual(["k1"]);
+    expect(ids(index.query("zanzibar"))).toEqual(["k2"]);
+    expect(index.query("zebrafish")).toEqual([]);
   });
 
   it("finds a chat by its title (entryId null)", () => {
