@@ -26,7 +26,7 @@ const tripEntries = linkPath([
   branchSummary("t5", "Explored flying into Geneva"),
 ]);
 const breadEntries = linkPath([u("b1", "How do I make it tangy?"), a("b2", "Use a rye sourdough starter.")]);
-const ids = (hits: ReturnType<ChatIndex["query"]>) => hits.map((h) => h.entryId ?? `title:${h.sessionId}`);
+const ids = ({ hits }: ReturnType<ChatIndex["query"]>) => hits.map((h) => h.entryId ?? `title:${h.sessionId}`);
 
 describe("ChatIndex", () => {
   it("finds messages, compactions, branch summaries and handoffs by their words, with their chat", () => {
@@ -36,11 +36,11 @@ describe("ChatIndex", () => {
       { row: bread, entries: breadEntries },
       { row: other, entries: linkPath([handoff("h1", "## Goal\nA weekend in Zermatt")]) },
     ]);
-    expect(index.query("sourdough").map((h) => [h.sessionId, h.entryId])).toEqual([[bread.id, "b2"]]);
+    expect(index.query("sourdough").hits.map((h) => [h.sessionId, h.entryId])).toEqual([[bread.id, "b2"]]);
     expect(ids(index.query("geneva"))).toEqual(["t5"]);
     expect(new Set(ids(index.query("zermatt")))).toEqual(new Set(["t1", "t2", "t3", "h1"]));
-    expect(index.query("nothing-like-it")).toEqual([]);
-    expect(index.query("  ")).toEqual([]);
+    expect(index.query("nothing-like-it")).toEqual({ hits: [], total: 0 });
+    expect(index.query("  ")).toEqual({ hits: [], total: 0 });
   });
 
   it("looks through the same words as Copy text and the graph search: tool calls and results, never thinking", () => {
@@ -56,12 +56,12 @@ describe("ChatIndex", () => {
     ]);
     expect(ids(index.query("fetch_quokka"))).toEqual(["k1"]);
     expect(ids(index.query("zanzibar"))).toEqual(["k2"]);
-    expect(index.query("zebrafish")).toEqual([]);
+    expect(index.query("zebrafish").total).toBe(0);
   });
 
   it("finds a chat by its title (entryId null)", () => {
     const index = indexWith([{ row: trip, entries: tripEntries }]);
-    expect(index.query("alps")).toEqual([expect.objectContaining({ sessionId: trip.id, entryId: null })]);
+    expect(index.query("alps").hits).toEqual([expect.objectContaining({ sessionId: trip.id, entryId: null })]);
   });
 
   it("ranks the entry where the words are densest first (BM25) and wants every word (AND)", () => {
@@ -82,7 +82,21 @@ describe("ChatIndex", () => {
   it("matches a prefix while the word is being typed", () => {
     const index = indexWith([{ row: bread, entries: breadEntries }]);
     expect(ids(index.query("sourd"))).toEqual(["b2"]);
-    expect(index.query("sourd")[0]?.terms).toEqual(["sourdough"]);
+    expect(index.query("sourd").hits[0]?.terms).toEqual(["sourdough"]);
+  });
+
+  it("gives the best hits up to a limit, and how many there are", () => {
+    const index = indexWith([{ row: trip, entries: tripEntries }]);
+    const { hits, total } = index.query("zermatt", 2);
+    expect(hits).toHaveLength(2);
+    expect(total).toBe(3);
+    expect(ids(index.query("zermatt", 2))).toEqual(ids(index.query("zermatt")).slice(0, 2));
+  });
+
+  it("a lone letter matches only itself, not every word it begins", () => {
+    const index = indexWith([{ row: bread, entries: breadEntries }]);
+    expect(index.query("s").total).toBe(0);
+    expect(ids(index.query("so"))).toEqual(["b2"]);
   });
 
   it("forgives a typo in a longer word (fuzzy)", () => {
@@ -114,7 +128,7 @@ describe("ChatIndex", () => {
 
   it("is kept current incrementally: new entries are found, entries already in are not added twice", () => {
     const index = indexWith([{ row: bread, entries: breadEntries.slice(0, 1) }]);
-    expect(index.query("sourdough")).toEqual([]);
+    expect(index.query("sourdough").total).toBe(0);
     const later = { ...bread, updatedAt: 2 };
     expect(index.diff([later]).changed).toEqual([later]);
     index.putChat(later, true);
@@ -129,8 +143,8 @@ describe("ChatIndex", () => {
     const renamed = { ...bread, title: "Rye baking", updatedAt: 2 };
     expect(index.diff([renamed]).changed).toEqual([renamed]);
     index.putChat(renamed, true);
-    expect(index.query("recipe")).toEqual([]);
-    expect(index.query("baking")).toEqual([expect.objectContaining({ sessionId: bread.id, entryId: null })]);
+    expect(index.query("recipe").total).toBe(0);
+    expect(index.query("baking").hits).toEqual([expect.objectContaining({ sessionId: bread.id, entryId: null })]);
   });
 
   it("removes a deleted chat: its entries and title are no longer found", () => {
@@ -140,8 +154,8 @@ describe("ChatIndex", () => {
     ]);
     expect(index.diff([bread]).removed).toEqual([trip.id]);
     index.removeChat(trip.id);
-    expect(index.query("zermatt")).toEqual([]);
-    expect(index.query("alps")).toEqual([]);
+    expect(index.query("zermatt").total).toBe(0);
+    expect(index.query("alps").total).toBe(0);
     expect(ids(index.query("sourdough"))).toEqual(["b2"]);
     expect(index.size).toBe(3);
   });
@@ -160,7 +174,7 @@ describe("ChatIndex", () => {
     index.removeChat(trip.id);
     const loaded = ChatIndex.load(JSON.parse(JSON.stringify(index.serialize())));
     expect(loaded.query("sourd")).toEqual(index.query("sourd"));
-    expect(loaded.query("zermatt")).toEqual([]);
+    expect(loaded.query("zermatt").total).toBe(0);
     expect(loaded.diff([bread])).toEqual({ changed: [], removed: [] });
   });
 

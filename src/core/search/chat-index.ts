@@ -37,7 +37,9 @@ const titleDocId = (sessionId: SessionId) => `${TITLE_PREFIX}${sessionId}`;
 
 const SEARCH_OPTIONS: SearchOptions = {
   combineWith: "AND",
-  prefix: true,
+  // A word being typed matches the words it begins, from its second letter: a lone Latin letter
+  // would match nearly every message, and costs as much to rank as it is useless.
+  prefix: (term) => term.length >= 2 || isCjkTerm(term),
   // One typo in a word of 5 letters or more; CJK pairs are exact (a "typo" there is another word).
   fuzzy: (term) => (term.length >= 5 && !isCjkTerm(term) ? 0.2 : false),
   maxFuzzy: 2,
@@ -147,11 +149,11 @@ export class ChatIndex {
     this.chats.delete(sessionId);
   }
 
-  /** Every hit for `query`, best first (BM25); [] for a query with no words. */
-  query(query: string): IndexHit[] {
-    if (tokenize(query).length === 0) return [];
+  /** The best `limit` hits for `query` (BM25) and how many there are; none for a query with no words. */
+  query(query: string, limit = Number.POSITIVE_INFINITY): { hits: IndexHit[]; total: number } {
+    if (tokenize(query).length === 0) return { hits: [], total: 0 };
     const results = this.search.search(query);
-    return results.map(toHit);
+    return { hits: results.slice(0, limit).map(toHit), total: results.length };
   }
 }
 

@@ -124,11 +124,17 @@ describe("chat search service", () => {
   });
 
   it("rebuilds when the saved index is corrupt or missing", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     await twoChats();
     await getDb().searchIndex.put({ key: "chats", data: { format: 1, index: "{not json", chats: {} }, savedAt: 1 });
     const s = service();
     await s.refresh();
     expect(await found(s, "tangy")).toHaveLength(1);
+    expect(warn).toHaveBeenCalledWith(
+      "The saved search index could not be read; rebuilding it.",
+      expect.any(SyntaxError),
+    );
+    warn.mockRestore();
 
     await clearSavedIndex();
     const again = service();

@@ -17,7 +17,10 @@ import { type SyncOptions, type SyncProgress, syncIndex } from "./sync-index";
 
 /** Results given per query: the best ones (the total is reported beside them). */
 export const RESULT_LIMIT = 50;
-/** Quiet time (ms) after the last change before the index is saved: a reply is a burst of writes. */
+/**
+ * Quiet time (ms) after the last change, and after the last query, before the index is saved: a
+ * reply is a burst of writes, and saving holds the worker (queries wait meanwhile).
+ */
 export const SAVE_DELAY_MS = 4_000;
 
 export type SearchServiceOptions = SyncOptions & { saveDelayMs?: number; live?: boolean };
@@ -68,10 +71,17 @@ export function createSearchService(options: SearchServiceOptions = {}): SearchS
     });
   };
 
+  // Serializing a large index holds the worker for a second or more: never while someone types.
+  let lastQueryAt = 0;
   const scheduleSave = () => {
     unsaved = true;
     clearTimeout(saveTimer);
-    saveTimer = setTimeout(() => void save(), saveDelay);
+    const whenQuiet = () => {
+      const wait = saveDelay - (Date.now() - lastQueryAt);
+      if (wait > 0) saveTimer = setTimeout(whenQuiet, wait);
+      else void save();
+    };
+    saveTimer = setTimeout(whenQuiet, saveDelay);
   };
 
   const sync = (): Promise<void> => {
@@ -118,11 +128,12 @@ export function createSearchService(options: SearchServiceOptions = {}): SearchS
     // Let queued messages in first: if a newer query is among them, this one is not wanted.
     await new Promise((resolve) => setTimeout(resolve, 0));
     if (seq < latestSeq) return null;
-    const hits = index.query(query);
-    const results = await describe(hits.slice(0, RESULT_LIMIT));
+    lastQueryAt = Date.now();
+    const { hits, total } = index.query(query, RESULT_LIMIT);
+    const results = await describe(hits);
     // A sync that has not counted its work yet is still catching up (0 of 0: "Indexing…").
     const indexing = progress ? { ...progress } : running ? { chatsDone: 0, chatsTotal: 0 } : null;
-    return { query, results, total: hits.length, indexing };
+    return { query, results, total, indexing };
   };
 
   const describe = async (hits: readonly IndexHit[]): Promise<ChatSearchResult[]> => {
