@@ -151,6 +151,19 @@ describe("chat search service", () => {
     await vi.waitFor(async () => expect(await found(s, "quokka")).toHaveLength(1));
   });
 
+  it("while the saved index is still loading, answers at once that it is indexing", async () => {
+    await twoChats();
+    const s = service();
+    expect(await s.search("tangy")).toEqual({
+      query: "tangy",
+      results: [],
+      total: 0,
+      indexing: { chatsDone: 0, chatsTotal: 0 },
+    });
+    await s.refresh();
+    expect((await s.search("tangy"))?.indexing).toBeNull();
+  });
+
   it("answers null to a query overtaken by a newer one", async () => {
     await twoChats();
     const s = service();

@@ -51,6 +51,7 @@ export function createSearchService(options: SearchServiceOptions = {}): SearchS
   let latestSeq = 0;
   let stopped = false;
 
+  let loaded = false;
   const ready = (async () => {
     const saved = await loadSavedIndex().catch(() => undefined);
     if (saved === undefined) return;
@@ -61,7 +62,9 @@ export function createSearchService(options: SearchServiceOptions = {}): SearchS
       console.warn("The saved search index could not be read; rebuilding it.", e);
       index = ChatIndex.empty();
     }
-  })();
+  })().finally(() => {
+    loaded = true;
+  });
 
   const save = async () => {
     if (!unsaved || stopped) return;
@@ -124,7 +127,9 @@ export function createSearchService(options: SearchServiceOptions = {}): SearchS
 
   const search = async (query: string, seq = ++latestSeq): Promise<ChatSearchAnswer | null> => {
     latestSeq = Math.max(latestSeq, seq);
-    await ready;
+    // Loading a large saved index takes seconds: say so at once (the page asks again while
+    // "indexing") rather than leave the query hanging.
+    if (!loaded) return { query, results: [], total: 0, indexing: { chatsDone: 0, chatsTotal: 0 } };
     // Let queued messages in first: if a newer query is among them, this one is not wanted.
     await new Promise((resolve) => setTimeout(resolve, 0));
     if (seq < latestSeq) return null;

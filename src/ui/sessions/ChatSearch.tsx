@@ -179,7 +179,7 @@ function searchStatus(answer: ChatSearchAnswer | null): string {
     : progress.chatsTotal === 0
       ? " Indexing…"
       : ` Indexing ${progress.chatsDone.toLocaleString()} of ${progress.chatsTotal.toLocaleString()} chats…`;
-  if (answer.total === 0) return `No chats match.${indexing}`;
+  if (answer.total === 0) return progress ? `Nothing found yet.${indexing}` : "No chats match.";
   const shown = answer.results.length < answer.total ? `, best ${answer.results.length} shown` : "";
   return `${answer.total.toLocaleString()} ${answer.total === 1 ? "match" : "matches"}${shown}.${indexing}`;
 }
