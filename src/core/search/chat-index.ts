@@ -92,6 +92,11 @@ export class ChatIndex {
     return this.search.documentCount;
   }
 
+  /** Entries in the index (titles not counted). */
+  get entryCount(): number {
+    return this.search.documentCount - this.chats.size;
+  }
+
   indexed(sessionId: SessionId): IndexedChat | undefined {
     return this.chats.get(sessionId);
   }

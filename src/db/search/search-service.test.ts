@@ -123,6 +123,17 @@ describe("chat search service", () => {
     expect((await second.search("sourdough"))?.results.map((r) => r.entryId)).toEqual([reply.id]);
   });
 
+  it("notices entries added without the chat's row looking different (same updatedAt), by the counts", async () => {
+    const { bread, b1 } = await twoChats();
+    const s = service();
+    await s.refresh();
+    const reply = assistantMessage(bread.id, b1.id, "Use a rye sourdough starter.");
+    // Written as a clock set back would: updatedAt stays what it was.
+    await appendEntries(bread.id, [reply], { kind: "keep" }, 0);
+    await s.refresh();
+    expect((await s.search("sourdough"))?.results.map((r) => r.entryId)).toEqual([reply.id]);
+  });
+
   it("rebuilds when the saved index is corrupt or missing", async () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     await twoChats();

@@ -9,7 +9,7 @@
  * Work comes in batches with a pause between them, so searches asked for meanwhile are answered
  * (with what is indexed so far) instead of waiting for a 100 MB rebuild.
  */
-import type { ChatIndex } from "../../core/search/chat-index";
+import type { ChatIndex, ChatRow } from "../../core/search/chat-index";
 import type { EntryId } from "../../core/session/ids";
 import { getDb } from "../schema";
 
@@ -28,15 +28,37 @@ const yieldToEvents = () => new Promise<void>((resolve) => setTimeout(resolve, 0
 
 /** Syncs `index` with the database; resolves to whether anything changed. */
 export async function syncIndex(index: ChatIndex, options: SyncOptions = {}): Promise<boolean> {
-  const pause = options.pause ?? yieldToEvents;
   const db = getDb();
   const rows = await db.sessions.toArray();
   const { changed, removed } = index.diff(rows);
   for (const id of removed) index.removeChat(id);
-  const chatsTotal = changed.length;
+  await catchUp(index, changed, options);
+  // A row can take entries without looking different (an append in the same millisecond as the
+  // last, a clock set back, an imported chat dated in the future): the entry counts tell. Counting
+  // the table is cheap; counting per chat happens only when the totals differ, once per total.
+  const total = await db.entries.count();
+  if (total === index.entryCount || total === verifiedAt.get(index)) return removed.length > 0 || changed.length > 0;
+  verifiedAt.set(index, total);
+  const behind: ChatRow[] = [];
+  for (const row of rows) {
+    const have = index.indexed(row.id)?.entryIds.length ?? 0;
+    if ((await db.entries.where("sessionId").equals(row.id).count()) !== have) behind.push(row);
+  }
+  await catchUp(index, behind, options);
+  return removed.length > 0 || changed.length > 0 || behind.length > 0;
+}
+
+/** The entry total at which each index was last checked chat by chat (orphaned rows would differ forever). */
+const verifiedAt = new WeakMap<ChatIndex, number>();
+
+/** Indexes what `rows`' chats hold and the index lacks. */
+async function catchUp(index: ChatIndex, rows: readonly ChatRow[], options: SyncOptions): Promise<void> {
+  const pause = options.pause ?? yieldToEvents;
+  const db = getDb();
+  const chatsTotal = rows.length;
   let chatsDone = 0;
   if (chatsTotal > 0) options.onProgress?.({ chatsDone, chatsTotal });
-  for (const row of changed) {
+  for (const row of rows) {
     // Recorded as incomplete until every entry is in: an interrupted sync does this chat again.
     index.putChat(row, false);
     // Read after the row: every entry its updatedAt stands for is among these ids.
@@ -55,5 +77,4 @@ export async function syncIndex(index: ChatIndex, options: SyncOptions = {}): Pr
     if (missing.length === 0 && chatsDone % 50 === 0) await pause();
     options.onProgress?.({ chatsDone, chatsTotal });
   }
-  return removed.length > 0 || changed.length > 0;
 }
