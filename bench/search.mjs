@@ -131,7 +131,7 @@ export default {
       );
       ctx.summary("search: indexing the 100 MB import", ms(indexed - imported));
 
-      const measure = async (label, texts) => {
+      const measure = async (texts) => {
         const rows = [];
         for (const text of texts) rows.push({ text, ...(await page.evaluate(typeAndWait, text)) });
         const all = await page.evaluate(() => window.__searchLongTasks);
@@ -149,13 +149,7 @@ export default {
         "typing",
         [...word].map((_, i) => word.slice(0, i + 1)),
       );
-      const other = await measure("other", [
-        "conversation 1234",
-        "1234",
-        "glacer",
-        "copper lantern meadow",
-        "xylophone",
-      ]);
+      const other = await measure(["conversation 1234", "1234", "glacer", "copper lantern meadow", "xylophone"]);
       const all = [...typed, ...other];
       const worst = Math.max(...all.map((r) => r.ms));
       const sorted = all.map((r) => r.ms).sort((a, b) => a - b);

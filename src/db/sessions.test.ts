@@ -1,7 +1,6 @@
 import "fake-indexeddb/auto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { buildGraphModel, searchGraph } from "../core/graph/model";
-import { newEntryId, newSessionId } from "../core/session/ids";
+import { newSessionId } from "../core/session/ids";
 import { saveDraft } from "./drafts";
 import { getEntries } from "./entries";
 import { DanglingParentError, EntryNotInSessionError, SessionNotFoundError } from "./errors";
@@ -15,16 +14,7 @@ import {
   setAutoTitle,
   updateSession,
 } from "./sessions";
-import {
-  assistantMessage,
-  branchSummary,
-  closeDb,
-  compaction,
-  freshDatabase,
-  makeSession,
-  snapshot,
-  userMessage,
-} from "./testing/database";
+import { assistantMessage, closeDb, freshDatabase, makeSession, snapshot, userMessage } from "./testing/database";
 import { getTokenCounts, putTokenCounts } from "./token-counts";
 
 beforeEach(freshDatabase);
