@@ -145,10 +145,7 @@ export default {
 
       ctx.log("keystrokes (input event → results for that text on screen):");
       const word = "glacier";
-      const typed = await measure(
-        "typing",
-        [...word].map((_, i) => word.slice(0, i + 1)),
-      );
+      const typed = await measure([...word].map((_, i) => word.slice(0, i + 1)));
       const other = await measure(["conversation 1234", "1234", "glacer", "copper lantern meadow", "xylophone"]);
       const all = [...typed, ...other];
       const worst = Math.max(...all.map((r) => r.ms));
