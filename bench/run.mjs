@@ -22,6 +22,7 @@ import openLongtasks from "./open-longtasks.mjs";
 import openProfile from "./open-profile.mjs";
 import openSession from "./open-session.mjs";
 import scroll from "./scroll.mjs";
+import search from "./search.mjs";
 import sendFirstToken from "./send-first-token.mjs";
 import tokens from "./tokens.mjs";
 
@@ -37,6 +38,7 @@ const BENCHES = [
   graph,
   compactionLongtasks,
   importLarge,
+  search,
 ];
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");

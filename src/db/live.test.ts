@@ -9,7 +9,6 @@ import {
   liveDrafts,
   liveEntries,
   liveLabels,
-  liveSearch,
   liveSession,
   liveSessions,
   liveSessionWithEntries,
@@ -82,11 +81,10 @@ describe("live queriers", () => {
     }
   });
 
-  it("the session list, settings and search follow writes", async () => {
+  it("the session list and settings follow writes", async () => {
     const sessions = watch(() => liveSessions());
     const settings = watch(() => liveSettings());
-    const search = watch(() => liveSearch("needle"));
-    await eventually(() => expect([sessions, settings, search].map((w) => w.results.length)).toEqual([1, 1, 1]));
+    await eventually(() => expect([sessions, settings].map((w) => w.results.length)).toEqual([1, 1]));
 
     const a = await sessionWithRoot("has a needle");
     await setSetting("theme", "dark");
@@ -94,9 +92,8 @@ describe("live queriers", () => {
     await eventually(() => {
       expect(sessions.results.at(-1)?.map((s) => s.id)).toEqual([a.id]);
       expect(settings.results.at(-1)).toEqual({ theme: "dark" });
-      expect(search.results.at(-1)).toEqual([a.id]);
     });
-    for (const w of [sessions, settings, search]) {
+    for (const w of [sessions, settings]) {
       expect(w.errors).toEqual([]);
       w.stop();
     }

@@ -3,8 +3,8 @@
  * They only read, and each reads an indexed range (a key, or one session's `sessionId` range), so
  * Dexie re-runs a query only when a write overlaps what it read: a write in session A does not
  * re-run session B's entries, labels or drafts. Writes from workers and other tabs arrive too.
- * The exceptions are inherent: the session list reads the whole (light) sessions table, and search
- * scans all entries (see searchSessions), so any new entry re-runs an active search.
+ * The exception is inherent: the session list reads the whole (light) sessions table. (Search is
+ * not a live query: it runs in the search worker, db/search.)
  * This is the one db/ module ui/ may import.
  */
 import type { Entry, Session } from "../core/session/entries";
@@ -13,7 +13,7 @@ import { getEntries, getEntriesInChunks } from "./entries";
 import { getLabels } from "./labels";
 import type { Draft } from "./rows";
 import { getDb } from "./schema";
-import { childSessions, getSession, listSessions, searchSessions } from "./sessions";
+import { childSessions, getSession, listSessions } from "./sessions";
 import { getAllSettings } from "./settings";
 
 export type { Draft } from "./rows";
@@ -149,5 +149,3 @@ export const liveLabels = (sessionId: SessionId): Promise<Map<EntryId, string>> 
 /** The session's replies in flight (usually zero or one). */
 export const liveDrafts = (sessionId: SessionId): Promise<Draft[]> =>
   getDb().drafts.where("sessionId").equals(sessionId).toArray();
-
-export const liveSearch = (query: string): Promise<SessionId[]> => searchSessions(query);

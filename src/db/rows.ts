@@ -48,3 +48,9 @@ export type QueuedRow = { sessionId: SessionId; text: string; queuedAt: number; 
 
 /** Text typed into a chat's composer and not sent yet: restored when the chat opens again. */
 export type ComposerDraftRow = { sessionId: SessionId; text: string; updatedAt: number };
+
+/**
+ * The serialized chat search index (db/search): a cache, rebuilt from the entries when missing or
+ * unreadable. `data` is core/search/chat-index.ts's SerializedIndex, checked when loaded.
+ */
+export type SearchIndexRow = { key: string; data: unknown; savedAt: number };

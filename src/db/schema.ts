@@ -6,7 +6,16 @@
 import { Dexie, type Table, type Transaction } from "dexie";
 import type { Entry, Session } from "../core/session/entries";
 import type { BlobId, EntryId, SessionId } from "../core/session/ids";
-import type { BlobRow, ComposerDraftRow, Draft, LabelRow, QueuedRow, SettingRow, TokenCountRow } from "./rows";
+import type {
+  BlobRow,
+  ComposerDraftRow,
+  Draft,
+  LabelRow,
+  QueuedRow,
+  SearchIndexRow,
+  SettingRow,
+  TokenCountRow,
+} from "./rows";
 
 export const DB_NAME = "grove";
 
@@ -65,6 +74,14 @@ export const SCHEMA_VERSIONS: readonly SchemaVersion[] = [
     },
     // Only an index goes: IndexedDB deletes it, the rows are not touched.
   },
+  {
+    version: 6,
+    stores: {
+      // The chat search index, serialized (db/search): a cache of the entries' words, rebuilt when missing.
+      searchIndex: "key",
+    },
+    // A new, empty table: the index is built from the entries on first use.
+  },
 ];
 
 export const CURRENT_SCHEMA_VERSION = SCHEMA_VERSIONS[SCHEMA_VERSIONS.length - 1]!.version;
@@ -88,6 +105,7 @@ export class GroveDb extends Dexie {
   declare blobs: Table<BlobRow, BlobId>;
   declare queued: Table<QueuedRow, SessionId>;
   declare composerDrafts: Table<ComposerDraftRow, SessionId>;
+  declare searchIndex: Table<SearchIndexRow, string>;
 
   constructor(name: string) {
     super(name);

@@ -1,7 +1,6 @@
 import "fake-indexeddb/auto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { buildGraphModel, searchGraph } from "../core/graph/model";
-import { newEntryId, newSessionId } from "../core/session/ids";
+import { newSessionId } from "../core/session/ids";
 import { saveDraft } from "./drafts";
 import { getEntries } from "./entries";
 import { DanglingParentError, EntryNotInSessionError, SessionNotFoundError } from "./errors";
@@ -12,20 +11,10 @@ import {
   getSession,
   listSessions,
   renameSession,
-  searchSessions,
   setAutoTitle,
   updateSession,
 } from "./sessions";
-import {
-  assistantMessage,
-  branchSummary,
-  closeDb,
-  compaction,
-  freshDatabase,
-  makeSession,
-  snapshot,
-  userMessage,
-} from "./testing/database";
+import { assistantMessage, closeDb, freshDatabase, makeSession, snapshot, userMessage } from "./testing/database";
 import { getTokenCounts, putTokenCounts } from "./token-counts";
 
 beforeEach(freshDatabase);
@@ -171,84 +160,5 @@ describe("deleteSession", () => {
     const before = await snapshot();
     await deleteSession(newSessionId());
     expect(await snapshot()).toEqual(before);
-  });
-});
-
-describe("searchSessions", () => {
-  it("matches titles case-insensitively, newest first", async () => {
-    const a = makeSession({ title: "Rust lifetimes", updatedAt: 1_000 });
-    const b = makeSession({ title: "rusty bikes", updatedAt: 2_000 });
-    const c = makeSession({ title: "Pasta", updatedAt: 3_000 });
-    for (const s of [a, b, c]) await createSession(s);
-    expect(await searchSessions("RUST")).toEqual([b.id, a.id]);
-    expect(await searchSessions("nothing like it")).toEqual([]);
-  });
-
-  it("matches message text and compaction / branch summaries, not other blocks", async () => {
-    const byMessage = makeSession({ updatedAt: 1_000 });
-    const m1 = userMessage(byMessage.id, null, "How do I tune the Zanzibar cache?");
-    await createSession({ ...byMessage, leafId: m1.id }, [m1]);
-
-    const byCompaction = makeSession({ updatedAt: 2_000 });
-    const m2 = userMessage(byCompaction.id, null, "hi");
-    const c2 = compaction(byCompaction.id, m2.id, "Standing facts: uses zanzibar for auth");
-    await createSession({ ...byCompaction, leafId: c2.id }, [m2, c2]);
-
-    const byBranch = makeSession({ updatedAt: 3_000 });
-    const m3 = userMessage(byBranch.id, null, "hi");
-    const b3 = branchSummary(byBranch.id, m3.id, m3.id, "Tried ZANZIBAR, abandoned");
-    await createSession({ ...byBranch, leafId: b3.id }, [m3, b3]);
-
-    const thinkingOnly = makeSession({ updatedAt: 4_000 });
-    const m4 = {
-      ...assistantMessage(thinkingOnly.id, null, "x"),
-      content: [{ type: "thinking" as const, text: "zanzibar in thoughts only" }],
-    };
-    await createSession({ ...thinkingOnly, leafId: m4.id }, [m4]);
-
-    expect(await searchSessions("  zanzibar ")).toEqual([byBranch.id, byCompaction.id, byMessage.id]);
-  });
-
-  it("looks through the same text as the graph search: tool calls and results, handoff documents", async () => {
-    const byResult = makeSession({ updatedAt: 1_000 });
-    const q = userMessage(byResult.id, null, "look it up");
-    const call = {
-      ...assistantMessage(byResult.id, q.id, "x"),
-      content: [{ type: "tool_call" as const, id: "c1", name: "fetch_quokka", args: {} }],
-    };
-    const res = {
-      ...userMessage(byResult.id, call.id, "x"),
-      role: "tool" as const,
-      content: [{ type: "tool_result" as const, callId: "c1", text: "Result: ZANZIBAR", isError: false }],
-    };
-    await createSession({ ...byResult, leafId: res.id }, [q, call, res]);
-
-    const byHandoff = makeSession({ updatedAt: 2_000 });
-    const m = userMessage(byHandoff.id, null, "hi");
-    const h = {
-      type: "handoff" as const,
-      id: newEntryId(),
-      sessionId: byHandoff.id,
-      parentId: m.id,
-      createdAt: 2,
-      document: "Zanzibar plans, continued",
-      fromSessionId: byResult.id,
-      fromEntryId: res.id,
-    };
-    await createSession({ ...byHandoff, leafId: h.id }, [m, h]);
-
-    expect(await searchSessions("zanzibar")).toEqual([byHandoff.id, byResult.id]);
-    expect(await searchSessions("fetch_quokka")).toEqual([byResult.id]);
-    // The graph finds the same entries by the same words.
-    const graph = buildGraphModel([q, call, res], { leafId: res.id });
-    expect(searchGraph(graph, "zanzibar").map((i) => graph.nodes[i]?.entry?.id)).toEqual([res.id]);
-    expect(searchGraph(graph, "fetch_quokka").map((i) => graph.nodes[i]?.entry?.id)).toEqual([call.id]);
-  });
-
-  it("an empty query matches every session", async () => {
-    const a = makeSession({ updatedAt: 1_000 });
-    const b = makeSession({ updatedAt: 2_000 });
-    for (const s of [a, b]) await createSession(s);
-    expect(await searchSessions("")).toEqual([b.id, a.id]);
   });
 });

@@ -1,9 +1,8 @@
 /**
- * Session verbs: create (with its first entries), read, list, rename, settings, delete, search.
+ * Session verbs: create (with its first entries), read, list, rename, settings, delete (search: db/search).
  * Session rows stay light (no entries inside) so the list reads only the sessions table.
  */
 import type { Entry, ModelRef, Session } from "../core/session/entries";
-import { entrySearchText } from "../core/session/entry-text";
 import type { EntryId, SessionId } from "../core/session/ids";
 import { addEntriesChecked } from "./append-tx";
 import { EntryNotInSessionError, SessionNotFoundError } from "./errors";
@@ -116,30 +115,4 @@ async function deleteTokenCountsOf(db: GroveDb, entryIds: readonly EntryId[]): P
     .where("entryId")
     .anyOf([...entryIds])
     .delete();
-}
-
-/**
- * Ids of the sessions whose title, or any entry's text, contains `query` (case-insensitive), most
- * recently updated first. Searched text: each entry's `entrySearchText` (core/session/entry-text.ts),
- * the same text the graph search looks through. An empty query matches every session.
- *
- * Why a scan: IndexedDB has no full-text index, and a word index of our own would double every
- * append and need its own migration. A local history is small (a few MB of text), so one cursor
- * pass over `entries`, inside one read transaction (a consistent snapshot), is fast enough. If it
- * stops being, add a token index table in a new schema version.
- */
-export async function searchSessions(query: string): Promise<SessionId[]> {
-  const db = getDb();
-  const needle = query.trim().toLowerCase();
-  return db.transaction("r", db.sessions, db.entries, async () => {
-    const sessions = await db.sessions.orderBy("updatedAt").reverse().toArray();
-    if (needle === "") return sessions.map((s) => s.id);
-    const matched = new Set<SessionId>(sessions.filter((s) => s.title.toLowerCase().includes(needle)).map((s) => s.id));
-    await db.entries.each((entry) => {
-      if (!matched.has(entry.sessionId) && entrySearchText(entry).includes(needle)) {
-        matched.add(entry.sessionId);
-      }
-    });
-    return sessions.filter((s) => matched.has(s.id)).map((s) => s.id);
-  });
 }

@@ -63,6 +63,7 @@ export const SHIPPED_STORES: Readonly<Record<number, Readonly<Record<string, str
   2: { queued: "sessionId" },
   3: { composerDrafts: "sessionId" },
   4: { entries: "id, sessionId" },
+  6: { searchIndex: "key" },
 };
 
 /** Before v1: the database name exists but holds nothing (e.g. a first open that crashed). */
@@ -99,6 +100,23 @@ export const fromV3: SchemaFixture = {
   fromVersion: 3,
   get stores() {
     return { ...SHIPPED_STORES[1], ...SHIPPED_STORES[2], ...SHIPPED_STORES[3] };
+  },
+  get rows(): Rows {
+    return v3Rows;
+  },
+  get expected(): Rows {
+    return v3Rows;
+  },
+};
+
+/**
+ * A v4 database with a branched chat: v6 only adds the (empty) searchIndex table (v5 is another
+ * change's number; Dexie allows the gap).
+ */
+export const fromV4: SchemaFixture = {
+  fromVersion: 4,
+  get stores() {
+    return { ...SHIPPED_STORES[1], ...SHIPPED_STORES[2], ...SHIPPED_STORES[3], ...SHIPPED_STORES[4] };
   },
   get rows(): Rows {
     return v3Rows;

@@ -18,13 +18,16 @@ function rowIndexOf(rows: readonly DisplayRow[], entryId: string): number {
 
 export function useScrollToEntry(rows: readonly DisplayRow[], scrollToIndex: (index: number) => void): void {
   const request = useUiStore((s) => s.scrollTo);
-  // Latest rows and scroller without re-running for them: a request is acted on once.
-  const latest = useRef({ rows, scrollToIndex });
-  latest.current = { rows, scrollToIndex };
+  // Latest scroller without re-running for it. A request is acted on once, when its row is there:
+  // a search result opens another chat, whose rows arrive after the request.
+  const latest = useRef({ scrollToIndex });
+  latest.current = { scrollToIndex };
+  const done = useRef<number | null>(null);
   useEffect(() => {
-    if (!request) return;
-    const index = rowIndexOf(latest.current.rows, request.entryId);
+    if (!request || done.current === request.nonce) return;
+    const index = rowIndexOf(rows, request.entryId);
     if (index < 0) return;
+    done.current = request.nonce;
     latest.current.scrollToIndex(index);
     // The virtualizer mounts the row on the next frames: outline it once it is there.
     let frames = 0;
@@ -45,5 +48,5 @@ export function useScrollToEntry(rows: readonly DisplayRow[], scrollToIndex: (in
     };
     raf = requestAnimationFrame(flash);
     return () => cancelAnimationFrame(raf);
-  }, [request]);
+  }, [request, rows]);
 }

@@ -1,18 +1,15 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useLiveQuery } from "dexie-react-hooks";
-import { useDeferredValue, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import type { Session } from "../../core/session/entries";
 import type { SessionId } from "../../core/session/ids";
-import { liveSearch, liveSessions } from "../../db/live";
+import { liveSessions } from "../../db/live";
 import { deleteSession, newChat, openSession, renameSession } from "../../state/actions/sessions";
+import { ChatSearch } from "./ChatSearch";
 import { ImportControls } from "./ImportControls";
 
 export function SessionSidebar({ currentId, onNavigate }: { currentId: SessionId | null; onNavigate: () => void }) {
-  const [query, setQuery] = useState("");
-  const deferred = useDeferredValue(query.trim());
   const sessions = useLiveQuery(liveSessions, []) ?? [];
-  const matches = useLiveQuery(() => (deferred ? liveSearch(deferred) : null), [deferred]);
-  const visible = matches ? sessions.filter((s) => matches.includes(s.id)) : sessions;
 
   return (
     <nav className="sidebar" aria-label="Sessions">
@@ -35,23 +32,17 @@ export function SessionSidebar({ currentId, onNavigate }: { currentId: SessionId
       <div className="sidebar-tools">
         <ImportControls />
       </div>
-      <input
-        className="search"
-        type="search"
-        placeholder="Search chats"
-        aria-label="Search chats"
-        value={query}
-        onChange={(e) => setQuery(e.target.value)}
-      />
-      <SessionList
-        sessions={visible}
-        currentId={currentId}
-        empty={deferred ? "No chats match." : "No chats yet."}
-        onOpen={(id) => {
-          openSession(id);
-          onNavigate();
-        }}
-      />
+      <ChatSearch onNavigate={onNavigate}>
+        <SessionList
+          sessions={sessions}
+          currentId={currentId}
+          empty="No chats yet."
+          onOpen={(id) => {
+            openSession(id);
+            onNavigate();
+          }}
+        />
+      </ChatSearch>
       <p className="sidebar-foot muted">Stored only in this browser.</p>
     </nav>
   );

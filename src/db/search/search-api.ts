@@ -1,0 +1,8 @@
+/** What the search worker exposes (over comlink) and the in-process stand-in provides. */
+import type { ChatSearchAnswer } from "./search-types";
+
+export type SearchApi = {
+  search(query: string, seq: number): Promise<ChatSearchAnswer | null>;
+  /** Resolves when the index has caught up with the database. */
+  refresh(): Promise<void>;
+};

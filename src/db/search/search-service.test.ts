@@ -1,0 +1,186 @@
+import "fake-indexeddb/auto";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { appendEntries } from "../entries";
+import { createSession, deleteSession, renameSession } from "../sessions";
+import {
+  assistantMessage,
+  closeDb,
+  compaction,
+  freshDatabase,
+  getDb,
+  makeSession,
+  userMessage,
+} from "../testing/database";
+import { createSearchService, type SearchService } from "./search-service";
+import { clearSavedIndex, loadSavedIndex } from "./search-store";
+
+const services: SearchService[] = [];
+function service(options: Parameters<typeof createSearchService>[0] = {}): SearchService {
+  const s = createSearchService({ live: false, pause: async () => {}, ...options });
+  services.push(s);
+  return s;
+}
+
+beforeEach(freshDatabase);
+afterEach(() => {
+  for (const s of services.splice(0)) s.stop();
+  closeDb();
+});
+
+async function twoChats() {
+  const trip = makeSession({ title: "Alps trip" });
+  const t1 = userMessage(trip.id, null, "Plan a weekend in Zermatt");
+  const t2 = assistantMessage(trip.id, t1.id, "Trains from Zurich are easiest.");
+  await createSession({ ...trip, leafId: t2.id }, [t1, t2]);
+  const bread = makeSession({ title: "Bread recipe" });
+  const b1 = userMessage(bread.id, null, "How do I make it tangy?");
+  await createSession({ ...bread, leafId: b1.id }, [b1]);
+  return { trip, t1, t2, bread, b1 };
+}
+
+const found = async (s: SearchService, query: string) =>
+  (await s.search(query))?.results.map((r) => [
+    r.title,
+    r.entryId,
+    r.snippet.map((p) => (p.hit ? `[${p.text}]` : p.text)).join(""),
+  ]);
+
+describe("chat search service", () => {
+  it("builds the index when none is saved, and answers with the chat's title, date and a highlighted snippet", async () => {
+    const { t2 } = await twoChats();
+    const s = service();
+    await s.refresh();
+    const answer = await s.search("zurich");
+    expect(answer).toMatchObject({
+      query: "zurich",
+      total: 1,
+      indexing: null,
+      results: [
+        {
+          title: "Alps trip",
+          entryId: t2.id,
+          kind: "message",
+          role: "assistant",
+          at: t2.createdAt,
+          snippet: [
+            { text: "Trains from ", hit: false },
+            { text: "Zurich", hit: true },
+            { text: " are easiest.", hit: false },
+          ],
+        },
+      ],
+    });
+    expect(await found(s, "alps")).toEqual([["Alps trip", null, "[Alps] trip"]]);
+  });
+
+  it("keeps up incrementally with appends (a compaction too), renames and deletes", async () => {
+    const { trip, t2, bread, b1 } = await twoChats();
+    const s = service();
+    await s.refresh();
+    const reply = assistantMessage(bread.id, b1.id, "Use a rye sourdough starter.");
+    await appendEntries(bread.id, [reply], { kind: "move", to: reply.id }, 50_000);
+    const folded = compaction(trip.id, t2.id, "Chose Zermatt for the weekend");
+    await appendEntries(trip.id, [folded], { kind: "move", to: folded.id }, 50_001);
+    await s.refresh();
+    expect(await found(s, "sourdough")).toEqual([["Bread recipe", reply.id, "Use a rye [sourdough] starter."]]);
+    expect((await s.search("chose"))?.results.map((r) => r.kind)).toEqual(["compaction"]);
+
+    await renameSession(bread.id, "Rye baking");
+    await s.refresh();
+    expect(await found(s, "recipe")).toEqual([]);
+    expect((await s.search("sourdough"))?.results[0]?.title).toBe("Rye baking");
+
+    await deleteSession(trip.id);
+    await s.refresh();
+    expect(await found(s, "zermatt")).toEqual([]);
+  });
+
+  it("saves the index, and a new start loads it instead of reading every entry again", async () => {
+    await twoChats();
+    const first = service();
+    await first.refresh();
+    await first.flush();
+    expect(await loadSavedIndex()).toBeDefined();
+
+    const progress = vi.fn();
+    const second = service({ onProgress: progress });
+    await second.refresh();
+    expect(progress).not.toHaveBeenCalled();
+    expect(await found(second, "tangy")).toEqual([["Bread recipe", expect.any(String), "How do I make it [tangy]?"]]);
+  });
+
+  it("catches up on what was written while it was not running (the saved index is behind)", async () => {
+    const { bread, b1 } = await twoChats();
+    const first = service();
+    await first.refresh();
+    await first.flush();
+    first.stop();
+    const reply = assistantMessage(bread.id, b1.id, "Use a rye sourdough starter.");
+    await appendEntries(bread.id, [reply], { kind: "move", to: reply.id }, 60_000);
+
+    const second = service();
+    await second.refresh();
+    expect((await second.search("sourdough"))?.results.map((r) => r.entryId)).toEqual([reply.id]);
+  });
+
+  it("notices entries added without the chat's row looking different (same updatedAt), by the counts", async () => {
+    const { bread, b1 } = await twoChats();
+    const s = service();
+    await s.refresh();
+    const reply = assistantMessage(bread.id, b1.id, "Use a rye sourdough starter.");
+    // Written as a clock set back would: updatedAt stays what it was.
+    await appendEntries(bread.id, [reply], { kind: "keep" }, 0);
+    await s.refresh();
+    expect((await s.search("sourdough"))?.results.map((r) => r.entryId)).toEqual([reply.id]);
+  });
+
+  it("rebuilds when the saved index is corrupt or missing", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    await twoChats();
+    await getDb().searchIndex.put({ key: "chats", data: { format: 1, index: "{not json", chats: {} }, savedAt: 1 });
+    const s = service();
+    await s.refresh();
+    expect(await found(s, "tangy")).toHaveLength(1);
+    expect(warn).toHaveBeenCalledWith(
+      "The saved search index could not be read; rebuilding it.",
+      expect.any(SyntaxError),
+    );
+    warn.mockRestore();
+
+    await clearSavedIndex();
+    const again = service();
+    await again.refresh();
+    expect(await found(again, "zermatt")).toHaveLength(1);
+  });
+
+  it("follows the database live: an append elsewhere is found without asking", async () => {
+    const { bread, b1 } = await twoChats();
+    const s = service({ live: true });
+    await s.refresh();
+    const reply = assistantMessage(bread.id, b1.id, "Fold in the quokka flour.");
+    await appendEntries(bread.id, [reply], { kind: "move", to: reply.id }, 70_000);
+    await vi.waitFor(async () => expect(await found(s, "quokka")).toHaveLength(1));
+  });
+
+  it("while the saved index is still loading, answers at once that it is indexing", async () => {
+    await twoChats();
+    const s = service();
+    expect(await s.search("tangy")).toEqual({
+      query: "tangy",
+      results: [],
+      total: 0,
+      indexing: { chatsDone: 0, chatsTotal: 0 },
+    });
+    await s.refresh();
+    expect((await s.search("tangy"))?.indexing).toBeNull();
+  });
+
+  it("answers null to a query overtaken by a newer one", async () => {
+    await twoChats();
+    const s = service();
+    await s.refresh();
+    const [older, newer] = await Promise.all([s.search("tan", 1), s.search("tangy", 2)]);
+    expect(older).toBeNull();
+    expect(newer?.results).toHaveLength(1);
+  });
+});

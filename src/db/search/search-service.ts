@@ -1,0 +1,200 @@
+/**
+ * The chat search, wherever it runs (the search worker in the app, in-process in tests): loads the
+ * saved index (or starts an empty one when it is missing or unreadable), keeps it in step with the
+ * database (a live query on the sessions table re-runs on every append, import and delete, from
+ * this page, its workers or another tab; see sync-index.ts), saves it a little after it last
+ * changed, and answers queries with the best hits, their chat's title, date and a snippet.
+ */
+import { liveQuery } from "dexie";
+import { ChatIndex, type IndexHit, type SerializedIndex } from "../../core/search/chat-index";
+import { buildSnippet } from "../../core/search/snippet";
+import type { Entry } from "../../core/session/entries";
+import { entryText } from "../../core/session/entry-text";
+import { getDb } from "../schema";
+import { loadSavedIndex, saveIndex } from "./search-store";
+import type { ChatSearchAnswer, ChatSearchResult } from "./search-types";
+import { type SyncOptions, type SyncProgress, syncIndex } from "./sync-index";
+
+/** Results given per query: the best ones (the total is reported beside them). */
+export const RESULT_LIMIT = 50;
+/**
+ * Quiet time (ms) after the last change, and after the last query, before the index is saved: a
+ * reply is a burst of writes, and saving holds the worker (queries wait meanwhile).
+ */
+export const SAVE_DELAY_MS = 4_000;
+
+export type SearchServiceOptions = SyncOptions & { saveDelayMs?: number; live?: boolean };
+
+export type SearchService = {
+  /** Resolves once the saved index is loaded (or a rebuild has begun); syncing goes on after. */
+  ready: Promise<void>;
+  /**
+   * The answer for `query`, or null when a newer query (higher `seq`) arrived meanwhile: typing
+   * fast asks many, and only the last one's answer is wanted.
+   */
+  search(query: string, seq?: number): Promise<ChatSearchAnswer | null>;
+  /** Syncs with the database now; resolves when the index has caught up (tests, the bench). */
+  refresh(): Promise<void>;
+  /** Saves now if anything is unsaved (tests). */
+  flush(): Promise<void>;
+  stop(): void;
+};
+
+export function createSearchService(options: SearchServiceOptions = {}): SearchService {
+  const saveDelay = options.saveDelayMs ?? SAVE_DELAY_MS;
+  let index = ChatIndex.empty();
+  let progress: SyncProgress | null = null;
+  let running: Promise<void> | null = null;
+  let again = false;
+  let unsaved = false;
+  let saveTimer: ReturnType<typeof setTimeout> | undefined;
+  let latestSeq = 0;
+  let stopped = false;
+
+  let loaded = false;
+  const ready = (async () => {
+    const saved = await loadSavedIndex().catch(() => undefined);
+    if (saved === undefined) return;
+    try {
+      index = ChatIndex.load(saved as SerializedIndex);
+    } catch (e) {
+      // Corrupt, or written by another version: rebuilt from the entries by the first sync.
+      console.warn("The saved search index could not be read; rebuilding it.", e);
+      index = ChatIndex.empty();
+    }
+  })().finally(() => {
+    loaded = true;
+  });
+
+  const save = async () => {
+    if (!unsaved || stopped) return;
+    unsaved = false;
+    await saveIndex(index.serialize()).catch(() => {
+      unsaved = true; // quota or a closing database: tried again after the next change
+    });
+  };
+
+  // Serializing a large index holds the worker for a second or more: never while someone types.
+  let lastQueryAt = 0;
+  const scheduleSave = () => {
+    unsaved = true;
+    clearTimeout(saveTimer);
+    const whenQuiet = () => {
+      const wait = saveDelay - (Date.now() - lastQueryAt);
+      if (wait > 0) saveTimer = setTimeout(whenQuiet, wait);
+      else void save();
+    };
+    saveTimer = setTimeout(whenQuiet, saveDelay);
+  };
+
+  const sync = (): Promise<void> => {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      await ready;
+      do {
+        again = false;
+        const changed = await syncIndex(index, {
+          ...options,
+          onProgress: (p) => {
+            progress = p.chatsDone < p.chatsTotal ? p : null;
+            options.onProgress?.(p);
+          },
+        }).catch((e) => {
+          // Left for the next change to retry (what was indexed stays; the chat is marked incomplete).
+          console.warn("The search index could not be brought up to date.", e);
+          return false;
+        });
+        progress = null;
+        if (changed) scheduleSave();
+      } while (again && !stopped);
+    })().finally(() => {
+      running = null;
+    });
+    return running;
+  };
+
+  const subscription =
+    options.live === false
+      ? null
+      : liveQuery(() => getDb().sessions.toArray()).subscribe({
+          next: () => void sync(),
+          error: () => {},
+        });
+  if (!subscription) void sync();
+
+  const search = async (query: string, seq = ++latestSeq): Promise<ChatSearchAnswer | null> => {
+    latestSeq = Math.max(latestSeq, seq);
+    // Loading a large saved index takes seconds: say so at once (the page asks again while
+    // "indexing") rather than leave the query hanging.
+    if (!loaded) return { query, results: [], total: 0, indexing: { chatsDone: 0, chatsTotal: 0 } };
+    // Let queued messages in first: if a newer query is among them, this one is not wanted.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    if (seq < latestSeq) return null;
+    lastQueryAt = Date.now();
+    const { hits, total } = index.query(query, RESULT_LIMIT);
+    const results = await describe(hits);
+    // A sync that has not counted its work yet is still catching up (0 of 0: "Indexing…").
+    const indexing = progress ? { ...progress } : running ? { chatsDone: 0, chatsTotal: 0 } : null;
+    return { query, results, total, indexing };
+  };
+
+  const describe = async (hits: readonly IndexHit[]): Promise<ChatSearchResult[]> => {
+    const ids = hits.flatMap((h) => (h.entryId ? [h.entryId] : []));
+    const entries = new Map<string, Entry>();
+    for (const e of await getDb().entries.bulkGet(ids)) if (e) entries.set(e.id, e);
+    const sessions = new Map(
+      (await getDb().sessions.bulkGet([...new Set(hits.map((h) => h.sessionId))])).flatMap((s) =>
+        s ? [[s.id, s]] : [],
+      ),
+    );
+    const out: ChatSearchResult[] = [];
+    for (const hit of hits) {
+      const session = sessions.get(hit.sessionId);
+      if (!session) continue; // deleted since it was indexed
+      if (hit.entryId === null) {
+        out.push({
+          sessionId: session.id,
+          entryId: null,
+          title: session.title,
+          at: session.updatedAt,
+          kind: "title",
+          snippet: buildSnippet(session.title, hit.terms),
+        });
+        continue;
+      }
+      const entry = entries.get(hit.entryId);
+      if (!entry) continue;
+      out.push({
+        sessionId: session.id,
+        entryId: entry.id,
+        title: session.title,
+        at: entry.createdAt,
+        kind: entry.type,
+        ...(entry.type === "message" ? { role: entry.role } : {}),
+        snippet: buildSnippet(entryText(entry), hit.terms),
+      });
+    }
+    return out;
+  };
+
+  return {
+    ready,
+    search,
+    refresh: async () => {
+      await sync();
+      while (running) await running;
+    },
+    flush: async () => {
+      clearTimeout(saveTimer);
+      await save();
+    },
+    stop: () => {
+      stopped = true;
+      clearTimeout(saveTimer);
+      subscription?.unsubscribe();
+    },
+  };
+}

@@ -1,0 +1,32 @@
+/** What a chat search answers (shared with state/ and ui/; no Dexie here). */
+import type { SnippetPart } from "../../core/search/snippet";
+import type { EntryId, SessionId } from "../../core/session/ids";
+
+export type { SnippetPart } from "../../core/search/snippet";
+
+export type SearchResultKind = "message" | "compaction" | "branch_summary" | "handoff" | "title";
+
+export type ChatSearchResult = {
+  sessionId: SessionId;
+  /** null: the chat's title matched. */
+  entryId: EntryId | null;
+  title: string;
+  /** When the entry was written (ms); the chat's last update for a title. */
+  at: number;
+  kind: SearchResultKind;
+  /** For messages: who wrote it. */
+  role?: "user" | "assistant" | "tool";
+  snippet: SnippetPart[];
+};
+
+export type ChatSearchAnswer = {
+  query: string;
+  results: ChatSearchResult[];
+  /** Every hit, of which `results` are the best. */
+  total: number;
+  /**
+   * While the index is being built or brought up to date: how far (results may be missing);
+   * chatsTotal 0 while it is still finding out what changed.
+   */
+  indexing: { chatsDone: number; chatsTotal: number } | null;
+};

@@ -1,0 +1,11 @@
+/**
+ * The search worker's entry: one chat search service (search-service.ts) for the page's life,
+ * exposed over comlink. Indexing and querying a large history happen here, off the page's thread.
+ */
+import * as Comlink from "comlink";
+import type { SearchApi } from "./search-api";
+import { createSearchService } from "./search-service";
+
+const service = createSearchService();
+const api: SearchApi = { search: service.search, refresh: service.refresh };
+Comlink.expose(api);
