@@ -97,11 +97,12 @@ test("an SVG preview shows the drawing; a Mermaid preview renders its diagram", 
   await svgReply.screenshot({ path: test.info().outputPath("svg-preview.png") });
 
   await page.emulateMedia({ colorScheme: "dark" });
+  // Mermaid (a large library) is fetched only when a Mermaid block is shown.
+  expect(loaded.filter((u) => /mermaid/i.test(u))).toEqual([]);
   await sendAndWait(page, "Draw a graph");
   const mermaidReply = assistantMessages(page).last();
-  // Mermaid (a large library) is fetched only when a Mermaid preview is opened.
-  expect(loaded.filter((u) => /mermaid/i.test(u))).toEqual([]);
-  await mermaidReply.getByRole("button", { name: "Preview" }).click();
+  // A finished Mermaid block shows as its diagram without a click; "Preview" is pressed.
+  await expect(mermaidReply.getByRole("button", { name: "Preview" })).toHaveAttribute("aria-pressed", "true");
   const mermaidFrame = mermaidReply.frameLocator('iframe[title="Preview"]');
   await expect(mermaidFrame.locator("svg")).toBeVisible({ timeout: 15_000 });
   expect(loaded.some((u) => /mermaid/i.test(u))).toBe(true);
@@ -109,6 +110,9 @@ test("an SVG preview shows the drawing; a Mermaid preview renders its diagram", 
   await expect(mermaidFrame.locator("svg")).toContainText("Beta");
   await mermaidReply.screenshot({ path: test.info().outputPath("mermaid-preview-dark.png") });
   expect(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations)).toEqual([]);
+  // "Preview" still toggles: off shows the code only.
+  await mermaidReply.getByRole("button", { name: "Preview" }).click();
+  await expect(mermaidReply.locator('iframe[title="Preview"]')).toHaveCount(0);
 });
 
 test("a wide code block can be scrolled from the keyboard", async ({ page, mock }) => {
@@ -127,7 +131,6 @@ test("a Mermaid block that does not parse says so, in its message only", async (
   await openConfigured(page, mock);
   await sendAndWait(page, "Broken graph");
   const reply = assistantMessages(page).last();
-  await reply.getByRole("button", { name: "Preview" }).click();
   await expect(reply.getByRole("alert")).toContainText("Could not render the diagram", { timeout: 15_000 });
   await expect(reply.locator('iframe[title="Preview"]')).toHaveCount(0);
   // Mermaid's scratch element and error drawing are not left in the app's page.

@@ -1,13 +1,18 @@
 import { type ComponentProps, memo, useDeferredValue, useId, useMemo } from "react";
 import ReactMarkdown, { type Components, type ExtraProps, type Options } from "react-markdown";
 import remarkGfm from "remark-gfm";
-import { CodeBlock } from "./CodeBlock";
+import remarkMath from "remark-math";
+import { CodeBlock, StreamingContext } from "./CodeBlock";
 import { isFragmentHref, rehypePlugins, urlTransform } from "./pipeline";
+// KaTeX's stylesheet and fonts are bundled (Vite copies the fonts next to it): no network, and
+// they arrive with this lazy chunk, not the entry.
+import "katex/dist/katex.min.css";
 import "./markdown.css";
 
 // GFM: tables, task lists, autolinks, footnotes, `~~strike~~`. Single-tilde strikethrough is off:
 // in chat text "~5 min … ~10 MB" would otherwise strike out everything in between.
-const remarkPlugins: Options["remarkPlugins"] = [[remarkGfm, { singleTilde: false }]];
+// Math: `$…$` inline and `$$…$$` blocks (and ```math fences), rendered by KaTeX (pipeline.ts).
+const remarkPlugins: Options["remarkPlugins"] = [[remarkGfm, { singleTilde: false }], remarkMath];
 
 function Link({ node: _node, href, children, ...rest }: ComponentProps<"a"> & ExtraProps) {
   // urlTransform / sanitize turned an unsafe or unsupported URL into "" (or removed it): keep the
@@ -81,7 +86,9 @@ export function Markdown({ text, streaming = false }: { text: string; streaming?
   const deferred = useDeferredValue(text);
   return (
     <div className={streaming ? "md md-streaming" : "md"}>
-      <MarkdownBody text={streaming ? deferred : text} />
+      <StreamingContext value={streaming}>
+        <MarkdownBody text={streaming ? deferred : text} />
+      </StreamingContext>
     </div>
   );
 }

@@ -1,0 +1,34 @@
+// @vitest-environment jsdom
+import { cleanup, render } from "@testing-library/react";
+import { afterEach, describe, expect, it } from "vitest";
+import { Markdown } from "./Markdown";
+
+afterEach(cleanup);
+
+describe("math", () => {
+  it("renders $…$ inline and $$…$$ as a display block, with MathML", () => {
+    const { container } = render(<Markdown text={"Inline $a^2$ and\n\n$$\nb_1\n$$\n"} />);
+    expect(container.querySelectorAll(".katex")).toHaveLength(2);
+    expect(container.querySelectorAll(".katex-display")).toHaveLength(1);
+    expect(container.querySelector("math annotation")?.textContent).toBe("a^2");
+  });
+
+  it("keeps KaTeX from making links or classes out of TeX (trust is off)", () => {
+    const { container } = render(
+      <Markdown text={"$\\href{javascript:alert(1)}{x}$ $\\htmlClass{evil}{y}$ $\\url{https://x.example}$"} />,
+    );
+    expect(container.querySelector("a")).toBeNull();
+    expect(container.querySelector(".evil")).toBeNull();
+  });
+
+  it("shows a TeX error as its source and renders the rest", () => {
+    const { container } = render(<Markdown text={"Bad $\\frac{1}{$ then **bold**"} />);
+    expect(container.querySelector(".katex-error")?.textContent).toBe("\\frac{1}{");
+    expect(container.querySelector("strong")?.textContent).toBe("bold");
+  });
+
+  it("leaves code spans and fences alone", () => {
+    const { container } = render(<Markdown text={"`$x$`\n\n```js\nconst a = `$b$`;\n```\n"} />);
+    expect(container.querySelector(".katex")).toBeNull();
+  });
+});
