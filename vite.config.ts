@@ -1,6 +1,8 @@
 import react from "@vitejs/plugin-react";
 import { type Connect, defineConfig, type Plugin } from "vite";
+import { VitePWA } from "vite-plugin-pwa";
 import { previewPageHtml } from "./src/preview-page";
+import { pwaOptions } from "./src/pwa-options";
 import {
   contentSecurityPolicy,
   hostingHeadersFile,
@@ -55,7 +57,7 @@ function previewPage(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), securityPolicy(), previewPage()],
+  plugins: [react(), securityPolicy(), previewPage(), VitePWA(pwaOptions)],
   worker: { format: "es" },
   server: { port: 5173, headers: securityHeaders("dev") },
   preview: { port: 4173, headers: securityHeaders("build") },
