@@ -1,11 +1,30 @@
 // @vitest-environment jsdom
-import { cleanup, render } from "@testing-library/react";
-import { afterEach, describe, expect, it } from "vitest";
+import { cleanup, render, waitFor } from "@testing-library/react";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Markdown } from "./Markdown";
+import { loadMath, mightHaveMath } from "./math";
 
 afterEach(cleanup);
 
+// First, while KaTeX is not loaded yet (module state: this test must run before any other loads it).
+describe("math, loaded on demand", () => {
+  it("shows the TeX source until KaTeX is in, then the rendered math", { timeout: 20_000 }, async () => {
+    const { container } = render(<Markdown text={"Inline $a^2$."} />);
+    expect(container.querySelector(".katex")).toBeNull();
+    expect(container.querySelector("code")?.textContent).toBe("a^2");
+    await waitFor(() => expect(container.querySelector(".katex")).not.toBeNull(), { timeout: 15_000 });
+  });
+
+  it("only text with a $ or a math fence asks for it", () => {
+    expect(mightHaveMath("no math here")).toBe(false);
+    expect(mightHaveMath("costs $5")).toBe(true);
+    expect(mightHaveMath("```math\nx\n```")).toBe(true);
+  });
+});
+
 describe("math", () => {
+  beforeAll(() => loadMath());
+
   it("renders $…$ inline and $$…$$ as a display block, with MathML", () => {
     const { container } = render(<Markdown text={"Inline $a^2$ and\n\n$$\nb_1\n$$\n"} />);
     expect(container.querySelectorAll(".katex")).toHaveLength(2);

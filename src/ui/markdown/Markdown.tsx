@@ -3,15 +3,13 @@ import ReactMarkdown, { type Components, type ExtraProps, type Options } from "r
 import remarkGfm from "remark-gfm";
 import remarkMath from "remark-math";
 import { CodeBlock, StreamingContext } from "./CodeBlock";
+import { mightHaveMath, useMathPlugin } from "./math";
 import { isFragmentHref, rehypePlugins, urlTransform } from "./pipeline";
-// KaTeX's stylesheet and fonts are bundled (Vite copies the fonts next to it): no network, and
-// they arrive with this lazy chunk, not the entry.
-import "katex/dist/katex.min.css";
 import "./markdown.css";
 
 // GFM: tables, task lists, autolinks, footnotes, `~~strike~~`. Single-tilde strikethrough is off:
 // in chat text "~5 min … ~10 MB" would otherwise strike out everything in between.
-// Math: `$…$` inline and `$$…$$` blocks (and ```math fences), rendered by KaTeX (pipeline.ts).
+// Math: `$…$` inline and `$$…$$` blocks (and ```math fences), rendered by KaTeX (math.ts).
 const remarkPlugins: Options["remarkPlugins"] = [[remarkGfm, { singleTilde: false }], remarkMath];
 
 function Link({ node: _node, href, children, ...rest }: ComponentProps<"a"> & ExtraProps) {
@@ -61,10 +59,13 @@ const MarkdownBody = memo(function MarkdownBody({ text }: { text: string }) {
   // Footnote ids/hrefs get a per-message prefix so several messages on one page don't collide.
   const id = useId();
   const remarkRehypeOptions = useMemo(() => ({ clobberPrefix: `md-${id.replace(/[^\w-]/g, "")}-` }), [id]);
+  // KaTeX (and its bundled CSS and fonts: no network) only for text that may hold math.
+  const math = useMathPlugin(mightHaveMath(text));
+  const plugins = useMemo(() => (math ? [...rehypePlugins, math] : rehypePlugins), [math]);
   return (
     <ReactMarkdown
       remarkPlugins={remarkPlugins}
-      rehypePlugins={rehypePlugins}
+      rehypePlugins={plugins}
       remarkRehypeOptions={remarkRehypeOptions}
       components={components}
       urlTransform={urlTransform}

@@ -2,14 +2,13 @@
  * The unified pipeline behind <Markdown>: URL policy, sanitize schema and the two small rehype
  * plugins that make untrusted model/user text safe to render.
  *
- * Order (rehype side): rawToText -> imagesToLinks -> highlight -> sanitize -> KaTeX, then react-markdown
+ * Order (rehype side): rawToText -> imagesToLinks -> highlight -> sanitize (-> KaTeX, math.ts), then react-markdown
  * applies `urlTransform` to every href/src while building React elements. Sanitize runs last so it
  * also checks what highlight produced.
  */
 import type { Element, ElementContent, Root, RootContent } from "hast";
 import type { Options as MarkdownOptions } from "react-markdown";
 import rehypeHighlight from "rehype-highlight";
-import rehypeKatex from "rehype-katex";
 import rehypeSanitize, { defaultSchema, type Options as SanitizeSchema } from "rehype-sanitize";
 
 type Pluggables = NonNullable<MarkdownOptions["rehypePlugins"]>;
@@ -179,8 +178,4 @@ export const rehypePlugins: Pluggables = [
   rehypeImagesToLinks,
   sharedHighlight,
   [rehypeSanitize, sanitizeSchema],
-  // After sanitize: KaTeX's markup (spans with inline styles, MathML) is generated from the TeX by
-  // KaTeX itself, with `trust` off (no \\href, \\url, \\htmlClass…), so it needs no second check and
-  // the schema stays strict for everything else. A TeX error renders as the source in red, not a throw.
-  [rehypeKatex, { throwOnError: false, strict: "ignore", trust: false, output: "htmlAndMathml" }],
 ];
