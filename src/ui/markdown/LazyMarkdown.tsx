@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { startTransition, useEffect, useState } from "react";
 import "./lazy-markdown.css";
 
 type MarkdownModule = typeof import("./Markdown");
@@ -37,8 +37,10 @@ export function Markdown(props: Props) {
   useEffect(() => {
     if (module) return;
     let live = true;
+    // As a transition: every message on screen re-renders with the chunk, in slices that yield
+    // to the page (a plain update rendered them all in one task).
     preloadMarkdown().then(
-      (m) => live && setModule(m),
+      (m) => live && startTransition(() => setModule(m)),
       () => {}, // stays plain text: still readable
     );
     return () => {

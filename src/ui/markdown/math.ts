@@ -3,7 +3,7 @@
  * its stylesheet are a large part of the Markdown pipeline, and most chats have no math. Until it
  * is in, `$…$` shows as its TeX source in a code span; then every message that asked re-renders.
  */
-import { useEffect, useSyncExternalStore } from "react";
+import { startTransition, useEffect, useState } from "react";
 import type { Options } from "react-markdown";
 
 type Pluggable = NonNullable<Options["rehypePlugins"]>[number];
@@ -40,9 +40,17 @@ function subscribe(listener: () => void): () => void {
 
 /** The KaTeX rehype plugin when `needed` and loaded (starting the load when needed), else undefined. */
 export function useMathPlugin(needed: boolean): Pluggable | undefined {
-  const loaded = useSyncExternalStore(subscribe, () => plugin);
+  // Boxed: a plugin may be a function, which useState would call.
+  const [loaded, setLoaded] = useState<{ plugin: Pluggable } | undefined>(() => (plugin ? { plugin } : undefined));
   useEffect(() => {
-    if (needed && !loaded) loadMath().catch(() => {}); // stays TeX source: still readable
+    if (loaded || !needed) return;
+    // As a transition (not useSyncExternalStore, whose updates are synchronous): the messages with
+    // math re-render in slices that yield to the page.
+    const update = () => startTransition(() => setLoaded(plugin ? { plugin } : undefined));
+    const unsubscribe = subscribe(update);
+    if (plugin) update();
+    else loadMath().catch(() => {}); // stays TeX source: still readable
+    return unsubscribe;
   }, [needed, loaded]);
-  return needed ? loaded : undefined;
+  return needed ? loaded?.plugin : undefined;
 }
