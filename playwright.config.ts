@@ -73,6 +73,10 @@ export default defineConfig({
     baseURL: APP_URL,
     screenshot: "only-on-failure",
     trace: "off",
+    // The built app registers a service worker (offline, src/pwa-options.ts). It would answer
+    // navigations and assets from its cache, around `page.route` and a rebuilt dist; the spec
+    // that tests it (e2e/offline.spec.ts) allows it.
+    serviceWorkers: "block",
   },
   projects: [
     {

@@ -1,6 +1,15 @@
 import react from "@vitejs/plugin-react";
-import { defineConfig, type Plugin } from "vite";
-import { contentSecurityPolicy, hostingHeadersFile, securityHeaders } from "./src/security-headers";
+import { type Connect, defineConfig, type Plugin } from "vite";
+import { VitePWA } from "vite-plugin-pwa";
+import { previewPageHtml } from "./src/preview-page";
+import { pwaOptions } from "./src/pwa-options";
+import {
+  contentSecurityPolicy,
+  hostingHeadersFile,
+  PREVIEW_PAGE_PATH,
+  previewPageHeaders,
+  securityHeaders,
+} from "./src/security-headers";
 
 /**
  * The built app carries its Content-Security-Policy twice (src/security-headers.ts says why):
@@ -24,8 +33,31 @@ function securityPolicy(): Plugin {
   };
 }
 
+/**
+ * The code-block preview page (src/preview-page.ts) with its own policy instead of the app's:
+ * emitted into the build, and answered by the dev and preview servers before their static files
+ * (which would send the app-wide headers).
+ */
+function previewPage(): Plugin {
+  const serve: Connect.NextHandleFunction = (req, res, next) => {
+    if (req.url?.split(/[?#]/)[0] !== PREVIEW_PAGE_PATH) return next();
+    for (const [name, value] of Object.entries(previewPageHeaders())) res.setHeader(name, value);
+    res.setHeader("Content-Type", "text/html; charset=utf-8");
+    res.setHeader("Cache-Control", "no-cache");
+    res.end(previewPageHtml());
+  };
+  return {
+    name: "grove-preview-page",
+    configureServer: (server) => void server.middlewares.use(serve),
+    configurePreviewServer: (server) => void server.middlewares.use(serve),
+    generateBundle() {
+      this.emitFile({ type: "asset", fileName: PREVIEW_PAGE_PATH.slice(1), source: previewPageHtml() });
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), securityPolicy()],
+  plugins: [react(), securityPolicy(), previewPage(), VitePWA(pwaOptions)],
   worker: { format: "es" },
   server: { port: 5173, headers: securityHeaders("dev") },
   preview: { port: 4173, headers: securityHeaders("build") },

@@ -1,8 +1,13 @@
+// @vitest-environment jsdom
 import { describe, expect, it } from "vitest";
+import { previewPageHtml } from "./preview-page";
 import {
   contentSecurityPolicy,
   contentSecurityPolicyHeader,
   hostingHeadersFile,
+  PREVIEW_CSP,
+  PREVIEW_PAGE_PATH,
+  previewPageHeaders,
   securityHeaders,
 } from "./security-headers";
 
@@ -38,5 +43,32 @@ describe("the security policy", () => {
     const file = hostingHeadersFile();
     expect(file.startsWith("/*\n")).toBe(true);
     for (const [name, value] of Object.entries(headers)) expect(file).toContain(`  ${name}: ${value}\n`);
+  });
+});
+
+describe("the preview page's policy", () => {
+  it("lets inline script run but nothing load, and only the app may frame it", () => {
+    const policy = previewPageHeaders()["Content-Security-Policy"] ?? "";
+    expect(directive(policy, "default-src")).toBe("'none'");
+    expect(directive(policy, "script-src")).toBe("'unsafe-inline'");
+    expect(directive(policy, "connect-src")).toBeUndefined();
+    expect(directive(policy, "frame-ancestors")).toBe("'self'");
+    expect(policy).not.toMatch(/https?:|\*/);
+  });
+
+  it("the app may frame its own pages only", () => {
+    expect(directive(contentSecurityPolicy("build"), "frame-src")).toBe("'self'");
+  });
+
+  it("the hosting file gives the preview page its own policy instead of the app's", () => {
+    const file = hostingHeadersFile();
+    const block = file.slice(file.indexOf(`\n${PREVIEW_PAGE_PATH}\n`));
+    expect(block).toContain("  ! Content-Security-Policy\n");
+    expect(block).toContain(`  Content-Security-Policy: ${previewPageHeaders()["Content-Security-Policy"]}\n`);
+  });
+
+  it("the page's document starts with the same policy", () => {
+    const doc = new DOMParser().parseFromString(previewPageHtml(), "text/html");
+    expect(doc.head.firstElementChild?.getAttribute("content")).toBe(PREVIEW_CSP);
   });
 });

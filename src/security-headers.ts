@@ -35,7 +35,8 @@ function directives(mode: CspMode): Array<[string, string[]]> {
     ["manifest-src", ["'self'"]],
     ["media-src", ["'none'"]],
     ["object-src", ["'none'"]],
-    ["frame-src", ["'none'"]],
+    // Code-block previews: the app's own /preview.html only (see previewPageHeaders).
+    ["frame-src", ["'self'"]],
     ["base-uri", ["'none'"]],
     ["form-action", ["'none'"]],
   ];
@@ -65,8 +66,39 @@ export function securityHeaders(mode: CspMode = "build"): Record<string, string>
   };
 }
 
-/** A `_headers` file (Netlify / Cloudflare Pages syntax) applying the headers to every path. */
+/**
+ * The page that shows a code-block preview (issue 11): the model's HTML runs there, scripts and
+ * all, but with no network at all (`default-src 'none'`: no fetch, beacon, frame, font or remote
+ * image) and, because the iframe is `sandbox="allow-scripts"` without `allow-same-origin`, with an
+ * opaque origin (no IndexedDB, storage, cookies, or access to the app's window). Its document is
+ * also the first element of every previewed document, as a `<meta>`.
+ */
+export const PREVIEW_CSP =
+  "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data: blob:; form-action 'none'; base-uri 'none'";
+
+/** Where the preview page is served (a path of its own: it needs a policy of its own). */
+export const PREVIEW_PAGE_PATH = "/preview.html";
+
+/**
+ * Headers for the preview page, replacing the app's: its inline scripts must run (the app's
+ * `script-src 'self'` would stop them), and only the app itself may frame it.
+ */
+export function previewPageHeaders(): Record<string, string> {
+  return {
+    "Content-Security-Policy": `${PREVIEW_CSP}; frame-ancestors 'self'`,
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+  };
+}
+
+/**
+ * A `_headers` file (Netlify / Cloudflare Pages syntax) applying the headers to every path, and
+ * the preview page's own policy to it. `! Content-Security-Policy` detaches the app-wide policy
+ * there (Cloudflare Pages syntax); a host that merges the two instead enforces both, and the
+ * preview then shows nothing (its bootstrap script is blocked): it fails closed.
+ */
 export function hostingHeadersFile(): string {
   const lines = Object.entries(securityHeaders("build")).map(([name, value]) => `  ${name}: ${value}`);
-  return `/*\n${lines.join("\n")}\n`;
+  const preview = Object.entries(previewPageHeaders()).map(([name, value]) => `  ${name}: ${value}`);
+  return `/*\n${lines.join("\n")}\n\n${PREVIEW_PAGE_PATH}\n  ! Content-Security-Policy\n${preview.join("\n")}\n`;
 }

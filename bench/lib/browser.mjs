@@ -34,6 +34,9 @@ export async function launchBrowser() {
     headless: true,
     args: CHROMIUM_ARGS,
     viewport: VIEWPORT,
+    // The app's service worker would answer the seeding page's navigation (a Playwright route)
+    // with the app shell, and serve a stale build across --rebuild runs.
+    serviceWorkers: "block",
   });
   const page = context.pages()[0] ?? (await context.newPage());
   const cdp = await context.newCDPSession(page);

@@ -18,6 +18,7 @@ import {
   APIUserAbortError as OpenAIUserAbortError,
 } from "openai/core/error";
 import type { ApiKind, ErrorKind, MessageError } from "../core/session/entries";
+import { browserOffline, OFFLINE_MESSAGE } from "./offline";
 import { redactSecrets } from "./redact";
 
 /** The provider's own message is kept, but a proxy's HTML error page is not worth 50 kB. */
@@ -347,6 +348,7 @@ function plainSentence(kind: ErrorKind, f: ErrorFacts, api: ApiKind): string {
     case "server":
       return `${withStatus(`${who} had a server error`, f.status)}. Try again in a moment.`;
     case "network":
+      if (browserOffline()) return OFFLINE_MESSAGE;
       if (f.name === "StreamEndedError") return "The connection closed before the reply finished.";
       if (/timed? ?out/i.test(f.providerMessage)) return "The request timed out. Check your connection and try again.";
       if (

@@ -1,14 +1,12 @@
 import { useState } from "react";
 import { useUiStore } from "../state/stores";
 import { ChatView } from "./chat/ChatView";
-import { SwitchBranchDialog } from "./chat/SwitchBranchDialog";
 import { Notices } from "./common/Notices";
-import { HistoryGraph } from "./graph/HistoryGraph";
 import { useSessionView } from "./hooks";
+import { ImportDialog, SwitchBranchDialog } from "./lazy-dialogs";
+import { HistoryGraph, SettingsDialog } from "./lazy-panels";
 import { DropToImport } from "./sessions/DropToImport";
-import { ImportDialog } from "./sessions/ImportDialog";
 import { SessionSidebar } from "./sessions/SessionSidebar";
-import { SettingsDialog } from "./settings/SettingsDialog";
 
 export function App() {
   const sessionId = useUiStore((s) => s.sessionId);

@@ -1,12 +1,11 @@
 import type { SessionId } from "../../core/session/ids";
 import { useStreamStore } from "../../state/stores";
 import type { SessionView } from "../hooks";
+import { CompactDialog, HandoffDialog } from "../lazy-dialogs";
 import { BranchPoint } from "./BranchPoint";
 import { ChatHeader } from "./ChatHeader";
-import { CompactDialog } from "./CompactDialog";
 import { Composer } from "./Composer";
 import { EndNotice } from "./EndNotice";
-import { HandoffDialog } from "./HandoffDialog";
 import { MaintenanceBar } from "./MaintenanceBar";
 import { MessageList } from "./MessageList";
 import { SessionLinks } from "./SessionLinks";

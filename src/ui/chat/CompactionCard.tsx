@@ -1,7 +1,7 @@
 import { memo, useState } from "react";
 import { extractTail, stripTail } from "../../core/compaction/verbatim-tail";
 import type { CompactionEntry } from "../../core/session/entries";
-import { Markdown } from "../markdown/Markdown";
+import { Markdown } from "../markdown/LazyMarkdown";
 import { compactedByLabel, nativeFallbackNote, nativeSummaryText } from "./compaction-method-text";
 import { REASON_LABEL } from "./maintenance-text";
 import { UndoCompactionButton } from "./UndoCompactionButton";

@@ -11,7 +11,7 @@ import { openCompactDialog } from "../../state/dialogs/compact-dialog";
 import { openSwitchDialog } from "../../state/dialogs/switch-dialog";
 import { useMaintenanceStore, useStreamStore, useUiStore } from "../../state/stores";
 import type { SessionView } from "../hooks";
-import { Markdown } from "../markdown/Markdown";
+import { Markdown } from "../markdown/LazyMarkdown";
 import { CopyButton } from "./CopyButton";
 import type { Visibility } from "./display-rows";
 import { ThinkingView } from "./ThinkingView";

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import type { SessionId } from "../../core/session/ids";
 import { saveUnsaved } from "../../state/actions/reply";
 import { useStreamStore } from "../../state/stores";
-import { Markdown } from "../markdown/Markdown";
+import { Markdown } from "../markdown/LazyMarkdown";
 import { ThinkingView } from "./ThinkingView";
 
 function useSecondsUntil(until: number | null): number {

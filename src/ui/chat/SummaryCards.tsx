@@ -3,7 +3,7 @@ import type { BranchSummaryEntry, Entry, HandoffEntry } from "../../core/session
 import { messageText } from "../../core/session/entries";
 import { returnToBranch } from "../../state/actions/switch-branch";
 import type { SessionView } from "../hooks";
-import { Markdown } from "../markdown/Markdown";
+import { Markdown } from "../markdown/LazyMarkdown";
 import { snippet } from "./MessageItem";
 
 /** Summaries longer than this (characters) start collapsed. */

@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { PREVIEW_PAGE_PATH } from "../../security-headers";
 import { Markdown } from "./Markdown";
 import { PREVIEW_CSP } from "./preview";
 
@@ -24,19 +25,29 @@ describe("code block Preview", () => {
     expect(screen.getAllByRole("button", { name: "Copy code" })).toHaveLength(7);
   });
 
-  it("toggles a sandboxed, srcdoc iframe titled Preview with the CSP first", () => {
+  it("toggles a sandboxed frame of the preview page, and posts it the document (CSP first) once loaded", () => {
     render(<Markdown text={fence("html", "<script>parent.indexedDB.open('grove')</script><p>hi</p>")} />);
     const button = screen.getByRole("button", { name: "Preview" });
     expect(screen.queryByTitle("Preview")).toBeNull();
     fireEvent.click(button);
     expect(button.getAttribute("aria-pressed")).toBe("true");
-    const frame = screen.getByTitle("Preview");
+    const frame = screen.getByTitle("Preview") as HTMLIFrameElement;
     expect(frame.tagName).toBe("IFRAME");
     expect(frame.getAttribute("sandbox")).toBe("allow-scripts");
-    expect(frame.hasAttribute("src")).toBe(false);
-    const srcdoc = frame.getAttribute("srcdoc") ?? "";
-    expect(srcdoc.startsWith(`<meta http-equiv="Content-Security-Policy" content="${PREVIEW_CSP}">`)).toBe(true);
-    expect(srcdoc).toContain("<p>hi</p>");
+    expect(frame.getAttribute("src")).toBe(PREVIEW_PAGE_PATH);
+    expect(frame.hasAttribute("srcdoc")).toBe(false);
+    const win = frame.contentWindow;
+    if (!win) throw new Error("no frame window");
+    const post = vi.spyOn(win, "postMessage").mockImplementation(() => {});
+    fireEvent.load(frame);
+    fireEvent.load(frame); // the written document's own load: not posted again
+    expect(post).toHaveBeenCalledTimes(1);
+    const [message, target] = post.mock.calls[0] ?? [];
+    expect(target).toBe("*");
+    const doc = (message as { type: string; document: string }).document;
+    expect((message as { type: string }).type).toBe("grove-preview");
+    expect(doc.startsWith(`<meta http-equiv="Content-Security-Policy" content="${PREVIEW_CSP}">`)).toBe(true);
+    expect(doc).toContain("<p>hi</p>");
     fireEvent.click(button);
     expect(screen.queryByTitle("Preview")).toBeNull();
   });

@@ -1,9 +1,12 @@
 import type { Element, ElementContent } from "hast";
-import { type ReactNode, useEffect, useRef, useState } from "react";
+import { createContext, type ReactNode, use, useEffect, useRef, useState } from "react";
 import { CodePreview } from "./CodePreview";
 import { previewKindOf } from "./preview";
 
 const COPIED_MS = 1500;
+
+/** True inside a message that is still streaming: its code blocks are not finished yet. */
+export const StreamingContext = createContext(false);
 
 /** Plain text of a hast subtree (what the user sees, without highlight spans). */
 function textOf(node: Element | ElementContent): string {
@@ -37,7 +40,11 @@ export function CodeBlock({ node, children }: { node: Element | undefined; child
   const text = code ? textOf(code).replace(/\n$/, "") : "";
 
   const previewKind = previewKindOf(language, text);
-  const [previewOpen, setPreviewOpen] = useState(false);
+  // A Mermaid block is shown as its diagram once the message is complete (half a diagram would
+  // only fail to parse); "Preview" toggles it like any other preview. null: the user has not chosen.
+  const streaming = use(StreamingContext);
+  const [previewChoice, setPreviewChoice] = useState<boolean | null>(null);
+  const previewOpen = previewChoice ?? (previewKind === "mermaid" && !streaming);
   const [status, setStatus] = useState<"idle" | "copied" | "failed">("idle");
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
@@ -69,7 +76,7 @@ export function CodeBlock({ node, children }: { node: Element | undefined; child
             type="button"
             className="md-code-copy md-code-preview"
             aria-pressed={previewOpen}
-            onClick={() => setPreviewOpen((open) => !open)}
+            onClick={() => setPreviewChoice(!previewOpen)}
           >
             Preview
           </button>
@@ -87,9 +94,13 @@ export function CodeBlock({ node, children }: { node: Element | undefined; child
           {status === "copied" ? "Code copied" : status === "failed" ? "Could not copy code" : ""}
         </span>
       </div>
-      {/* Focusable so a block wider than the message can be scrolled with the keyboard. */}
+      {/* Focusable, and a named region, so a block wider than the message can be reached and
+          scrolled with the keyboard and a screen reader says what it is. */}
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scroll container must take focus to scroll by keys */}
-      <pre tabIndex={0}>{children}</pre>
+      {/* biome-ignore lint/a11y/useSemanticElements: the <pre> is the scroll container; a <section> around it would not scroll */}
+      <pre tabIndex={0} role="region" aria-label={`Code: ${language ?? "text"}`}>
+        {children}
+      </pre>
       {previewKind && previewOpen && <CodePreview kind={previewKind} text={text} />}
     </div>
   );

@@ -1,4 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
+import type { PreviewMessage } from "../../preview-page";
+import { PREVIEW_PAGE_PATH } from "../../security-headers";
 import { buildSrcdoc, figureFrameHeight, PREVIEW_SANDBOX, type PreviewKind, svgIntrinsicSize } from "./preview";
 
 type Rendered =
@@ -76,7 +78,36 @@ export function CodePreview({ kind, text }: { kind: PreviewKind; text: string })
   }
   return (
     <div className="md-preview" ref={box} style={height === undefined ? undefined : { height }}>
-      <iframe title="Preview" sandbox={PREVIEW_SANDBOX} srcDoc={rendered.srcdoc} referrerPolicy="no-referrer" />
+      <PreviewFrame document={rendered.srcdoc} />
     </div>
+  );
+}
+
+/**
+ * The app's preview page in a sandboxed frame; once it has loaded (its bootstrap script is
+ * listening), the document is posted to it. The frame's origin is opaque ("null"), so the target
+ * origin can only be "*": the document is what this message already shows, nothing secret. A new
+ * document remounts the frame (keyed), never writes into a page the last one may have changed.
+ */
+function PreviewFrame({ document }: { document: string }) {
+  const frame = useRef<HTMLIFrameElement>(null);
+  // `load` fires again when the written document finishes: post only for the page's own load.
+  const posted = useRef(false);
+  const post = () => {
+    if (posted.current) return;
+    posted.current = true;
+    const message: PreviewMessage = { type: "grove-preview", document };
+    frame.current?.contentWindow?.postMessage(message, "*");
+  };
+  return (
+    <iframe
+      key={document}
+      ref={frame}
+      title="Preview"
+      sandbox={PREVIEW_SANDBOX}
+      src={PREVIEW_PAGE_PATH}
+      referrerPolicy="no-referrer"
+      onLoad={post}
+    />
   );
 }

@@ -1,13 +1,16 @@
 import { type ComponentProps, memo, useDeferredValue, useId, useMemo } from "react";
 import ReactMarkdown, { type Components, type ExtraProps, type Options } from "react-markdown";
 import remarkGfm from "remark-gfm";
-import { CodeBlock } from "./CodeBlock";
+import remarkMath from "remark-math";
+import { CodeBlock, StreamingContext } from "./CodeBlock";
+import { mightHaveMath, useMathPlugin } from "./math";
 import { isFragmentHref, rehypePlugins, urlTransform } from "./pipeline";
 import "./markdown.css";
 
 // GFM: tables, task lists, autolinks, footnotes, `~~strike~~`. Single-tilde strikethrough is off:
 // in chat text "~5 min … ~10 MB" would otherwise strike out everything in between.
-const remarkPlugins: Options["remarkPlugins"] = [[remarkGfm, { singleTilde: false }]];
+// Math: `$…$` inline and `$$…$$` blocks (and ```math fences), rendered by KaTeX (math.ts).
+const remarkPlugins: Options["remarkPlugins"] = [[remarkGfm, { singleTilde: false }], remarkMath];
 
 function Link({ node: _node, href, children, ...rest }: ComponentProps<"a"> & ExtraProps) {
   // urlTransform / sanitize turned an unsafe or unsupported URL into "" (or removed it): keep the
@@ -56,10 +59,13 @@ const MarkdownBody = memo(function MarkdownBody({ text }: { text: string }) {
   // Footnote ids/hrefs get a per-message prefix so several messages on one page don't collide.
   const id = useId();
   const remarkRehypeOptions = useMemo(() => ({ clobberPrefix: `md-${id.replace(/[^\w-]/g, "")}-` }), [id]);
+  // KaTeX (and its bundled CSS and fonts: no network) only for text that may hold math.
+  const math = useMathPlugin(mightHaveMath(text));
+  const plugins = useMemo(() => (math ? [...rehypePlugins, math] : rehypePlugins), [math]);
   return (
     <ReactMarkdown
       remarkPlugins={remarkPlugins}
-      rehypePlugins={rehypePlugins}
+      rehypePlugins={plugins}
       remarkRehypeOptions={remarkRehypeOptions}
       components={components}
       urlTransform={urlTransform}
@@ -81,7 +87,9 @@ export function Markdown({ text, streaming = false }: { text: string; streaming?
   const deferred = useDeferredValue(text);
   return (
     <div className={streaming ? "md md-streaming" : "md"}>
-      <MarkdownBody text={streaming ? deferred : text} />
+      <StreamingContext value={streaming}>
+        <MarkdownBody text={streaming ? deferred : text} />
+      </StreamingContext>
     </div>
   );
 }

@@ -2,7 +2,7 @@
  * The unified pipeline behind <Markdown>: URL policy, sanitize schema and the two small rehype
  * plugins that make untrusted model/user text safe to render.
  *
- * Order (rehype side): rawToText -> imagesToLinks -> highlight -> sanitize, then react-markdown
+ * Order (rehype side): rawToText -> imagesToLinks -> highlight -> sanitize (-> KaTeX, math.ts), then react-markdown
  * applies `urlTransform` to every href/src while building React elements. Sanitize runs last so it
  * also checks what highlight produced.
  */
@@ -169,7 +169,8 @@ export const sanitizeSchema: SanitizeSchema = {
 // Built once: react-markdown runs its plugins per render, and rehype-highlight's attacher creates a
 // new lowlight (registering and compiling every grammar again) each time — measured at ~40 ms per
 // cold open of a long chat (bench: open-session profile).
-const highlight = rehypeHighlight({ aliases: HIGHLIGHT_ALIASES, detect: false });
+// `math` fences and `$…$` spans arrive as `code.language-math`: KaTeX's, not highlight.js's.
+const highlight = rehypeHighlight({ aliases: HIGHLIGHT_ALIASES, detect: false, plainText: ["math"] });
 const sharedHighlight = () => highlight;
 
 export const rehypePlugins: Pluggables = [

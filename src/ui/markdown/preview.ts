@@ -1,24 +1,23 @@
 /**
- * Code-block previews (HTML, SVG, Mermaid): which blocks get one, and the `srcdoc` document the
- * sandboxed iframe shows. Pure string building; the iframe and the lazy Mermaid render live in
+ * Code-block previews (HTML, SVG, Mermaid): which blocks get one, and the document the sandboxed
+ * iframe shows. Pure string building; the iframe and the lazy Mermaid render live in
  * CodePreview.tsx.
  *
  * Two walls keep a preview away from the user's keys:
  * - the iframe is `sandbox="allow-scripts"` WITHOUT `allow-same-origin`: its document has an opaque
  *   origin, so it cannot touch the app's IndexedDB/localStorage, cookies or DOM, cannot navigate
  *   the top page, submit forms or open popups;
- * - the document's first element is a CSP `<meta>` that forbids every network load (`default-src
- *   'none'`, no connect/frame/form sources), so it cannot fetch, beacon or embed anything remote.
- * A srcdoc document also inherits the app's own policy (Chromium), which blocks inline script
- * (`script-src 'self'`): today a preview's own scripts do not run at all. The inner policy still
- * allows inline script so that the preview stays network-less if the app's policy ever allows it.
+ * - it loads the app's preview page (src/preview-page.ts), served with a policy of its own that
+ *   forbids every network load (`default-src 'none'`) but lets inline script run, and the document
+ *   is posted to it; the document also starts with that policy as a `<meta>`.
+ * (A `srcdoc` would inherit the app's own `script-src 'self'`: the previewed page's scripts would
+ * never run.)
  */
+import { PREVIEW_CSP } from "../../security-headers";
+
+export { PREVIEW_CSP };
 
 export type PreviewKind = "html" | "svg" | "mermaid";
-
-/** The policy every preview document starts with. */
-export const PREVIEW_CSP =
-  "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data: blob:; form-action 'none'; base-uri 'none'";
 
 /** The iframe's sandbox: scripts may run, but never with the app's origin. */
 export const PREVIEW_SANDBOX = "allow-scripts";

@@ -1,0 +1,26 @@
+import { type ComponentProps, lazy, Suspense } from "react";
+import type { HistoryGraph as GraphPanel } from "./graph/HistoryGraph";
+
+/**
+ * The graph side panel and the Settings dialog are chunks of their own, loaded when first opened:
+ * neither is on the first screen, and together with the Markdown pipeline they were most of the
+ * entry chunk. Same names and props as the components they stand for.
+ */
+const GraphImpl = lazy(() => import("./graph/HistoryGraph").then((m) => ({ default: m.HistoryGraph })));
+const SettingsImpl = lazy(() => import("./settings/SettingsDialog").then((m) => ({ default: m.SettingsDialog })));
+
+export function HistoryGraph(props: ComponentProps<typeof GraphPanel>) {
+  return (
+    <Suspense fallback={null}>
+      <GraphImpl {...props} />
+    </Suspense>
+  );
+}
+
+export function SettingsDialog() {
+  return (
+    <Suspense fallback={null}>
+      <SettingsImpl />
+    </Suspense>
+  );
+}
