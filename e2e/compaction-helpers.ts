@@ -4,7 +4,7 @@
  * chat calls (by the summarizer's system prompt), and readers for what a request carried.
  */
 import type { Locator, Page } from "@playwright/test";
-import { chatRequests, openConfigured, send, waitIdle } from "./app";
+import { chatAction, chatRequests, openConfigured, send, waitIdle } from "./app";
 import { expect, type MockServer, type RecordedRequest, type ReplyScript } from "./fixtures";
 import { requestMessages, requestSystem } from "./mock-server/index";
 
@@ -140,7 +140,7 @@ export async function cardTokens(card: Locator): Promise<{ before: number; after
 
 /** Open the Compact dialog from the header, type instructions (optional), press "Compact now". */
 export async function compactFromHeader(page: Page, instructions?: string): Promise<Locator> {
-  await page.getByRole("button", { name: "Compact", exact: true }).click();
+  await chatAction(page, "Compact");
   const dialog = compactDialog(page);
   await expect(dialog).toBeVisible();
   if (instructions) await dialog.getByRole("textbox", { name: "Instructions (optional)" }).fill(instructions);

@@ -6,7 +6,7 @@
  * reply is sent uncompacted and not compacted again, though the context is over the threshold.
  */
 import type { Page } from "@playwright/test";
-import { openConfigured, send } from "./app";
+import { messageAction, openConfigured, send } from "./app";
 import {
   chatReply,
   compactFromHeader,
@@ -137,8 +137,7 @@ test("a branch summary written while switching is announced at the end of the ch
   await exchange(page, mock, "(Q1) Plan a penguin census", "(Q1)", { text: "(A1) Count them at dawn." });
   await exchange(page, mock, "(Q2) Try counting by drone", "(Q2)", { text: "(A2) Drones scare the colony." });
   const a1 = messageWith(page, "assistant", "(A1)");
-  await a1.hover();
-  await a1.getByRole("button", { name: "Switch here" }).click();
+  await messageAction(a1, "Switch here");
   const dialog = page.getByRole("dialog", { name: "Switch branch" });
   mock.enqueue("openai", {
     text: "## Tried\n\n- BRANCH-9031: drones scared the colony.\n",

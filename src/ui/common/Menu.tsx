@@ -10,11 +10,14 @@ export function MenuButton({
   label,
   title,
   className,
+  icon,
   children,
 }: {
   label: string;
   title?: string;
   className?: string;
+  /** Shown instead of the label (which then names the button for assistive tech). */
+  icon?: ReactNode;
   children: (close: () => void) => ReactNode;
 }) {
   const [open, setOpen] = useState(false);
@@ -28,7 +31,7 @@ export function MenuButton({
 
   useEffect(() => {
     if (!open) return;
-    menuRef.current?.querySelector<HTMLElement>('[role^="menuitem"]')?.focus();
+    menuRef.current?.querySelector<HTMLElement>('[role^="menuitem"]:not(:disabled)')?.focus();
     const onDown = (e: PointerEvent) => {
       const t = e.target as Node;
       if (!menuRef.current?.contains(t) && !buttonRef.current?.contains(t)) setOpen(false);
@@ -58,9 +61,10 @@ export function MenuButton({
         aria-haspopup="menu"
         aria-expanded={open}
         aria-controls={open ? menuId : undefined}
+        aria-label={icon ? label : undefined}
         onClick={() => setOpen((o) => !o)}
       >
-        {label}
+        {icon ?? label}
       </button>
       {open && (
         <div
@@ -76,5 +80,45 @@ export function MenuButton({
         </div>
       )}
     </div>
+  );
+}
+
+/**
+ * One item of a MenuButton's menu: its name, and under it in small print what it does (the item's
+ * description for assistive tech, so its accessible name stays just the verb).
+ */
+export function MenuAction({
+  label,
+  description,
+  disabled,
+  disabledReason,
+  onSelect,
+}: {
+  label: string;
+  description?: string;
+  disabled?: boolean;
+  /** Why it is disabled (a tooltip). */
+  disabledReason?: string;
+  onSelect: () => void;
+}) {
+  const descId = useId();
+  return (
+    <button
+      type="button"
+      role="menuitem"
+      className="menu-action"
+      aria-label={label}
+      aria-describedby={description ? descId : undefined}
+      disabled={disabled}
+      title={disabled ? disabledReason : undefined}
+      onClick={onSelect}
+    >
+      <span className="menu-action-label">{label}</span>
+      {description && (
+        <span id={descId} className="menu-action-desc">
+          {description}
+        </span>
+      )}
+    </button>
   );
 }
