@@ -3,6 +3,10 @@ import { createRoot } from "react-dom/client";
 import { boot } from "./state/boot";
 import { App } from "./ui/App";
 import "./ui/app.css";
+import { applyTheme, watchTheme } from "./ui/theme";
+
+applyTheme();
+watchTheme();
 
 const root = createRoot(document.getElementById("root") as HTMLElement);
 // The first render as a transition: React renders it in slices that yield to the page, not in
