@@ -104,3 +104,9 @@ export async function chatAction(page: Page, name: string): Promise<void> {
   const menu = await openChatMenu(page);
   await menu.getByRole("menuitem", { name, exact: true }).click();
 }
+
+/** Opens every closed "Advanced" part of the Settings dialog (the token fields live there). */
+export async function showAdvanced(dialog: Locator): Promise<void> {
+  const closed = dialog.getByRole("button", { name: "Advanced", expanded: false });
+  while ((await closed.count()) > 0) await closed.first().click();
+}

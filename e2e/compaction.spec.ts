@@ -5,7 +5,7 @@
  * shows as "summarized" / "kept in full".
  */
 import type { Page } from "@playwright/test";
-import { animationsDone, chatAction, messageAction } from "./app";
+import { animationsDone, chatAction, messageAction, showAdvanced } from "./app";
 import {
   cardTokens,
   compactDialog,
@@ -309,6 +309,7 @@ test.describe("manual compaction", () => {
     await expect(dialog.getByLabel("Kept user turns budget", { exact: true })).toHaveValue("");
     await expect(dialog.getByRole("combobox", { name: "Summary model" })).toHaveValue("");
     await dialog.getByRole("combobox", { name: "Summary model" }).selectOption("openai::gpt-4o-mini");
+    await showAdvanced(dialog);
     await dialog.getByLabel("Kept user turns budget", { exact: true }).fill("3000");
     await dialog.getByLabel("Threshold percent", { exact: true }).fill("70");
     // The effective numbers for the model in use are spelled out (Threshold tokens is 0: the percent rules).

@@ -9,7 +9,7 @@
  *   to Claude begins with the returned block verbatim, then the floor.
  */
 import type { Page } from "@playwright/test";
-import { chatRequests, chooseModel, messageAction, openConfigured, sendAndWait } from "./app";
+import { chatRequests, chooseModel, messageAction, openConfigured, sendAndWait, showAdvanced } from "./app";
 import {
   compactDialog,
   compactionCards,
@@ -223,6 +223,7 @@ test("Let Claude compact on the server: a reply that begins with a compaction bl
   await page.getByRole("button", { name: "Settings" }).click();
   const dialog = page.getByRole("dialog", { name: "Settings" });
   await dialog.getByRole("checkbox", { name: "Automatic compaction" }).uncheck();
+  await showAdvanced(dialog);
   const threshold = dialog.getByLabel("Threshold tokens", { exact: true });
   await threshold.fill("60");
   await threshold.press("Enter");

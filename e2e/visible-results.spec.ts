@@ -6,7 +6,7 @@
  * reply is sent uncompacted and not compacted again, though the context is over the threshold.
  */
 import type { Page } from "@playwright/test";
-import { messageAction, openConfigured, send } from "./app";
+import { messageAction, openConfigured, send, showAdvanced } from "./app";
 import {
   chatReply,
   compactFromHeader,
@@ -39,6 +39,7 @@ async function converse(page: Page, mock: MockServer, from: number, to: number) 
 async function lowThresholdAuto(page: Page, threshold: number) {
   await page.getByRole("button", { name: "Settings" }).click();
   const dialog = page.getByRole("dialog", { name: "Settings" });
+  await showAdvanced(dialog);
   const field = dialog.getByLabel("Threshold tokens", { exact: true });
   await field.fill(String(threshold));
   await field.press("Enter");
