@@ -5,6 +5,8 @@ import { SwitchBranchDialog } from "./chat/SwitchBranchDialog";
 import { Notices } from "./common/Notices";
 import { HistoryGraph } from "./graph/HistoryGraph";
 import { useSessionView } from "./hooks";
+import { CommandPalette } from "./palette/CommandPalette";
+import { SkipLink } from "./SkipLink";
 import { DropToImport } from "./sessions/DropToImport";
 import { ImportDialog } from "./sessions/ImportDialog";
 import { SessionSidebar } from "./sessions/SessionSidebar";
@@ -20,6 +22,7 @@ export function App() {
   const [drawerOpen, setDrawerOpen] = useState(false);
   return (
     <div className={`app ${drawerOpen ? "drawer-open" : ""}${graphOpen ? " graph-open" : ""}`}>
+      <SkipLink />
       <SessionSidebar currentId={sessionId} onNavigate={() => setDrawerOpen(false)} />
       <button
         type="button"
@@ -36,6 +39,7 @@ export function App() {
       <SwitchBranchDialog />
       <ImportDialog />
       <DropToImport />
+      <CommandPalette view={view} onShowSessions={() => setDrawerOpen(true)} />
       <Notices />
     </div>
   );

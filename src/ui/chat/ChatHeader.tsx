@@ -5,6 +5,7 @@ import { useMaintenanceStore, useStreamStore, useUiStore } from "../../state/sto
 import { GearIcon, GraphIcon, MoreIcon } from "../common/icons";
 import { MenuAction, MenuButton } from "../common/Menu";
 import type { SessionView } from "../hooks";
+import { splitPart } from "../sessions/title-part";
 import { ContextMeter } from "./ContextMeter";
 import { ExportMenuItems } from "./ExportMenu";
 import { ModelPicker } from "./ModelPicker";
@@ -34,9 +35,7 @@ export function ChatHeader({ view, onToggleSessions }: { view: SessionView; onTo
       <button type="button" className="icon-button only-narrow" aria-label="Show sessions" onClick={onToggleSessions}>
         ☰
       </button>
-      <h2 className="chat-title" title={view.session?.title}>
-        {view.session?.title ?? "New chat"}
-      </h2>
+      <ChatTitle title={view.session?.title ?? "New chat"} />
       <div className="header-controls">
         <div className="model-group">
           <ModelPicker session={view.session} loading={!view.loaded} />
@@ -108,5 +107,16 @@ export function ChatHeader({ view, onToggleSessions }: { view: SessionView; onTo
         <SessionPromptDialog session={view.session} onClose={() => setPromptOpen(false)} />
       )}
     </header>
+  );
+}
+
+/** The title, cut with an ellipsis when long, but a handoff part's "(part 2)" always in view. */
+function ChatTitle({ title }: { title: string }) {
+  const { base, part } = splitPart(title);
+  return (
+    <h2 className="chat-title" title={title}>
+      <span className="chat-title-base">{base}</span>
+      {part && <span className="chat-title-part"> {part}</span>}
+    </h2>
   );
 }
