@@ -1,5 +1,9 @@
-import { type ReactNode, useEffect, useId, useRef, useState } from "react";
+import { type ReactNode, useEffect, useId, useLayoutEffect, useRef, useState } from "react";
 import { moveMenuFocus } from "./menu-keys";
+import "./menu.css";
+
+/** Least room kept between an open menu and the window's edge (px). */
+const EDGE_PX = 8;
 
 /**
  * A menu button (WAI-ARIA "menu button" pattern): the button opens a role=menu list; arrows move
@@ -28,6 +32,21 @@ export function MenuButton({
     setOpen(false);
     buttonRef.current?.focus();
   };
+
+  // Keep the open menu on screen: upward when there is no room below, nudged in from the sides.
+  useLayoutEffect(() => {
+    const menu = menuRef.current;
+    if (!open || !menu) return;
+    const r = menu.getBoundingClientRect();
+    if (r.bottom > window.innerHeight - EDGE_PX && r.top - r.height - EDGE_PX > 0) menu.classList.add("menu-up");
+    const shift =
+      r.right > window.innerWidth - EDGE_PX
+        ? window.innerWidth - EDGE_PX - r.right
+        : r.left < EDGE_PX
+          ? EDGE_PX - r.left
+          : 0;
+    if (shift !== 0) menu.style.translate = `${Math.round(shift)}px 0`;
+  }, [open]);
 
   useEffect(() => {
     if (!open) return;
