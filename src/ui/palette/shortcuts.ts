@@ -19,7 +19,8 @@ type KeyInput = Pick<KeyboardEvent, "key" | "ctrlKey" | "metaKey" | "shiftKey" |
 
 function matches(e: KeyInput, s: Shortcut): boolean {
   if (e.isComposing || e.altKey) return false;
-  if (!(e.ctrlKey || e.metaKey)) return false;
+  // The platform's own modifier only: Ctrl+K on a Mac is "delete to end of line" in text fields.
+  if (!(isApple() ? e.metaKey && !e.ctrlKey : e.ctrlKey && !e.metaKey)) return false;
   return e.key.toLowerCase() === s.key && e.shiftKey === Boolean(s.shift);
 }
 
