@@ -262,6 +262,14 @@ test.describe("command palette and skip link", () => {
     await page.keyboard.press("Escape");
     await expect(page.getByRole("dialog", { name: "Compact conversation" })).toBeHidden();
 
+    // Handoff.
+    input = await open();
+    await input.fill("handoff");
+    await input.press("Enter");
+    await expect(page.getByRole("dialog", { name: "Handoff" })).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(page.getByRole("dialog", { name: "Handoff" })).toBeHidden();
+
     // Switch model: a list of models; the choice is the chat's model.
     input = await open();
     await input.fill("switch model");
