@@ -143,8 +143,9 @@ export default {
       await page.addInitScript(installLongTaskProbe);
       await page.goto(hashUrl(url, SESSION.id));
       await page.locator(`.message-scroll article[aria-label*="${SESSION.leafMarker}"]`).waitFor({ timeout: 20_000 });
-      const compact = page.getByRole("button", { name: "Compact", exact: true });
-      await compact.waitFor();
+      // Compact is an item of the chat's header menu ("Chat actions").
+      const chatMenu = page.getByRole("button", { name: "Chat actions" });
+      await chatMenu.waitFor();
       await page.waitForTimeout(2000);
       const beforeClick = await page.evaluate(() => window.__longTasks.tasks.length);
 
@@ -173,7 +174,8 @@ export default {
       await fetch(`${mock.url}/__mock/requests`, { method: "DELETE" });
 
       // 5. Compact; wait for the card.
-      await compact.click();
+      await chatMenu.click();
+      await page.getByRole("menuitem", { name: "Compact", exact: true }).click();
       const compactDialog = page.getByRole("dialog", { name: "Compact conversation" });
       await compactDialog.waitFor();
       await compactDialog.getByRole("button", { name: "Compact now" }).click();

@@ -2,7 +2,7 @@
  * Driving Grove like a user: open it, configure providers in Settings, send, wait for replies.
  * Every helper goes through the UI by accessible name (the UI contract).
  */
-import type { Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import { expect, type MockServer } from "./fixtures";
 
 export const ANTHROPIC_KEY = "sk-ant-test-key-123";
@@ -74,4 +74,39 @@ export function chatRequests(mock: MockServer, api: "anthropic" | "openai") {
   return mock
     .requests({ api })
     .filter((r) => r.method === "POST" && /\/(messages|chat\/completions|responses)$/.test(r.path));
+}
+
+/** Opens a message's "More actions" menu (the actions beyond Copy and Edit/Regenerate). */
+export async function moreActions(message: Locator): Promise<Locator> {
+  await message.hover();
+  await message.getByRole("button", { name: "More actions" }).click();
+  const menu = message.getByRole("menu", { name: "More actions" });
+  await menu.waitFor();
+  return menu;
+}
+
+/** Runs one of a message's actions from its "More actions" menu ("Branch from here", "Switch here", …). */
+export async function messageAction(message: Locator, name: string): Promise<void> {
+  const menu = await moreActions(message);
+  await menu.getByRole("menuitem", { name, exact: true }).click();
+}
+
+/** Opens the chat's menu in the header ("Chat actions": Compact, Handoff, Chat prompt, Export). */
+export async function openChatMenu(page: Page): Promise<Locator> {
+  await page.getByRole("button", { name: "Chat actions" }).click();
+  const menu = page.getByRole("menu", { name: "Chat actions" });
+  await menu.waitFor();
+  return menu;
+}
+
+/** Runs one item of the chat's header menu ("Compact", "Handoff", "Chat prompt", "Grove JSON", …). */
+export async function chatAction(page: Page, name: string): Promise<void> {
+  const menu = await openChatMenu(page);
+  await menu.getByRole("menuitem", { name, exact: true }).click();
+}
+
+/** Opens every closed "Advanced" part of the Settings dialog (the token fields live there). */
+export async function showAdvanced(dialog: Locator): Promise<void> {
+  const closed = dialog.getByRole("button", { name: "Advanced", expanded: false });
+  while ((await closed.count()) > 0) await closed.first().click();
 }

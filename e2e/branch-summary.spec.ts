@@ -6,7 +6,7 @@
  * requests the mock recorded.
  */
 import type { Locator, Page } from "@playwright/test";
-import { chatRequests, openConfigured, send, userMessages, waitIdle } from "./app";
+import { chatRequests, messageAction, moreActions, openConfigured, send, userMessages, waitIdle } from "./app";
 import { turns, user } from "./branching-helpers";
 import { chatReply, conversationRequests, exchange, MODEL, messageWith, sentText } from "./compaction-helpers";
 import { dbSnapshot, expectHeld, reloadSession } from "./faults-helpers";
@@ -39,8 +39,7 @@ async function threeTurns(page: Page, mock: MockServer): Promise<void> {
 }
 
 async function switchAt(msg: Locator): Promise<void> {
-  await msg.hover();
-  await msg.getByRole("button", { name: "Switch here" }).click();
+  await messageAction(msg, "Switch here");
 }
 
 test("Switch here with a summary: progress, the card, the next request carries it, and the way back", async ({
@@ -50,12 +49,16 @@ test("Switch here with a summary: progress, the card, the next request carries i
   test.setTimeout(60_000);
   await threeTurns(page, mock);
   // The leaf has no Switch here; an earlier message has.
-  await expect(messageWith(page, "assistant", "(A3)").getByRole("button", { name: "Switch here" })).toHaveCount(0);
+  const leafMenu = await moreActions(messageWith(page, "assistant", "(A3)"));
+  await expect(leafMenu.getByRole("menuitem", { name: "Branch from here" })).toBeVisible();
+  await expect(leafMenu.getByRole("menuitem", { name: "Switch here" })).toHaveCount(0);
+  await page.keyboard.press("Escape");
+  await expect(leafMenu).toBeHidden();
 
   await switchAt(messageWith(page, "assistant", "(A1)"));
   const dialog = switchDialog(page);
   await expect(dialog).toBeVisible();
-  await expect(dialog).toContainText("4 entries");
+  await expect(dialog).toContainText("4 messages");
   await expect(dialog.getByRole("button", { name: "No summary" })).toBeVisible();
   await expect(dialog.getByRole("button", { name: "Summarize", exact: true })).toBeVisible();
   await expect(dialog.getByRole("checkbox", { name: "Remember my choice" })).not.toBeChecked();

@@ -10,6 +10,7 @@ import {
   animationsDone,
   assistantMessages,
   chatRequests,
+  messageAction,
   openConfigured,
   sendAndWait,
   userMessages,
@@ -182,7 +183,7 @@ test.describe("branch from here", () => {
   }) => {
     await chatOf(page, mock, ["one", "two", "three"]);
 
-    await message(page, "assistant", "Echo: one").getByRole("button", { name: "Branch from here" }).click();
+    await messageAction(message(page, "assistant", "Echo: one"), "Branch from here");
     // The active path now ends at that reply; the composer is ready for the new direction.
     await expect(userMessages(page)).toHaveCount(1);
     await expect(assistantMessages(page)).toHaveCount(1);
@@ -196,7 +197,7 @@ test.describe("branch from here", () => {
     await expect(bar).toHaveCount(0);
     expect(chatRequests(mock, "anthropic")).toHaveLength(3);
 
-    await message(page, "assistant", "Echo: one").getByRole("button", { name: "Branch from here" }).click();
+    await messageAction(message(page, "assistant", "Echo: one"), "Branch from here");
     await expect(userMessages(page)).toHaveCount(1);
 
     await sendAndWait(page, "a different second step");
@@ -231,7 +232,7 @@ test.describe("branch from here", () => {
 
   test("reload keeps the session, the branch that was showing and the session list", async ({ page, mock }) => {
     await chatOf(page, mock, ["root question", "first follow-up"]);
-    await message(page, "assistant", "Echo: root question").getByRole("button", { name: "Branch from here" }).click();
+    await messageAction(message(page, "assistant", "Echo: root question"), "Branch from here");
     await expect(userMessages(page)).toHaveCount(1);
     await sendAndWait(page, "second follow-up");
     await expectVersion(message(page, "user", "second follow-up"), 2, 2);
@@ -503,7 +504,7 @@ test.describe("layout", () => {
     // The branch-point bar, at phone width and at desktop width.
     await page.getByRole("button", { name: "Close sessions" }).click({ position: { x: 360, y: 400 } });
     await expect(sessionList(page)).not.toBeInViewport();
-    await message(page, "assistant", "A grove is").getByRole("button", { name: "Branch from here" }).click();
+    await messageAction(message(page, "assistant", "A grove is"), "Branch from here");
     await expect(page.getByRole("status").filter({ hasText: "Branching from here" })).toBeVisible();
     await animationsDone(page);
     await page.screenshot({ path: "test-results/e2e-artifacts/branching-phone-branch-point.png" });

@@ -24,7 +24,7 @@ test("chat with Anthropic: the reply streams in and records model, usage and sto
   const reply = assistantMessages(page).last();
   await expect(reply.locator("strong")).toHaveText("Claude");
   await expect(reply).toContainText("claude-sonnet-4-5");
-  await expect(reply).toContainText("42 in · 7 out");
+  await expect(reply).toContainText("42 tokens in · 7 out");
   const [req] = chatRequests(mock, "anthropic");
   expect(req?.path).toBe("/anthropic/v1/messages");
   expect(req?.body).toMatchObject({ model: "claude-sonnet-4-5", stream: true });
@@ -41,7 +41,7 @@ test("chat with OpenAI (Responses API): reply streams, an incomplete reply shows
   await send(page, "Tell me everything");
   await expect(assistantMessages(page).filter({ hasText: "Partial answer" })).toBeVisible();
   await waitIdle(page);
-  await expect(assistantMessages(page).last()).toContainText("stop: length");
+  await expect(assistantMessages(page).last()).toContainText("cut off at the output limit");
   const [req] = chatRequests(mock, "openai");
   expect(req?.path).toBe("/openai/v1/responses");
   expect(req?.body).toMatchObject({

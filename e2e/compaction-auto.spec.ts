@@ -5,7 +5,7 @@
  * output-length stop. The context meter's exact count and threshold mark are checked on the way.
  */
 import type { Locator, Page } from "@playwright/test";
-import { assistantMessages, send, userMessages } from "./app";
+import { assistantMessages, openChatMenu, send, userMessages } from "./app";
 import {
   autoStatus,
   CONTINUE_PROMPT,
@@ -98,7 +98,9 @@ test("at the threshold after a reply: status bar, actions paused, a message type
   await expect(status).toContainText(/Summarizing|Preparing/);
   await expect(status.getByRole("button", { name: "Cancel compaction" })).toBeEnabled();
   // While it runs: no Compact, Edit or Regenerate (they would race the summary).
-  await expect(page.getByRole("button", { name: "Compact", exact: true })).toBeDisabled();
+  const chatMenu = await openChatMenu(page);
+  await expect(chatMenu.getByRole("menuitem", { name: "Compact", exact: true })).toBeDisabled();
+  await page.keyboard.press("Escape");
   await expect(assistantMessages(page).last().getByRole("button", { name: "Regenerate" })).toBeDisabled();
   await expect(userMessages(page).last().getByRole("button", { name: "Edit" })).toBeDisabled();
 

@@ -4,7 +4,7 @@
  * chat calls (by the summarizer's system prompt), and readers for what a request carried.
  */
 import type { Locator, Page } from "@playwright/test";
-import { chatRequests, openConfigured, send, waitIdle } from "./app";
+import { chatAction, chatRequests, openConfigured, send, showAdvanced, waitIdle } from "./app";
 import { expect, type MockServer, type RecordedRequest, type ReplyScript } from "./fixtures";
 import { requestMessages, requestSystem } from "./mock-server/index";
 
@@ -44,6 +44,7 @@ export async function openSmallWindow(page: Page, mock: MockServer, setup: Compa
     await field.fill(String(value));
     await field.press("Enter");
   };
+  await showAdvanced(dialog);
   await set("Context window override", setup.window);
   await set("Max output override", setup.maxOutput);
   await set("Reserve tokens", setup.reserve);
@@ -140,7 +141,7 @@ export async function cardTokens(card: Locator): Promise<{ before: number; after
 
 /** Open the Compact dialog from the header, type instructions (optional), press "Compact now". */
 export async function compactFromHeader(page: Page, instructions?: string): Promise<Locator> {
-  await page.getByRole("button", { name: "Compact", exact: true }).click();
+  await chatAction(page, "Compact");
   const dialog = compactDialog(page);
   await expect(dialog).toBeVisible();
   if (instructions) await dialog.getByRole("textbox", { name: "Instructions (optional)" }).fill(instructions);

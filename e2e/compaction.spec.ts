@@ -2,10 +2,10 @@
  * Manual compaction, end to end: the Compact dialog (instructions, progress, Cancel, the "nothing to
  * do" answers), the card at the cut with the folded history dimmed, "Compact up to here", and what
  * the model is sent afterwards — checked on the requests the mock recorded, against what the chat
- * shows as "not sent" / "kept verbatim".
+ * shows as "summarized" / "kept in full".
  */
 import type { Page } from "@playwright/test";
-import { animationsDone } from "./app";
+import { animationsDone, chatAction, messageAction, showAdvanced } from "./app";
 import {
   cardTokens,
   compactDialog,
@@ -104,11 +104,11 @@ test.describe("manual compaction", () => {
         const article = messageWith(page, role, mark);
         await article.scrollIntoViewIfNeeded();
         const text = prose(mark, role === "user" ? 40 : 350);
-        if ((await article.getByText("not sent", { exact: true }).count()) > 0) {
+        if ((await article.getByText("summarized", { exact: true }).count()) > 0) {
           folded += 1;
           expect(sent, `${mark} is shown as not sent`).not.toContain(text);
         } else {
-          if ((await article.getByText("kept verbatim", { exact: true }).count()) > 0) kept += 1;
+          if ((await article.getByText("kept in full", { exact: true }).count()) > 0) kept += 1;
           expect(sent, `${mark} is shown as sent`).toContain(text);
         }
       }
@@ -117,8 +117,8 @@ test.describe("manual compaction", () => {
     expect(kept).toBeGreaterThan(0);
     // The oldest reply was folded, the oldest user message kept word for word.
     await scrollChat(page, "top");
-    await expect(messageWith(page, "assistant", "(A1)").getByText("not sent", { exact: true })).toBeVisible();
-    await expect(messageWith(page, "user", "(U1)").getByText("kept verbatim", { exact: true })).toBeVisible();
+    await expect(messageWith(page, "assistant", "(A1)").getByText("summarized", { exact: true })).toBeVisible();
+    await expect(messageWith(page, "user", "(U1)").getByText("kept in full", { exact: true })).toBeVisible();
 
     // It survives a reload.
     await reloadSession(page);
@@ -147,7 +147,7 @@ test.describe("manual compaction", () => {
       summarizerReply(FIRST_SUMMARY, { text: "## Standing facts & constraints\n\n- A short question was asked." }),
       summarizerReply(SHORT_SUMMARY, { text: "A short exchange" }),
     );
-    await messageWith(page, "assistant", "A short answer.").getByRole("button", { name: "Compact up to here" }).click();
+    await messageAction(messageWith(page, "assistant", "A short answer."), "Compact up to here");
     await compactDialog(page).getByRole("button", { name: "Compact now" }).click();
     await expect(compactDialog(page)).toBeHidden({ timeout: 15_000 });
     await expect(compactionCards(page)).toHaveCount(1);
@@ -186,7 +186,7 @@ test.describe("manual compaction", () => {
     await reloadSession(page);
     expect(await dbSnapshot(page)).toEqual(snapshot);
     await expect(compactionCards(page)).toHaveCount(0);
-    await expect(page.getByText("not sent", { exact: true })).toHaveCount(0);
+    await expect(page.getByText("summarized", { exact: true })).toHaveCount(0);
 
     await exchange(page, mock, "(U4) Are you still there?", "(U4)", { text: "Still all here." });
     const sent = sentText(conversationRequests(mock).at(-1));
@@ -201,7 +201,7 @@ test.describe("manual compaction", () => {
   test("Cancel before starting just closes the dialog", async ({ page, mock }) => {
     await openSmallWindow(page, mock, SMALL);
     await converse(page, mock, 1, 1);
-    await page.getByRole("button", { name: "Compact", exact: true }).click();
+    await chatAction(page, "Compact");
     await compactDialog(page).getByRole("textbox", { name: "Instructions (optional)" }).fill("never used");
     await compactDialog(page).getByRole("button", { name: "Cancel" }).click();
     await expect(compactDialog(page)).toBeHidden();
@@ -222,7 +222,7 @@ test.describe("manual compaction", () => {
       summarizerReply(SHORT_SUMMARY, { text: "The first two exchanges" }),
     );
     await scrollChat(page, "top");
-    await messageWith(page, "assistant", "(A2)").getByRole("button", { name: "Compact up to here" }).click();
+    await messageAction(messageWith(page, "assistant", "(A2)"), "Compact up to here");
     await expect(compactDialog(page)).toContainText("(A2)");
     await compactDialog(page).getByRole("button", { name: "Compact now" }).click();
     await expect(compactDialog(page)).toBeHidden({ timeout: 15_000 });
@@ -236,8 +236,8 @@ test.describe("manual compaction", () => {
     const cardAt = labels.findIndex((l) => l.startsWith("Compaction summary"));
     expect(labels[cardAt - 1]).toMatch(/^Assistant message: \(A2\)/);
     expect(labels[cardAt + 1]).toMatch(/^User message: \(U3\)/);
-    await expect(messageWith(page, "assistant", "(A2)").getByText("not sent", { exact: true })).toBeVisible();
-    await expect(messageWith(page, "user", "(U3)").getByText("not sent", { exact: true })).toHaveCount(0);
+    await expect(messageWith(page, "assistant", "(A2)").getByText("summarized", { exact: true })).toBeVisible();
+    await expect(messageWith(page, "user", "(U3)").getByText("summarized", { exact: true })).toHaveCount(0);
 
     await exchange(page, mock, "(U5) next", "(U5)", { text: "Go on." });
     const req = conversationRequests(mock).at(-1);
@@ -292,7 +292,7 @@ test.describe("manual compaction", () => {
     expect(sent).toContain("lorem ipsum");
     expect(sent.split(FRAMING)).toHaveLength(2); // one framing, not one per compaction
     await scrollChat(page, "top");
-    await expect(messageWith(page, "user", fact).getByText("kept verbatim", { exact: true })).toBeVisible();
+    await expect(messageWith(page, "user", fact).getByText("kept in full", { exact: true })).toBeVisible();
     // Only the latest card counts; the earlier one (further up) says so.
     await expect(compactionCards(page).first()).toContainText("superseded");
     await scrollChat(page, "bottom");
@@ -309,6 +309,7 @@ test.describe("manual compaction", () => {
     await expect(dialog.getByLabel("Kept user turns budget", { exact: true })).toHaveValue("");
     await expect(dialog.getByRole("combobox", { name: "Summary model" })).toHaveValue("");
     await dialog.getByRole("combobox", { name: "Summary model" }).selectOption("openai::gpt-4o-mini");
+    await showAdvanced(dialog);
     await dialog.getByLabel("Kept user turns budget", { exact: true }).fill("3000");
     await dialog.getByLabel("Threshold percent", { exact: true }).fill("70");
     // The effective numbers for the model in use are spelled out (Threshold tokens is 0: the percent rules).
@@ -394,7 +395,7 @@ test.describe("manual compaction", () => {
     await animationsDone(page); // the session drawer slides away at this width
     await card.evaluate((el) => el.scrollIntoView({ block: "end" }));
     await page.screenshot({ path: "test-results/e2e-artifacts/compaction-phone.png" });
-    await page.getByRole("button", { name: "Compact", exact: true }).click();
+    await chatAction(page, "Compact");
     await page.screenshot({ path: "test-results/e2e-artifacts/compaction-phone-dialog.png" });
     await compactDialog(page).getByRole("button", { name: "Cancel" }).click();
     await expect(compactDialog(page)).toBeHidden();

@@ -11,6 +11,7 @@ import {
   ANTHROPIC_KEY,
   assistantMessages,
   OPENAI_KEY,
+  openChatMenu,
   openConfigured,
   send,
   sendAndWait,
@@ -32,7 +33,7 @@ const graphNodes = (page: Page) => graph(page).getByRole("tree").getByRole("tree
 const importDialog = (page: Page) => page.getByRole("dialog", { name: "Import" });
 
 async function exportAs(page: Page, format: "Grove JSON" | "Markdown" | "HTML" | "pi JSONL"): Promise<Download> {
-  await page.getByRole("button", { name: "Export", exact: true }).click();
+  await openChatMenu(page);
   const item = page.getByRole("menuitem", { name: format, exact: true });
   const [download] = await Promise.all([page.waitForEvent("download"), item.click()]);
   return download;
@@ -200,7 +201,7 @@ test("Markdown and HTML: downloaded and readable; the HTML opens from file:// wi
   expect(markdown).toContain("> Explored flying into Geneva");
   expect(markdown).not.toContain("Or should we fly into Geneva?");
   // With the other branches.
-  await page.getByRole("button", { name: "Export", exact: true }).click();
+  await openChatMenu(page);
   await page.getByRole("menuitemcheckbox", { name: "Include other branches" }).click();
   const [mdAll] = await Promise.all([
     page.waitForEvent("download"),

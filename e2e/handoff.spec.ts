@@ -5,7 +5,7 @@
  * edited document, the links between the two sessions, and the automatic strategy.
  */
 import type { Locator, Page } from "@playwright/test";
-import { chatRequests, openConfigured, send, waitIdle } from "./app";
+import { chatAction, chatRequests, openConfigured, send, waitIdle } from "./app";
 import { assistant, sessionIdOf, systemOf, turns } from "./branching-helpers";
 import { chatReply, exchange, MODEL, messageWith, openWithAutoHandoff, prose, sentText } from "./compaction-helpers";
 import { dbSnapshot, expectHeld } from "./faults-helpers";
@@ -43,7 +43,7 @@ test("Handoff: the draft from the chat's context plus one message, edited, start
   const oldId = sessionIdOf(page);
   const lastChat = chatCalls(mock).at(-1);
 
-  await page.getByRole("button", { name: "Handoff", exact: true }).click();
+  await chatAction(page, "Handoff");
   const dialog = handoffDialog(page);
   await expect(dialog).toBeVisible();
   const focus = "Focus on the north beach count";
@@ -133,7 +133,7 @@ test("Cancel while the document is written: nothing is written, no new session",
     "openai",
     writer({ chunks: ["## Goal\n\nNEVER-SAVED ", "more"], fault: { kind: "hang", afterChunks: 1 } }),
   );
-  await page.getByRole("button", { name: "Handoff", exact: true }).click();
+  await chatAction(page, "Handoff");
   const dialog = handoffDialog(page);
   await dialog.getByRole("button", { name: "Write handoff document" }).click();
   await expect(dialog.getByRole("region", { name: "Document so far" })).toContainText("NEVER-SAVED");
@@ -180,7 +180,7 @@ test("An empty handoff document falls back to compaction in place, with a notice
   await twoTurns(page, mock);
   const oldId = sessionIdOf(page);
   mock.enqueue("openai", writer({ text: "   " }));
-  await page.getByRole("button", { name: "Handoff", exact: true }).click();
+  await chatAction(page, "Handoff");
   const dialog = handoffDialog(page);
   await dialog.getByRole("button", { name: "Write handoff document" }).click();
   await expect(dialog).toBeHidden({ timeout: 15_000 });

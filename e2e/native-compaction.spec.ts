@@ -9,7 +9,7 @@
  *   to Claude begins with the returned block verbatim, then the floor.
  */
 import type { Page } from "@playwright/test";
-import { chatRequests, chooseModel, openConfigured, sendAndWait } from "./app";
+import { chatRequests, chooseModel, messageAction, openConfigured, sendAndWait, showAdvanced } from "./app";
 import {
   compactDialog,
   compactionCards,
@@ -67,7 +67,7 @@ async function twoTurnsThenCompact(
     summarizerReply(SHORT_SUMMARY, { text: "Miso the cat and the vacuum" }),
     native as never,
   );
-  await messageWith(page, "assistant", "(A1) Noted.").getByRole("button", { name: "Compact up to here" }).click();
+  await messageAction(messageWith(page, "assistant", "(A1) Noted."), "Compact up to here");
   await compactDialog(page).getByRole("button", { name: "Compact now" }).click();
   if (whileNative) {
     await expectHeld(mock, api);
@@ -223,6 +223,7 @@ test("Let Claude compact on the server: a reply that begins with a compaction bl
   await page.getByRole("button", { name: "Settings" }).click();
   const dialog = page.getByRole("dialog", { name: "Settings" });
   await dialog.getByRole("checkbox", { name: "Automatic compaction" }).uncheck();
+  await showAdvanced(dialog);
   const threshold = dialog.getByLabel("Threshold tokens", { exact: true });
   await threshold.fill("60");
   await threshold.press("Enter");
@@ -268,7 +269,7 @@ test("Cancel while the provider compacts: nothing is written, the next request i
     summarizerReply(SHORT_SUMMARY, { text: "Miso the cat and the vacuum" }),
     { text: NATIVE_TEXT, hold: true },
   );
-  await messageWith(page, "assistant", "(A1) Noted.").getByRole("button", { name: "Compact up to here" }).click();
+  await messageAction(messageWith(page, "assistant", "(A1) Noted."), "Compact up to here");
   const dialog = compactDialog(page);
   await dialog.getByRole("button", { name: "Compact now" }).click();
   await expectHeld(mock, "openai");

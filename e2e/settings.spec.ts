@@ -4,7 +4,7 @@
  * custom OpenAI-compatible provider without a key.
  */
 import type { Page } from "@playwright/test";
-import { ANTHROPIC_KEY, chatRequests, chooseModel, OPENAI_KEY, openConfigured, sendAndWait } from "./app";
+import { ANTHROPIC_KEY, chatAction, chatRequests, chooseModel, OPENAI_KEY, openConfigured, sendAndWait } from "./app";
 import { lastChat, message, meterRange, systemOf, turns, user } from "./branching-helpers";
 import { expect, test } from "./fixtures";
 import { requestMessages } from "./mock-server/index";
@@ -28,7 +28,7 @@ async function setGlobalPrompt(page: Page, text: string): Promise<void> {
 
 /** Opens "Chat prompt", sets (text) or clears (null) the chat's own system prompt, saves. */
 async function setChatPrompt(page: Page, text: string | null): Promise<void> {
-  await page.getByRole("button", { name: "Chat prompt" }).click();
+  await chatAction(page, "Chat prompt");
   const dialog = page.getByRole("dialog", { name: "Chat system prompt" });
   const own = dialog.getByRole("checkbox");
   if (text === null) {
@@ -57,7 +57,7 @@ test.describe("system prompt", () => {
     const mossUrl = page.url();
 
     // This chat's own prompt: the dialog starts from the global one.
-    await page.getByRole("button", { name: "Chat prompt" }).click();
+    await chatAction(page, "Chat prompt");
     const dialog = page.getByRole("dialog", { name: "Chat system prompt" });
     await expect(dialog.getByRole("checkbox")).not.toBeChecked();
     await dialog.getByRole("checkbox").check();
@@ -80,7 +80,7 @@ test.describe("system prompt", () => {
     await page.goto(mossUrl);
     await page.reload();
     await expect(message(page, "user", "And lichen?")).toBeVisible();
-    await page.getByRole("button", { name: "Chat prompt" }).click();
+    await chatAction(page, "Chat prompt");
     await expect(dialog.getByRole("checkbox")).toBeChecked();
     await expect(dialog.getByRole("textbox", { name: "Session system prompt" })).toHaveValue("Answer only in French.");
     await dialog.getByRole("button", { name: "Close" }).click();

@@ -6,7 +6,7 @@
  * reply is sent uncompacted and not compacted again, though the context is over the threshold.
  */
 import type { Page } from "@playwright/test";
-import { openConfigured, send } from "./app";
+import { messageAction, openConfigured, send, showAdvanced } from "./app";
 import {
   chatReply,
   compactFromHeader,
@@ -39,6 +39,7 @@ async function converse(page: Page, mock: MockServer, from: number, to: number) 
 async function lowThresholdAuto(page: Page, threshold: number) {
   await page.getByRole("button", { name: "Settings" }).click();
   const dialog = page.getByRole("dialog", { name: "Settings" });
+  await showAdvanced(dialog);
   const field = dialog.getByLabel("Threshold tokens", { exact: true });
   await field.fill(String(threshold));
   await field.press("Enter");
@@ -137,8 +138,7 @@ test("a branch summary written while switching is announced at the end of the ch
   await exchange(page, mock, "(Q1) Plan a penguin census", "(Q1)", { text: "(A1) Count them at dawn." });
   await exchange(page, mock, "(Q2) Try counting by drone", "(Q2)", { text: "(A2) Drones scare the colony." });
   const a1 = messageWith(page, "assistant", "(A1)");
-  await a1.hover();
-  await a1.getByRole("button", { name: "Switch here" }).click();
+  await messageAction(a1, "Switch here");
   const dialog = page.getByRole("dialog", { name: "Switch branch" });
   mock.enqueue("openai", {
     text: "## Tried\n\n- BRANCH-9031: drones scared the colony.\n",

@@ -5,7 +5,7 @@
  * operation with a plain message, write nothing, and start a new worker for the next call.
  */
 import type { Page } from "@playwright/test";
-import { openConfigured } from "./app";
+import { openChatMenu, openConfigured } from "./app";
 import {
   compactFromHeader,
   compactionCards,
@@ -89,7 +89,7 @@ test("transfer worker killed during an import: an error, nothing imported", asyn
   await seed(page, tripRows());
   await openConfigured(page, mock);
   await openSeeded(page, TRIP);
-  await page.getByRole("button", { name: "Export", exact: true }).click();
+  await openChatMenu(page);
   const [download] = await Promise.all([
     page.waitForEvent("download"),
     page.getByRole("menuitem", { name: "Grove JSON", exact: true }).click(),

@@ -4,6 +4,10 @@ import { boot } from "./state/boot";
 import { App } from "./ui/App";
 import { preloadMarkdown } from "./ui/markdown/LazyMarkdown";
 import "./ui/app.css";
+import { applyTheme, watchTheme } from "./ui/theme";
+
+applyTheme();
+watchTheme();
 
 // Fetched while the database opens, so messages rarely show as plain text first.
 void preloadMarkdown();

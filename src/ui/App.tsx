@@ -5,6 +5,8 @@ import { Notices } from "./common/Notices";
 import { useSessionView } from "./hooks";
 import { ImportDialog, SwitchBranchDialog } from "./lazy-dialogs";
 import { HistoryGraph, SettingsDialog } from "./lazy-panels";
+import { CommandPalette } from "./palette/CommandPalette";
+import { SkipLink } from "./SkipLink";
 import { DropToImport } from "./sessions/DropToImport";
 import { SessionSidebar } from "./sessions/SessionSidebar";
 
@@ -18,6 +20,7 @@ export function App() {
   const [drawerOpen, setDrawerOpen] = useState(false);
   return (
     <div className={`app ${drawerOpen ? "drawer-open" : ""}${graphOpen ? " graph-open" : ""}`}>
+      <SkipLink />
       <SessionSidebar currentId={sessionId} onNavigate={() => setDrawerOpen(false)} />
       <button
         type="button"
@@ -34,6 +37,7 @@ export function App() {
       <SwitchBranchDialog />
       <ImportDialog />
       <DropToImport />
+      <CommandPalette view={view} onShowSessions={() => setDrawerOpen(true)} />
       <Notices />
     </div>
   );

@@ -209,6 +209,10 @@ export type Session = {
    * `pi:<session id>`), so importing the same conversation again is recognized ("Keep both" / "Skip").
    */
   importedFrom?: string;
+  /** Shown at the top of the chat list, under "Pinned". */
+  pinned?: boolean;
+  /** Moved out of the chat list into its "Archived" view (nothing is deleted). */
+  archived?: boolean;
 };
 
 export function assertNever(x: never, what = "value"): never {

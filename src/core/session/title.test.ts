@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TITLE_MAX_CHARS, titleFromModel, titleFromText, UNTITLED } from "./title";
+import { isSlashCommand, TITLE_MAX_CHARS, titleFromModel, titleFromText, titleFromUserTexts, UNTITLED } from "./title";
 
 describe("titleFromText", () => {
   it("takes the first words of the message", () => {
@@ -40,5 +40,28 @@ describe("titleFromModel", () => {
     const long = titleFromModel("word ".repeat(40))!;
     expect(Array.from(long).length).toBe(TITLE_MAX_CHARS);
     expect(long.endsWith("…")).toBe(true);
+  });
+});
+
+describe("titleFromUserTexts (imported sessions)", () => {
+  it("skips slash commands and takes the first real user message", () => {
+    expect(titleFromUserTexts(["/model claude-sonnet-4-5", "  /compact", "Fix the flaky login test"])).toBe(
+      "Fix the flaky login test",
+    );
+  });
+  it("skips blank messages", () => {
+    expect(titleFromUserTexts([" \n", "Plan the release"])).toBe("Plan the release");
+  });
+  it("falls back to the command when the chat has nothing else", () => {
+    expect(titleFromUserTexts(["/review src/app.ts"])).toBe("/review src/app.ts");
+  });
+  it("is null without user messages", () => {
+    expect(titleFromUserTexts([])).toBeNull();
+  });
+  it("a path or a slash in prose is not a command", () => {
+    expect(isSlashCommand("/usr/bin is missing from PATH")).toBe(false);
+    expect(isSlashCommand("Why does /usr/bin matter?")).toBe(false);
+    expect(isSlashCommand("/ is the root")).toBe(false);
+    expect(isSlashCommand("/skill:review the diff")).toBe(true);
   });
 });

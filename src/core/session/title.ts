@@ -10,6 +10,33 @@ export function titleFromText(text: string): string {
 }
 
 /**
+ * A slash command ("/model sonnet", "/compact", "/skill:review") typed into a coding agent: it
+ * names what the tool did, not what the chat is about, so it never becomes the title.
+ */
+export function isSlashCommand(text: string): boolean {
+  return /^\/[\w:.-]+(\s|$)/.test(text.trimStart());
+}
+
+/** Whether a user message can name its chat: it has words and is not a slash command. */
+export function canTitle(text: string): boolean {
+  return text.trim() !== "" && !isSlashCommand(text);
+}
+
+/**
+ * The title of a chat whose user messages are `texts` (in order): the first real message's first
+ * words, skipping slash commands and blank messages; the first command only when there is nothing
+ * else. null without user messages.
+ */
+export function titleFromUserTexts(texts: Iterable<string>): string | null {
+  let fallback: string | null = null;
+  for (const text of texts) {
+    if (canTitle(text)) return titleFromText(text);
+    if (text.trim() !== "") fallback ??= text;
+  }
+  return fallback === null ? null : titleFromText(fallback);
+}
+
+/**
  * A model's answer to "title this chat", made safe for the sidebar: its first non-empty line,
  * without a "Title:" label, quotes, Markdown emphasis or heading marks, or a trailing period, and no
  * longer than a typed title. null when nothing usable is left (the first-words title then stays).

@@ -6,10 +6,28 @@ import type { Settings } from "../settings-model";
 import { pushNotice, useSettingsStore } from "../stores";
 import { reportActionError } from "./report-error";
 
+// Told after each change is written (Settings shows "Saved"): a listener set, not a store field,
+// since nothing but that moment's status cares.
+const savedListeners = new Set<() => void>();
+
+/** Calls `listener` after each settings change is written; returns the disposer. */
+export function onSettingsSaved(listener: () => void): () => void {
+  savedListeners.add(listener);
+  return () => {
+    savedListeners.delete(listener);
+  };
+}
+
+/** For a preference saved outside the settings table (the theme, in localStorage). */
+export function notifySettingsSaved(): void {
+  for (const listener of savedListeners) listener();
+}
+
 export async function saveSettings(patch: Partial<Settings>): Promise<void> {
   useSettingsStore.setState((s) => ({ settings: { ...s.settings, ...patch } }));
   try {
     for (const [key, value] of Object.entries(patch)) await setSetting(key, value);
+    notifySettingsSaved();
   } catch (e) {
     reportActionError("Settings could not be saved", e);
   }

@@ -2,88 +2,121 @@ import { useState } from "react";
 import { openCompactDialog } from "../../state/dialogs/compact-dialog";
 import { openHandoffDialog } from "../../state/dialogs/handoff-dialog";
 import { useMaintenanceStore, useStreamStore, useUiStore } from "../../state/stores";
+import { GearIcon, GraphIcon, MoreIcon } from "../common/icons";
+import { MenuAction, MenuButton } from "../common/Menu";
 import type { SessionView } from "../hooks";
+import { splitPart } from "../sessions/title-part";
 import { ContextMeter } from "./ContextMeter";
-import { ExportMenu } from "./ExportMenu";
+import { ExportMenuItems } from "./ExportMenu";
 import { ModelPicker } from "./ModelPicker";
 import { SessionPromptDialog } from "./SessionPromptDialog";
+import "./chat-header.css";
 
+/**
+ * One row at any width: the title, then the model with its meter, then three icon buttons — the
+ * history graph, Settings and the chat's own menu ("Chat actions": compact, handoff, its system
+ * prompt, export). The title gives way first (ellipsis), so the row never wraps.
+ */
 export function ChatHeader({ view, onToggleSessions }: { view: SessionView; onToggleSessions: () => void }) {
   const [promptOpen, setPromptOpen] = useState(false);
   const graphOpen = useUiStore((s) => s.graphOpen);
   const sessionId = view.session?.id;
   const replying = useStreamStore((s) => (sessionId ? sessionId in s.replies : false));
   const maintenance = useMaintenanceStore((s) => s.op !== null);
-  const compactTitle = replying
+  const waitReason = replying
     ? "Wait for the reply to finish"
     : maintenance
-      ? "A compaction is already running"
-      : "Summarize the earlier part of this chat to free context space";
+      ? "Wait for the running compaction to finish"
+      : view.path.length === 0
+        ? "Nothing to do yet: send a message first"
+        : undefined;
   return (
     <header className="chat-header">
       <button type="button" className="icon-button only-narrow" aria-label="Show sessions" onClick={onToggleSessions}>
         ☰
       </button>
-      <h2 className="chat-title" title={view.session?.title}>
-        {view.session?.title ?? "New chat"}
-      </h2>
+      <ChatTitle title={view.session?.title ?? "New chat"} />
       <div className="header-controls">
-        <ModelPicker session={view.session} loading={!view.loaded} />
-        <ContextMeter view={view} />
-        {view.session && (
-          <button
-            type="button"
-            className="chip"
-            disabled={replying || maintenance || view.path.length === 0}
-            title={compactTitle}
-            onClick={() => sessionId && openCompactDialog(sessionId)}
-          >
-            Compact
-          </button>
-        )}
-        {view.session && (
-          <button
-            type="button"
-            className="chip"
-            disabled={replying || maintenance || view.path.length === 0}
-            title={
-              replying || maintenance
-                ? "Wait for the reply or the running operation to finish"
-                : "Continue in a new session that starts from a handoff document"
-            }
-            onClick={() => sessionId && openHandoffDialog(sessionId)}
-          >
-            Handoff
-          </button>
-        )}
-        {view.session && (
-          <button
-            type="button"
-            className={view.session.systemPrompt !== undefined ? "chip active" : "chip"}
-            onClick={() => setPromptOpen(true)}
-            title="System prompt for this chat"
-          >
-            Chat prompt
-          </button>
-        )}
-        {view.session && <ExportMenu sessionId={view.session.id} />}
+        <div className="model-group">
+          <ModelPicker session={view.session} loading={!view.loaded} />
+          <ContextMeter view={view} />
+        </div>
         <button
           type="button"
-          className={graphOpen ? "chip active" : "chip"}
+          className={graphOpen ? "icon-button header-icon active" : "icon-button header-icon"}
           aria-pressed={graphOpen}
-          title="Show the conversation as a tree"
+          aria-label="History graph"
+          title="Show the conversation as a tree (History graph)"
           onClick={() => useUiStore.setState((s) => ({ graphOpen: !s.graphOpen }))}
         >
-          History graph
+          <GraphIcon />
         </button>
-        <button type="button" className="icon-button" onClick={() => useUiStore.setState({ settingsOpen: true })}>
-          <span aria-hidden="true">⚙</span>
-          <span className="sr-only">Settings</span>
+        <button
+          type="button"
+          className="icon-button header-icon"
+          aria-label="Settings"
+          title="Settings"
+          onClick={() => useUiStore.setState({ settingsOpen: true })}
+        >
+          <GearIcon />
         </button>
+        {view.session && sessionId && (
+          <MenuButton label="Chat actions" className="icon-button header-icon" title="Chat actions" icon={<MoreIcon />}>
+            {(close) => (
+              <>
+                <MenuAction
+                  label="Compact"
+                  description="Summarize the earlier part of this chat to free context space"
+                  disabled={waitReason !== undefined}
+                  disabledReason={waitReason}
+                  onSelect={() => {
+                    close();
+                    openCompactDialog(sessionId);
+                  }}
+                />
+                <MenuAction
+                  label="Handoff"
+                  description="Continue in a new chat that starts from a handoff document"
+                  disabled={waitReason !== undefined}
+                  disabledReason={waitReason}
+                  onSelect={() => {
+                    close();
+                    openHandoffDialog(sessionId);
+                  }}
+                />
+                <MenuAction
+                  label="Chat prompt"
+                  description={
+                    view.session?.systemPrompt !== undefined
+                      ? "This chat has its own system prompt"
+                      : "Give this chat its own system prompt"
+                  }
+                  onSelect={() => {
+                    close();
+                    setPromptOpen(true);
+                  }}
+                />
+                <hr />
+                <ExportMenuItems sessionId={sessionId} close={close} />
+              </>
+            )}
+          </MenuButton>
+        )}
       </div>
       {promptOpen && view.session && (
         <SessionPromptDialog session={view.session} onClose={() => setPromptOpen(false)} />
       )}
     </header>
+  );
+}
+
+/** The title, cut with an ellipsis when long, but a handoff part's "(part 2)" always in view. */
+function ChatTitle({ title }: { title: string }) {
+  const { base, part } = splitPart(title);
+  return (
+    <h2 className="chat-title" title={title}>
+      <span className="chat-title-base">{base}</span>
+      {part && <span className="chat-title-part"> {part}</span>}
+    </h2>
   );
 }

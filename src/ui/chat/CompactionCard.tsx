@@ -150,9 +150,9 @@ export const CompactionCard = memo(function CompactionCard({
         {newest && <UndoCompactionButton entry={entry} />}
         <footer className="compaction-foot muted">
           <span>by {entry.model}</span>
-          {notes.foldedEntries !== null && <span>{plural(notes.foldedEntries, "entry", "entries")} folded</span>}
+          {notes.foldedEntries !== null && <span>{plural(notes.foldedEntries, "message")} summarized</span>}
           {entry.keptUserTurnIds.length > 0 && (
-            <span>{plural(entry.keptUserTurnIds.length, "message")} of yours kept verbatim</span>
+            <span>{plural(entry.keptUserTurnIds.length, "message")} of yours kept word for word</span>
           )}
           <time dateTime={new Date(entry.createdAt).toISOString()}>
             {new Date(entry.createdAt).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" })}

@@ -1,7 +1,6 @@
 import { useState } from "react";
 import type { SessionId } from "../../core/session/ids";
 import { type ExportFormat, exportSession } from "../../state/actions/export";
-import { MenuButton } from "../common/Menu";
 import { saveFile } from "../common/save-file";
 
 const FORMATS: ReadonlyArray<{ format: ExportFormat; name: string; hint: string }> = [
@@ -11,39 +10,41 @@ const FORMATS: ReadonlyArray<{ format: ExportFormat; name: string; hint: string 
   { format: "pi-jsonl", name: "pi JSONL", hint: "A pi session file, for terminal coding agents" },
 ];
 
-/** "Export" in the chat header: the open chat in one of four formats, saved as a download. */
-export function ExportMenu({ sessionId }: { sessionId: SessionId }) {
+/**
+ * The export items of the chat menu (ChatHeader): the open chat in one of four formats, saved as a
+ * download, as a group named "Export" inside a role=menu.
+ */
+export function ExportMenuItems({ sessionId, close }: { sessionId: SessionId; close: () => void }) {
   const [allBranches, setAllBranches] = useState(false);
   return (
-    <MenuButton label="Export" className="chip" title="Save this chat as a file">
-      {(close) => (
-        <>
-          {FORMATS.map(({ format, name, hint }) => (
-            <button
-              key={name}
-              type="button"
-              role="menuitem"
-              title={hint}
-              onClick={() => {
-                close();
-                void exportSession(sessionId, format, { allBranches }).then((file) => file && saveFile(file));
-              }}
-            >
-              {name}
-            </button>
-          ))}
-          <hr />
-          <button
-            type="button"
-            role="menuitemcheckbox"
-            aria-checked={allBranches}
-            title="Markdown: add every other branch after the active one"
-            onClick={() => setAllBranches((v) => !v)}
-          >
-            <span className={allBranches ? "menu-check on" : "menu-check"} aria-hidden="true" /> Include other branches
-          </button>
-        </>
-      )}
-    </MenuButton>
+    // biome-ignore lint/a11y/useSemanticElements: a group of menu items inside role=menu (WAI-ARIA menu pattern), not a form fieldset
+    <div role="group" aria-label="Export" className="menu-group">
+      <div className="menu-heading" aria-hidden="true">
+        Export as
+      </div>
+      {FORMATS.map(({ format, name, hint }) => (
+        <button
+          key={name}
+          type="button"
+          role="menuitem"
+          title={hint}
+          onClick={() => {
+            close();
+            void exportSession(sessionId, format, { allBranches }).then((file) => file && saveFile(file));
+          }}
+        >
+          {name}
+        </button>
+      ))}
+      <button
+        type="button"
+        role="menuitemcheckbox"
+        aria-checked={allBranches}
+        title="Markdown: add every other branch after the active one"
+        onClick={() => setAllBranches((v) => !v)}
+      >
+        <span className={allBranches ? "menu-check on" : "menu-check"} aria-hidden="true" /> Include other branches
+      </button>
+    </div>
   );
 }

@@ -5,15 +5,13 @@ import { messageText } from "../../core/session/entries";
 import type { EntryId } from "../../core/session/ids";
 import { joinContinuation } from "../../core/session/plan-context";
 import { siblingsOf } from "../../core/session/tree";
-import { branchFromHere, continueReply, editMessage, regenerate, showVersion } from "../../state/actions/chat";
+import { continueReply, editMessage, regenerate, showVersion } from "../../state/actions/chat";
 import { describeFailure } from "../../state/actions/describe-failure";
-import { openCompactDialog } from "../../state/dialogs/compact-dialog";
-import { openSwitchDialog } from "../../state/dialogs/switch-dialog";
 import { useMaintenanceStore, useStreamStore, useUiStore } from "../../state/stores";
 import type { SessionView } from "../hooks";
 import { Markdown } from "../markdown/LazyMarkdown";
-import { CopyButton } from "./CopyButton";
 import type { Visibility } from "./display-rows";
+import { MessageActions } from "./MessageActions";
 import { ThinkingView } from "./ThinkingView";
 
 const ROLE_NAME = { user: "User message", assistant: "Assistant message", tool: "Tool result" } as const;
@@ -69,11 +67,7 @@ export const MessageItem = memo(function MessageItem({
       ? "Wait for the compaction to finish"
       : undefined;
   const compactBusy = replying || maintenance !== null;
-  const compactTitle = replying
-    ? "Wait for the reply to finish"
-    : maintenance
-      ? "Wait for the running compaction to finish"
-      : "Summarize everything up to and including this message";
+  const compactTitle = replying ? "Wait for the reply to finish" : "Wait for the running compaction to finish";
   const status = last.status;
   // Switch here (DESIGN §5) anywhere but at the leaf; the lock on this chat blocks it meanwhile.
   const atLeaf = view.session?.leafId === last.id;
@@ -91,14 +85,14 @@ export const MessageItem = memo(function MessageItem({
         {visibility === "folded" && (
           <span
             className="badge folded"
-            title="Summarized in the compaction below: the model no longer sees this message word for word"
+            title="Summarized in the compaction below: the model now gets the summary, not this message word for word"
           >
-            not sent
+            summarized
           </span>
         )}
         {visibility === "kept" && (
-          <span className="badge kept" title="Sent word for word with the compaction summary">
-            kept verbatim
+          <span className="badge kept" title="Still sent word for word, next to the compaction summary">
+            kept in full
           </span>
         )}
         {continuations.length > 0 && (
@@ -221,66 +215,17 @@ export const MessageItem = memo(function MessageItem({
       )}
 
       {!editing && (
-        <div className="message-actions">
-          <CopyButton text={text} />
-          {entry.role === "user" && (
-            <button
-              type="button"
-              disabled={busy}
-              title={busyTitle}
-              onClick={() => useUiStore.setState({ editingId: entry.id })}
-            >
-              Edit
-            </button>
-          )}
-          {entry.role === "assistant" && (
-            <>
-              <button
-                type="button"
-                disabled={busy}
-                title={busyTitle}
-                onClick={() => void regenerate(sessionId, entry.id)}
-              >
-                Regenerate
-              </button>
-              <button type="button" onClick={() => void branchFromHere(sessionId, entry)}>
-                Branch from here
-              </button>
-            </>
-          )}
-          {!atLeaf && (
-            <button
-              type="button"
-              disabled={maintenance === "here"}
-              title={
-                maintenance === "here"
-                  ? "Wait for the running operation to finish"
-                  : entry.role === "user"
-                    ? "Go back to just before this message; its text returns to the composer"
-                    : "Continue the conversation from this message"
-              }
-              onClick={() => void openSwitchDialog(sessionId, last.id)}
-            >
-              Switch here
-            </button>
-          )}
-          {visibility === "sent" && (
-            <button
-              type="button"
-              disabled={compactBusy}
-              title={compactTitle}
-              onClick={() => openCompactDialog(sessionId, { entryId: last.id, snippet: snippet(text, 60) })}
-            >
-              Compact up to here
-            </button>
-          )}
-          {entry.role === "assistant" && (last.usage || last.stopReason) && (
-            <span className="usage muted" title="Provider-reported usage">
-              {last.usage && `${last.usage.input.toLocaleString()} in · ${last.usage.output.toLocaleString()} out`}
-              {last.stopReason && last.stopReason !== "end" && ` · stop: ${last.stopReason}`}
-            </span>
-          )}
-        </div>
+        <MessageActions
+          entry={entry}
+          last={last}
+          text={text}
+          snippet={snippet(text, 60)}
+          visibility={visibility}
+          atLeaf={atLeaf}
+          busyTitle={busy ? busyTitle : undefined}
+          maintenanceHere={maintenance === "here"}
+          compactBusyTitle={compactBusy ? compactTitle : undefined}
+        />
       )}
     </article>
   );

@@ -44,8 +44,8 @@ function SwitchForm() {
       }}
     >
       <p className="small">
-        You are leaving a branch of {plural(target.abandonedEntries, "entry", "entries")}. It stays in the history; a
-        summary of it lets the model know what was tried there.
+        You are leaving a branch of {plural(target.abandonedEntries, "message")}. It stays in the history; a summary of
+        it lets the model know what was tried there.
       </p>
       {target.composerText !== undefined && (
         <p className="small muted">The message you switch at goes back into the composer, to edit and send again.</p>

@@ -1,5 +1,9 @@
-import { type ReactNode, useEffect, useId, useRef, useState } from "react";
+import { type ReactNode, useEffect, useId, useLayoutEffect, useRef, useState } from "react";
 import { moveMenuFocus } from "./menu-keys";
+import "./menu.css";
+
+/** Least room kept between an open menu and the window's edge (px). */
+const EDGE_PX = 8;
 
 /**
  * A menu button (WAI-ARIA "menu button" pattern): the button opens a role=menu list; arrows move
@@ -10,11 +14,14 @@ export function MenuButton({
   label,
   title,
   className,
+  icon,
   children,
 }: {
   label: string;
   title?: string;
   className?: string;
+  /** Shown instead of the label (which then names the button for assistive tech). */
+  icon?: ReactNode;
   children: (close: () => void) => ReactNode;
 }) {
   const [open, setOpen] = useState(false);
@@ -26,9 +33,24 @@ export function MenuButton({
     buttonRef.current?.focus();
   };
 
+  // Keep the open menu on screen: upward when there is no room below, nudged in from the sides.
+  useLayoutEffect(() => {
+    const menu = menuRef.current;
+    if (!open || !menu) return;
+    const r = menu.getBoundingClientRect();
+    if (r.bottom > window.innerHeight - EDGE_PX && r.top - r.height - EDGE_PX > 0) menu.classList.add("menu-up");
+    const shift =
+      r.right > window.innerWidth - EDGE_PX
+        ? window.innerWidth - EDGE_PX - r.right
+        : r.left < EDGE_PX
+          ? EDGE_PX - r.left
+          : 0;
+    if (shift !== 0) menu.style.translate = `${Math.round(shift)}px 0`;
+  }, [open]);
+
   useEffect(() => {
     if (!open) return;
-    menuRef.current?.querySelector<HTMLElement>('[role^="menuitem"]')?.focus();
+    menuRef.current?.querySelector<HTMLElement>('[role^="menuitem"]:not(:disabled)')?.focus();
     const onDown = (e: PointerEvent) => {
       const t = e.target as Node;
       if (!menuRef.current?.contains(t) && !buttonRef.current?.contains(t)) setOpen(false);
@@ -58,9 +80,10 @@ export function MenuButton({
         aria-haspopup="menu"
         aria-expanded={open}
         aria-controls={open ? menuId : undefined}
+        aria-label={icon ? label : undefined}
         onClick={() => setOpen((o) => !o)}
       >
-        {label}
+        {icon ?? label}
       </button>
       {open && (
         <div
@@ -76,5 +99,45 @@ export function MenuButton({
         </div>
       )}
     </div>
+  );
+}
+
+/**
+ * One item of a MenuButton's menu: its name, and under it in small print what it does (the item's
+ * description for assistive tech, so its accessible name stays just the verb).
+ */
+export function MenuAction({
+  label,
+  description,
+  disabled,
+  disabledReason,
+  onSelect,
+}: {
+  label: string;
+  description?: string;
+  disabled?: boolean;
+  /** Why it is disabled (a tooltip). */
+  disabledReason?: string;
+  onSelect: () => void;
+}) {
+  const descId = useId();
+  return (
+    <button
+      type="button"
+      role="menuitem"
+      className="menu-action"
+      aria-label={label}
+      aria-describedby={description ? descId : undefined}
+      disabled={disabled}
+      title={disabled ? disabledReason : undefined}
+      onClick={onSelect}
+    >
+      <span className="menu-action-label">{label}</span>
+      {description && (
+        <span id={descId} className="menu-action-desc">
+          {description}
+        </span>
+      )}
+    </button>
   );
 }

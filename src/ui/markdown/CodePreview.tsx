@@ -1,6 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { PreviewMessage } from "../../preview-page";
 import { PREVIEW_PAGE_PATH } from "../../security-headers";
+import { isDarkTheme } from "../theme";
 import { buildSrcdoc, figureFrameHeight, PREVIEW_SANDBOX, type PreviewKind, svgIntrinsicSize } from "./preview";
 
 type Rendered =
@@ -17,7 +18,7 @@ let mermaidIds = 0;
  */
 async function renderMermaid(source: string): Promise<string> {
   const { default: mermaid } = await import("mermaid");
-  const dark = window.matchMedia?.("(prefers-color-scheme: dark)").matches ?? false;
+  const dark = isDarkTheme();
   mermaid.initialize({ startOnLoad: false, securityLevel: "strict", theme: dark ? "dark" : "default" });
   mermaidIds += 1;
   const id = `grove-mermaid-${mermaidIds}`;

@@ -6,6 +6,7 @@ import {
   searchChats,
 } from "../../state/actions/search";
 import "./chat-search.css";
+import { CHAT_SEARCH_ID } from "../dom-ids";
 
 /** While the index is still being built, ask again this often (ms) so results fill in. */
 const INDEXING_POLL_MS = 700;
@@ -35,6 +36,7 @@ export function ChatSearch({ onNavigate, children }: { onNavigate: () => void; c
   return (
     <>
       <input
+        id={CHAT_SEARCH_ID}
         className="search"
         type="search"
         placeholder="Search chats"

@@ -2,6 +2,7 @@ import { useId } from "react";
 import { saveSettings } from "../../state/actions/settings";
 import type { AutoStrategy, SwitchSummaryDefault } from "../../state/settings-model";
 import { useSettingsStore } from "../../state/stores";
+import { SettingsSection } from "./SettingsSection";
 
 const SWITCH_OPTIONS: readonly { value: SwitchSummaryDefault; label: string }[] = [
   { value: "ask", label: "Ask" },
@@ -12,6 +13,14 @@ const SWITCH_OPTIONS: readonly { value: SwitchSummaryDefault; label: string }[] 
 const STRATEGY_OPTIONS: readonly { value: AutoStrategy; label: string }[] = [
   { value: "compact", label: "Compact in place" },
   { value: "handoff", label: "Hand off to a new session" },
+];
+
+const BRANCH_TERMS = [
+  "Summary when switching branches",
+  "Switch here",
+  "When the context is full",
+  "handoff",
+  "branch",
 ];
 
 const isSwitchDefault = (v: string): v is SwitchSummaryDefault => SWITCH_OPTIONS.some((o) => o.value === v);
@@ -27,8 +36,7 @@ export function BranchSettings() {
   const switchId = useId();
   const strategyId = useId();
   return (
-    <section aria-labelledby="branch-settings">
-      <h3 id="branch-settings">Branches and handoff</h3>
+    <SettingsSection name="Branching" terms={BRANCH_TERMS}>
       <div className="field">
         <label htmlFor={switchId}>Summary when switching branches</label>
         <select
@@ -68,6 +76,6 @@ export function BranchSettings() {
           the provider rejects as too long is always compacted in place.
         </small>
       </div>
-    </section>
+    </SettingsSection>
   );
 }

@@ -12,8 +12,28 @@ import { decode, encode, modelIdsFor, useListedModels } from "../chat/ModelPicke
 import { CommitField } from "./CommitField";
 import { NativeCompactionSettings } from "./NativeCompactionSettings";
 import { RemoteSummarizerSettings } from "./RemoteSummarizerSettings";
+import { Advanced, SettingsSection } from "./SettingsSection";
 
 const SAME_AS_CHAT = "";
+
+/** The token fields, under "Advanced" (and what the settings search finds them by). */
+const ADVANCED_TERMS = [
+  "Reserve tokens",
+  "Keep recent tokens",
+  "Threshold tokens",
+  "Threshold percent",
+  "Kept user turn max tokens",
+  "Kept user turns budget",
+];
+const COMPACTION_TERMS = [
+  "Automatic compaction",
+  "Summary model",
+  "native",
+  "provider compaction",
+  "remote summarizer",
+  "context",
+  ...ADVANCED_TERMS,
+];
 
 type CountKey =
   | "reserveTokens"
@@ -63,8 +83,7 @@ export function CompactionSettings() {
         : "window − max(15%, reserve)";
 
   return (
-    <section aria-labelledby="compaction-settings">
-      <h3 id="compaction-settings">Compaction</h3>
+    <SettingsSection name="Compaction" terms={COMPACTION_TERMS}>
       <p className="muted small">
         When a chat grows near the model's window, its older part is summarized for the model. Nothing is deleted: the
         full history stays readable. Manual compaction (the Compact button) always works.
@@ -78,54 +97,56 @@ export function CompactionSettings() {
         long (then that request is retried once).
       </p>
       <NativeCompactionSettings />
-      <div className="field-row">
-        <CommitField
-          label="Reserve tokens"
-          type="number"
-          value={String(c.reserveTokens)}
-          hint="Kept free for the reply; summaries may use 80% of it."
-          onCommit={count("reserveTokens")}
-        />
-        <CommitField
-          label="Keep recent tokens"
-          type="number"
-          value={String(c.keepRecentTokens)}
-          hint="The newest part kept word for word (at most a quarter of the window)."
-          onCommit={count("keepRecentTokens")}
-        />
-        <CommitField
-          label="Threshold tokens"
-          type="number"
-          value={String(c.thresholdTokens)}
-          hint="0 = unset. Takes precedence over the percent."
-          onCommit={count("thresholdTokens")}
-        />
-        <CommitField
-          label="Threshold percent"
-          type="number"
-          value={String(c.thresholdPercent)}
-          hint="0 = unset; 1–99 % of the window. Without either: window − max(15%, reserve)."
-          onCommit={count("thresholdPercent", 99)}
-        />
-        <CommitField
-          label="Kept user turn max tokens"
-          type="number"
-          value={String(c.keptUserTurnMaxTokens)}
-          hint="Your longer messages are summarized instead of kept word for word."
-          onCommit={count("keptUserTurnMaxTokens")}
-        />
-        <CommitField
-          label="Kept user turns budget"
-          type="number"
-          value={c.keptUserTurnsBudget === null ? "" : String(c.keptUserTurnsBudget)}
-          placeholder="automatic"
-          hint="Empty = min(15% of the window, 20,000). Oldest messages leave first."
-          onCommit={(text) => {
-            if (text.trim() === "") save({ keptUserTurnsBudget: null });
-            else count("keptUserTurnsBudget")(text);
-          }}
-        />
-      </div>
+      <Advanced terms={ADVANCED_TERMS}>
+        <div className="field-row">
+          <CommitField
+            label="Reserve tokens"
+            type="number"
+            value={String(c.reserveTokens)}
+            hint="Kept free for the reply; summaries may use 80% of it."
+            onCommit={count("reserveTokens")}
+          />
+          <CommitField
+            label="Keep recent tokens"
+            type="number"
+            value={String(c.keepRecentTokens)}
+            hint="The newest part kept word for word (at most a quarter of the window)."
+            onCommit={count("keepRecentTokens")}
+          />
+          <CommitField
+            label="Threshold tokens"
+            type="number"
+            value={String(c.thresholdTokens)}
+            hint="0 = unset. Takes precedence over the percent."
+            onCommit={count("thresholdTokens")}
+          />
+          <CommitField
+            label="Threshold percent"
+            type="number"
+            value={String(c.thresholdPercent)}
+            hint="0 = unset; 1–99 % of the window. Without either: window − max(15%, reserve)."
+            onCommit={count("thresholdPercent", 99)}
+          />
+          <CommitField
+            label="Kept user turn max tokens"
+            type="number"
+            value={String(c.keptUserTurnMaxTokens)}
+            hint="Your longer messages are summarized instead of kept word for word."
+            onCommit={count("keptUserTurnMaxTokens")}
+          />
+          <CommitField
+            label="Kept user turns budget"
+            type="number"
+            value={c.keptUserTurnsBudget === null ? "" : String(c.keptUserTurnsBudget)}
+            placeholder="automatic"
+            hint="Empty = min(15% of the window, 20,000). Oldest messages leave first."
+            onCommit={(text) => {
+              if (text.trim() === "") save({ keptUserTurnsBudget: null });
+              else count("keptUserTurnsBudget")(text);
+            }}
+          />
+        </div>
+      </Advanced>
       <div className="field">
         <label htmlFor={summaryId}>Summary model</label>
         <select
@@ -169,6 +190,6 @@ export function CompactionSettings() {
         {keptUserTurnsBudgetFor(window, c).toLocaleString()} tokens of your earlier messages word for word.
       </p>
       <RemoteSummarizerSettings />
-    </section>
+    </SettingsSection>
   );
 }

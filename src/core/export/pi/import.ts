@@ -56,7 +56,7 @@ import {
   type Session,
 } from "../../session/entries";
 import { asEntryId, asSessionId, type EntryId, newEntryId, newSessionId, type SessionId } from "../../session/ids";
-import { titleFromText } from "../../session/title";
+import { canTitle, titleFromUserTexts } from "../../session/title";
 import { checkSessionGraph, type ExportedSession, type ImportResult } from "../grove-json";
 import { fail, isJson, ok, type Result } from "./format";
 import { becomesEntry, type Item, itemOf } from "./items";
@@ -147,7 +147,9 @@ function convertV3(file: PiFile, nodes: readonly PiNode[], opts: Required<PiImpo
   const entries: Entry[] = [];
   const labels: Record<EntryId, string> = {};
   let title: { text: string; source: Session["titleSource"] } | null = null;
-  let firstUserText: string | null = null;
+  // Every user message's text until the first that can title the chat (title.ts skips slash commands).
+  const userTexts: string[] = [];
+  let titled = false;
   let previousEntry: EntryId | null = null;
   for (const n of nodes) {
     const item = itemAt(n);
@@ -162,7 +164,10 @@ function convertV3(file: PiFile, nodes: readonly PiNode[], opts: Required<PiImpo
       case "message":
         if (!id) break;
         entries.push({ ...item.entry, ...base, id });
-        if (item.userTurn && firstUserText === null) firstUserText = messageText(item.entry.content);
+        if (item.userTurn && !titled) {
+          userTexts.push(messageText(item.entry.content));
+          titled = canTitle(userTexts[userTexts.length - 1]!);
+        }
         break;
       case "compaction": {
         if (!id) break;
@@ -254,7 +259,7 @@ function convertV3(file: PiFile, nodes: readonly PiNode[], opts: Required<PiImpo
   const createdAt = headerMs ?? entries[0]?.createdAt ?? opts.now();
   const session: Session = {
     id: sessionId,
-    title: title?.text ?? (firstUserText !== null ? titleFromText(firstUserText) : UNTITLED_IMPORT),
+    title: title?.text ?? titleFromUserTexts(userTexts) ?? UNTITLED_IMPORT,
     titleSource: title?.source ?? "auto",
     createdAt,
     updatedAt: entries.reduce((m, e) => Math.max(m, e.createdAt), createdAt),

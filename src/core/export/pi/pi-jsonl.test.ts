@@ -153,7 +153,8 @@ describe("parsePiJsonl on the real v1 large session", () => {
     expect(s.entries.every((e) => e.sessionId === s.session.id)).toBe(true);
     expect(s.entries[0]?.parentId).toBeNull();
     for (let i = 1; i < s.entries.length; i++) expect(s.entries[i]?.parentId).toBe(s.entries[i - 1]?.id);
-    expect(s.session.title).toBe("/mode");
+    // The first user message is the slash command "/mode": the title skips it (core/session/title.ts).
+    expect(s.session.title).toBe("read packages/coding-agent/docs/theme.md in full, then…");
     expect(s.session.titleSource).toBe("auto");
     expect(s.session.createdAt).toBe(Date.parse("2025-11-20T23:33:50.805Z"));
     expect(s.session.model).toEqual({ providerId: "anthropic", modelId: "claude-sonnet-4-5" });

@@ -1,0 +1,151 @@
+import type { MessageEntry, StopReason } from "../../core/session/entries";
+import { branchFromHere, regenerate } from "../../state/actions/chat";
+import { openCompactDialog } from "../../state/dialogs/compact-dialog";
+import { openSwitchDialog } from "../../state/dialogs/switch-dialog";
+import { useUiStore } from "../../state/stores";
+import { MoreIcon } from "../common/icons";
+import { MenuAction, MenuButton } from "../common/Menu";
+import "./message-actions.css";
+import { CopyButton } from "./CopyButton";
+import type { Visibility } from "./display-rows";
+
+/**
+ * What each branching verb does, in the words the menu and tooltips show. Four verbs branch in
+ * different ways; saying what each one leaves behind is what tells them apart.
+ */
+export const ACTION_HELP = {
+  edit: "Edit and send as a new branch; the original stays one click away (‹ ›)",
+  regenerate: "Ask for a new reply here; the old one stays as another version (‹ ›)",
+  branch: "Continue from this reply: your next message starts a new branch here",
+  switchUser: "Go back to just before this message; its text returns to the composer",
+  switchAssistant: "Make this message the end of the chat and continue from it",
+  compact: "Summarize everything up to and including this message to free context space",
+} as const;
+
+/** A reply's stop reason in plain words; null when it simply finished. */
+export function stopReasonText(reason: StopReason | undefined): string | null {
+  switch (reason) {
+    case undefined:
+    case "end":
+      return null;
+    case "length":
+      return "cut off at the output limit";
+    case "tool_use":
+      return "paused to call a tool";
+    case "refusal":
+      return "the model declined";
+    case "aborted":
+      return "stopped";
+    case "error":
+      return "ended with an error";
+  }
+}
+
+/**
+ * The actions under a message: Copy and the primary action (Edit for your messages, Regenerate for
+ * replies) in view on hover or focus, every other action in one "More actions" menu.
+ */
+export function MessageActions({
+  entry,
+  last,
+  text,
+  snippet,
+  visibility,
+  atLeaf,
+  busyTitle,
+  maintenanceHere,
+  compactBusyTitle,
+}: {
+  entry: MessageEntry;
+  /** The last of its continuations (or the entry itself): where Switch and Compact act. */
+  last: MessageEntry;
+  text: string;
+  snippet: string;
+  visibility: Visibility;
+  atLeaf: boolean;
+  /** Why starting a reply must wait now; undefined when it may start. */
+  busyTitle: string | undefined;
+  maintenanceHere: boolean;
+  /** Why a compaction cannot start now; undefined when it can. */
+  compactBusyTitle: string | undefined;
+}) {
+  const sessionId = entry.sessionId;
+  const busy = busyTitle !== undefined;
+  const usage = last.usage;
+  const stop = stopReasonText(last.stopReason);
+  return (
+    <div className="message-actions">
+      <CopyButton text={text} />
+      {entry.role === "user" && (
+        <button
+          type="button"
+          disabled={busy}
+          title={busyTitle ?? ACTION_HELP.edit}
+          onClick={() => useUiStore.setState({ editingId: entry.id })}
+        >
+          Edit
+        </button>
+      )}
+      {entry.role === "assistant" && (
+        <button
+          type="button"
+          disabled={busy}
+          title={busyTitle ?? ACTION_HELP.regenerate}
+          onClick={() => void regenerate(sessionId, entry.id)}
+        >
+          Regenerate
+        </button>
+      )}
+      <MenuButton label="More actions" className="icon-button more-actions" icon={<MoreIcon />}>
+        {(close) => (
+          <>
+            {entry.role === "assistant" && (
+              <MenuAction
+                label="Branch from here"
+                description={ACTION_HELP.branch}
+                onSelect={() => {
+                  close();
+                  void branchFromHere(sessionId, entry);
+                }}
+              />
+            )}
+            {!atLeaf && (
+              <MenuAction
+                label="Switch here"
+                description={entry.role === "user" ? ACTION_HELP.switchUser : ACTION_HELP.switchAssistant}
+                disabled={maintenanceHere}
+                disabledReason="Wait for the running operation to finish"
+                onSelect={() => {
+                  close();
+                  void openSwitchDialog(sessionId, last.id);
+                }}
+              />
+            )}
+            {visibility === "sent" && (
+              <MenuAction
+                label="Compact up to here"
+                description={ACTION_HELP.compact}
+                disabled={compactBusyTitle !== undefined}
+                disabledReason={compactBusyTitle}
+                onSelect={() => {
+                  close();
+                  openCompactDialog(sessionId, { entryId: last.id, snippet });
+                }}
+              />
+            )}
+            {entry.role === "user" && atLeaf && visibility !== "sent" && (
+              <p className="menu-empty muted small">Nothing else to do with this message.</p>
+            )}
+          </>
+        )}
+      </MenuButton>
+      {entry.role === "assistant" && (usage || stop) && (
+        <span className="usage muted" title="Tokens the provider reported for this reply">
+          {usage && `${usage.input.toLocaleString()} tokens in · ${usage.output.toLocaleString()} out`}
+          {usage && stop && " · "}
+          {stop}
+        </span>
+      )}
+    </div>
+  );
+}
