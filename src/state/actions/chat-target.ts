@@ -36,7 +36,7 @@ export function chatTarget(session: Session | undefined, settings: Settings): Ch
       message: `The provider "${ref.providerId}" is not configured. Pick another model.`,
     };
   }
-  if (provider.builtIn && !provider.apiKey.trim()) {
+  if (needsKey(provider)) {
     return {
       kind: "auth",
       message: `No ${provider.name} API key yet. Open Settings and paste your key, then press Retry.`,
@@ -60,6 +60,18 @@ export function requestParams(target: ChatTarget, settings: Settings): RequestPa
     maxOutputTokens: target.model.info.maxOutput,
     thinking: thinkingFor(settings, target.modelId),
   });
+}
+
+/** A built-in provider is not asked anything without a key (custom ones may run keyless: local servers). */
+const needsKey = (provider: ProviderConfig): boolean => provider.builtIn && !provider.apiKey.trim();
+
+/**
+ * The provider a send from `session` would need a key for and has none, else null. Nothing is
+ * sent then: the user is told what to do, not that the provider rejected anything.
+ */
+export function missingKeyFor(session: Session | undefined, settings: Settings): ProviderConfig | null {
+  const provider = findProvider(settings, (session?.model ?? settings.defaultModel).providerId);
+  return provider && needsKey(provider) ? provider : null;
 }
 
 export const isTargetError = (t: ChatTarget | MessageError): t is MessageError => "kind" in t;

@@ -1,14 +1,16 @@
 import type { SessionId } from "../../core/session/ids";
-import { useStreamStore } from "../../state/stores";
+import { useSettingsStore, useStreamStore } from "../../state/stores";
 import type { SessionView } from "../hooks";
 import { BranchPoint } from "./BranchPoint";
 import { ChatHeader } from "./ChatHeader";
 import { CompactDialog } from "./CompactDialog";
 import { Composer } from "./Composer";
 import { EndNotice } from "./EndNotice";
+import { FirstRunCard, needsFirstRun } from "./FirstRunCard";
 import { HandoffDialog } from "./HandoffDialog";
 import { MaintenanceBar } from "./MaintenanceBar";
 import { MessageList } from "./MessageList";
+import { NewChatSetup } from "./NewChatSetup";
 import { SessionLinks } from "./SessionLinks";
 
 export function ChatView({
@@ -21,6 +23,7 @@ export function ChatView({
   view: SessionView;
   onToggleSessions: () => void;
 }) {
+  const settings = useSettingsStore((s) => s.settings);
   const replying = useStreamStore((s) => (sessionId ? sessionId in s.replies : false));
   const missing = sessionId !== null && view.loaded && !view.session;
 
@@ -39,6 +42,8 @@ export function ChatView({
           <p className="muted">
             Every message can branch. Nothing leaves this browser except the calls to the provider you choose.
           </p>
+          {sessionId === null && <NewChatSetup />}
+          {sessionId === null && needsFirstRun(settings) && <FirstRunCard />}
           {sessionId === null && (
             <p className="muted small">
               Have history elsewhere? Import a ChatGPT export or a pi session from the sessions list, or drop the file
