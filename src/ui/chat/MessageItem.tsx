@@ -14,6 +14,7 @@ import type { SessionView } from "../hooks";
 import { Markdown } from "../markdown/Markdown";
 import { CopyButton } from "./CopyButton";
 import type { Visibility } from "./display-rows";
+import { MessageCost } from "./MessageCost";
 import { ThinkingView } from "./ThinkingView";
 
 const ROLE_NAME = { user: "User message", assistant: "Assistant message", tool: "Tool result" } as const;
@@ -277,6 +278,7 @@ export const MessageItem = memo(function MessageItem({
           {entry.role === "assistant" && (last.usage || last.stopReason) && (
             <span className="usage muted" title="Provider-reported usage">
               {last.usage && `${last.usage.input.toLocaleString()} in · ${last.usage.output.toLocaleString()} out`}
+              <MessageCost entry={last} />
               {last.stopReason && last.stopReason !== "end" && ` · stop: ${last.stopReason}`}
             </span>
           )}

@@ -15,6 +15,7 @@ import {
 import { readStorage, type StorageInfo } from "../../state/actions/storage";
 import { ANTHROPIC_DEFAULT_BASE_URL, OPENAI_DEFAULT_BASE_URL } from "../../state/settings-model";
 import { useSettingsStore, useUiStore } from "../../state/stores";
+import { DeprecationNote } from "../chat/DeprecationNote";
 import { Dialog } from "../common/Dialog";
 import { saveFile } from "../common/save-file";
 import { API_TYPE_OPTIONS, apiTypeLabel, DEFAULT_CUSTOM_API } from "./api-types";
@@ -22,6 +23,7 @@ import { BranchSettings } from "./BranchSettings";
 import { CommitField } from "./CommitField";
 import { CompactionSettings } from "./CompactionSettings";
 import { PlainHttpWarning, ProviderBlock } from "./ProviderBlock";
+import { SpendingSettings } from "./SpendingSettings";
 
 export function SettingsDialog() {
   const settings = useSettingsStore((s) => s.settings);
@@ -99,6 +101,7 @@ export function SettingsDialog() {
       <CompactionSettings />
       <BranchSettings />
       <ModelSettings />
+      <SpendingSettings />
       <StorageSection />
     </Dialog>
   );
@@ -264,6 +267,7 @@ function ModelSettings() {
           ? `Context window ${resolved.info.contextWindow.toLocaleString()} tokens, up to ${resolved.info.maxOutput.toLocaleString()} output tokens (as of ${resolved.info.asOf}).`
           : `Unknown model: a ${resolved.info.contextWindow.toLocaleString()}-token window is assumed. Set the real one below.`}
       </p>
+      <DeprecationNote modelId={modelId} />
       <div className="field-row">
         <CommitField
           label="Context window override"
