@@ -77,8 +77,8 @@ test("a system prompt and model settings set before the first message reach the 
   await promptDialog.getByRole("button", { name: "Save", exact: true }).click();
   await expect(promptDialog).toBeHidden();
 
-  await page.getByRole("button", { name: "Model settings" }).click();
-  const params = page.getByRole("dialog", { name: "Model settings" });
+  await page.getByRole("button", { name: "Model options" }).click();
+  const params = page.getByRole("dialog", { name: "Model options" });
   await params.getByLabel("Max output tokens").fill("1234");
   await params.getByLabel("Thinking").selectOption("anthropic-adaptive:low");
   await params.screenshot({ path: `${SHOTS}/model-settings.png` });

@@ -170,7 +170,8 @@ export function ContextMeter({ view }: { view: SessionView }) {
           }
           onClick={() => openCompactDialog(sessionId)}
         >
-          Compact now
+          Compact
+          <span className="sr-only"> (the context is nearly full)</span>
         </button>
       )}
       {paused && sessionId && (

@@ -109,7 +109,7 @@ export function ModelPicker({ session, loading }: { session: Session | undefined
         title="Temperature, output limit and thinking for this chat"
         onClick={() => setSettingsOpen(true)}
       >
-        Model settings
+        Model options
       </button>
       <DeprecationNote modelId={current.modelId} />
       {settingsOpen && <ModelSettingsDialog session={session} onClose={() => setSettingsOpen(false)} />}

@@ -118,7 +118,7 @@ export function ModelSettingsDialog({ session, onClose }: { session: Session | u
   };
 
   return (
-    <Dialog title="Model settings" onClose={onClose}>
+    <Dialog title="Model options" onClose={onClose}>
       <div className="model-settings">
         <p className="muted small">
           For {session ? "this chat" : "the new chat"} with <strong>{ref.modelId}</strong>. Empty fields use the model's
