@@ -73,7 +73,7 @@ test("a system prompt and model settings set before the first message reach the 
   await promptDialog.getByLabel("Use a system prompt just for this chat").check();
   await promptDialog.getByLabel("Session system prompt").fill("You are a pirate.");
   await promptDialog.getByLabel("Preset name").fill("Pirate");
-  await promptDialog.getByRole("button", { name: "Save as preset" }).click();
+  await promptDialog.getByRole("button", { name: "Add to presets" }).click();
   await promptDialog.getByRole("button", { name: "Save", exact: true }).click();
   await expect(promptDialog).toBeHidden();
 

@@ -207,7 +207,7 @@ export function ModelSettingsDialog({ session, onClose }: { session: Session | u
               void saveParamsPreset({ name: presetName.trim(), params });
             }}
           >
-            Save as preset
+            Add to presets
           </button>
           {settings.paramsPresets.some((p) => p.name === presetName.trim()) && (
             <button type="button" onClick={() => void deleteParamsPreset(presetName.trim())}>

@@ -64,7 +64,7 @@ export function SessionPromptDialog({ session, onClose }: { session: Session | u
                 setPresetName("");
               }}
             >
-              Save as preset
+              Add to presets
             </button>
             {presets.some((p) => p.name === presetName.trim()) && (
               <button type="button" onClick={() => void deletePromptPreset(presetName.trim())}>
