@@ -18,6 +18,7 @@ test("first run: the card tests a good key and a rejected one against the provid
   const card = page.getByRole("region", { name: "Connect a model provider" });
   await expect(card).toBeVisible();
   await expect(card).toContainText("stored only in this browser");
+  await page.screenshot({ path: `${SHOTS}/first-run-page.png` });
   await expect(card.getByRole("link", { name: "console.anthropic.com" })).toHaveAttribute(
     "href",
     /console\.anthropic\.com/,

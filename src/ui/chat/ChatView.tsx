@@ -42,8 +42,8 @@ export function ChatView({
           <p className="muted">
             Every message can branch. Nothing leaves this browser except the calls to the provider you choose.
           </p>
-          {sessionId === null && <NewChatSetup />}
           {sessionId === null && needsFirstRun(settings) && <FirstRunCard />}
+          {sessionId === null && <NewChatSetup />}
           {sessionId === null && (
             <p className="muted small">
               Have history elsewhere? Import a ChatGPT export or a pi session from the sessions list, or drop the file

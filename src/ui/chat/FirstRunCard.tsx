@@ -104,8 +104,7 @@ export function FirstRunCard() {
     <section className="first-run" aria-labelledby="first-run-title">
       <h2 id="first-run-title">Connect a model provider</h2>
       <p className="muted">
-        Grove talks to the provider directly from this page with your own API key. The key is stored only in this
-        browser.
+        Paste an API key to start. Grove sends it only to that provider; it is stored only in this browser.
       </p>
       <label className="field">
         <span>Provider</span>

@@ -111,7 +111,7 @@ export function ModelPicker({ session, loading }: { session: Session | undefined
       >
         Model options
       </button>
-      <DeprecationNote modelId={current.modelId} />
+      <DeprecationNote modelId={current.modelId} short />
       {settingsOpen && <ModelSettingsDialog session={session} onClose={() => setSettingsOpen(false)} />}
       {otherFor && (
         <form
