@@ -10,9 +10,7 @@ import type { ApiKind } from "../core/session/entries";
 import { findModel } from "../core/tokens/models";
 import type { StreamRequest } from "./types";
 
-export function temperatureFor(
-  req: Pick<StreamRequest, "temperature" | "model" | "provider">,
-): number | undefined {
+export function temperatureFor(req: Pick<StreamRequest, "temperature" | "model" | "provider">): number | undefined {
   const t = req.temperature;
   if (t === undefined || !Number.isFinite(t)) return undefined;
   return temperatureApplies(req.provider.api, req.model) ? Math.min(2, Math.max(0, t)) : undefined;
