@@ -2,6 +2,7 @@
  * Session verbs: create (with its first entries), read, list, rename, settings, delete (search: db/search).
  * Session rows stay light (no entries inside) so the list reads only the sessions table.
  */
+import type { ChatParams } from "../core/session/chat-params";
 import type { Entry, ModelRef, Session } from "../core/session/entries";
 import type { EntryId, SessionId } from "../core/session/ids";
 import { addEntriesChecked } from "./append-tx";
@@ -70,7 +71,7 @@ export async function setAutoTitle(id: SessionId, title: string): Promise<boolea
  * Per-session overrides. For each field: absent = unchanged, null = clear the override (use the
  * global default again), a value = set it.
  */
-export type SessionPatch = { systemPrompt?: string | null; model?: ModelRef | null };
+export type SessionPatch = { systemPrompt?: string | null; model?: ModelRef | null; params?: ChatParams | null };
 
 /** @throws SessionNotFoundError */
 export async function updateSession(id: SessionId, patch: SessionPatch): Promise<void> {
@@ -83,6 +84,8 @@ export async function updateSession(id: SessionId, patch: SessionPatch): Promise
     else if (patch.systemPrompt !== undefined) next.systemPrompt = patch.systemPrompt;
     if (patch.model === null) delete next.model;
     else if (patch.model !== undefined) next.model = { ...patch.model };
+    if (patch.params === null) delete next.params;
+    else if (patch.params !== undefined) next.params = { ...patch.params };
     await db.sessions.put(next);
   });
 }

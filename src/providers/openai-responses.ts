@@ -23,6 +23,7 @@ import type { ReasoningBlock, StopReason, TextBlock, Usage } from "../core/sessi
 import { abortedError, classifyError, StreamEndedError, StreamErrorPayload } from "./classify-error";
 import { type ClientDeps, makeOpenAIClient } from "./clients";
 import { withOpenAINativeItems } from "./native-prefix";
+import { temperatureFor } from "./temperature";
 import type { AssistantPartial, StreamEvent, StreamFn, StreamRequest } from "./types";
 
 const API = "openai-responses" as const;
@@ -169,6 +170,8 @@ function buildParams(req: StreamRequest): ResponseCreateParamsStreaming {
     max_output_tokens: req.maxOutputTokens,
   };
   if (req.context.system.trim()) params.instructions = req.context.system;
+  const temperature = temperatureFor(req);
+  if (temperature !== undefined) params.temperature = temperature;
   if (req.thinking.kind === "openai-effort") params.reasoning = { effort: req.thinking.effort, summary: "auto" };
   return params;
 }

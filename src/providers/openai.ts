@@ -16,6 +16,7 @@ import type { LlmContext } from "../core/session/context";
 import type { StopReason, TextBlock, ThinkingBlock, Usage } from "../core/session/entries";
 import { abortedError, classifyError, StreamEndedError, StreamErrorPayload } from "./classify-error";
 import { type ClientDeps, makeOpenAIClient } from "./clients";
+import { temperatureFor } from "./temperature";
 import type { AssistantPartial, StreamEvent, StreamFn, StreamRequest } from "./types";
 
 const API = "openai-chat" as const;
@@ -176,6 +177,8 @@ function buildParams(req: StreamRequest): ChatCompletionCreateParamsStreaming {
   if (usesMaxCompletionTokens(req.provider.baseUrl, req.model)) params.max_completion_tokens = req.maxOutputTokens;
   else params.max_tokens = req.maxOutputTokens;
   if (req.thinking.kind === "openai-effort") params.reasoning_effort = req.thinking.effort;
+  const temperature = temperatureFor(req);
+  if (temperature !== undefined) params.temperature = temperature;
   return params;
 }
 

@@ -3,6 +3,7 @@
  * Once a stream has started it never throws: failures arrive as a final `error` event carrying the
  * partial reply and an ErrorKind. Every stream ends with exactly one `done` or `error`.
  */
+import type { ThinkingSetting } from "../core/session/chat-params";
 import type { LlmContext } from "../core/session/context";
 import type {
   AnthropicCompaction,
@@ -34,14 +35,7 @@ export type ProviderConfig = {
   builtIn: boolean;
 };
 
-export type ThinkingSetting =
-  | { kind: "off" }
-  | { kind: "anthropic-budget"; budgetTokens: number }
-  /** Claude 4.6+: the model decides how much to think; Opus 4.7+ accept only this form. */
-  | { kind: "anthropic-adaptive"; effort: AnthropicEffort }
-  | { kind: "openai-effort"; effort: "minimal" | "low" | "medium" | "high" };
-
-export type AnthropicEffort = "low" | "medium" | "high" | "xhigh" | "max";
+export type { AnthropicEffort, ThinkingSetting } from "../core/session/chat-params";
 
 export type StreamRequest = {
   provider: ProviderConfig;
@@ -49,6 +43,8 @@ export type StreamRequest = {
   context: LlmContext;
   maxOutputTokens: number;
   thinking: ThinkingSetting;
+  /** The chat's temperature; absent: the provider's default (each adapter says where it is not sent). */
+  temperature?: number;
   signal: AbortSignal;
   /**
    * Anthropic only: "Let Claude compact on the server" (`context_management` edit

@@ -3,8 +3,10 @@
  * Persisted as one settings row per key (db/settings.ts); API keys live only here and in that table.
  */
 import { type CompactionSettings, DEFAULT_COMPACTION_SETTINGS } from "../core/compaction/settings";
+import { chatParamsFrom, type ParamsPreset, type PromptPreset } from "../core/session/chat-params";
 import type { ModelRef } from "../core/session/entries";
 import type { CalibrationTable } from "../core/tokens/claude-estimate";
+import { DEFAULT_MODEL_ID } from "../core/tokens/models";
 import { ANTHROPIC_DEFAULT_BASE_URL, OPENAI_DEFAULT_BASE_URL } from "../providers/endpoint";
 import { NO_REMOTE_SUMMARIZER, type RemoteSummarizerConfig } from "../providers/remote-summarizer";
 import type { ProviderConfig, ThinkingSetting } from "../providers/types";
@@ -44,6 +46,10 @@ export type Settings = {
   modelTitles: boolean;
   /** Settings › Compaction "Remote summarizer URL" and its own token (seed 002 `compaction.remoteEndpoint`). */
   remoteSummarizer: RemoteSummarizerConfig;
+  /** Saved system prompts a chat can start from (Chat prompt dialog). */
+  promptPresets: PromptPreset[];
+  /** Saved model parameters a chat can apply (Model settings dialog). */
+  paramsPresets: ParamsPreset[];
 };
 
 export { ANTHROPIC_DEFAULT_BASE_URL, OPENAI_DEFAULT_BASE_URL };
@@ -72,7 +78,7 @@ export const BUILT_IN_PROVIDERS: readonly ProviderConfig[] = [
 
 export const DEFAULT_SETTINGS: Settings = {
   providers: [...BUILT_IN_PROVIDERS],
-  defaultModel: { providerId: "anthropic", modelId: "claude-sonnet-4-5" },
+  defaultModel: { providerId: "anthropic", modelId: DEFAULT_MODEL_ID },
   systemPrompt: "",
   modelOverrides: {},
   compaction: DEFAULT_COMPACTION_SETTINGS,
@@ -82,6 +88,8 @@ export const DEFAULT_SETTINGS: Settings = {
   autoStrategy: "compact",
   modelTitles: false,
   remoteSummarizer: NO_REMOTE_SUMMARIZER,
+  promptPresets: [],
+  paramsPresets: [],
 };
 
 export type SettingKey = keyof Settings;
@@ -97,6 +105,8 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   "autoStrategy",
   "modelTitles",
   "remoteSummarizer",
+  "promptPresets",
+  "paramsPresets",
 ];
 
 /** Rows from the settings table → a complete Settings, built-in providers always present. */
@@ -125,6 +135,8 @@ export function settingsFromRows(rows: Record<string, unknown>): Settings {
     autoStrategy: oneOf(stored.autoStrategy, AUTO_STRATEGIES, DEFAULT_SETTINGS.autoStrategy),
     modelTitles: stored.modelTitles === true,
     remoteSummarizer: remoteSummarizerFrom(stored.remoteSummarizer),
+    promptPresets: promptPresetsFrom(stored.promptPresets),
+    paramsPresets: paramsPresetsFrom(stored.paramsPresets),
   };
 }
 
@@ -136,6 +148,24 @@ function remoteSummarizerFrom(value: unknown): RemoteSummarizerConfig {
     token: typeof v.token === "string" ? v.token : "",
   };
   if (typeof v.plainHttpOrigin === "string") out.plainHttpOrigin = v.plainHttpOrigin;
+  return out;
+}
+
+function promptPresetsFrom(value: unknown): PromptPreset[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter(
+    (p): p is PromptPreset =>
+      typeof p === "object" && p !== null && typeof p.name === "string" && typeof p.text === "string",
+  );
+}
+
+function paramsPresetsFrom(value: unknown): ParamsPreset[] {
+  if (!Array.isArray(value)) return [];
+  const out: ParamsPreset[] = [];
+  for (const p of value) {
+    if (typeof p !== "object" || p === null || typeof p.name !== "string") continue;
+    out.push({ name: p.name, params: chatParamsFrom(p.params) ?? {} });
+  }
   return out;
 }
 

@@ -16,6 +16,7 @@ function sample(): ExportedSession[] {
     leafId: e("a2"),
     systemPrompt: "Be brief.",
     model: { providerId: "anthropic", modelId: "claude-x" },
+    params: { temperature: 0.3, maxOutputTokens: 900, thinking: { kind: "anthropic-adaptive", effort: "low" } },
   };
   const entries: Entry[] = [
     {

@@ -150,6 +150,20 @@ const entrySchema: z.ZodType<Entry> = z.discriminatedUnion("type", [
   handoffEntry,
 ]);
 
+const thinkingSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("off") }),
+  z.object({ kind: z.literal("anthropic-budget"), budgetTokens: z.number() }),
+  z.object({ kind: z.literal("anthropic-adaptive"), effort: z.enum(["low", "medium", "high", "xhigh", "max"]) }),
+  z.object({ kind: z.literal("openai-effort"), effort: z.enum(["minimal", "low", "medium", "high"]) }),
+]);
+
+/** A chat's own model parameters (chat-params.ts), kept across export and import. */
+const chatParamsSchema = z.object({
+  temperature: z.number().optional(),
+  maxOutputTokens: z.number().int().positive().optional(),
+  thinking: thinkingSchema.optional(),
+});
+
 const sessionSchema: z.ZodType<Session> = z.object({
   id: sessionId,
   title: z.string(),
@@ -159,6 +173,7 @@ const sessionSchema: z.ZodType<Session> = z.object({
   leafId: entryId.nullable(),
   systemPrompt: z.string().optional(),
   model: z.object({ providerId: z.string(), modelId: z.string() }).optional(),
+  params: chatParamsSchema.optional(),
   parentSessionId: sessionId.optional(),
   parentEntryId: entryId.optional(),
   importedFrom: z.string().optional(),

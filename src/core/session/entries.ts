@@ -3,6 +3,7 @@
  * Closed unions: every switch over `type` ends in an exhaustiveness check (`assertNever`).
  * No I/O here.
  */
+import type { ChatParams } from "./chat-params";
 import type { BlobId, EntryId, SessionId } from "./ids";
 
 // ---- content blocks -------------------------------------------------------------------------
@@ -202,6 +203,8 @@ export type Session = {
   systemPrompt?: string;
   /** The model this session talks to; undefined = the global default. */
   model?: ModelRef;
+  /** Temperature, output limit, thinking chosen for this chat; undefined = the model's defaults. */
+  params?: ChatParams;
   parentSessionId?: SessionId;
   parentEntryId?: EntryId;
   /**

@@ -1,5 +1,8 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
+  DEFAULT_MODEL_ID,
+  deprecationOf,
   findModel,
   MODEL_REGISTRY,
   normalizeModelId,
@@ -109,5 +112,48 @@ describe("vendorDefaultsFor", () => {
       thinking: "none",
     });
     expect(vendorDefaultsFor("openai-chat")).toEqual({ vendor: "openai", encoding: "o200k_base", thinking: "none" });
+  });
+});
+
+describe("deprecations", () => {
+  it("the default model is known and not deprecated", () => {
+    expect(findModel(DEFAULT_MODEL_ID)).toBeDefined();
+    expect(deprecationOf(DEFAULT_MODEL_ID, "2026-11-24")).toBeNull();
+  });
+
+  it("says when a model retires, and whether that day has passed", () => {
+    expect(deprecationOf("claude-sonnet-4-5-20250929", "2026-11-24")).toEqual({
+      retiresOn: "2026-11-30",
+      retired: false,
+    });
+    expect(deprecationOf("claude-sonnet-4-5", "2026-12-01")?.retired).toBe(true);
+    expect(deprecationOf("my-local-model", "2026-11-24")).toBeNull();
+  });
+
+  it("carries every end-of-life date of the Anthropic SDK's table for the models it knows", () => {
+    const months = [
+      "January",
+      "February",
+      "March",
+      "April",
+      "May",
+      "June",
+      "July",
+      "August",
+      "September",
+      "October",
+      "November",
+      "December",
+    ];
+    // The table is not exported by the package: read its source, `'id': 'Month Nth, YYYY'` per line.
+    const table = readFileSync("node_modules/@anthropic-ai/sdk/src/internal/data/deprecated-models.ts", "utf8");
+    const rows = [...table.matchAll(/'([^']+)': '([^']+)'/g)].map((r) => [r[1] ?? "", r[2] ?? ""] as const);
+    expect(rows.length).toBeGreaterThan(0);
+    for (const [id, when] of rows) {
+      const m = /^(\w+) (\d+)\w*, (\d{4})$/.exec(when);
+      if (!m || !findModel(id)) continue;
+      const iso = `${m[3]}-${String(months.indexOf(m[1] ?? "") + 1).padStart(2, "0")}-${(m[2] ?? "").padStart(2, "0")}`;
+      expect(findModel(id)?.retiresOn, id).toBe(iso);
+    }
   });
 });

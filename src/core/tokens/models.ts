@@ -39,6 +39,8 @@ export type ModelInfo = {
   readonly thinking: ThinkingStyle;
   /** When these figures were checked against the provider's documentation (YYYY-MM). */
   readonly asOf: string;
+  /** The provider's announced end-of-life date (YYYY-MM-DD) when the model is deprecated. */
+  readonly retiresOn?: string;
 };
 
 /** Window assumed for a model id the registry does not know (and the UI marks as assumed). */
@@ -85,14 +87,23 @@ const gpt = (
 });
 
 /**
+ * End-of-life dates from the SDK's deprecation table (@anthropic-ai/sdk 1.11.0,
+ * `internal/data/deprecated-models.ts`; OpenAI's SDK has none): update both together.
+ */
+const deprecated = (info: ModelInfo, retiresOn: string): ModelInfo => ({ ...info, retiresOn });
+
+/**
  * Known models, newest first within each vendor. Sources: platform.claude.com model pages (Claude),
  * developers.openai.com model pages and gateway listings that mirror them (GPT). GPT-6-generation
  * models are mapped to `o200k_base`, the newest encoding js-tiktoken ships; OpenAI has not
  * published their tokenizer, so counts for them are approximations too.
  */
 export const MODEL_REGISTRY: readonly ModelInfo[] = [
-  // Anthropic — current lineup
+  // Anthropic — current lineup (the SDK's `Model` union, @anthropic-ai/sdk 1.11.0)
+  claude("claude-fable-5-2", "Claude Fable 5.2", M, K128, "anthropic-adaptive"),
+  claude("claude-mythos-5-2", "Claude Mythos 5.2", M, K128, "anthropic-adaptive"),
   claude("claude-fable-5-1", "Claude Fable 5.1", M, K128, "anthropic-adaptive"),
+  claude("claude-mythos-5-1", "Claude Mythos 5.1", M, K128, "anthropic-adaptive"),
   claude("claude-opus-5-5", "Claude Opus 5.5", M, K128, "anthropic-adaptive"),
   claude("claude-sonnet-5-5", "Claude Sonnet 5.5", M, K128, "anthropic-adaptive"),
   claude("claude-haiku-5-5", "Claude Haiku 5.5", M, K128, "anthropic-adaptive"),
@@ -100,12 +111,14 @@ export const MODEL_REGISTRY: readonly ModelInfo[] = [
   claude("claude-fable-5", "Claude Fable 5", M, K128, "anthropic-adaptive"),
   claude("claude-opus-5", "Claude Opus 5", M, K128, "anthropic-adaptive"),
   claude("claude-sonnet-5", "Claude Sonnet 5", M, K128, "anthropic-adaptive"),
+  claude("claude-mythos-5", "Claude Mythos 5", M, K128, "anthropic-adaptive"),
   claude("claude-opus-4-8", "Claude Opus 4.8", M, K128, "anthropic-adaptive"),
   claude("claude-opus-4-7", "Claude Opus 4.7", M, K128, "anthropic-adaptive"),
+  deprecated(claude("claude-mythos-preview", "Claude Mythos Preview", M, K128, "anthropic-adaptive"), "2026-06-30"),
   claude("claude-opus-4-6", "Claude Opus 4.6", M, K128, "anthropic-adaptive"),
   claude("claude-sonnet-4-6", "Claude Sonnet 4.6", M, K128, "anthropic-adaptive"),
   claude("claude-opus-4-5", "Claude Opus 4.5", 200_000, 64_000, "anthropic-budget"),
-  claude("claude-sonnet-4-5", "Claude Sonnet 4.5", 200_000, 64_000, "anthropic-budget"),
+  deprecated(claude("claude-sonnet-4-5", "Claude Sonnet 4.5", 200_000, 64_000, "anthropic-budget"), "2026-11-30"),
   claude("claude-haiku-4-5", "Claude Haiku 4.5", 200_000, 64_000, "anthropic-budget"),
   // OpenAI — GPT-6 generation
   gpt("gpt-6.2-sol", "GPT-6.2 Sol", 1_050_000, K128, "openai-effort"),
@@ -133,6 +146,20 @@ export const MODEL_REGISTRY: readonly ModelInfo[] = [
 ];
 
 const BY_ID: ReadonlyMap<string, ModelInfo> = new Map(MODEL_REGISTRY.map((m) => [m.id, m]));
+
+/** The model new installs start with: the current mid-size Claude (never one with a `retiresOn`). */
+export const DEFAULT_MODEL_ID = "claude-sonnet-5-5";
+
+export type Deprecation = { retiresOn: string; retired: boolean };
+
+/**
+ * Whether `id` is deprecated: its end-of-life date and whether that date has passed on `today`
+ * (YYYY-MM-DD). Unknown and current models: null.
+ */
+export function deprecationOf(id: string, today: string): Deprecation | null {
+  const retiresOn = findModel(id)?.retiresOn;
+  return retiresOn ? { retiresOn, retired: retiresOn <= today } : null;
+}
 
 /**
  * The registry key for a model id as users and providers write it: lower case, without an

@@ -5,13 +5,14 @@
  */
 import type { CompactionSettings } from "../../core/compaction/settings";
 import { thresholdFor } from "../../core/compaction/settings";
+import { type ChatParams, effectiveParams, type RequestParams } from "../../core/session/chat-params";
 import type { ApiKind, MessageError, Session } from "../../core/session/entries";
 import { type CalibrationState, calibrationFor } from "../../core/tokens/claude-estimate";
 import { type ResolvedModel, resolveModel } from "../../core/tokens/models";
 import { remoteSummarizerSet } from "../../providers/remote-summarizer";
 import type { ProviderConfig } from "../../providers/types";
 import type { SummarizerSpec } from "../../worker/api";
-import { findProvider, type Settings } from "../settings-model";
+import { findProvider, type Settings, thinkingFor } from "../settings-model";
 
 export type ChatTarget = {
   provider: ProviderConfig;
@@ -21,6 +22,8 @@ export type ChatTarget = {
   systemPrompt: string;
   /** For Claude models: reported-usage calibration of the estimate (ratio 1 elsewhere). */
   calibration: CalibrationState | null;
+  /** The chat's own temperature, output limit and thinking (Model settings); absent: the defaults. */
+  params?: ChatParams;
 };
 
 /** The session's target, or why it can't be used (no key, unknown provider). */
@@ -33,7 +36,7 @@ export function chatTarget(session: Session | undefined, settings: Settings): Ch
       message: `The provider "${ref.providerId}" is not configured. Pick another model.`,
     };
   }
-  if (provider.builtIn && !provider.apiKey.trim()) {
+  if (needsKey(provider)) {
     return {
       kind: "auth",
       message: `No ${provider.name} API key yet. Open Settings and paste your key, then press Retry.`,
@@ -47,7 +50,28 @@ export function chatTarget(session: Session | undefined, settings: Settings): Ch
     api: provider.api,
     systemPrompt: session?.systemPrompt ?? settings.systemPrompt,
     calibration: model.info.encoding === "claude" ? calibrationFor(settings.calibration, ref.modelId) : null,
+    ...(session?.params ? { params: session.params } : {}),
   };
+}
+
+/** What a request to `target` sends for temperature, output limit and thinking (the chat's, else the model's). */
+export function requestParams(target: ChatTarget, settings: Settings): RequestParams {
+  return effectiveParams(target.params, {
+    maxOutputTokens: target.model.info.maxOutput,
+    thinking: thinkingFor(settings, target.modelId),
+  });
+}
+
+/** A built-in provider is not asked anything without a key (custom ones may run keyless: local servers). */
+const needsKey = (provider: ProviderConfig): boolean => provider.builtIn && !provider.apiKey.trim();
+
+/**
+ * The provider a send from `session` would need a key for and has none, else null. Nothing is
+ * sent then: the user is told what to do, not that the provider rejected anything.
+ */
+export function missingKeyFor(session: Session | undefined, settings: Settings): ProviderConfig | null {
+  const provider = findProvider(settings, (session?.model ?? settings.defaultModel).providerId);
+  return provider && needsKey(provider) ? provider : null;
 }
 
 export const isTargetError = (t: ChatTarget | MessageError): t is MessageError => "kind" in t;

@@ -5,18 +5,36 @@ import type { SessionId } from "../../core/session/ids";
 import { getEntries } from "../../db/entries";
 import { getSession } from "../../db/sessions";
 import { freshDatabase } from "../../db/testing/database";
-import { DEFAULT_SETTINGS } from "../settings-model";
+import { DEFAULT_SETTINGS, type Settings } from "../settings-model";
 import { resetStores, useMaintenanceStore, useSettingsStore, useStreamStore, useUiStore } from "../stores";
 import { sendMessage, sendQueuedMessage } from "./chat";
 import { startQueueFlusher } from "./queued-message";
 
 let stopFlusher = () => {};
 
+const REFUSED_ENDPOINT: Settings = {
+  ...DEFAULT_SETTINGS,
+  providers: [
+    ...DEFAULT_SETTINGS.providers,
+    {
+      id: "custom-test",
+      name: "Test server",
+      api: "openai-chat",
+      baseUrl: "http://grove-test.invalid/v1",
+      apiKey: "",
+      customModels: ["m"],
+      builtIn: false,
+    },
+  ],
+  defaultModel: { providerId: "custom-test", modelId: "m" },
+};
+
 beforeEach(() => {
   freshDatabase();
   resetStores();
-  // No API key: every reply is an error entry written at once, without any network.
-  useSettingsStore.setState({ settings: DEFAULT_SETTINGS, loaded: true });
+  // A keyless custom provider on a plain-http host nobody confirmed: every reply is an error entry
+  // written at once (the endpoint is refused before any network).
+  useSettingsStore.setState({ settings: REFUSED_ENDPOINT, loaded: true });
   stopFlusher = startQueueFlusher(sendQueuedMessage);
 });
 afterEach(() => {
@@ -64,5 +82,16 @@ describe("a message sent while the reply to the previous one is pending", () => 
     ]);
     expect(text(chain[0]!)).toBe("First");
     expect(text(chain[2]!)).toBe("Second");
+  });
+});
+
+describe("a send without a key", () => {
+  it("stores and sends nothing, and says what to do instead of blaming the provider", async () => {
+    useSettingsStore.setState({ settings: DEFAULT_SETTINGS, loaded: true });
+    expect(await sendMessage("Hello")).toBeNull();
+    expect(useUiStore.getState().sessionId).toBeNull();
+    const notice = useUiStore.getState().notices.at(-1)?.text ?? "";
+    expect(notice).toContain("Nothing was sent: there is no Anthropic API key yet");
+    expect(notice).not.toMatch(/rejected/);
   });
 });

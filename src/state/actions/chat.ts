@@ -12,7 +12,9 @@ import { titleFromText } from "../../core/session/title";
 import { buildTreeIndex, deepestLeafFrom, siblingsOf } from "../../core/session/tree";
 import { appendEntries, getEntries, getEntry, getSessionPath, moveLeaf, type SessionPath } from "../../db/entries";
 import { createSession, setAutoTitle } from "../../db/sessions";
-import { useSettingsStore, useUiStore } from "../stores";
+import { pushNotice, useSettingsStore, useUiStore } from "../stores";
+import { takeNewChatDraft } from "./chat-setup";
+import { missingKeyFor } from "./chat-target";
 import { type ReplyOptions, replyAndMaintain } from "./conversation";
 import { knownPath, rememberPath } from "./known-paths";
 import { holdSession, isIdle, queueMessage } from "./queued-message";
@@ -82,7 +84,8 @@ export async function sendMessage(text: string, parentId?: EntryId | null): Prom
   try {
     // One read for the whole send: the session and the path to the parent, passed on to the reply.
     const read = sessionId ? await getSessionPath(sessionId, parentId, knownPath) : undefined;
-    if (!read) return await sendFirst(text);
+    if (!read) return refuseWithoutKey(undefined) ? null : await sendFirst(text);
+    if (refuseWithoutKey(read.session)) return null;
     await sendAt(read, text, parentId === undefined ? read.session.leafId : parentId);
     return read.session.id;
   } catch (e) {
@@ -91,6 +94,20 @@ export async function sendMessage(text: string, parentId?: EntryId | null): Prom
   } finally {
     release();
   }
+}
+
+/**
+ * No key for the chat's provider: nothing is stored or sent (the composer keeps the text) and the
+ * user reads what to do. True when the send was refused.
+ */
+function refuseWithoutKey(session: Session | undefined): boolean {
+  const provider = missingKeyFor(session, useSettingsStore.getState().settings);
+  if (!provider) return false;
+  pushNotice(
+    "error",
+    `Nothing was sent: there is no ${provider.name} API key yet. Paste your key in the box on the new-chat screen or in Settings, then send again (your message is still in the box).`,
+  );
+  return true;
 }
 
 /** Appends the message under `parentId` (the end of `read.path`) and starts the reply to it. */
@@ -122,6 +139,8 @@ async function sendFirst(text: string): Promise<SessionId> {
     updatedAt: now,
     leafId: entry.id,
     model: { ...useSettingsStore.getState().settings.defaultModel },
+    // The prompt and parameters set before the first message (chat-setup.ts).
+    ...takeNewChatDraft(),
   };
   creating = sessionId;
   const release = holdSession(sessionId);

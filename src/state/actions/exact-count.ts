@@ -13,9 +13,8 @@ import { buildContext } from "../../core/session/build-context";
 import type { Entry } from "../../core/session/entries";
 import type { CountTokensFn, CountTokensRequest } from "../../providers/count-tokens";
 import { countTokens } from "../../providers/registry";
-import { thinkingFor } from "../settings-model";
 import { useSettingsStore } from "../stores";
-import type { ChatTarget } from "./chat-target";
+import { type ChatTarget, requestParams } from "./chat-target";
 
 /** Requests whose counts are kept (least recently used go first); one per context the meter showed. */
 export const EXACT_COUNT_CACHE_SIZE = 64;
@@ -53,8 +52,7 @@ export function countRequest(path: readonly Entry[], target: ChatTarget): CountT
       targetApi: target.api,
       targetProviderId: target.provider.id,
     }),
-    maxOutputTokens: target.model.info.maxOutput,
-    thinking: thinkingFor(settings, target.modelId),
+    ...requestParams(target, settings),
   };
 }
 

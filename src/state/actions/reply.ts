@@ -19,9 +19,8 @@ import { isQuotaError } from "../../db/storage";
 import { stream as defaultStream, loadProvider } from "../../providers/registry";
 import type { AssistantPartial, StreamFn } from "../../providers/types";
 import { createFrameBatcher } from "../frame-batcher";
-import { thinkingFor } from "../settings-model";
 import { type ActiveReply, pushNotice, useSettingsStore, useStreamStore } from "../stores";
-import { type ChatTarget, chatTarget, isTargetError } from "./chat-target";
+import { type ChatTarget, chatTarget, isTargetError, requestParams } from "./chat-target";
 import { describeFailure } from "./describe-failure";
 import { pageOwnerId } from "./owner";
 import { keepServerCompaction, serverCompactionFor } from "./server-compaction";
@@ -160,7 +159,7 @@ export async function runReply(
         context: null,
       };
     }
-    const { provider, modelId, model } = target;
+    const { provider, modelId } = target;
     const built = buildContext(read?.path ?? [], {
       systemPrompt: target.systemPrompt,
       targetApi: provider.api,
@@ -221,8 +220,7 @@ export async function runReply(
         provider,
         model: modelId,
         context,
-        maxOutputTokens: model.info.maxOutput,
-        thinking: thinkingFor(settings, modelId),
+        ...requestParams(target, settings),
         signal: controller.signal,
         ...serverCompactionFor(target, settings),
       })) {

@@ -1,13 +1,15 @@
 import type { SessionId } from "../../core/session/ids";
-import { useStreamStore } from "../../state/stores";
+import { useSettingsStore, useStreamStore } from "../../state/stores";
 import type { SessionView } from "../hooks";
 import { CompactDialog, HandoffDialog } from "../lazy-dialogs";
 import { BranchPoint } from "./BranchPoint";
 import { ChatHeader } from "./ChatHeader";
 import { Composer } from "./Composer";
 import { EndNotice } from "./EndNotice";
+import { FirstRunCard, needsFirstRun } from "./FirstRunCard";
 import { MaintenanceBar } from "./MaintenanceBar";
 import { MessageList } from "./MessageList";
+import { NewChatSetup } from "./NewChatSetup";
 import { SessionLinks } from "./SessionLinks";
 
 export function ChatView({
@@ -20,6 +22,7 @@ export function ChatView({
   view: SessionView;
   onToggleSessions: () => void;
 }) {
+  const settings = useSettingsStore((s) => s.settings);
   const replying = useStreamStore((s) => (sessionId ? sessionId in s.replies : false));
   const missing = sessionId !== null && view.loaded && !view.session;
 
@@ -38,6 +41,8 @@ export function ChatView({
           <p className="muted">
             Every message can branch. Nothing leaves this browser except the calls to the provider you choose.
           </p>
+          {sessionId === null && needsFirstRun(settings) && <FirstRunCard />}
+          {sessionId === null && <NewChatSetup />}
           {sessionId === null && (
             <p className="muted small">
               Have history elsewhere? Import a ChatGPT export or a pi session from the sessions list, or drop the file

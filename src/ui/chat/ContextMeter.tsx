@@ -1,36 +1,58 @@
 import { useEffect, useMemo, useState } from "react";
 import { thresholdFor } from "../../core/compaction/settings";
-import { contextUsage } from "../../core/session/context-usage";
+import { contextTokens } from "../../core/session/context-tokens";
 import type { Entry } from "../../core/session/entries";
 import { estimateTokens } from "../../core/tokens/estimate";
+import {
+  canImprove,
+  chooseReading,
+  isExact,
+  type MeterReading,
+  type MeterSource,
+} from "../../core/tokens/meter-reading";
 import { resolveModel } from "../../core/tokens/models";
 import { type ChatTarget, chatTarget, isTargetError } from "../../state/actions/chat-target";
-import { METER_COUNT_WAIT_MS } from "../../state/actions/exact-count";
-import { type Measured as Measure, measureContext } from "../../state/actions/measure";
+import { countable, METER_COUNT_WAIT_MS } from "../../state/actions/exact-count";
+import { measureContext } from "../../state/actions/measure";
+import { keepReading, keptReading, meterKeyFor, sourceOf } from "../../state/actions/meter-readings";
 import { openCompactDialog } from "../../state/dialogs/compact-dialog";
 import { findProvider } from "../../state/settings-model";
-import { useMaintenanceStore, useSettingsStore } from "../../state/stores";
+import { useMaintenanceStore, useSettingsStore, useStreamStore } from "../../state/stores";
 import type { SessionView } from "../hooks";
 import { formatTokens } from "./maintenance-text";
+import { useChatCost } from "./use-chat-cost";
 
 /** Recounts wait this long after the last change (ms): a burst of changes costs one worker count. */
 export const MEASURE_DEBOUNCE_MS = 250;
 
-type Measured = { path: readonly Entry[]; target: ChatTarget } & Measure;
-
 /**
- * The context's size with the real tokenizer (in the worker, calibrated for Claude), for the
- * path and target it was asked for; null until that answer is in (the caller shows the estimate).
+ * The meter's reading for the open context (core/tokens/meter-reading.ts): the reading kept for it
+ * (shown at once, on every visit), else the first measurement (the real tokenizer in the worker,
+ * calibrated for Claude, or Anthropic's count of the exact request), kept from then on. Measures
+ * only while a better source could still answer. Undefined until there is a reading.
  */
-function useMeasuredContext(path: readonly Entry[], target: ChatTarget | null): Measured | null {
-  const [measured, setMeasured] = useState<Measured | null>(null);
+function useMeterReading(
+  path: readonly Entry[],
+  target: ChatTarget | null,
+  key: string | null,
+): MeterReading | undefined {
+  const [fresh, setFresh] = useState<{ key: string | null; path: readonly Entry[]; reading: MeterReading } | null>(
+    null,
+  );
+  const kept = key ? keptReading(key) : undefined;
+  const best: MeterSource = target && countable(target) ? "anthropic" : "tokenizer";
+  const worthMeasuring = canImprove(kept, best);
   useEffect(() => {
-    if (!target) return;
+    if (!target || !worthMeasuring) return;
     let live = true;
     const timer = setTimeout(() => {
       measureContext(path, target, METER_COUNT_WAIT_MS)
         .then((m) => {
-          if (live) setMeasured({ path, target, ...m });
+          if (!live) return;
+          const reading: MeterReading = { tokens: m.tokens, source: sourceOf(m) };
+          const chosen = key ? chooseReading(key ? keptReading(key) : undefined, reading) : reading;
+          if (key && chosen && chosen !== keptReading(key)) keepReading(key, chosen);
+          setFresh({ key, path, reading: chosen ?? reading });
         })
         .catch(() => {
           // The estimate stays on screen: a count that failed is not worth an error.
@@ -40,8 +62,9 @@ function useMeasuredContext(path: readonly Entry[], target: ChatTarget | null): 
       live = false;
       clearTimeout(timer);
     };
-  }, [path, target]);
-  return measured && measured.path === path && measured.target === target ? measured : null;
+  }, [path, target, key, worthMeasuring]);
+  const current = fresh && fresh.key === key && fresh.path === path ? fresh.reading : undefined;
+  return chooseReading(kept, current) ?? current;
 }
 
 /**
@@ -54,6 +77,9 @@ export function ContextMeter({ view }: { view: SessionView }) {
   const settings = useSettingsStore((s) => s.settings);
   const sessionId = view.session?.id;
   const paused = useMaintenanceStore((s) => (sessionId ? s.paused[sessionId] : undefined));
+  const replying = useStreamStore((s) => (sessionId ? sessionId in s.replies : false));
+  const maintaining = useMaintenanceStore((s) => s.op !== null);
+  const busy = replying || maintaining;
   const ref = view.session?.model ?? settings.defaultModel;
   const api = findProvider(settings, ref.providerId)?.api ?? "openai-chat";
   const target = useMemo(() => {
@@ -62,20 +88,25 @@ export function ContextMeter({ view }: { view: SessionView }) {
   }, [view.session, settings]);
   const model = target?.model ?? resolveModel(ref.modelId, settings.modelOverrides, api);
   const systemPrompt = view.session?.systemPrompt ?? settings.systemPrompt;
+  // Until the first measurement of this context: the character estimate, said to be one. Reported
+  // usage is not used here (meter-reading.ts): it only calibrates the Claude estimate.
   const estimate = useMemo(
-    () => contextUsage(view.path, { systemPrompt, targetApi: api }, estimateTokens),
+    () => contextTokens(view.path, { systemPrompt, targetApi: api }, estimateTokens),
     [view.path, systemPrompt, api],
   );
-  const measured = useMeasuredContext(view.path, target);
+  const key = target ? meterKeyFor(view.session, target, settings) : null;
+  const reading = useMeterReading(view.path, target, key) ?? { tokens: estimate, source: "estimate" as const };
 
-  const tokens = measured?.tokens ?? estimate.tokens;
-  const exact = measured?.exact ?? false;
-  const byAnthropic = measured?.countedBy === "anthropic";
+  const tokens = reading.tokens;
+  const exact = isExact(reading);
+  const byAnthropic = reading.source === "anthropic";
   const window = model.info.contextWindow;
   const auto = settings.compaction.enabled;
   const threshold = Math.min(window, thresholdFor(window, settings.compaction));
   const high = auto ? threshold : window * 0.85;
   const label = `${exact ? "" : "≈"}${formatTokens(tokens)} / ${formatTokens(window)}`;
+  const warning = tokens >= high;
+  const chatCost = useChatCost(view);
   const pct = (n: number) => `${Math.round((n / window) * 100)}%`;
   const title = [
     byAnthropic ? "Counted by Anthropic." : exact ? "" : "Estimated.",
@@ -84,16 +115,15 @@ export function ContextMeter({ view }: { view: SessionView }) {
         ? "the exact request"
         : exact
           ? "counted"
-          : measured?.calibrated
-            ? "estimated, calibrated by the provider's reported usage"
-            : measured
-              ? "estimated until calibrated by the provider's usage"
-              : "estimated"
+          : reading.source === "calibrated"
+            ? "estimated with the tokenizer, calibrated by the provider's reported usage"
+            : "estimated from the text length until it is counted"
     }) of a ${window.toLocaleString()}-token window (${pct(tokens)}).`,
     auto
       ? `Automatic compaction at ${threshold.toLocaleString()} tokens (${pct(threshold)}).`
       : "Automatic compaction is off.",
     model.known ? "" : `Unknown model: ${formatTokens(window)} window assumed. Set it in Settings.`,
+    chatCost ? `Spent in this chat: ${chatCost}.` : "",
   ]
     .filter(Boolean)
     .join(" ");
@@ -120,6 +150,7 @@ export function ContextMeter({ view }: { view: SessionView }) {
       )}
       <span className="meter-text">
         {label}
+        {!exact && <span className="sr-only"> (estimate)</span>}
         {!model.known && (
           <span className="badge warn" title="Unknown model: 128k window assumed">
             {" "}
@@ -127,6 +158,22 @@ export function ContextMeter({ view }: { view: SessionView }) {
           </span>
         )}
       </span>
+      {warning && !paused && sessionId && (
+        <button
+          type="button"
+          className="badge warn"
+          disabled={busy}
+          title={
+            busy
+              ? "Wait for the reply or the running operation to finish"
+              : "The context is nearly full: summarize its earlier part"
+          }
+          onClick={() => openCompactDialog(sessionId)}
+        >
+          Compact
+          <span className="sr-only"> (the context is nearly full)</span>
+        </button>
+      )}
       {paused && sessionId && (
         <button
           type="button"

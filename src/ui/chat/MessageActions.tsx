@@ -8,6 +8,7 @@ import { MenuAction, MenuButton } from "../common/Menu";
 import "./message-actions.css";
 import { CopyButton } from "./CopyButton";
 import type { Visibility } from "./display-rows";
+import { MessageCost } from "./MessageCost";
 
 /**
  * What each branching verb does, in the words the menu and tooltips show. Four verbs branch in
@@ -142,6 +143,7 @@ export function MessageActions({
       {entry.role === "assistant" && (usage || stop) && (
         <span className="usage muted" title="Tokens the provider reported for this reply">
           {usage && `${usage.input.toLocaleString()} tokens in · ${usage.output.toLocaleString()} out`}
+          <MessageCost entry={last} />
           {usage && stop && " · "}
           {stop}
         </span>

@@ -2,9 +2,12 @@ import { useEffect, useState } from "react";
 import type { ModelRef, Session } from "../../core/session/entries";
 import { MODEL_REGISTRY } from "../../core/tokens/models";
 import type { ProviderConfig } from "../../providers/types";
+import { useNewChatDraft } from "../../state/actions/chat-setup";
 import { chooseModel } from "../../state/actions/sessions";
 import { fetchProviderModels, updateProvider } from "../../state/actions/settings";
 import { useSettingsStore } from "../../state/stores";
+import { DeprecationNote } from "./DeprecationNote";
+import { ModelSettingsDialog } from "./ModelSettingsDialog";
 
 const OTHER = "__other__";
 export const encode = (ref: ModelRef) => `${ref.providerId}::${ref.modelId}`;
@@ -48,6 +51,9 @@ export function ModelPicker({ session, loading }: { session: Session | undefined
   const listed = useListedModels(settings.providers);
   const [otherFor, setOtherFor] = useState<string | null>(null);
   const [otherText, setOtherText] = useState("");
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const draftParams = useNewChatDraft((s) => s.params);
+  const hasParams = (session ? session.params : draftParams) !== undefined;
 
   const groups = settings.providers.map((p) => {
     const ids = modelIdsFor(p, listed[p.id] ?? []);
@@ -96,6 +102,17 @@ export function ModelPicker({ session, loading }: { session: Session | undefined
           </optgroup>
         ))}
       </select>
+      <button
+        type="button"
+        className={hasParams ? "chip active" : "chip"}
+        disabled={loading}
+        title="Temperature, output limit and thinking for this chat"
+        onClick={() => setSettingsOpen(true)}
+      >
+        Model options
+      </button>
+      <DeprecationNote modelId={current.modelId} short />
+      {settingsOpen && <ModelSettingsDialog session={session} onClose={() => setSettingsOpen(false)} />}
       {otherFor && (
         <form
           className="other-model"

@@ -1,14 +1,23 @@
 import { useState } from "react";
 import type { Session } from "../../core/session/entries";
-import { setSessionSystemPrompt } from "../../state/actions/sessions";
+import { deletePromptPreset, savePromptPreset, setChatPrompt, useNewChatDraft } from "../../state/actions/chat-setup";
 import { useSettingsStore } from "../../state/stores";
 import { Dialog } from "../common/Dialog";
+import "./chat-setup.css";
 
-/** Per-session override of the global system prompt (DESIGN §3.1: the session's, else the default). */
-export function SessionPromptDialog({ session, onClose }: { session: Session; onClose: () => void }) {
+/**
+ * Per-chat override of the global system prompt (DESIGN §3.1: the chat's, else the default). With
+ * no session (a new chat, before its first message) it sets the prompt the first send will use.
+ * Saved presets fill the text; the current text can be saved as one.
+ */
+export function SessionPromptDialog({ session, onClose }: { session: Session | undefined; onClose: () => void }) {
   const globalPrompt = useSettingsStore((s) => s.settings.systemPrompt);
-  const [useOverride, setUseOverride] = useState(session.systemPrompt !== undefined);
-  const [text, setText] = useState(session.systemPrompt ?? globalPrompt);
+  const presets = useSettingsStore((s) => s.settings.promptPresets);
+  const draftPrompt = useNewChatDraft((s) => s.systemPrompt);
+  const own = session ? session.systemPrompt : draftPrompt;
+  const [useOverride, setUseOverride] = useState(own !== undefined);
+  const [text, setText] = useState(own ?? globalPrompt);
+  const [presetName, setPresetName] = useState("");
   return (
     <Dialog title="Chat system prompt" onClose={onClose}>
       <label className="check">
@@ -16,10 +25,54 @@ export function SessionPromptDialog({ session, onClose }: { session: Session; on
         Use a system prompt just for this chat
       </label>
       {useOverride ? (
-        <label className="field">
-          <span>Session system prompt</span>
-          <textarea rows={8} value={text} onChange={(e) => setText(e.target.value)} />
-        </label>
+        <>
+          {presets.length > 0 && (
+            <label className="field">
+              <span>Start from a preset</span>
+              <select
+                value=""
+                onChange={(e) => {
+                  const preset = presets.find((p) => p.name === e.target.value);
+                  if (preset) setText(preset.text);
+                }}
+              >
+                <option value="">Choose a preset…</option>
+                {presets.map((p) => (
+                  <option key={p.name} value={p.name}>
+                    {p.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+          <label className="field">
+            <span>Session system prompt</span>
+            <textarea rows={8} value={text} onChange={(e) => setText(e.target.value)} />
+          </label>
+          <div className="preset-row">
+            <input
+              aria-label="Preset name"
+              placeholder="Preset name"
+              value={presetName}
+              onChange={(e) => setPresetName(e.target.value)}
+            />
+            <button
+              type="button"
+              disabled={!presetName.trim() || !text.trim()}
+              onClick={() => {
+                void savePromptPreset({ name: presetName.trim(), text });
+                setPresetName("");
+              }}
+            >
+              Add to presets
+            </button>
+            {presets.some((p) => p.name === presetName.trim()) && (
+              <button type="button" onClick={() => void deletePromptPreset(presetName.trim())}>
+                Delete preset
+              </button>
+            )}
+          </div>
+        </>
       ) : (
         <p className="muted">This chat uses the default system prompt from Settings{globalPrompt ? "" : " (empty)"}.</p>
       )}
@@ -31,7 +84,7 @@ export function SessionPromptDialog({ session, onClose }: { session: Session; on
           type="button"
           className="primary"
           onClick={() => {
-            void setSessionSystemPrompt(session.id, useOverride ? text : null);
+            void setChatPrompt(session?.id ?? null, useOverride ? text : null);
             onClose();
           }}
         >

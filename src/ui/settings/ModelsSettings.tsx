@@ -2,6 +2,7 @@ import { resolveModel } from "../../core/tokens/models";
 import type { AnthropicEffort, ThinkingSetting } from "../../providers/types";
 import { saveSettings } from "../../state/actions/settings";
 import { useSettingsStore } from "../../state/stores";
+import { DeprecationNote } from "../chat/DeprecationNote";
 import { CommitField } from "./CommitField";
 import { Advanced, SettingsSection } from "./SettingsSection";
 
@@ -72,6 +73,7 @@ function ModelSettings() {
           ? `Context window ${resolved.info.contextWindow.toLocaleString()} tokens, up to ${resolved.info.maxOutput.toLocaleString()} output tokens (as of ${resolved.info.asOf}).`
           : `Unknown model: a ${resolved.info.contextWindow.toLocaleString()}-token window is assumed. Set the real one below.`}
       </p>
+      <DeprecationNote modelId={modelId} />
       <Advanced terms={ADVANCED_TERMS}>
         <div className="field-row">
           <CommitField

@@ -10,6 +10,7 @@ import { ProvidersSettings } from "./ProvidersSettings";
 import { SavedStatus } from "./SavedStatus";
 import { SettingsQuery } from "./SettingsSection";
 import "./settings-sections.css";
+import { SpendingSettings } from "./SpendingSettings";
 
 /**
  * Settings: a search box, then one region per section. Each section is its own component (a
@@ -37,6 +38,7 @@ export function SettingsDialog() {
         <ModelsSettings />
         <CompactionSettings />
         <BranchSettings />
+        <SpendingSettings />
         <DataSettings />
         <AppearanceSettings />
         <NoMatch query={query} />

@@ -1,0 +1,77 @@
+/**
+ * What a reply cost, from the usage its provider reported and the price table (prices.ts). Pure.
+ * A model without a price, or a reply without usage, has no cost: null, never a guess.
+ */
+import type { Entry, Usage } from "../session/entries";
+import { normalizeModelId } from "../tokens/models";
+import { PRICES, type Price } from "./prices";
+
+/** The price of `modelId` (dated snapshots and router prefixes resolve), or undefined. */
+export function priceOf(modelId: string): Price | undefined {
+  return PRICES[normalizeModelId(modelId)];
+}
+
+/**
+ * US dollars for one request. `usage.input` includes cache reads and writes (entries.ts), so they
+ * are taken out of the plain input and priced at their own rates.
+ */
+export function costOf(usage: Usage, price: Price): number {
+  const cacheRead = usage.cacheRead ?? 0;
+  const cacheWrite = usage.cacheWrite ?? 0;
+  const plainInput = Math.max(0, usage.input - cacheRead - cacheWrite);
+  return (
+    (plainInput * price.input +
+      cacheRead * price.cacheRead +
+      cacheWrite * price.cacheWrite +
+      usage.output * price.output) /
+    1_000_000
+  );
+}
+
+/** The cost of an entry's request, or null when it reported no usage or its model has no price. */
+export function entryCost(entry: Entry): number | null {
+  const model = "model" in entry ? entry.model : undefined;
+  const usage = "usage" in entry ? entry.usage : undefined;
+  if (!usage || !model) return null;
+  const price = priceOf(model);
+  return price ? costOf(usage, price) : null;
+}
+
+/** A sum over many requests: the known part, and how many requests had usage but no price. */
+export type CostTotal = { usd: number; priced: number; unknown: number };
+
+export const NO_COST: CostTotal = { usd: 0, priced: 0, unknown: 0 };
+
+export function addCost(total: CostTotal, entry: Entry): CostTotal {
+  const usage = "usage" in entry ? entry.usage : undefined;
+  if (!usage) return total;
+  const cost = entryCost(entry);
+  return cost === null
+    ? { ...total, unknown: total.unknown + 1 }
+    : { usd: total.usd + cost, priced: total.priced + 1, unknown: total.unknown };
+}
+
+export function totalCost(entries: Iterable<Entry>): CostTotal {
+  let total = NO_COST;
+  for (const e of entries) total = addCost(total, e);
+  return total;
+}
+
+/** "$0.0123", "$1.24", "<$0.0001": enough digits to see a cheap reply, no false precision on big ones. */
+export function formatUsd(usd: number): string {
+  if (usd === 0) return "$0";
+  if (usd < 0.0001) return "<$0.0001";
+  if (usd < 0.01) return `$${usd.toFixed(4)}`;
+  if (usd < 1) return `$${usd.toFixed(3)}`;
+  return `$${usd.toFixed(2)}`;
+}
+
+/** A total in words: "$0.42", "$0.42 + 3 replies of unknown cost", "cost unknown". */
+export function describeTotal(total: CostTotal): string {
+  if (total.priced === 0 && total.unknown === 0) return "$0";
+  if (total.priced === 0) return "cost unknown";
+  const known = formatUsd(total.usd);
+  return total.unknown === 0
+    ? known
+    : `${known} + ${total.unknown} ${total.unknown === 1 ? "reply" : "replies"} of unknown cost`;
+}

@@ -1,0 +1,28 @@
+import { deprecationOf } from "../../core/tokens/models";
+
+/** Today as YYYY-MM-DD (UTC), the form the registry's end-of-life dates use. */
+const today = () => new Date().toISOString().slice(0, 10);
+
+/**
+ * "Deprecated: stops working on …" for a model whose provider announced its end of life. `short`:
+ * the header's form (the full sentence is its tooltip and accessible description).
+ */
+export function DeprecationNote({ modelId, short = false }: { modelId: string; short?: boolean }) {
+  const d = deprecationOf(modelId, today());
+  if (!d) return null;
+  const full = d.retired
+    ? `${modelId} was retired on ${d.retiresOn}: requests to it will fail. Pick a current model.`
+    : `${modelId} is deprecated and stops working on ${d.retiresOn}. Pick a current model.`;
+  if (!short)
+    return (
+      <p className="badge warn deprecation" role="note">
+        {full}
+      </p>
+    );
+  return (
+    <span className="badge warn deprecation" role="note" title={full}>
+      {d.retired ? `Retired ${d.retiresOn}` : `Deprecated: ends ${d.retiresOn}`}
+      <span className="sr-only">. {full}</span>
+    </span>
+  );
+}
