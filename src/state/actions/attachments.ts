@@ -8,8 +8,9 @@
 
 import { classifyFile, countPdfPages } from "../../core/attachments/kinds";
 import { attachmentProblem } from "../../core/attachments/limits";
+import { buildContext } from "../../core/session/build-context";
 import type { ContextAttachment, LlmContext } from "../../core/session/context";
-import type { AttachmentBlock, Block, Session } from "../../core/session/entries";
+import type { AttachmentBlock, Block, Entry, Session } from "../../core/session/entries";
 import { modelInput } from "../../core/tokens/models";
 import { readBlobsBase64, storeBlob } from "../../db/blobs";
 import type { AttachmentData } from "../../providers/attachment-data";
@@ -89,17 +90,22 @@ export async function attachFile(file: File): Promise<AttachOutcome> {
 }
 
 /**
- * Why `fresh` cannot go to the chat's model with the `earlier` context, in a sentence; null when it
- * can (or when there is no target: the send then fails with the target's own message).
+ * Why `fresh` cannot go to the chat's model after `path` (the path to the new message's parent), in
+ * a sentence; null when it can (or when there is no target: the send then fails with the target's
+ * own message). What is already in the context counts toward the per-request limits: the context as
+ * built, so images folded away by a compaction no longer count.
  */
 export function attachmentProblemFor(
   fresh: readonly AttachmentBlock[],
-  earlier: readonly Block[],
+  path: readonly Entry[],
   session: Session | undefined,
 ): string | null {
   if (fresh.length === 0) return null;
   const target = chatTarget(session, useSettingsStore.getState().settings);
   if (isTargetError(target)) return null;
+  const earlier: Block[] = buildContext(path, { systemPrompt: "", targetApi: target.api }).messages.flatMap((m) =>
+    m.role === "user" ? m.content : [],
+  );
   return attachmentProblem(fresh, earlier, {
     api: target.api,
     modelLabel: target.model.info.label,

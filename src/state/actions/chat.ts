@@ -105,7 +105,7 @@ export async function sendMessage(
     // One read for the whole send: the session and the path to the parent, passed on to the reply.
     const read = sessionId ? await getSessionPath(sessionId, parentId, knownPath) : undefined;
     // Limits and what the model reads, checked before anything is stored: the composer keeps it all.
-    const problem = attachmentProblemFor(attachments, blocksOf(read?.path ?? []), read?.session);
+    const problem = attachmentProblemFor(attachments, read?.path ?? [], read?.session);
     if (problem) {
       pushNotice("error", problem);
       return null;
@@ -171,8 +171,6 @@ async function sendFirst(text: string, attachments: readonly AttachmentBlock[]):
   return sessionId;
 }
 
-const blocksOf = (path: readonly Entry[]): Block[] => path.flatMap((e) => (e.type === "message" ? e.content : []));
-
 /**
  * Why `attachments` cannot be sent as a child of `parentId` in the chat on screen (limits, what its
  * model reads), in a sentence; null when they can. The composer asks first, to say it beside them.
@@ -184,7 +182,7 @@ export async function attachmentProblemAt(
   if (attachments.length === 0) return null;
   const sessionId = useUiStore.getState().sessionId;
   const read = sessionId ? await getSessionPath(sessionId, parentId, knownPath) : undefined;
-  return attachmentProblemFor(attachments, blocksOf(read?.path ?? []), read?.session);
+  return attachmentProblemFor(attachments, read?.path ?? [], read?.session);
 }
 
 /** A message with attachments only is titled by its first file's name. */
