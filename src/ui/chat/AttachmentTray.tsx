@@ -30,8 +30,8 @@ export function AttachmentTray({
   if (attachments.length === 0 && pending === 0 && !problem) return null;
   return (
     <div className="attachment-tray">
-      {(attachments.length > 0 || pending > 0) && (
-        <ul className="attachment-list" aria-label="Attachments" aria-busy={pending > 0}>
+      {attachments.length > 0 && (
+        <ul className="attachment-list" aria-label="Attachments">
           {attachments.map((block, i) => {
             const name = attachmentName(block);
             const size = attachmentSize(block);
@@ -65,10 +65,12 @@ export function AttachmentTray({
               </li>
             );
           })}
-          {pending > 0 && (
-            <li className="attachment-chip muted">Reading {pending === 1 ? "file" : `${pending} files`}…</li>
-          )}
         </ul>
+      )}
+      {pending > 0 && (
+        <p className="attachment-pending muted" role="status">
+          Reading {pending === 1 ? "a file" : `${pending} files`}…
+        </p>
       )}
       {problem && (
         <p className="attachment-problem" role="alert">
