@@ -117,3 +117,21 @@ export async function pasteOrDrop(page: Page, kind: EventKind, file: FileSpec): 
     { kind, name: file.name, mimeType: file.mimeType, base64: file.buffer.toString("base64") },
   );
 }
+
+/** The keys of the app's blobs table, read straight from IndexedDB (no app code). */
+export async function blobKeys(page: Page): Promise<string[]> {
+  return page.evaluate(async () => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const req = indexedDB.open("grove");
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+    });
+    const keys = await new Promise<IDBValidKey[]>((resolve, reject) => {
+      const req = db.transaction("blobs", "readonly").objectStore("blobs").getAllKeys();
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+    });
+    db.close();
+    return keys.map(String);
+  });
+}

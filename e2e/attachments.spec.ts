@@ -6,10 +6,20 @@
  * chat with an image survives Grove JSON export → import into an empty browser, bytes and all; a
  * model that reads no images says so before anything is sent.
  */
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { Browser, Page } from "@playwright/test";
 import { chatRequests, chooseModel, openConfigured, send, sendAndWait, userMessages, waitIdle } from "./app";
-import { attachmentItems, attachmentList, NOTE, PDF, PNG, pasteOrDrop, pickFiles } from "./attachments-helpers";
+import {
+  attachmentItems,
+  attachmentList,
+  blobKeys,
+  NOTE,
+  PDF,
+  PNG,
+  pasteOrDrop,
+  pickFiles,
+} from "./attachments-helpers";
 import { lastChat } from "./branching-helpers";
 import { expect, type MockServer, test } from "./fixtures";
 
@@ -139,6 +149,7 @@ test("a model that reads no images says so, and nothing is sent", async ({ page,
   await pickFiles(page, [PNG]);
   await expect(attachmentItems(page)).toHaveCount(1);
   await expect(page.getByRole("alert")).toHaveText(/o3-mini cannot read images/);
+  await page.locator(".composer").screenshot({ path: `${SHOTS}/no-image-model.png` });
   await page.getByRole("textbox", { name: "Message" }).fill("What is this?");
   await expect(page.getByRole("button", { name: "Send" })).toBeDisabled();
   await page.getByRole("textbox", { name: "Message" }).press("Enter");
@@ -197,4 +208,12 @@ test("an attachment survives Grove JSON export → import into an empty browser"
   const first = (lastChat(mock, "anthropic").body as { messages: Msg[] }).messages[0]?.content as Part[];
   expect(first[1]).toEqual({ type: "image", source: { type: "base64", media_type: "image/png", data: PNG_B64 } });
   await fresh.context().close();
+});
+
+test("the same file attached twice is stored once, under the SHA-256 of its bytes", async ({ page, mock }) => {
+  await openConfigured(page, mock);
+  await pickFiles(page, [PNG]);
+  await pickFiles(page, [PNG]);
+  await expect(attachmentItems(page)).toHaveCount(2);
+  expect(await blobKeys(page)).toEqual([createHash("sha256").update(PNG.buffer).digest("hex")]);
 });
