@@ -8,7 +8,8 @@
  * This is the one db/ module ui/ may import.
  */
 import type { Entry, Session } from "../core/session/entries";
-import type { EntryId, SessionId } from "../core/session/ids";
+import type { BlobId, EntryId, SessionId } from "../core/session/ids";
+import { getBlob } from "./blobs";
 import { getEntries, getEntriesInChunks } from "./entries";
 import { getLabels } from "./labels";
 import type { Draft } from "./rows";
@@ -19,6 +20,9 @@ import { getAllSettings } from "./settings";
 export type { Draft } from "./rows";
 
 export const liveSessions = (): Promise<Session[]> => listSessions();
+
+/** An attachment's bytes (one key of the blobs table), for a thumbnail. */
+export const liveBlob = (id: BlobId): Promise<Blob | undefined> => getBlob(id);
 
 export const liveSession = (id: SessionId): Promise<Session | undefined> => getSession(id);
 

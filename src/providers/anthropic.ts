@@ -16,9 +16,11 @@ import type {
   MessageParam,
   RawMessageStreamEvent,
 } from "@anthropic-ai/sdk/resources/messages";
+import { attachmentLabel } from "../core/attachments/attachment-text";
 import type { LlmContext } from "../core/session/context";
 import type { StopReason, TextBlock, ThinkingBlock, Usage } from "../core/session/entries";
 import { applyCompactionEvent } from "./anthropic-compaction-events";
+import { type AttachmentData, type ResolvedAttachment, resolveAttachment } from "./attachment-data";
 import { abortedError, classifyError, StreamEndedError } from "./classify-error";
 import { type ClientDeps, makeAnthropicClient } from "./clients";
 import { anthropicNativeHeaders, anthropicServerCompaction, withAnthropicCompactionBlock } from "./native-prefix";
@@ -214,7 +216,7 @@ export function buildParams(req: StreamRequest): MessageCreateParamsStreaming {
   const params: MessageCreateParamsStreaming = {
     model: req.model,
     max_tokens: req.maxOutputTokens,
-    messages: withAnthropicCompactionBlock(req.context, convertMessages(req.context)),
+    messages: withAnthropicCompactionBlock(req.context, convertMessages(req.context, req.attachments)),
     stream: true,
     // Not in the stable SDK's params type: a beta body field, sent as is.
     ...(anthropicServerCompaction(req.serverCompaction) as object),
@@ -237,13 +239,15 @@ export function buildParams(req: StreamRequest): MessageCreateParamsStreaming {
  * verifies the signature); unsigned or foreign thinking is dropped. Empty text blocks are dropped
  * (the API rejects them), and so is a message left with no content.
  */
-export function convertMessages(context: LlmContext): MessageParam[] {
+export function convertMessages(context: LlmContext, attachments?: AttachmentData): MessageParam[] {
   const out: MessageParam[] = [];
   for (const msg of context.messages) {
     const content: ContentBlockParam[] = [];
     for (const block of msg.content) {
       if (block.type === "text") {
         if (block.text.length > 0) content.push({ type: "text", text: block.text });
+      } else if (block.type === "image" || block.type === "document") {
+        content.push(attachmentParam(resolveAttachment(block, attachments)));
       } else if (block.type === "thinking" && block.signedBy === API) {
         if (block.redactedData) content.push({ type: "redacted_thinking", data: block.redactedData });
         else if (block.signature) content.push({ type: "thinking", thinking: block.text, signature: block.signature });
@@ -253,3 +257,22 @@ export function convertMessages(context: LlmContext): MessageParam[] {
   }
   return out;
 }
+
+/** An image as an image block, a PDF as a document block (base64 sources), else its name as text. */
+export function attachmentParam(resolved: ResolvedAttachment): ContentBlockParam {
+  if (resolved.kind === "label") return { type: "text", text: resolved.text };
+  const { block, base64 } = resolved;
+  if (block.type === "document") {
+    return {
+      type: "document",
+      source: { type: "base64", media_type: "application/pdf", data: base64 },
+      title: block.name,
+    };
+  }
+  const mediaType = ANTHROPIC_IMAGE_TYPES.find((t) => t === block.mimeType);
+  // limits.ts refuses other types before sending; an imported odd one is named instead of failing the request.
+  if (mediaType === undefined) return { type: "text", text: attachmentLabel(block) };
+  return { type: "image", source: { type: "base64", media_type: mediaType, data: base64 } };
+}
+
+const ANTHROPIC_IMAGE_TYPES = ["image/jpeg", "image/png", "image/gif", "image/webp"] as const;

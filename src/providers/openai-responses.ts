@@ -12,14 +12,17 @@
  *
  * Does not retry (withRetry does) and does not decide what the model sees (buildContext does).
  */
+
 import type {
   ResponseCreateParamsStreaming,
+  ResponseInputContent,
   ResponseInputItem,
   ResponseReasoningItem,
   ResponseUsage,
 } from "openai/resources/responses/responses";
 import type { LlmContext } from "../core/session/context";
 import type { ReasoningBlock, StopReason, TextBlock, Usage } from "../core/session/entries";
+import { type AttachmentData, dataUrl, type ResolvedAttachment, resolveAttachment } from "./attachment-data";
 import { abortedError, classifyError, StreamEndedError, StreamErrorPayload } from "./classify-error";
 import { type ClientDeps, makeOpenAIClient } from "./clients";
 import { withOpenAINativeItems } from "./native-prefix";
@@ -162,7 +165,7 @@ function mapStopReason(reason: string | undefined): StopReason {
 function buildParams(req: StreamRequest): ResponseCreateParamsStreaming {
   const params: ResponseCreateParamsStreaming = {
     model: req.model,
-    input: withOpenAINativeItems(req.context, convertMessages(req.context)),
+    input: withOpenAINativeItems(req.context, convertMessages(req.context, req.attachments)),
     stream: true,
     // Nothing is kept on OpenAI's side: reasoning survives turns as encrypted items instead.
     store: false,
@@ -181,15 +184,23 @@ function buildParams(req: StreamRequest): ResponseCreateParamsStreaming {
  * reasoning items (verbatim: id, summary, encrypted content) in order, followed by its text as
  * one assistant message. Anthropic thinking never reaches here (normalize drops it).
  */
-export function convertMessages(context: LlmContext): ResponseInputItem[] {
+export function convertMessages(context: LlmContext, attachments?: AttachmentData): ResponseInputItem[] {
   const out: ResponseInputItem[] = [];
   for (const msg of context.messages) {
     if (msg.role === "user") {
-      const text = msg.content
-        .filter((b) => b.text.length > 0)
-        .map((b) => b.text)
-        .join("\n\n");
-      if (text) out.push({ type: "message", role: "user", content: text });
+      if (msg.content.every((b) => b.type === "text")) {
+        const text = msg.content.flatMap((b) => (b.type === "text" && b.text.length > 0 ? [b.text] : [])).join("\n\n");
+        if (text) out.push({ type: "message", role: "user", content: text });
+      } else {
+        // With attachments: content parts, the text first and each image or PDF as its own input.
+        const parts: ResponseInputContent[] = [];
+        for (const b of msg.content) {
+          if (b.type === "text") {
+            if (b.text.length > 0) parts.push({ type: "input_text", text: b.text });
+          } else parts.push(inputPart(resolveAttachment(b, attachments)));
+        }
+        if (parts.length > 0) out.push({ type: "message", role: "user", content: parts });
+      }
       continue;
     }
     const texts: string[] = [];
@@ -214,4 +225,14 @@ export function convertMessages(context: LlmContext): ResponseInputItem[] {
     flush();
   }
   return out;
+}
+
+/** An image as `input_image`, a PDF as `input_file` (both as data: URLs), else its name as `input_text`. */
+export function inputPart(resolved: ResolvedAttachment): ResponseInputContent {
+  if (resolved.kind === "label") return { type: "input_text", text: resolved.text };
+  const { block, base64 } = resolved;
+  if (block.type === "document") {
+    return { type: "input_file", filename: block.name, file_data: dataUrl(block.mimeType, base64) };
+  }
+  return { type: "input_image", image_url: dataUrl(block.mimeType, base64), detail: "auto" };
 }

@@ -7,13 +7,16 @@
  *
  * Does not retry (withRetry does) and does not decide what the model sees (buildContext does).
  */
+
 import type {
   ChatCompletionChunk,
+  ChatCompletionContentPart,
   ChatCompletionCreateParamsStreaming,
   ChatCompletionMessageParam,
 } from "openai/resources/chat/completions";
 import type { LlmContext } from "../core/session/context";
 import type { StopReason, TextBlock, ThinkingBlock, Usage } from "../core/session/entries";
+import { type AttachmentData, dataUrl, type ResolvedAttachment, resolveAttachment } from "./attachment-data";
 import { abortedError, classifyError, StreamEndedError, StreamErrorPayload } from "./classify-error";
 import { type ClientDeps, makeOpenAIClient } from "./clients";
 import { temperatureFor } from "./temperature";
@@ -170,7 +173,7 @@ export function usesMaxCompletionTokens(baseUrl: string, model: string): boolean
 function buildParams(req: StreamRequest): ChatCompletionCreateParamsStreaming {
   const params: ChatCompletionCreateParamsStreaming = {
     model: req.model,
-    messages: convertMessages(req.context),
+    messages: convertMessages(req.context, req.attachments),
     stream: true,
     stream_options: { include_usage: true },
   };
@@ -184,15 +187,36 @@ function buildParams(req: StreamRequest): ChatCompletionCreateParamsStreaming {
 
 /**
  * LlmContext -> chat messages. Content is sent as one string (several compatible servers reject
- * content-part arrays); thinking is never sent back (nothing OpenAI-compatible signs it).
+ * content-part arrays), except a user message with an image or a PDF: then parts, the only way to
+ * send them. Thinking is never sent back (nothing OpenAI-compatible signs it).
  */
-function convertMessages(context: LlmContext): ChatCompletionMessageParam[] {
+export function convertMessages(context: LlmContext, attachments?: AttachmentData): ChatCompletionMessageParam[] {
   const out: ChatCompletionMessageParam[] = [];
   if (context.system.trim()) out.push({ role: "system", content: context.system });
   for (const msg of context.messages) {
+    if (msg.role === "user" && msg.content.some((b) => b.type !== "text")) {
+      const parts: ChatCompletionContentPart[] = [];
+      for (const b of msg.content) {
+        if (b.type === "text") {
+          if (b.text.length > 0) parts.push({ type: "text", text: b.text });
+        } else parts.push(contentPart(resolveAttachment(b, attachments)));
+      }
+      out.push({ role: "user", content: parts });
+      continue;
+    }
     const text = msg.content.flatMap((b) => (b.type === "text" && b.text.length > 0 ? [b.text] : [])).join("\n\n");
     if (!text) continue;
     out.push({ role: msg.role, content: text });
   }
   return out;
+}
+
+/** An image as `image_url`, a PDF as a `file` part (both as data: URLs), else its name as text. */
+export function contentPart(resolved: ResolvedAttachment): ChatCompletionContentPart {
+  if (resolved.kind === "label") return { type: "text", text: resolved.text };
+  const { block, base64 } = resolved;
+  if (block.type === "document") {
+    return { type: "file", file: { filename: block.name, file_data: dataUrl(block.mimeType, base64) } };
+  }
+  return { type: "image_url", image_url: { url: dataUrl(block.mimeType, base64) } };
 }

@@ -15,6 +15,7 @@ import type {
   ThinkingBlock,
   Usage,
 } from "../core/session/entries";
+import type { AttachmentData } from "./attachment-data";
 
 /** A provider as the user configured it. Keys live only in the settings table. */
 export type ProviderConfig = {
@@ -51,6 +52,11 @@ export type StreamRequest = {
    * `compact_20260112`), compacting once the input reaches `triggerTokens`. Absent: off.
    */
   serverCompaction?: { triggerTokens: number };
+  /**
+   * The data of the images and PDFs in `context`, by blob id (attachment-data.ts). An attachment
+   * without data here is sent as its name.
+   */
+  attachments?: AttachmentData;
 };
 
 /** The reply so far. A fresh object is NOT guaranteed per event: consumers copy before storing. */

@@ -4,6 +4,7 @@
  * when their chat is idle, keep the URL and the open session in
  * step, and ask for persistent storage.
  */
+
 import type { SessionId } from "../core/session/ids";
 import { asSessionId } from "../core/session/ids";
 import { resolveModel } from "../core/tokens/models";
@@ -13,6 +14,7 @@ import { getAllSettings } from "../db/settings";
 import { requestPersistentStorage } from "../db/storage";
 import { subscribeLive } from "../db/subscribe";
 import { getWorker } from "../worker/client";
+import { collectBlobsAfterBoot } from "./actions/blob-gc";
 import { sendQueuedMessage } from "./actions/chat";
 import { holdOwnerLock, isOwnerAlive } from "./actions/owner";
 import { loadQueued, startQueueFlusher } from "./actions/queued-message";
@@ -79,6 +81,7 @@ export async function boot(): Promise<() => void> {
   void requestPersistentStorage().catch(() => false);
   // The search worker loads its saved index (or builds it) and catches up before the first search.
   startChatSearch();
+  const stopBlobGc = collectBlobsAfterBoot();
   // Warm the worker: the first real count (the meter, a threshold check) would otherwise pay for
   // starting it and loading the default model's token ranks.
   void getWorker()
@@ -91,5 +94,6 @@ export async function boot(): Promise<() => void> {
     stopQueue();
     window.removeEventListener("hashchange", onHash);
     stopUrl();
+    stopBlobGc();
   };
 }

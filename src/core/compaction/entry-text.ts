@@ -4,6 +4,7 @@
  * (`entryContextText`, core/session/entry-text.ts) is counted.
  * No I/O here and no token counting of its own: counts come from the injected counter.
  */
+import { attachmentTokens } from "../attachments/attachment-tokens";
 import { assertNever, type Entry, type MessageEntry } from "../session/entries";
 import { entryContextText } from "../session/entry-text";
 import { hasContent, isSkippedMessage } from "../session/plan-context";
@@ -64,7 +65,15 @@ export function isCutCandidate(entry: Entry): boolean {
   }
 }
 
-/** The counter used when no cache is given: `countTokens(entryContextText(entry))`. */
+/**
+ * The counter used when no cache is given: `countTokens(entryContextText(entry))`, plus the estimate
+ * of each image and PDF a sent message carries (their labels alone would say they cost nothing).
+ */
 export function entryTokensFrom(countTokens: CountTokens): EntryTokens {
-  return (entry) => (entry.type === "compaction" ? 0 : countTokens(entryContextText(entry)));
+  return (entry) => {
+    if (entry.type === "compaction") return 0;
+    const text = countTokens(entryContextText(entry));
+    if (entry.type !== "message" || isSkippedMessage(entry)) return text;
+    return entry.content.reduce((sum, b) => sum + attachmentTokens(b), text);
+  };
 }

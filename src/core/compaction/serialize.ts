@@ -18,8 +18,9 @@
  * Pure: no I/O, no token counting (windows.ts counts).
  */
 
+import { attachmentLabel, textFileText } from "../attachments/attachment-text";
 import { assertNever, type Block, type Entry, type MessageEntry } from "../session/entries";
-import { argsJson, IMAGE_PLACEHOLDER } from "../session/entry-text";
+import { argsJson } from "../session/entry-text";
 import type { EntryId } from "../session/ids";
 import { isSkippedMessage } from "../session/plan-context";
 import { stripTail } from "./verbatim-tail";
@@ -114,8 +115,13 @@ function messageParts(entry: MessageEntry, opts: SerializeOptions): string[] {
       case "text":
         pending.push(escapeContent(block.text));
         break;
+      // Named, never sent as pixels or pages: the summarizer reads text (the summary keeps the name).
       case "image":
-        pending.push(IMAGE_PLACEHOLDER);
+      case "document":
+        pending.push(escapeContent(attachmentLabel(block)));
+        break;
+      case "text_file":
+        pending.push(escapeContent(textFileText(block)));
         break;
       case "thinking":
       case "reasoning":

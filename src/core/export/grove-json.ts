@@ -15,7 +15,15 @@ export type ExportedSession = {
   session: Session;
   entries: Entry[];
   labels: Record<EntryId, string>;
+  /**
+   * The attachment data its entries reference (images, PDFs), base64 inside the file so the export is
+   * lossless. Absent when there is none (and in files written before attachments existed).
+   */
+  blobs?: ExportedBlob[];
 };
+
+/** One stored attachment: `id` is the SHA-256 of the bytes (hex), `data` the bytes in base64. */
+export type ExportedBlob = { id: BlobId; mimeType: string; data: string };
 
 export type ImportResult = { kind: "ok"; sessions: ExportedSession[] } | { kind: "error"; message: string };
 
@@ -26,16 +34,32 @@ const sessionId = z.string().min(1).transform(asSessionId);
 const apiKind = z.enum(["anthropic-messages", "openai-responses", "openai-chat"]);
 const nonNegative = z.number().finite().nonnegative();
 
+const blobId = z
+  .string()
+  .min(1)
+  .transform((s) => s as BlobId);
+const positive = z.number().finite().positive();
+
 const block = z.discriminatedUnion("type", [
   z.object({ type: z.literal("text"), text: z.string() }),
   z.object({
     type: z.literal("image"),
-    blobId: z
-      .string()
-      .min(1)
-      .transform((s) => s as BlobId),
+    blobId,
     mimeType: z.string(),
+    name: z.string().optional(),
+    size: nonNegative.optional(),
+    width: positive.optional(),
+    height: positive.optional(),
   }),
+  z.object({
+    type: z.literal("document"),
+    blobId,
+    mimeType: z.string(),
+    name: z.string(),
+    size: nonNegative,
+    pages: positive.optional(),
+  }),
+  z.object({ type: z.literal("text_file"), name: z.string(), mimeType: z.string(), text: z.string() }),
   z.object({
     type: z.literal("thinking"),
     text: z.string(),
@@ -187,6 +211,15 @@ const fileSchema = z.object({
       session: sessionSchema,
       entries: z.array(entrySchema),
       labels: z.record(z.string(), z.string()),
+      blobs: z
+        .array(
+          z.object({
+            id: blobId,
+            mimeType: z.string(),
+            data: z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, "not base64"),
+          }),
+        )
+        .optional(),
     }),
   ),
 });
@@ -209,7 +242,12 @@ export function exportGroveJson(sessions: readonly ExportedSession[]): string {
   const file = {
     format: GROVE_EXPORT_FORMAT,
     version: GROVE_EXPORT_VERSION,
-    sessions: sessions.map((s) => ({ session: s.session, entries: s.entries, labels: s.labels })),
+    sessions: sessions.map((s) => ({
+      session: s.session,
+      entries: s.entries,
+      labels: s.labels,
+      ...(s.blobs && s.blobs.length > 0 ? { blobs: s.blobs } : {}),
+    })),
   };
   return `${JSON.stringify(file, sortedKeys, 2)}\n`;
 }
@@ -352,6 +390,7 @@ export function parseGroveValue(raw: unknown): ImportResult {
     session: s.session,
     entries: s.entries,
     labels: s.labels as Record<EntryId, string>,
+    ...(s.blobs && s.blobs.length > 0 ? { blobs: s.blobs } : {}),
   }));
   const problem = checkSessionGraph(sessions);
   if (problem) return { kind: "error", message: `Invalid Grove export: ${problem}` };

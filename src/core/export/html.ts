@@ -15,7 +15,7 @@
  * Rendering recurses once per nested fork (not per entry), so depth is the branching depth.
  */
 import { assertNever, type Block, type Entry, type MessageEntry } from "../session/entries";
-import type { EntryId } from "../session/ids";
+import type { BlobId, EntryId } from "../session/ids";
 import {
   type BranchLine,
   buildBranchLines,
@@ -38,13 +38,20 @@ export type HtmlExportOptions = {
 /** The first element of <head>: nothing may load or run; only the inline <style> applies. */
 export const HTML_EXPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
 
-type Context = { readonly labels: Readonly<Record<EntryId, string>> };
+type Context = {
+  readonly labels: Readonly<Record<EntryId, string>>;
+  /** Attachment data by blob id, as `data:` URLs (the page's CSP allows `img-src data:` only). */
+  readonly dataUrls: ReadonlyMap<BlobId, string>;
+};
 
 export function exportHtml(s: ExportedSession, opts: HtmlExportOptions = {}): string {
   const now = opts.now ?? Date.now();
   const main = buildBranchLines(s.entries, s.session.leafId);
   const title = s.session.title.trim() || "Untitled chat";
-  const ctx: Context = { labels: s.labels };
+  const ctx: Context = {
+    labels: s.labels,
+    dataUrls: new Map((s.blobs ?? []).map((b) => [b.id, `data:${b.mimeType};base64,${b.data}`])),
+  };
   return `${[
     "<!doctype html>",
     '<html lang="en">',
@@ -187,7 +194,7 @@ function renderEntry(e: Entry, ctx: Context, continues: string | null): string {
   const extra = headExtras(ctx.labels[e.id], continues);
   switch (e.type) {
     case "message":
-      return renderMessage(e, extra, continues !== null);
+      return renderMessage(e, extra, continues !== null, ctx);
     case "compaction": {
       const facts = `Reason: ${e.reason} · ${formatCount(e.tokensBefore)} → ${formatCount(e.tokensAfter)} tokens · by ${e.model}`;
       const instructions = e.instructions?.trim()
@@ -233,21 +240,31 @@ function summaryDetails(summary: string, text: string): string {
   return `<details open><summary>${summary}</summary>${textDiv(text)}</details>`;
 }
 
-function renderMessage(m: MessageEntry, extra: string, continues: boolean): string {
-  const body = m.content.map(renderBlock).filter((b) => b !== "");
+function renderMessage(m: MessageEntry, extra: string, continues: boolean, ctx: Context): string {
+  const body = m.content.map((b) => renderBlock(b, ctx)).filter((b) => b !== "");
   const note = statusNote(m);
   if (note) body.push(`<p class="status ${m.status}">${escapeHtml(note)}</p>`);
   const classes = `entry message ${m.role}${continues ? " continues" : ""}`;
   return `<article class="${classes}"><header class="entry-head"><h2>${escapeHtml(messageTitle(m))}</h2>${extra}</header>${body.join("")}</article>`;
 }
 
-function renderBlock(b: Block): string {
+function renderBlock(b: Block, ctx: Context): string {
   switch (b.type) {
     case "text":
       return b.text.trim() === "" ? "" : textDiv(b.text.trimEnd());
-    case "image":
-      // Image bytes live in the blob store, not in the export: a note stands in for them.
-      return `<p class="image">[image: ${escapeHtml(b.mimeType)}]</p>`;
+    case "image": {
+      // Inline, as a data: URL, when the export carries the bytes; else a note stands in for them.
+      const url = ctx.dataUrls.get(b.blobId);
+      const name = b.name ?? b.mimeType;
+      if (url === undefined || !/^image\/(png|jpeg|gif|webp)$/.test(b.mimeType)) {
+        return `<p class="image">[image: ${escapeHtml(name)}]</p>`;
+      }
+      return `<figure class="attachment"><img src="${escapeHtml(url)}" alt="${escapeHtml(name)}"><figcaption>${escapeHtml(name)}</figcaption></figure>`;
+    }
+    case "document":
+      return `<p class="image">[PDF: ${escapeHtml(b.name)}]</p>`;
+    case "text_file":
+      return `<div class="text-file"><p class="tool-name">${escapeHtml(b.name)}</p>${pre(b.text)}</div>`;
     case "thinking":
       if (b.text.trim() !== "")
         return `<details class="thinking"><summary>Thinking</summary>${textDiv(b.text)}</details>`;
@@ -318,6 +335,7 @@ pre{white-space:pre-wrap;overflow-wrap:anywhere;font:13px/1.45 ui-monospace,SFMo
 .tool-result.error .tool-name,.status.error{color:var(--err)}
 .status{font-style:italic;color:var(--warn);margin:0}
 .image{font-style:italic;color:var(--muted);margin:0}
+figure.attachment{margin:.5rem 0}figure.attachment img{max-width:100%;height:auto;border-radius:6px}figure.attachment figcaption{font-size:.85em;color:var(--muted)}
 details>summary{cursor:pointer;color:var(--muted)}
 .thinking .text{color:var(--muted);border-left:2px solid var(--line);padding-left:.75rem;margin-top:.25rem}
 .card{background:var(--card);border-left:4px solid var(--accent)}

@@ -22,6 +22,7 @@
  * plain text (titles, labels, tool names, error messages) is escaped. Quoted text is prefixed
  * on every line, blank lines included, so a blank line in a summary can't end the quote early.
  */
+import { fenceLanguage } from "../attachments/attachment-text";
 import { assertNever, type Block, type Entry, type MessageEntry } from "../session/entries";
 import type { EntryId } from "../session/ids";
 import {
@@ -190,7 +191,11 @@ function renderBlock(b: Block): string | null {
       return text === "" ? null : inertMarkdown(text);
     }
     case "image":
-      return `*[image: ${escapeInline(b.mimeType)}]*`;
+      return `*[image: ${escapeInline(b.name ?? b.mimeType)}]*`;
+    case "document":
+      return `*[PDF: ${escapeInline(b.name)}]*`;
+    case "text_file":
+      return `**${escapeInline(oneLine(b.name))}**\n\n${fenced(b.text, fenceLanguage(b.name))}`;
     case "thinking":
       if (b.text.trim() !== "") return quoted("**Thinking**", inertMarkdown(b.text));
       return b.redactedData ? "> **Thinking** (redacted)" : null;

@@ -49,7 +49,9 @@ function remapSession(s: ExportedSession, map: IdMap): ExportedSession {
   if (s.session.parentEntryId !== undefined) session.parentEntryId = eid(map, s.session.parentEntryId);
   const labels: Record<EntryId, string> = {};
   for (const [id, text] of Object.entries(s.labels)) labels[eid(map, id as EntryId)] = text;
-  return { session, entries: s.entries.map((e) => remapEntry(e, map)), labels };
+  // Blob ids are content addresses, not entry ids: they stay.
+  const entries = s.entries.map((e) => remapEntry(e, map));
+  return s.blobs ? { session, entries, labels, blobs: s.blobs } : { session, entries, labels };
 }
 
 function remapEntry(e: Entry, map: IdMap): Entry {

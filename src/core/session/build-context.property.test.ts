@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { attachmentTokens } from "../attachments/attachment-tokens";
 import { a, blobId, branchSummary, compaction, type EntrySpec, handoff, linkPath, tool, u } from "../testing/entries";
 import { estimateTokens } from "../tokens/estimate";
 import { buildContext } from "./build-context";
@@ -108,7 +109,9 @@ function countByHand(ctx: LlmContext): number {
   let n = ctx.system ? MESSAGE_OVERHEAD_TOKENS + estimateTokens(ctx.system) : 0;
   for (const m of ctx.messages) {
     n += MESSAGE_OVERHEAD_TOKENS;
-    for (const b of m.content) n += estimateTokens(contextBlockText(b));
+    // Images and PDFs cost their estimate, everything else its text.
+    for (const b of m.content)
+      n += b.type === "image" || b.type === "document" ? attachmentTokens(b) : estimateTokens(contextBlockText(b));
   }
   return n;
 }
@@ -128,6 +131,9 @@ describe("buildContext properties (random paths)", () => {
               // stated independently of isThinkingReplayable, so a bug there cannot hide here
               expect(b.signedBy).toBe(targetApi);
               if (targetApi === "anthropic-messages") expect(Boolean(b.signature || b.redactedData)).toBe(true);
+            } else if (b.type === "image" || b.type === "document") {
+              // Attachments travel by reference, in user messages only.
+              expect(m.role).toBe("user");
             } else {
               expect(b.type).toBe("text");
               expect(contextBlockText(b).trim()).not.toBe("");

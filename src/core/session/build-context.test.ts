@@ -21,7 +21,8 @@ import {
   u,
 } from "../testing/entries";
 import { type BuildContextOptions, buildContext } from "./build-context";
-import { type ContextMessage, contextBlockText } from "./context";
+import { type ContextAttachment, type ContextMessage, contextBlockText } from "./context";
+import type { TextBlock } from "./entries";
 import { LEADING_USER_PLACEHOLDER, MERGE_DELIMITER } from "./normalize-messages";
 
 const ANTHROPIC: BuildContextOptions = { systemPrompt: "Be brief.", targetApi: "anthropic-messages" };
@@ -238,19 +239,48 @@ describe("buildContext: tool and image blocks become text", () => {
     ]);
   });
 
-  it("replaces images with a note", () => {
-    const p = linkPath([
-      u("u1", [text("What is this?"), { type: "image", blobId: blobId("b1"), mimeType: "image/png" }]),
-    ]);
+  it("keeps images and PDFs in user messages as references, and sends text files as fenced text", () => {
+    const image = { type: "image", blobId: blobId("b1"), mimeType: "image/png", name: "chart.png" } as const;
+    const pdf = {
+      type: "document",
+      blobId: blobId("b2"),
+      mimeType: "application/pdf",
+      name: "t.pdf",
+      size: 9,
+    } as const;
+    const note = {
+      type: "text_file",
+      name: "notes.md",
+      mimeType: "text/markdown",
+      text: "Use ```js``` fences",
+    } as const;
+    const p = linkPath([u("u1", [text("What is this?"), image, pdf, note])]);
     expect(buildContext(p, OPENAI).messages).toEqual([
       {
         role: "user",
         content: [
           { type: "text", text: "What is this?" },
-          { type: "text", text: "[image]" },
+          image,
+          pdf,
+          { type: "text", text: "notes.md:\n````md\nUse ```js``` fences\n````" },
         ],
       },
     ]);
+  });
+
+  it("names images and PDFs in a kept user turn quoted into a compaction message", () => {
+    const image = { type: "image", blobId: blobId("b1"), mimeType: "image/png", name: "chart.png" } as const;
+    const p = linkPath([
+      u("u1", [text("Look at this"), image]),
+      a("a1", "A chart."),
+      compaction("c1", { summary: "S", firstKept: null, kept: ["u1"] }),
+      u("u2", "And now?"),
+    ]);
+    const first = buildContext(p, OPENAI).messages[0];
+    expect(first?.content).toHaveLength(1);
+    expect(contextBlockText(first?.content[0] as TextBlock | ContextAttachment)).toContain(
+      "Look at this\n\n[image: chart.png]",
+    );
   });
 });
 

@@ -29,7 +29,10 @@
  *      message with no delimiter, so the continued text reads as one reply.
  *    - `tool` role messages become user-role text; `tool_call` / `tool_result` blocks become text
  *      (`[Tool call: name]` + compact JSON args, `[Tool result: name]` + text; ` (error)` when
- *      `isError`), because Grove declares no tools; image blocks become `[image]`.
+ *      `isError`), because Grove declares no tools. In user messages, images and PDFs stay
+ *      references to their blobs (the request builder sends their data); text files become their
+ *      fenced text under the file name; elsewhere (and in the kept user turns quoted into a compaction
+ *      message) images and PDFs are named (`[image: name.png]`).
  * 4. `normalizeMessages` for the target api (normalize-messages.ts): merging, user first, thinking
  *    only for the api that signed it, reasoning items only for the provider that made them, no
  *    empty messages.
@@ -89,9 +92,23 @@ function textBlocks(content: readonly Block[]): TextBlock[] {
   return out;
 }
 
+/** A user turn's blocks: images and PDFs stay references (their data is sent), the rest becomes text. */
+function userBlocks(content: readonly Block[]): ContextUserMessage["content"] {
+  const out: ContextUserMessage["content"] = [];
+  for (const b of content) {
+    if (b.type === "image" || b.type === "document") out.push(b);
+    else {
+      const text = blockText(b, { thinking: "drop" });
+      if (text !== null) out.push({ type: "text", text });
+    }
+  }
+  return out;
+}
+
 function messageToContext(entry: MessageEntry): ContextMessage {
   switch (entry.role) {
     case "user":
+      return { role: "user", content: userBlocks(entry.content) };
     case "tool":
       return { role: "user", content: textBlocks(entry.content) };
     case "assistant": {

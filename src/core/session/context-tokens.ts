@@ -3,6 +3,7 @@
  * the meter, the thresholds, the progress guard and `tokensAfter` can never disagree.
  * The text counter is injected (an estimate today, a real tokenizer later). No I/O here, no caching.
  */
+import { attachmentTokens } from "../attachments/attachment-tokens";
 import { type BuildContextOptions, buildContext } from "./build-context";
 import { contextBlockText, type LlmContext } from "./context";
 import type { Entry } from "./entries";
@@ -20,14 +21,20 @@ export type CountText = (text: string) => number;
 /**
  * Tokens in an already built context: the system prompt, then every block's text (thinking blocks
  * by their visible text, reasoning items by their summary; signatures, redacted payloads and encrypted
- * reasoning are opaque and not counted), plus
+ * reasoning are opaque and not counted), images and PDFs by their estimate (attachment-tokens.ts), plus
  * `MESSAGE_OVERHEAD_TOKENS` per message.
  */
 export function countContextTokens(context: LlmContext, countText: CountText): number {
   let total = context.system === "" ? 0 : MESSAGE_OVERHEAD_TOKENS + countText(context.system);
   for (const message of context.messages) {
     total += MESSAGE_OVERHEAD_TOKENS;
-    for (const block of message.content) total += countText(contextBlockText(block));
+    for (const block of message.content) {
+      // An image or a PDF costs its estimate (attachment-tokens.ts), not the tokens of its label.
+      total +=
+        block.type === "image" || block.type === "document"
+          ? attachmentTokens(block)
+          : countText(contextBlockText(block));
+    }
   }
   return total;
 }

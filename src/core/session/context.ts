@@ -3,10 +3,17 @@
  * target provider (adjacent same-role messages merged, user first, tool blocks as text, foreign
  * thinking dropped). Provider adapters only translate this shape to their wire format.
  */
-import type { ReasoningBlock, TextBlock, ThinkingBlock } from "./entries";
+import { attachmentLabel } from "../attachments/attachment-text";
+import type { DocumentBlock, ImageBlock, ReasoningBlock, TextBlock, ThinkingBlock } from "./entries";
 import type { NativeContextPrefix } from "./native-compaction";
 
-export type ContextUserMessage = { role: "user"; content: TextBlock[] };
+/**
+ * An image or a PDF in a user message, by reference: the adapters send its data from
+ * `StreamRequest.attachments` (read from the blobs table at the edge, state/), or its name when the
+ * data is not there (a summarizer, a model that reads no images).
+ */
+export type ContextAttachment = ImageBlock | DocumentBlock;
+export type ContextUserMessage = { role: "user"; content: Array<TextBlock | ContextAttachment> };
 export type ContextAssistantMessage = {
   role: "assistant";
   content: Array<TextBlock | ThinkingBlock | ReasoningBlock>;
@@ -24,7 +31,18 @@ export type LlmContext = {
   native?: NativeContextPrefix;
 };
 
-/** A context block's visible text: a reasoning item by its summary (its encrypted content is opaque). */
-export function contextBlockText(block: TextBlock | ThinkingBlock | ReasoningBlock): string {
-  return block.type === "reasoning" ? block.summary.join("\n\n") : block.text;
+/**
+ * A context block's visible text: a reasoning item by its summary (its encrypted content is opaque),
+ * an attachment by its label (what a text-only reader gets; its data is counted apart).
+ */
+export function contextBlockText(block: TextBlock | ThinkingBlock | ReasoningBlock | ContextAttachment): string {
+  switch (block.type) {
+    case "reasoning":
+      return block.summary.join("\n\n");
+    case "image":
+    case "document":
+      return attachmentLabel(block);
+    default:
+      return block.text;
+  }
 }

@@ -9,7 +9,36 @@ import type { BlobId, EntryId, SessionId } from "./ids";
 // ---- content blocks -------------------------------------------------------------------------
 
 export type TextBlock = { type: "text"; text: string };
-export type ImageBlock = { type: "image"; blobId: BlobId; mimeType: string };
+/**
+ * An attached image; its bytes live in the `blobs` table under `blobId` (the SHA-256 of the bytes).
+ * `name`, `size` and the pixel size are absent on blocks written before attachments existed.
+ */
+export type ImageBlock = {
+  type: "image";
+  blobId: BlobId;
+  mimeType: string;
+  name?: string;
+  size?: number;
+  width?: number;
+  height?: number;
+};
+/** An attached PDF; its bytes live in the `blobs` table. `pages` is counted when it is attached (an estimate). */
+export type DocumentBlock = {
+  type: "document";
+  blobId: BlobId;
+  mimeType: string;
+  name: string;
+  size: number;
+  pages?: number;
+};
+/**
+ * An attached text file (code, Markdown, CSV, JSON): its text is kept in the block itself, because
+ * the model is sent that text (fenced, under the file name) and every pure reader — counting,
+ * compaction, search, exports — needs it without a blob read.
+ */
+export type TextFileBlock = { type: "text_file"; name: string; mimeType: string; text: string };
+/** What the composer attaches. */
+export type AttachmentBlock = ImageBlock | DocumentBlock | TextFileBlock;
 /**
  * Reasoning the provider streamed. `signature` (Anthropic) or `redacted` data must go back only to
  * the provider api that produced it (`signedBy`); elsewhere the block is dropped (DESIGN §3).
@@ -44,7 +73,15 @@ export type ReasoningBlock = {
   encryptedContent?: string;
   summary: string[];
 };
-export type Block = TextBlock | ImageBlock | ThinkingBlock | ReasoningBlock | ToolCallBlock | ToolResultBlock;
+export type Block =
+  | TextBlock
+  | ImageBlock
+  | DocumentBlock
+  | TextFileBlock
+  | ThinkingBlock
+  | ReasoningBlock
+  | ToolCallBlock
+  | ToolResultBlock;
 
 // ---- provider-facing facts stored on messages ----------------------------------------------
 

@@ -8,10 +8,11 @@
  * core/compaction/serialize.ts, the Markdown and HTML exports) build on these pieces.
  * Pure: no I/O.
  */
+import { attachmentLabel, textFileText } from "../attachments/attachment-text";
 import { assertNever, type Block, type Entry, messageText } from "./entries";
 import { isSkippedMessage } from "./plan-context";
 
-/** Stands in for an image: Grove does not send images back yet, but the model should know one was there. */
+/** Stands in for an image stored without a name (attachmentLabel names the others). */
 export const IMAGE_PLACEHOLDER = "[image]";
 
 /** Tool-call arguments as compact JSON; `{}` when there are none. */
@@ -54,8 +55,12 @@ export function blockText(block: Block, opts: BlockTextOptions): string | null {
       return opts.thinking === "keep" ? block.text : null;
     case "reasoning":
       return opts.thinking === "keep" ? block.summary.join("\n\n") : null;
+    // What stands in for an image or a PDF where its data is not sent (build-context sends the data).
     case "image":
-      return IMAGE_PLACEHOLDER;
+    case "document":
+      return attachmentLabel(block);
+    case "text_file":
+      return textFileText(block);
     case "tool_call":
       return toolCallText(block.name, block.args);
     case "tool_result":
@@ -101,7 +106,17 @@ export function entryText(entry: Entry): string {
     case "message": {
       const text = messageText(entry.content);
       const tools = entry.content
-        .map((b) => (b.type === "tool_call" ? b.name : b.type === "tool_result" ? b.text : ""))
+        .map((b) =>
+          b.type === "tool_call"
+            ? b.name
+            : b.type === "tool_result"
+              ? b.text
+              : b.type === "text_file"
+                ? textFileText(b)
+                : b.type === "image" || b.type === "document"
+                  ? attachmentLabel(b)
+                  : "",
+        )
         .filter(Boolean)
         .join("\n");
       return tools ? (text ? `${text}\n${tools}` : tools) : text;

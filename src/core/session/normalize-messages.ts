@@ -11,7 +11,7 @@
  * Pure: inputs are never mutated (merged blocks are new objects). No token counting here, no entry
  * types: entries become messages in `build-context.ts`.
  */
-import type { ContextAssistantMessage, ContextMessage, ContextUserMessage } from "./context";
+import type { ContextAssistantMessage, ContextAttachment, ContextMessage, ContextUserMessage } from "./context";
 import type { ApiKind, ReasoningBlock, TextBlock, ThinkingBlock } from "./entries";
 
 /**
@@ -27,6 +27,7 @@ export const MERGE_DELIMITER = "\n\n---\n\n";
 export const LEADING_USER_PLACEHOLDER = "(continuing)";
 
 type AssistantBlock = TextBlock | ThinkingBlock | ReasoningBlock;
+type UserBlock = TextBlock | ContextAttachment;
 
 /**
  * Whether a thinking block may go back to `targetApi`: only to the api that produced it, and for
@@ -59,7 +60,7 @@ const isBlankText = (b: TextBlock): boolean => b.text.trim() === "";
 
 function cleanUser(m: ContextUserMessage): ContextUserMessage | null {
   // Providers reject empty and whitespace-only text blocks; nothing else in a user message counts.
-  const content = m.content.filter((b) => !isBlankText(b));
+  const content = m.content.filter((b) => b.type !== "text" || !isBlankText(b));
   return content.length > 0 ? { role: "user", content } : null;
 }
 
@@ -80,7 +81,7 @@ function cleanAssistant(
 }
 
 /** Joins `b` after `a` with the delimiter. Touching text blocks become one; across thinking, blocks stay apart. */
-function mergeContent<B extends AssistantBlock>(a: readonly B[], b: readonly B[]): B[] {
+function mergeContent<B extends AssistantBlock | UserBlock>(a: readonly B[], b: readonly B[]): B[] {
   const last = a[a.length - 1];
   const first = b[0];
   if (last?.type === "text" && first?.type === "text") {

@@ -71,6 +71,8 @@ export function hasContent(content: readonly Block[]): boolean {
       case "reasoning":
         return b.summary.some((s) => s.trim() !== "") || Boolean(b.encryptedContent);
       case "image":
+      case "document":
+      case "text_file":
       case "tool_call":
       case "tool_result":
         return true;

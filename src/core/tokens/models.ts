@@ -41,7 +41,18 @@ export type ModelInfo = {
   readonly asOf: string;
   /** The provider's announced end-of-life date (YYYY-MM-DD) when the model is deprecated. */
   readonly retiresOn?: string;
+  /** What the model reads besides text; absent = images and PDFs (every current Claude and GPT model). */
+  readonly input?: ModelInput;
 };
+
+/** Which attachments a model reads. */
+export type ModelInput = { readonly images: boolean; readonly pdfs: boolean };
+
+/** Unknown models (custom providers, local servers) are assumed to read both: their server says if not. */
+export const DEFAULT_MODEL_INPUT: ModelInput = { images: true, pdfs: true };
+
+/** What `info` reads besides text. */
+export const modelInput = (info: ModelInfo): ModelInput => info.input ?? DEFAULT_MODEL_INPUT;
 
 /** Window assumed for a model id the registry does not know (and the UI marks as assumed). */
 export const UNKNOWN_MODEL_CONTEXT_WINDOW = 128_000;
@@ -143,6 +154,8 @@ export const MODEL_REGISTRY: readonly ModelInfo[] = [
   gpt("gpt-4o-mini", "GPT-4o mini", 128_000, 16_384, "none"),
   gpt("o3", "o3", 200_000, 100_000, "openai-effort"),
   gpt("o4-mini", "o4-mini", 200_000, 100_000, "openai-effort"),
+  // Text only: no image or file inputs.
+  { ...gpt("o3-mini", "o3-mini", 200_000, 100_000, "openai-effort"), input: { images: false, pdfs: false } },
 ];
 
 const BY_ID: ReadonlyMap<string, ModelInfo> = new Map(MODEL_REGISTRY.map((m) => [m.id, m]));

@@ -2,6 +2,7 @@ import "fake-indexeddb/auto";
 import { beforeEach, describe, expect, it } from "vitest";
 import { type ExportedSession, exportGroveJson, parseGroveJson } from "../../core/export/grove-json";
 import type { Entry } from "../../core/session/entries";
+import { storeBlob } from "../blobs";
 import { readAllForExport, readSessionForExport } from "../export";
 import { setLabel } from "../labels";
 import { createSession, listSessions } from "../sessions";
@@ -147,5 +148,28 @@ describe("readAllForExport", () => {
     expect(all.map((s) => s.session.title)).toEqual(["Newer", "Older"]);
     expect(Object.values(all[0]!.labels)).toEqual(["start"]);
     expect((await listSessions()).length).toBe(2);
+  });
+});
+
+describe("attachments through export and import", () => {
+  it("a chat's image comes back with its bytes: exported as base64, imported into the blobs table", async () => {
+    const bytes = new Uint8Array([137, 80, 78, 71, 1, 2, 3]);
+    const blobId = await storeBlob(bytes, "image/png");
+    const session = makeSession({ title: "With an image" });
+    const u = userMessage(session.id, null, "look");
+    const withImage: Entry = { ...u, content: [...u.content, { type: "image", blobId, mimeType: "image/png" }] };
+    await createSession({ ...session, leafId: withImage.id }, [withImage]);
+
+    const exported = await readSessionForExport(session.id);
+    expect(exported?.blobs).toEqual([{ id: blobId, mimeType: "image/png", data: "iVBORwECAw==" }]);
+    const parsed = parseGroveJson(exportGroveJson([exported!]));
+    if (parsed.kind !== "ok") throw new Error(parsed.message);
+
+    freshDatabase();
+    await writeImportedSessions(parsed.sessions);
+    const row = await getDb().blobs.get(blobId);
+    expect(row?.mimeType).toBe("image/png");
+    expect(new Uint8Array(await row!.data.arrayBuffer())).toEqual(bytes);
+    expect(await getDb().entries.get(withImage.id)).toEqual(withImage);
   });
 });

@@ -9,10 +9,11 @@
  * pass, no window in which another tab sees half an import. Entries go in chunks so progress can be
  * reported (and Cancel checked) between them; they become durable, and visible, at the commit.
  */
+import { base64ToBytes } from "../../core/attachments/blob-id";
 import type { ExportedSession } from "../../core/export/grove-json";
 import type { Entry } from "../../core/session/entries";
-import type { EntryId, SessionId } from "../../core/session/ids";
-import type { LabelRow } from "../rows";
+import type { BlobId, EntryId, SessionId } from "../../core/session/ids";
+import type { BlobRow, LabelRow } from "../rows";
 import { type GroveDb, getDb } from "../schema";
 
 /** Entries per write request: large enough that per-request cost is noise, small enough to report progress. */
@@ -111,8 +112,20 @@ export async function writeImportedSessions(
       labels.push({ entryId: entryId as EntryId, sessionId: s.session.id, text });
     }
   }
+  // Attachment bytes, decoded before the transaction (only Dexie calls inside it). `put`: a blob is
+  // its content's hash, so one already here is the same bytes; its createdAt is refreshed.
+  const now = Date.now();
+  const blobs = new Map<BlobId, BlobRow>();
+  for (const s of sessions) {
+    for (const b of s.blobs ?? []) {
+      const bytes = base64ToBytes(b.data);
+      const data = new Blob([bytes as Uint8Array<ArrayBuffer>], { type: b.mimeType });
+      blobs.set(b.id, { id: b.id, data, mimeType: b.mimeType, size: bytes.length, createdAt: now });
+    }
+  }
   const db = getDb();
-  await db.transaction("rw", db.sessions, db.entries, db.labels, async () => {
+  await db.transaction("rw", [db.sessions, db.entries, db.labels, db.blobs], async () => {
+    if (blobs.size > 0) await db.blobs.bulkPut([...blobs.values()]);
     for (let i = 0; i < entries.length; i += chunk) {
       cancelled();
       await db.entries.bulkAdd(entries.slice(i, i + chunk));

@@ -4,7 +4,7 @@
  * (conversation.ts). A message sent while a reply or maintenance runs in its chat is queued and
  * sent after it (queued-message.ts).
  */
-import type { Entry, MessageEntry, Session } from "../../core/session/entries";
+import type { AttachmentBlock, Block, Entry, MessageEntry, Session } from "../../core/session/entries";
 import { messageText } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
 import { newEntryId, newSessionId } from "../../core/session/ids";
@@ -13,6 +13,7 @@ import { buildTreeIndex, deepestLeafFrom, siblingsOf } from "../../core/session/
 import { appendEntries, getEntries, getEntry, getSessionPath, moveLeaf, type SessionPath } from "../../db/entries";
 import { createSession, setAutoTitle } from "../../db/sessions";
 import { pushNotice, useSettingsStore, useUiStore } from "../stores";
+import { attachmentProblemFor } from "./attachments";
 import { takeNewChatDraft } from "./chat-setup";
 import { missingKeyFor } from "./chat-target";
 import { type ReplyOptions, replyAndMaintain } from "./conversation";
@@ -49,7 +50,16 @@ export async function sendQueuedMessage(sessionId: SessionId, text: string): Pro
   return true;
 }
 
-function userEntry(sessionId: SessionId, parentId: EntryId | null, text: string): MessageEntry {
+const isAttachment = (b: Block): b is AttachmentBlock =>
+  b.type === "image" || b.type === "document" || b.type === "text_file";
+
+function userEntry(
+  sessionId: SessionId,
+  parentId: EntryId | null,
+  text: string,
+  attachments: readonly AttachmentBlock[] = [],
+): MessageEntry {
+  const content: Block[] = text.trim() ? [{ type: "text", text }, ...attachments] : [...attachments];
   return {
     id: newEntryId(),
     sessionId,
@@ -57,7 +67,7 @@ function userEntry(sessionId: SessionId, parentId: EntryId | null, text: string)
     createdAt: Date.now(),
     type: "message",
     role: "user",
-    content: [{ type: "text", text }],
+    content,
     status: "complete",
   };
 }
@@ -72,10 +82,22 @@ let creating: SessionId | null = null;
  * While a reply or maintenance still runs in this chat, the message is queued instead and sent as
  * the child of what is then the leaf: never a silent fork beside the reply in flight.
  */
-export async function sendMessage(text: string, parentId?: EntryId | null): Promise<SessionId | null> {
-  if (!text.trim()) return null;
+export async function sendMessage(
+  text: string,
+  parentId?: EntryId | null,
+  attachments: readonly AttachmentBlock[] = [],
+): Promise<SessionId | null> {
+  if (!text.trim() && attachments.length === 0) return null;
   const sessionId = useUiStore.getState().sessionId ?? creating;
   if (sessionId && !isIdle(sessionId)) {
+    if (attachments.length > 0) {
+      // The queue holds text only; the attachments stay in the composer until this chat is free.
+      pushNotice(
+        "info",
+        "Attachments are sent once the reply or compaction in this chat is done. Press Send again then.",
+      );
+      return null;
+    }
     await queueMessage(sessionId, text);
     return sessionId;
   }
@@ -84,9 +106,15 @@ export async function sendMessage(text: string, parentId?: EntryId | null): Prom
   try {
     // One read for the whole send: the session and the path to the parent, passed on to the reply.
     const read = sessionId ? await getSessionPath(sessionId, parentId, knownPath) : undefined;
-    if (!read) return refuseWithoutKey(undefined) ? null : await sendFirst(text);
-    if (refuseWithoutKey(read.session)) return null;
-    await sendAt(read, text, parentId === undefined ? read.session.leafId : parentId);
+    if (!read ? refuseWithoutKey(undefined) : refuseWithoutKey(read.session)) return null;
+    // Limits and what the model reads, checked before anything is stored: the composer keeps it all.
+    const problem = attachmentProblemFor(attachments, read?.path ?? [], read?.session);
+    if (problem) {
+      pushNotice("error", problem);
+      return null;
+    }
+    if (!read) return await sendFirst(text, attachments);
+    await sendAt(read, text, parentId === undefined ? read.session.leafId : parentId, attachments);
     return read.session.id;
   } catch (e) {
     reportActionError("Your message could not be saved", e);
@@ -111,13 +139,18 @@ function refuseWithoutKey(session: Session | undefined): boolean {
 }
 
 /** Appends the message under `parentId` (the end of `read.path`) and starts the reply to it. */
-async function sendAt(read: SessionPath, text: string, parentId: EntryId | null): Promise<void> {
+async function sendAt(
+  read: SessionPath,
+  text: string,
+  parentId: EntryId | null,
+  attachments: readonly AttachmentBlock[] = [],
+): Promise<void> {
   const { session, path } = read;
-  const entry = userEntry(session.id, parentId, text);
+  const entry = userEntry(session.id, parentId, text, attachments);
   const release = holdSession(session.id);
   try {
     await appendEntries(session.id, [entry], { kind: "move", to: entry.id });
-    if (parentId === null) await setAutoTitle(session.id, titleFromText(text));
+    if (parentId === null) await setAutoTitle(session.id, titleFromText(titleText(text, attachments)));
     const withEntry = [...path, entry];
     rememberPath(withEntry);
     void startReply(session.id, entry.id, { preflight: true, read: { session, path: withEntry } });
@@ -127,13 +160,13 @@ async function sendAt(read: SessionPath, text: string, parentId: EntryId | null)
 }
 
 /** The first message: the session is created with it (one transaction), then the reply. */
-async function sendFirst(text: string): Promise<SessionId> {
+async function sendFirst(text: string, attachments: readonly AttachmentBlock[]): Promise<SessionId> {
   const sessionId = newSessionId();
-  const entry = userEntry(sessionId, null, text);
+  const entry = userEntry(sessionId, null, text, attachments);
   const now = Date.now();
   const fresh: Session = {
     id: sessionId,
-    title: titleFromText(text),
+    title: titleFromText(titleText(text, attachments)),
     titleSource: "auto",
     createdAt: now,
     updatedAt: now,
@@ -157,14 +190,37 @@ async function sendFirst(text: string): Promise<SessionId> {
   return sessionId;
 }
 
-/** Edit a user message: a new sibling with the new text, then a reply to it. The original stays. */
+/**
+ * Why `attachments` cannot be sent as a child of `parentId` in the chat on screen (limits, what its
+ * model reads), in a sentence; null when they can. The composer asks first, to say it beside them.
+ */
+export async function attachmentProblemAt(
+  attachments: readonly AttachmentBlock[],
+  parentId: EntryId | null | undefined,
+): Promise<string | null> {
+  if (attachments.length === 0) return null;
+  const sessionId = useUiStore.getState().sessionId;
+  const read = sessionId ? await getSessionPath(sessionId, parentId, knownPath) : undefined;
+  return attachmentProblemFor(attachments, read?.path ?? [], read?.session);
+}
+
+/** A message with attachments only is titled by its first file's name. */
+const titleText = (text: string, attachments: readonly AttachmentBlock[]): string =>
+  text.trim() || attachments.find((a) => a.name)?.name || "Attachment";
+
+/**
+ * Edit a user message: a new sibling with the new text (and the original's attachments), then a
+ * reply to it. The original stays.
+ */
 export async function editMessage(sessionId: SessionId, originalId: EntryId, text: string): Promise<void> {
   const trimmed = text.trim();
   if (!trimmed) return;
   try {
     const original = await getEntry(originalId);
     if (!original || original.sessionId !== sessionId) return;
-    const entry = userEntry(sessionId, original.parentId, text);
+    const attachments =
+      original.type === "message" ? original.content.filter((b): b is AttachmentBlock => isAttachment(b)) : [];
+    const entry = userEntry(sessionId, original.parentId, text, attachments);
     await appendEntries(sessionId, [entry], { kind: "move", to: entry.id });
     useUiStore.setState({ editingId: null });
     void startReply(sessionId, entry.id, { preflight: true });

@@ -9,11 +9,13 @@
  * Never slows a send: callers give a wait bound; a count not in by then resolves null (the caller
  * uses the estimate) and, when it arrives, fills the cache for the next ask.
  */
+
 import { buildContext } from "../../core/session/build-context";
 import type { Entry } from "../../core/session/entries";
 import type { CountTokensFn, CountTokensRequest } from "../../providers/count-tokens";
 import { countTokens } from "../../providers/registry";
 import { useSettingsStore } from "../stores";
+import { attachmentDataFor } from "./attachments";
 import { type ChatTarget, requestParams } from "./chat-target";
 
 /** Requests whose counts are kept (least recently used go first); one per context the meter showed. */
@@ -113,7 +115,9 @@ export function createExactCounter(deps: ExactCounterDeps = {}): ExactCounter {
       if ((failedUntil.get(endpoint) ?? 0) > now()) return null;
       let pending = inFlight.get(key);
       if (!pending) {
-        pending = ask(key, endpoint, req)
+        // Images and PDFs are counted with their data (the endpoint prices them as a send would).
+        pending = attachmentDataFor(req.context, target)
+          .then((attachments) => ask(key, endpoint, attachments ? { ...req, attachments } : req))
           .catch(() => null)
           .finally(() => inFlight.delete(key));
         inFlight.set(key, pending);

@@ -20,6 +20,7 @@ import { stream as defaultStream, loadProvider } from "../../providers/registry"
 import type { AssistantPartial, StreamFn } from "../../providers/types";
 import { createFrameBatcher } from "../frame-batcher";
 import { type ActiveReply, pushNotice, useSettingsStore, useStreamStore } from "../stores";
+import { attachmentDataFor } from "./attachments";
 import { type ChatTarget, chatTarget, isTargetError, requestParams } from "./chat-target";
 import { describeFailure } from "./describe-failure";
 import { pageOwnerId } from "./owner";
@@ -172,6 +173,8 @@ export async function runReply(
           messages: [...built.messages, { role: "user", content: [{ type: "text", text: CONTINUE_REPLY }] }],
         }
       : built;
+    // The bytes of its images and PDFs, read here at the edge (core/ holds only references).
+    const attachments = await attachmentDataFor(context, target);
 
     let partial: AssistantPartial = { content: [], providerId: provider.id, api: provider.api, model: modelId };
     let finalError: MessageError | undefined;
@@ -223,6 +226,7 @@ export async function runReply(
         ...requestParams(target, settings),
         signal: controller.signal,
         ...serverCompactionFor(target, settings),
+        ...(attachments ? { attachments } : {}),
       })) {
         partial = copyPartial(event.partial);
         switch (event.type) {

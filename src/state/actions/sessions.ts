@@ -1,9 +1,11 @@
 /** Session-level actions: open, new chat, rename, delete, per-session settings. */
+
 import type { ModelRef } from "../../core/session/entries";
 import type { SessionId } from "../../core/session/ids";
 import { deleteSession as dbDeleteSession, renameSession as dbRename, updateSession } from "../../db/sessions";
 import { setSetting } from "../../db/settings";
 import { useSettingsStore, useUiStore } from "../stores";
+import { collectBlobsNow } from "./blob-gc";
 import { resumeAutoCompaction } from "./compact";
 import { stopReply } from "./reply";
 import { reportActionError } from "./report-error";
@@ -31,6 +33,7 @@ export async function deleteSession(sessionId: SessionId): Promise<void> {
     stopReply(sessionId);
     await dbDeleteSession(sessionId);
     if (useUiStore.getState().sessionId === sessionId) openSession(null);
+    void collectBlobsNow();
   } catch (e) {
     reportActionError("Could not delete the chat", e);
   }

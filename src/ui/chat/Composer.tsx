@@ -11,6 +11,9 @@ import {
 } from "../../state/actions/composer-drafts";
 import { preloadReplyCode, stopReply } from "../../state/actions/reply";
 import { useMaintenanceStore, useStreamStore, useUiStore } from "../../state/stores";
+import { AttachButton, filesOf } from "./AttachButton";
+import { AttachmentTray } from "./AttachmentTray";
+import { useComposerAttachments } from "./use-composer-attachments";
 
 /**
  * The message box. Its text belongs to the chat on screen (a draft per chat, kept across reloads:
@@ -30,6 +33,8 @@ export function Composer({
 }) {
   const [text, setText] = useState("");
   const ref = useRef<HTMLTextAreaElement>(null);
+  const files = useComposerAttachments(sessionId, session, leafId);
+  const sendable = (text.trim() !== "" || files.attachments.length > 0) && files.pending === 0 && !files.blocked;
   // The chat on screen now (a failed send puts its text back only if the user is still there).
   const onScreen = useRef(sessionId);
   onScreen.current = sessionId;
@@ -94,17 +99,19 @@ export function Composer({
   }, [sessionId]);
 
   const send = async () => {
-    if (!text.trim()) return;
+    if (!sendable) return;
     const sent = text;
     const from = sessionId;
     setText("");
     void clearComposerDraft(from);
-    const ok = await sendMessage(sent, leafId);
+    const attached = files.take();
+    const ok = await sendMessage(sent, leafId, attached);
     if (!ok) {
       // Keep what the user typed if it could not be saved: in its chat's draft, and in the composer
       // if that chat is still the one on screen.
       if (onScreen.current === from) setText((t) => t || sent);
-      composerDraftChanged(from, sent);
+      if (sent.trim()) composerDraftChanged(from, sent);
+      files.restore(from, attached);
     }
   };
 
@@ -115,7 +122,24 @@ export function Composer({
         e.preventDefault();
         void send();
       }}
+      onDragOver={(e) => {
+        if (e.dataTransfer.types.includes("Files")) e.preventDefault();
+      }}
+      onDrop={(e) => {
+        // Files dropped on the composer are attached (defaultPrevented tells the window's import drop to stay out).
+        const dropped = filesOf(e.dataTransfer);
+        if (dropped.length === 0) return;
+        e.preventDefault();
+        void files.add(dropped);
+      }}
     >
+      <AttachmentTray
+        attachments={files.attachments}
+        pending={files.pending}
+        problem={files.problem}
+        onRemove={files.remove}
+      />
+      <AttachButton onFiles={(picked) => void files.add(picked)} />
       <textarea
         ref={ref}
         aria-label="Message"
@@ -130,6 +154,13 @@ export function Composer({
         value={text}
         onFocus={() => preloadReplyCode(session)}
         onChange={(e) => edit(e.target.value)}
+        onPaste={(e) => {
+          // A pasted screenshot or file is attached; pasted text is typed as usual.
+          const pasted = filesOf(e.clipboardData);
+          if (pasted.length === 0) return;
+          e.preventDefault();
+          void files.add(pasted);
+        }}
         onKeyDown={(e) => {
           if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
             e.preventDefault();
@@ -142,7 +173,7 @@ export function Composer({
           Stop
         </button>
       ) : (
-        <button type="submit" className="primary" disabled={!text.trim()}>
+        <button type="submit" className="primary" disabled={!sendable}>
           Send
         </button>
       )}

@@ -12,6 +12,7 @@ import type { SessionView } from "../hooks";
 import { Markdown } from "../markdown/LazyMarkdown";
 import type { Visibility } from "./display-rows";
 import { MessageActions } from "./MessageActions";
+import { MessageFileChip, MessageImage } from "./MessageAttachments";
 import { ThinkingView } from "./ThinkingView";
 
 const ROLE_NAME = { user: "User message", assistant: "Assistant message", tool: "Tool result" } as const;
@@ -170,11 +171,10 @@ export const MessageItem = memo(function MessageItem({
                   </details>
                 );
               case "image":
-                return (
-                  <div key={key} className="muted">
-                    [image]
-                  </div>
-                );
+                return <MessageImage key={key} block={block} />;
+              case "document":
+              case "text_file":
+                return <MessageFileChip key={key} block={block} />;
               default:
                 return null;
             }

@@ -29,9 +29,11 @@ export function DropToImport() {
     };
     const onDrop = (e: DragEvent) => {
       if (!carriesFiles(e)) return;
-      e.preventDefault(); // otherwise the browser navigates to the file
       depth = 0;
       setOver(false);
+      // Dropped on the composer: attached there, not imported.
+      if (e.defaultPrevented) return;
+      e.preventDefault(); // otherwise the browser navigates to the file
       const files = [...(e.dataTransfer?.files ?? [])];
       if (files.length > 0) void importFile(files);
     };

@@ -16,6 +16,7 @@
  * - Not kept: the system prompt, the session model (pi derives it from the messages), `continues`,
  *   "interrupted" (written as aborted), error kinds, image data, usage cost (written as 0).
  */
+import { textFileText } from "../../attachments/attachment-text";
 import { fillTemplate, HANDOFF_CONTEXT } from "../../prompts";
 import { toolCallText, toolResultText } from "../../session/build-context";
 import {
@@ -101,7 +102,10 @@ function asPiText(b: Block): Json | null {
     case "text":
       return { type: "text", text: b.text };
     case "image":
+    case "document":
       return { type: "text", text: PI_IMAGE_OMITTED };
+    case "text_file":
+      return { type: "text", text: textFileText(b) };
     case "tool_call":
       return { type: "text", text: toolCallText(b.name, b.args) };
     case "tool_result":

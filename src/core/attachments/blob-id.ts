@@ -1,0 +1,36 @@
+/**
+ * Content addressing for the blobs table: a blob's id is the SHA-256 of its bytes (lowercase hex),
+ * so the same file attached twice, in any chat, is stored once. Also the base64 form attachments
+ * travel in (requests, Grove JSON). Pure (Web Crypto's digest is a computation, not I/O).
+ */
+import type { BlobId } from "../session/ids";
+
+/** The blob id of `bytes`: their SHA-256, as 64 lowercase hex digits. */
+export async function blobIdOf(bytes: Uint8Array): Promise<BlobId> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>));
+  let hex = "";
+  for (const b of digest) hex += b.toString(16).padStart(2, "0");
+  return hex as BlobId;
+}
+
+/** Whether `id` has the shape of a content address (an imported file could carry anything). */
+export const isBlobId = (id: string): id is BlobId => /^[0-9a-f]{64}$/.test(id);
+
+// btoa/atob take "binary strings"; built in slices, since one String.fromCharCode(...bytes) call
+// overflows the argument limit on a multi-megabyte file.
+const SLICE = 0x8000;
+
+export function bytesToBase64(bytes: Uint8Array): string {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += SLICE) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + SLICE));
+  }
+  return btoa(binary);
+}
+
+export function base64ToBytes(base64: string): Uint8Array {
+  const binary = atob(base64);
+  const out = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
+  return out;
+}
