@@ -20,6 +20,10 @@ export const KIND_SHORT: Readonly<Record<GraphNode["kind"], string>> = {
   compaction: "Compaction",
   branch_summary: "Branch summary",
   handoff: "Handoff",
+  setting: "Setting",
+  extension_data: "Extension data",
+  note: "Note",
+  command: "Command",
 };
 
 /** Glyphs drawn in the node's badge (decorative: the name says the kind). */
@@ -30,6 +34,10 @@ export const KIND_GLYPH: Readonly<Record<GraphNode["kind"], string>> = {
   compaction: "⇊",
   branch_summary: "↺",
   handoff: "⇢",
+  setting: "⚙",
+  extension_data: "…",
+  note: "N",
+  command: "$",
 };
 
 /**
