@@ -11,35 +11,30 @@
  *   → checkTree (ids present and unique, parents exist, no cycles)         [these four: migrate.ts]
  *   → convertV3 (Grove entries; what each line means: items.ts) → checkSessionGraph.
  *
- * Representation choices (Grove's Entry union is closed, so no new entry types):
- * - `model_change` → a user-role message with one bracketed note, `[Model changed to <model>
- *   (<provider>)]`. pi keeps model changes out of the model's context, but Grove has no message
- *   that is shown and never sent, except an `error` reply without content, which would show as a
- *   failure with a Retry button. So Grove's model does see this one line (merged into the next user
- *   turn by build-context). A user-role note is the least bad choice: clearly marked, a dozen
- *   tokens, and no words put in the assistant's mouth. Export turns exactly that note back into a
- *   `model_change`, so pi never sees it as text.
+ * Representation choices (README.md lists them all):
+ * - Each pi entry kind becomes a Grove entry of its own kind (model and thinking-level changes,
+ *   `custom` data, context notes, commands), so nothing pi keeps out of its model's context is
+ *   sent by Grove, and the export can write each line back as pi wrote it.
+ * - pi's ids are kept (ids.ts); every field Grove does not interpret is kept as a patch on the
+ *   entry (`piExtra`, patch.ts), computed here by running the export on the new entry.
  * - Aborted replies stay as they were seen: status "stopped", stopReason "aborted", pi's
  *   `errorMessage` as `error` (kind "aborted"). Failed replies: status "error", kind "unknown"
  *   (classification lives in providers/, which core may not import).
- * - `bashExecution` → a user message with the text pi itself sends for it (`Ran \`cmd\`` + output);
- *   `custom` (v2 `hookMessage`) messages and `custom_message` entries → user messages with their
- *   content, which is also what pi sends. Their `details` and `display` are not kept (a hidden one
- *   becomes visible), and a `!!` bash run pi kept out of context is sent like the others.
- * - Images → a visible "[image omitted]" text (no blobs are imported here); unknown content
- *   blocks → "[<type> omitted]". A tool result's `details` (diffs etc.) are not kept.
- * - Skipped, never fatal: `thinking_level_change` (a setting, not conversation; pi never sends it),
- *   `custom` entries (extension state), message roles and entry types this importer does not know
- *   (a newer pi may add some; refusing the whole file for them would lose everything else). A
- *   skipped entry's children are re-parented to its nearest kept ancestor, so the tree stays whole.
+ * - Images → image blocks; their base64 bytes travel in `ExportedSession.images` (the import job
+ *   stores them as blobs). Unknown content blocks → "[<type> omitted]" (the patch restores them).
+ * - Skipped, never fatal: message roles and entry types this importer does not know (a newer pi
+ *   may add some; refusing the whole file for them would lose everything else). A skipped
+ *   entry's children are re-parented to its nearest kept ancestor, so the tree stays whole.
  *   `label` entries become Grove labels; the latest `session_info` name becomes the title.
  * - Compactions: `shortSummary` is the summary's first sentence (its Goal section's when it has
  *   one, as Grove's own fallback does; ≤ 120 chars);
  *   `keptUserTurnIds` is [] (pi keeps no user turns beside its summary); `tokensAfter` is an
  *   ESTIMATE, summary characters / 4, because pi does not record it and 0 would be a lie;
  *   `reason` is "manual" (pi does not record why); `model` is the model in effect at that point.
- * - Branch summaries: pi's `fromId` is the entry the user went back to ("root" at the root). It
- *   maps to that entry's Grove id; "root" maps to the entry written just before the summary.
+ * - Branch summaries: pi's `fromId` is where the user went ("root" at the root); Grove's
+ *   `fromId` is the leaf of the branch left: `grove.fromId` when Grove wrote the file, else the
+ *   entry written just before the summary (pi appends as the leaf moves).
+ * - A compaction Grove exported holds its kept user turns in pi's summary text: taken out here.
  * - The leaf is the last entry in file order (pi's rule: the last appended entry is the leaf); the
  *   session model is the last model change or assistant model on that path (pi's rule), else the
  *   v1 header's provider/modelId.
