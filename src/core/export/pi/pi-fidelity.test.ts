@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { Entry } from "../../session/entries";
+import { exportGroveJson, parseGroveJson } from "../grove-json";
 import { exportPiJsonl } from "./export";
 import { parsePiJsonl } from "./import";
 import { buildSessionContext, everyKindSession, piEntries, piLeaves } from "./testing/pi-sessions";
@@ -106,6 +107,21 @@ describe("pi fidelity: sessions written by pi's own SessionManager", () => {
 
   it("a second round trip changes nothing", () => {
     expect(roundTrip(exported).exported).toBe(exported);
+  });
+
+  it("survives a Grove JSON backup: the new entry kinds and the kept pi fields come back", () => {
+    const backup = parseGroveJson(exportGroveJson([session]));
+    if (backup.kind !== "ok") throw new Error(backup.message);
+    const [restored] = backup.sessions;
+    if (!restored) throw new Error("no session");
+    // Image bytes live in the blobs table, not in the JSON: given back as the export job does.
+    // (Grove JSON sorts keys, so kept values may come back with their keys in another order.)
+    const lines = (text: string) =>
+      text
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l));
+    expect(lines(exportPiJsonl(restored, { images: session.images }))).toEqual(lines(exported));
   });
 });
 
