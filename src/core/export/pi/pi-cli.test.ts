@@ -5,7 +5,7 @@
  * in a throwaway agent dir (`PI_CODING_AGENT_DIR/models.json`, pi's documented way).
  */
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -15,6 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CompactionEntry, Entry, Session } from "../../session/entries";
 import { asEntryId, asSessionId } from "../../session/ids";
 import { exportPiJsonl } from "./export";
+import { parsePiJsonl } from "./import";
+import { buildSessionContext, piEntries, piLeaves } from "./testing/pi-sessions";
 
 const CLI = fileURLToPath(
   new URL("../../../../node_modules/@mariozechner/pi-coding-agent/dist/cli.js", import.meta.url),
@@ -108,7 +110,29 @@ describe("the pi CLI continues a Grove export", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("sends the kept user turns in the compaction summary pi's model gets", async () => {
+  /** Runs the pi CLI in print mode against the recording server; resolves when it exits. */
+  function runPi(agentDir: string, extra: readonly string[]): Promise<{ code: number | null; out: string }> {
+    const args = [
+      CLI,
+      ...["--provider", "mock", "--model", "mock-model"],
+      ...["--no-tools", "--no-extensions", "--no-skills", "--no-context-files", "--no-prompt-templates", "--no-themes"],
+      ...extra,
+    ];
+    const env = { ...process.env, HOME: dir, PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1" };
+    return new Promise((resolve) => {
+      const child = spawn(process.execPath, args, { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] });
+      let out = "";
+      child.stdout.on("data", (d) => {
+        out += d;
+      });
+      child.stderr.on("data", (d) => {
+        out += d;
+      });
+      child.on("close", (code) => resolve({ code, out }));
+    });
+  }
+
+  function writeAgentDir(): string {
     const { port } = server.address() as AddressInfo;
     const agentDir = join(dir, "agent");
     const models = {
@@ -124,27 +148,15 @@ describe("the pi CLI continues a Grove export", () => {
     };
     mkdirSync(agentDir, { recursive: true });
     writeFileSync(join(agentDir, "models.json"), JSON.stringify(models));
+    return agentDir;
+  }
+
+  it("sends the kept user turns in the compaction summary pi's model gets", async () => {
+    const agentDir = writeAgentDir();
     const sessionFile = join(dir, "grove-export.jsonl");
     writeFileSync(sessionFile, exportPiJsonl(groveCompactedChat()));
 
-    const args = [
-      CLI,
-      ...["--provider", "mock", "--model", "mock-model", "--session", sessionFile],
-      ...["--no-tools", "--no-extensions", "--no-skills", "--no-context-files", "--no-prompt-templates", "--no-themes"],
-      ...["-p", "What should we do next?"],
-    ];
-    const env = { ...process.env, HOME: dir, PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1" };
-    const run = await new Promise<{ code: number | null; out: string }>((resolve) => {
-      const child = spawn(process.execPath, args, { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] });
-      let out = "";
-      child.stdout.on("data", (d) => {
-        out += d;
-      });
-      child.stderr.on("data", (d) => {
-        out += d;
-      });
-      child.on("close", (code) => resolve({ code, out }));
-    });
+    const run = await runPi(agentDir, ["--session", sessionFile, "-p", "What should we do next?"]);
     expect(run.code, run.out).toBe(0);
     expect(run.out).toContain("Next: add lint.");
 
@@ -162,5 +174,32 @@ describe("the pi CLI continues a Grove export", () => {
     expect(summary).toContain(`<user_message>\n${KEPT_TURN}\n</user_message>`);
     expect(summary).toContain("Set up the repository.");
     expect(texts.at(-1)).toContain("What should we do next?");
+
+    // What pi appended to Grove's export (its AgentSession's own entries) goes through Grove too.
+    expectSameContextAtEveryLeaf(readFileSync(sessionFile, "utf8"));
+  }, 120_000);
+
+  it("a session pi's AgentSession wrote itself comes back from Grove with the same context", async () => {
+    const agentDir = writeAgentDir();
+    const sessions = join(dir, "sessions");
+    const run = await runPi(agentDir, ["--session-dir", sessions, "--thinking", "low", "-p", "Hello from pi"]);
+    expect(run.code, run.out).toBe(0);
+    const [file] = readdirSync(sessions).filter((f) => f.endsWith(".jsonl"));
+    if (!file) throw new Error(`pi wrote no session: ${run.out}`);
+    const text = readFileSync(join(sessions, file), "utf8");
+    expect(text).toContain('"role":"assistant"');
+    expectSameContextAtEveryLeaf(text);
   }, 120_000);
 });
+
+/** Through Grove and back: pi's context at every leaf is unchanged. */
+function expectSameContextAtEveryLeaf(original: string) {
+  const parsed = parsePiJsonl(original);
+  if (parsed.kind !== "ok") throw new Error(parsed.message);
+  const copy = exportPiJsonl(parsed.sessions[0]!);
+  const before = piEntries(original);
+  const after = piEntries(copy);
+  const leaves = piLeaves(before);
+  expect(leaves.length).toBeGreaterThan(0);
+  for (const leaf of leaves) expect(buildSessionContext(after, leaf.id)).toEqual(buildSessionContext(before, leaf.id));
+}
