@@ -365,8 +365,9 @@ test("a real pi session dropped on the window: the whole tree, both compactions 
   await expect(page.getByText(/^Imported “.*” from a pi session file\.$/)).toBeVisible({ timeout: 15_000 });
   await expect(sessionLinks(page)).toHaveCount(1);
   await openGraph(page);
-  await expect(graph(page).getByTitle("Nodes shown")).toHaveText("997 nodes");
-  // Zoomed out, 997 nodes are an overview; search walks to each compaction and shows its node.
+  // 997 conversation entries and 5 thinking-level changes (pi session metadata, kept as markers).
+  await expect(graph(page).getByTitle("Nodes shown")).toHaveText("1,002 nodes");
+  // Zoomed out, 1002 nodes are an overview; search walks to each compaction and shows its node.
   await graph(page).getByRole("searchbox", { name: "Search graph" }).fill("Context Checkpoint: Coding Agent");
   await expect(graph(page).locator("output")).toHaveText("2 matches");
   const selected = graph(page).locator('[role="treeitem"].selected');
