@@ -950,6 +950,8 @@ describe("exportPiJsonl", () => {
       status: "complete",
     };
     const exported = exportPiJsonl({ session, entries: [u1, interrupted, handoff], labels: {} });
+    // A chat made in Grove has no working directory: none is written (pi would print an empty one).
+    expect(piLines(exported)[0]).not.toHaveProperty("cwd");
     const first = piLines(exported)[1] as PiLine & { customType?: string; content?: string };
     expect(first.type).toBe("custom_message");
     expect(first.customType).toBe(GROVE_HANDOFF_CUSTOM_TYPE);
