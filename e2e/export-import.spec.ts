@@ -366,7 +366,7 @@ test("a real pi session dropped on the window: the whole tree, both compactions 
   await expect(page.getByText(/^Imported “.*” from a pi session file\.$/)).toBeVisible({ timeout: 15_000 });
   await expect(sessionLinks(page)).toHaveCount(1);
   await openGraph(page);
-  // 997 entries; long straight runs of tool calls are folded into one node each (level of detail).
+  // 997 entries and 5 thinking-level changes (kept as markers); long straight runs of tool calls are folded into one node each (level of detail).
   await expect(graph(page).getByTitle("Nodes shown")).toHaveText(/^\d+ nodes$/);
   const shown = Number.parseInt((await graph(page).getByTitle("Nodes shown").textContent()) ?? "", 10);
   expect(shown).toBeLessThan(200);

@@ -57,8 +57,13 @@ export function isCutCandidate(entry: Entry): boolean {
       );
     case "branch_summary":
     case "handoff":
+    case "context_note":
+    case "command":
       return true;
     case "compaction":
+    case "model_change":
+    case "thinking_level_change":
+    case "custom":
       return false;
     default:
       return assertNever(entry, "entry");

@@ -19,8 +19,9 @@
  */
 
 import { attachmentLabel, textFileText } from "../attachments/attachment-text";
+import { commandContextText, isCommandSent } from "../session/agent-entries";
 import { assertNever, type Block, type Entry, type MessageEntry } from "../session/entries";
-import { argsJson } from "../session/entry-text";
+import { argsJson, contextNoteText, IMAGE_PLACEHOLDER } from "../session/entry-text";
 import type { EntryId } from "../session/ids";
 import { isSkippedMessage } from "../session/plan-context";
 import { stripTail } from "./verbatim-tail";
@@ -158,6 +159,14 @@ export function serializeEntry(entry: Entry, opts: SerializeOptions = {}): strin
       return `[Handoff document]\n${escapeContent(entry.document.trim())}`;
     case "compaction":
       return `[Compaction summary]\n${escapeContent(stripTail(entry.summary).trim())}`;
+    case "context_note":
+      return `[Note: ${entry.customType}]\n${escapeContent(contextNoteText(entry).trim())}`;
+    case "command":
+      return isCommandSent(entry) ? `[User ran a command]\n${escapeContent(commandContextText(entry).trim())}` : "";
+    case "model_change":
+    case "thinking_level_change":
+    case "custom":
+      return "";
     default:
       return assertNever(entry, "entry");
   }

@@ -182,6 +182,15 @@ export function entryPreview(e: Entry): string {
       return `Branch summary: ${title}`;
     case "handoff":
       return `Handoff: ${title}`;
+    case "model_change":
+    case "thinking_level_change":
+      return title;
+    case "custom":
+      return `Extension data: ${title}`;
+    case "context_note":
+      return `Note: ${title}`;
+    case "command":
+      return `Command: ${title}`;
     default:
       return assertNever(e, "entry");
   }

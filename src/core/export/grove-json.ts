@@ -20,6 +20,11 @@ export type ExportedSession = {
    * lossless. Absent when there is none (and in files written before attachments existed).
    */
   blobs?: ExportedBlob[];
+  /**
+   * Bytes (base64) of images its entries refer to, by blob id, where a format carries them:
+   * filled by the pi import (the import job stores them as blobs) and read by the pi export.
+   */
+  images?: ReadonlyMap<BlobId, { readonly data: string; readonly mimeType: string }>;
 };
 
 /** One stored attachment: `id` is the SHA-256 of the bytes (hex), `data` the bytes in base64. */
@@ -90,6 +95,7 @@ const base = {
   sessionId,
   parentId: entryId.nullable(),
   createdAt: nonNegative,
+  piExtra: z.unknown().optional(),
 };
 
 const messageEntry = z.object({
@@ -167,11 +173,54 @@ const handoffEntry = z.object({
   fromEntryId: entryId,
 });
 
+const modelChangeEntry = z.object({
+  ...base,
+  type: z.literal("model_change"),
+  provider: z.string(),
+  modelId: z.string(),
+});
+const thinkingLevelChangeEntry = z.object({
+  ...base,
+  type: z.literal("thinking_level_change"),
+  thinkingLevel: z.string(),
+});
+const customDataEntry = z.object({
+  ...base,
+  type: z.literal("custom"),
+  customType: z.string(),
+  data: z.unknown().optional(),
+});
+const contextNoteEntry = z.object({
+  ...base,
+  type: z.literal("context_note"),
+  customType: z.string(),
+  content: z.array(block),
+  display: z.boolean(),
+  details: z.unknown().optional(),
+  asMessage: z.boolean().optional(),
+});
+const commandEntry = z.object({
+  ...base,
+  type: z.literal("command"),
+  command: z.string(),
+  output: z.string(),
+  exitCode: z.number().nullable().optional(),
+  cancelled: z.boolean().optional(),
+  truncated: z.boolean().optional(),
+  fullOutputPath: z.string().optional(),
+  excludeFromContext: z.boolean().optional(),
+});
+
 const entrySchema: z.ZodType<Entry> = z.discriminatedUnion("type", [
   messageEntry,
   compactionEntry,
   branchSummaryEntry,
   handoffEntry,
+  modelChangeEntry,
+  thinkingLevelChangeEntry,
+  customDataEntry,
+  contextNoteEntry,
+  commandEntry,
 ]);
 
 const thinkingSchema = z.discriminatedUnion("kind", [
@@ -201,6 +250,7 @@ const sessionSchema: z.ZodType<Session> = z.object({
   parentSessionId: sessionId.optional(),
   parentEntryId: entryId.optional(),
   importedFrom: z.string().optional(),
+  piHeader: z.record(z.string(), z.unknown()).optional(),
 });
 
 const fileSchema = z.object({

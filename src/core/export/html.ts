@@ -14,7 +14,9 @@
  * next entry marked. Off the active path each branch follows its newest child, as in the app.
  * Rendering recurses once per nested fork (not per entry), so depth is the branching depth.
  */
+import { commandContextText, settingChangeText } from "../session/agent-entries";
 import { assertNever, type Block, type Entry, type MessageEntry } from "../session/entries";
+import { contextNoteText } from "../session/entry-text";
 import type { BlobId, EntryId } from "../session/ids";
 import {
   type BranchLine,
@@ -218,6 +220,15 @@ function renderEntry(e: Entry, ctx: Context, continues: string | null): string {
         `Handed off from session ${e.fromSessionId}`,
         summaryDetails("Handoff document", e.document),
       );
+    case "model_change":
+    case "thinking_level_change":
+      return card("setting", escapeHtml(settingChangeText(e)), extra, "", "");
+    case "custom":
+      return "";
+    case "context_note":
+      return e.display ? card("note", "Note", extra, e.customType, summaryDetails("Content", contextNoteText(e))) : "";
+    case "command":
+      return card("command", "Command", extra, e.command, summaryDetails("Output", commandContextText(e)));
     default:
       return assertNever(e, "entry");
   }

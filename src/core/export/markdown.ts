@@ -23,7 +23,9 @@
  * on every line, blank lines included, so a blank line in a summary can't end the quote early.
  */
 import { fenceLanguage } from "../attachments/attachment-text";
+import { commandContextText, settingChangeText } from "../session/agent-entries";
 import { assertNever, type Block, type Entry, type MessageEntry } from "../session/entries";
+import { contextNoteText } from "../session/entry-text";
 import type { EntryId } from "../session/ids";
 import {
   type BranchLine,
@@ -126,6 +128,12 @@ export function forkOrigin(b: OtherBranch): string {
       return `${where}the branch summary after message ${b.fromDepth}`;
     case "handoff":
       return `${where}the handoff document`;
+    case "model_change":
+    case "thinking_level_change":
+    case "custom":
+    case "context_note":
+    case "command":
+      return `${where}${entryPreview(b.from)} after message ${b.fromDepth}`;
     default:
       return assertNever(b.from, "entry");
   }
@@ -167,6 +175,19 @@ function renderEntry(e: Entry, ctx: Context, level: number): string[] {
           `**Handoff**: handed off from session ${escapeInline(e.fromSessionId)}${label}`,
           inertMarkdown(e.document),
         ),
+      ];
+    case "model_change":
+    case "thinking_level_change":
+      return [`*${escapeInline(settingChangeText(e))}*${label}`];
+    case "custom":
+      return [];
+    case "context_note":
+      return e.display
+        ? [quoted(`**Note** (${escapeInline(e.customType)})${label}`, inertMarkdown(contextNoteText(e)))]
+        : [];
+    case "command":
+      return [
+        quoted(`**Command** \`${escapeInline(oneLine(e.command))}\`${label}`, inertMarkdown(commandContextText(e))),
       ];
     default:
       return assertNever(e, "entry");

@@ -75,6 +75,12 @@ function remapEntry(e: Entry, map: IdMap): Entry {
       return { ...e, ...base, fromId: eid(map, e.fromId) };
     case "handoff":
       return { ...e, ...base, fromSessionId: sid(map, e.fromSessionId), fromEntryId: eid(map, e.fromEntryId) };
+    case "model_change":
+    case "thinking_level_change":
+    case "custom":
+    case "context_note":
+    case "command":
+      return { ...e, ...base };
     default:
       return assertNever(e, "entry");
   }

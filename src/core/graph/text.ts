@@ -2,10 +2,23 @@
  * The words the history graph shows for an entry: its kind and its title (first words, from
  * core/session/entry-text.ts, where the text search looks through lives too). Pure: no I/O.
  */
-import type { Block, Entry } from "../session/entries";
-import { firstWords } from "../session/entry-text";
 
-export type GraphNodeKind = "user" | "assistant" | "tool" | "compaction" | "branch_summary" | "handoff" | "run";
+import { settingChangeText } from "../session/agent-entries";
+import type { Block, Entry } from "../session/entries";
+import { contextNoteText, firstWords } from "../session/entry-text";
+
+export type GraphNodeKind =
+  | "user"
+  | "assistant"
+  | "tool"
+  | "compaction"
+  | "branch_summary"
+  | "handoff"
+  | "setting"
+  | "extension_data"
+  | "note"
+  | "command"
+  | "run";
 
 /** What a node is called, first in its accessible name ("User message · …"). */
 export const KIND_NAME: Readonly<Record<GraphNodeKind, string>> = {
@@ -16,6 +29,10 @@ export const KIND_NAME: Readonly<Record<GraphNodeKind, string>> = {
   branch_summary: "Branch summary",
   handoff: "Handoff",
   run: "Collapsed run",
+  setting: "Setting change",
+  extension_data: "Extension data",
+  note: "Context note",
+  command: "Command",
 };
 
 export function kindOf(entry: Entry): Exclude<GraphNodeKind, "run"> {
@@ -26,6 +43,15 @@ export function kindOf(entry: Entry): Exclude<GraphNodeKind, "run"> {
     case "branch_summary":
     case "handoff":
       return entry.type;
+    case "model_change":
+    case "thinking_level_change":
+      return "setting";
+    case "custom":
+      return "extension_data";
+    case "context_note":
+      return "note";
+    case "command":
+      return "command";
   }
 }
 
@@ -83,5 +109,14 @@ function computeTitle(entry: Entry): string {
       return firstWords(entry.summary.slice(0, TITLE_SOURCE_CHARS)) || "Summary of a branch";
     case "handoff":
       return firstWords(entry.document.slice(0, TITLE_SOURCE_CHARS)) || "Handoff document";
+    case "model_change":
+    case "thinking_level_change":
+      return settingChangeText(entry);
+    case "custom":
+      return entry.customType;
+    case "context_note":
+      return firstWords(contextNoteText(entry).slice(0, TITLE_SOURCE_CHARS)) || entry.customType;
+    case "command":
+      return `$ ${entry.command}`.slice(0, TITLE_SOURCE_CHARS);
   }
 }

@@ -23,6 +23,8 @@
  *    is what follows the compaction entry. Compaction entries inside the kept region are skipped
  *    (superseded by the latest one).
  *    - `branch_summary` / `handoff` → user-role messages from their prompts/ templates.
+ *    - `context_note` → a user-role message of its content; `command` → pi's text for the run
+ *      (none for a `!!` run); `model_change`, `thinking_level_change`, `custom` → nothing.
  *    - messages with status `error` and no content are skipped; every other message (stopped,
  *      interrupted, error with a partial) is sent as the user saw it.
  *    - a "Continue" reply (`continues` = the assistant message just before it) is joined to that
@@ -48,6 +50,7 @@ import {
   fillTemplate,
   HANDOFF_CONTEXT,
 } from "../prompts";
+import { commandContextText, isCommandSent } from "./agent-entries";
 import type { ContextMessage, ContextUserMessage, LlmContext } from "./context";
 import {
   type ApiKind,
@@ -131,10 +134,15 @@ const userTurnText = (e: MessageEntry): string =>
     .map((b) => b.text)
     .join("\n\n");
 
-function compactionMessage(compaction: CompactionEntry, keptTurns: readonly MessageEntry[]): ContextUserMessage {
+/** The text of the compaction's context message: the framing, the kept user turns verbatim, the summary (rule 2). */
+export function compactionContextText(summary: string, keptTurns: readonly MessageEntry[]): string {
   const turns = keptTurns.map((e) => `<user_message>\n${userTurnText(e)}\n</user_message>`);
   const keptUserTurns = turns.length > 0 ? fillTemplate(COMPACTION_KEPT_USER_TURNS, { turns: turns.join("\n\n") }) : "";
-  return userMessage(fillTemplate(COMPACTION_SUMMARY_CONTEXT, { keptUserTurns, summary: compaction.summary }));
+  return fillTemplate(COMPACTION_SUMMARY_CONTEXT, { keptUserTurns, summary });
+}
+
+function compactionMessage(compaction: CompactionEntry, keptTurns: readonly MessageEntry[]): ContextUserMessage {
+  return userMessage(compactionContextText(compaction.summary, keptTurns));
 }
 
 /** The context for `path` (root first, as `pathToRoot` returns it), normalized for `opts.targetApi`. */
@@ -162,6 +170,17 @@ export function buildContext(path: readonly Entry[], opts: BuildContextOptions):
         continue;
       case "handoff":
         messages.push(userMessage(fillTemplate(HANDOFF_CONTEXT, { document: entry.document })));
+        continue;
+      // pi's rules (its convertToLlm): a note is a user message of its content, a command pi's text for it.
+      case "context_note":
+        messages.push({ role: "user", content: textBlocks(entry.content) });
+        continue;
+      case "command":
+        if (isCommandSent(entry)) messages.push(userMessage(commandContextText(entry)));
+        continue;
+      case "model_change":
+      case "thinking_level_change":
+      case "custom":
         continue;
       case "message": {
         if (isSkippedMessage(entry)) continue;

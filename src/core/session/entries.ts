@@ -134,6 +134,11 @@ type EntryBase = {
   readonly parentId: EntryId | null;
   /** ms since epoch */
   readonly createdAt: number;
+  /**
+   * What an imported pi line held beyond what Grove interprets (usage.cost, responseId, details,
+   * textSignature, …): opaque to Grove, written back by the pi export (core/export/pi/patch.ts).
+   */
+  readonly piExtra?: unknown;
 };
 
 export type MessageEntry = EntryBase & {
@@ -221,7 +226,68 @@ export type HandoffEntry = EntryBase & {
   readonly fromEntryId: EntryId;
 };
 
-export type Entry = MessageEntry | CompactionEntry | BranchSummaryEntry | HandoffEntry;
+/** Session metadata (from pi): the model changed here. Never sent; shown as a small marker. */
+export type ModelChangeEntry = EntryBase & {
+  readonly type: "model_change";
+  readonly provider: string;
+  readonly modelId: string;
+};
+
+/** Session metadata (from pi): the thinking level changed here. Never sent; shown as a small marker. */
+export type ThinkingLevelChangeEntry = EntryBase & {
+  readonly type: "thinking_level_change";
+  readonly thinkingLevel: string;
+};
+
+/** Extension state (a pi `custom` entry): opaque, never sent, not shown, kept for export. */
+export type CustomDataEntry = EntryBase & {
+  readonly type: "custom";
+  readonly customType: string;
+  readonly data?: unknown;
+};
+
+/**
+ * A note an extension put into the context (a pi `custom_message`, or a `custom`-role message):
+ * sent as a user-role message of its content, shown only when `display` says so.
+ */
+export type ContextNoteEntry = EntryBase & {
+  readonly type: "context_note";
+  readonly customType: string;
+  readonly content: Block[];
+  readonly display: boolean;
+  readonly details?: unknown;
+  /** pi wrote it as a `message` entry with role `custom` (not a `custom_message` entry). */
+  readonly asMessage?: boolean;
+};
+
+/**
+ * A shell command the user ran (pi's `!cmd`, a `bashExecution` message): sent as pi's text for it
+ * unless `excludeFromContext` (pi's `!!cmd`); shown as a collapsed command block.
+ */
+export type CommandEntry = EntryBase & {
+  readonly type: "command";
+  readonly command: string;
+  readonly output: string;
+  readonly exitCode?: number | null;
+  readonly cancelled?: boolean;
+  readonly truncated?: boolean;
+  readonly fullOutputPath?: string;
+  readonly excludeFromContext?: boolean;
+};
+
+/** Entries the context builder never sends: session metadata and extension state. */
+export type MetaEntry = ModelChangeEntry | ThinkingLevelChangeEntry | CustomDataEntry;
+
+export type Entry =
+  | MessageEntry
+  | CompactionEntry
+  | BranchSummaryEntry
+  | HandoffEntry
+  | ModelChangeEntry
+  | ThinkingLevelChangeEntry
+  | CustomDataEntry
+  | ContextNoteEntry
+  | CommandEntry;
 export type EntryType = Entry["type"];
 
 // ---- sessions ---------------------------------------------------------------------------------
@@ -253,6 +319,8 @@ export type Session = {
   pinned?: boolean;
   /** Moved out of the chat list into its "Archived" view (nothing is deleted). */
   archived?: boolean;
+  /** The pi session header's fields Grove does not interpret (`cwd`, `parentSession`, …), written back by the pi export. */
+  piHeader?: Record<string, unknown>;
 };
 
 export function assertNever(x: never, what = "value"): never {

@@ -9,7 +9,8 @@
  * Pure: no I/O.
  */
 import { attachmentLabel, textFileText } from "../attachments/attachment-text";
-import { assertNever, type Block, type Entry, messageText } from "./entries";
+import { commandContextText, isCommandSent, settingChangeText } from "./agent-entries";
+import { assertNever, type Block, type ContextNoteEntry, type Entry, messageText } from "./entries";
 import { isSkippedMessage } from "./plan-context";
 
 /** Stands in for an image stored without a name (attachmentLabel names the others). */
@@ -70,6 +71,11 @@ export function blockText(block: Block, opts: BlockTextOptions): string | null {
   }
 }
 
+/** A context note's content as the user-role text it is sent as (images as their placeholder). */
+export function contextNoteText(e: ContextNoteEntry): string {
+  return e.content.map((b) => blockText(b, { thinking: "drop" }) ?? "").join("\n\n");
+}
+
 /** The plain text of a message's text blocks (no tool blocks, no thinking), joined and trimmed. */
 export function visibleText(content: readonly Block[]): string {
   return messageText(content).trim();
@@ -90,7 +96,14 @@ export function entryContextText(entry: Entry): string {
     case "handoff":
       return entry.document;
     case "compaction":
+    case "model_change":
+    case "thinking_level_change":
+    case "custom":
       return "";
+    case "context_note":
+      return contextNoteText(entry);
+    case "command":
+      return isCommandSent(entry) ? commandContextText(entry) : "";
     default:
       return assertNever(entry, "entry");
   }
@@ -127,6 +140,15 @@ export function entryText(entry: Entry): string {
       return entry.summary;
     case "handoff":
       return entry.document;
+    case "model_change":
+    case "thinking_level_change":
+      return settingChangeText(entry);
+    case "custom":
+      return entry.customType;
+    case "context_note":
+      return contextNoteText(entry);
+    case "command":
+      return entry.output ? `${entry.command}\n${entry.output}` : entry.command;
     default:
       return assertNever(entry, "entry");
   }

@@ -1,10 +1,11 @@
 /** What a chat search answers (shared with state/ and ui/; no Dexie here). */
 import type { SnippetPart } from "../../core/search/snippet";
+import type { Entry } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
 
 export type { SnippetPart } from "../../core/search/snippet";
 
-export type SearchResultKind = "message" | "compaction" | "branch_summary" | "handoff" | "title";
+export type SearchResultKind = Entry["type"] | "title";
 
 export type ChatSearchResult = {
   sessionId: SessionId;

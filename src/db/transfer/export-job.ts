@@ -13,6 +13,7 @@ import { exportPiJsonl } from "../../core/export/pi/export";
 import { assertNever } from "../../core/session/entries";
 import type { SessionId } from "../../core/session/ids";
 import { readAllForExport, readSessionForExport } from "../export";
+import { withImageData } from "./pi-images";
 
 export type ExportFormat = "grove-json" | "markdown" | "html" | "pi-jsonl";
 
@@ -51,7 +52,10 @@ async function exportFile(request: ExportRequest): Promise<ExportedFile> {
     case "html":
       return { fileName: `${base}.html`, blob: textBlob(exportHtml(s, { now: request.now }), "text/html") };
     case "pi-jsonl":
-      return { fileName: `${base}.jsonl`, blob: textBlob(exportPiJsonl(s), "application/x-ndjson") };
+      return {
+        fileName: `${base}.jsonl`,
+        blob: textBlob(exportPiJsonl(await withImageData(s)), "application/x-ndjson"),
+      };
     default:
       return assertNever(request.format, "export format");
   }

@@ -19,6 +19,7 @@ import {
 import { remapSessions } from "../../core/export/remap-ids";
 import { newEntryId, newSessionId, type SessionId } from "../../core/session/ids";
 import { isQuotaError } from "../storage";
+import { storeImportedImages } from "./pi-images";
 import { readFileBytes } from "./read-file";
 import { isZip, readZipConversations } from "./read-zip";
 import { findIdConflicts, ImportCancelledError, writeImportedSessions } from "./write-sessions";
@@ -123,7 +124,10 @@ export function createImportJob(ids: ImportIdOptions = {}): ImportJob {
       const result = parseImportFiles(texts, ids);
       if (result.kind === "error") return result;
       if (cancelled) return { kind: "cancelled" };
-      conflicts = await findIdConflicts(result.sessions, { fileIds: result.format === "grove-json" });
+      // pi files keep their entry ids (core/export/pi/ids.ts): a Grove-made file holds Grove's own.
+      conflicts = await findIdConflicts(result.sessions, {
+        fileIds: result.format === "grove-json" || result.format === "pi-jsonl",
+      });
       parsed = result.sessions;
       const summaries = result.sessions.map(summarize);
       return {
@@ -143,7 +147,7 @@ export function createImportJob(ids: ImportIdOptions = {}): ImportJob {
       const totalEntries = toWrite.reduce((n, s) => n + s.entries.length, 0);
       onProgress({ phase: "writing", entriesWritten: 0, totalEntries });
       try {
-        await writeImportedSessions(toWrite, {
+        await writeImportedSessions(await storeImportedImages(toWrite), {
           isCancelled,
           onProgress: (entriesWritten) => onProgress({ phase: "writing", entriesWritten, totalEntries }),
         });

@@ -1,6 +1,7 @@
 import { assertNever } from "../../core/session/entries";
 import { undoableCompaction } from "../../state/actions/undo-compaction";
 import type { SessionView } from "../hooks";
+import { CommandBlock, ContextNoteView, SettingMarker } from "./AgentEntryViews";
 import { CompactionCard } from "./CompactionCard";
 import type { DisplayRow } from "./display-rows";
 import { MessageItem } from "./MessageItem";
@@ -29,6 +30,15 @@ export function EntryView({ row, view }: { row: DisplayRow; view: SessionView })
       return <BranchSummaryCard entry={entry} view={view} folded={folded} />;
     case "handoff":
       return <HandoffCard entry={entry} folded={folded} />;
+    case "model_change":
+    case "thinking_level_change":
+      return <SettingMarker entry={entry} />;
+    case "context_note":
+      return <ContextNoteView entry={entry} folded={folded} />;
+    case "command":
+      return <CommandBlock entry={entry} folded={folded} />;
+    case "custom":
+      return null;
     default:
       return assertNever(entry, "entry");
   }

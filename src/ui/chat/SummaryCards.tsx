@@ -1,6 +1,8 @@
 import { memo, useState } from "react";
+import { settingChangeText } from "../../core/session/agent-entries";
 import type { BranchSummaryEntry, Entry, HandoffEntry } from "../../core/session/entries";
 import { messageText } from "../../core/session/entries";
+import { contextNoteText } from "../../core/session/entry-text";
 import { returnToBranch } from "../../state/actions/switch-branch";
 import type { SessionView } from "../hooks";
 import { Markdown } from "../markdown/LazyMarkdown";
@@ -27,6 +29,15 @@ function entrySnippet(entry: Entry | undefined, max = 60): string | null {
       return snippet(summaryBody(entry.summary), max);
     case "handoff":
       return snippet(entry.document, max);
+    case "model_change":
+    case "thinking_level_change":
+      return settingChangeText(entry);
+    case "custom":
+      return entry.customType;
+    case "context_note":
+      return snippet(contextNoteText(entry), max);
+    case "command":
+      return snippet(`$ ${entry.command}`, max);
   }
 }
 

@@ -21,6 +21,10 @@ export const KIND_SHORT: Readonly<Record<GraphNode["kind"], string>> = {
   branch_summary: "Branch summary",
   handoff: "Handoff",
   run: "Messages",
+  setting: "Setting",
+  extension_data: "Extension data",
+  note: "Note",
+  command: "Command",
 };
 
 /** Glyphs drawn in the node's badge (decorative: the name says the kind). */
@@ -32,6 +36,10 @@ export const KIND_GLYPH: Readonly<Record<GraphNode["kind"], string>> = {
   branch_summary: "↺",
   handoff: "⇢",
   run: "⋮",
+  setting: "⚙",
+  extension_data: "…",
+  note: "N",
+  command: "$",
 };
 
 /**

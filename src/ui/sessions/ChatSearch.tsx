@@ -109,6 +109,11 @@ const KIND_LABEL: Record<ChatSearchResult["kind"], string> = {
   compaction: "Compaction summary",
   branch_summary: "Branch summary",
   handoff: "Handoff",
+  model_change: "Model change",
+  thinking_level_change: "Thinking change",
+  custom: "Extension data",
+  context_note: "Context note",
+  command: "Command",
   title: "Chat title",
 };
 

@@ -2,19 +2,27 @@
  * A Grove session out as a pi coding-agent session file (JSONL, format version 3) pi can open:
  * `exportPiJsonl`. Pure: data in, text out. import.ts reads such a file back.
  *
- * Representation choices:
+ * The rule: pi's model sees what Grove's model sees, and a session that came from pi goes back as
+ * pi wrote it (pi's `buildSessionContext` gives the same messages at every leaf).
  * - Entries come parents first, the leaf's branch last, so the leaf is the last entry and pi
  *   resumes where Grove was. (A leaf that has children cannot be last; pi then opens at its last
- *   descendant.) Labels and the title follow as `label` / `session_info` lines chained after it,
- *   as pi itself writes them; pi's leaf logic and context skip both.
+ *   descendant.) Labels and a name the user gave follow as `label` / `session_info` lines chained
+ *   after it, as pi itself writes them; pi's context skips both. An automatic title is not written.
+ * - Ids: pi's own ids come back (ids.ts); a Grove entry keeps its UUID.
+ * - Each entry kind has its pi line: model / thinking-level changes, `custom` data, context notes
+ *   (`custom_message`, or a `custom`-role message when pi wrote it so), commands (`bashExecution`
+ *   messages), images with their bytes (`options.images`; without them a visible note).
+ * - What an imported line held beyond that (usage.cost, responseId, details, textSignature, …) is
+ *   the entry's `piExtra` patch, applied last (patch.ts).
+ * - A compaction's kept user turns are written into its summary text as Grove's context builder
+ *   places them (kept-turns.ts), since pi sends nothing but that text.
+ * - A branch summary's `fromId` is pi's: where the user went (the summary's parent), or "root".
+ *   Grove's own pointer, the leaf of the branch left, rides in the `grove` field.
  * - A handoff entry → a `custom_message` (customType "grove-handoff") whose content is the handoff
- *   context Grove's model sees, so pi's model sees it too; its `details` carry the document and
- *   links, and the import turns it back into a handoff entry.
- * - Grove-only fields pi has no place for ride along in a `grove` field pi ignores: a compaction's
- *   shortSummary, keptUserTurnIds, tokensAfter, reason, instructions and model; a branch summary's
- *   model and instructions; the title's source. `details` stay exactly as they were.
+ *   context Grove's model sees; its `details` carry the document and links.
+ * - Grove-only fields pi has no place for ride along in a `grove` field pi ignores.
  * - Not kept: the system prompt, the session model (pi derives it from the messages), `continues`,
- *   "interrupted" (written as aborted), error kinds, image data, usage cost (written as 0).
+ *   "interrupted" (written as aborted), error kinds, prices of Grove's own replies (0).
  */
 import { textFileText } from "../../attachments/attachment-text";
 import { fillTemplate, HANDOFF_CONTEXT } from "../../prompts";
@@ -25,10 +33,12 @@ import {
   type Block,
   type CompactionEntry,
   type Entry,
+  type ImageBlock,
   type MessageEntry,
 } from "../../session/entries";
 import type { EntryId } from "../../session/ids";
-import { buildTreeIndex, childrenOf, pathToRoot } from "../../session/tree";
+import { planContext } from "../../session/plan-context";
+import { buildTreeIndex, childrenOf, pathToRoot, type TreeIndex } from "../../session/tree";
 import type { ExportedSession } from "../grove-json";
 import {
   type BranchSummaryGrove,
@@ -40,8 +50,10 @@ import {
   MODEL_CHANGE_NOTE,
   PI_IMAGE_OMITTED,
   PI_SESSION_VERSION,
-  type SessionInfoGrove,
 } from "./format";
+import { piIdOfGrove } from "./ids";
+import { summaryWithKeptTurns } from "./kept-turns";
+import { applyPatch } from "./patch";
 
 function isoOf(ms: number): string {
   // Date's range is ±8.64e15 ms; anything outside (never from Grove) would throw.
@@ -96,12 +108,21 @@ function piStopReasonOf(e: MessageEntry): string {
   }
 }
 
-/** A block pi's message of this role cannot hold, as text (tool blocks as build-context writes them). */
-function asPiText(b: Block): Json | null {
+/** pi's image block, with its bytes; without them a visible note. */
+function piImage(b: ImageBlock, ctx: PiLineContext): Json {
+  const image = ctx.images.get(b.blobId);
+  return image
+    ? { type: "image", data: image.data, mimeType: image.mimeType }
+    : { type: "text", text: PI_IMAGE_OMITTED };
+}
+
+/** A block of a user-side message (tool blocks as build-context writes them; no reasoning). */
+function asPiText(b: Block, ctx: PiLineContext): Json | null {
   switch (b.type) {
     case "text":
       return { type: "text", text: b.text };
     case "image":
+      return piImage(b, ctx);
     case "document":
       return { type: "text", text: PI_IMAGE_OMITTED };
     case "text_file":
@@ -118,7 +139,11 @@ function asPiText(b: Block): Json | null {
   }
 }
 
-function assistantContent(content: readonly Block[]): Json[] {
+function userContent(content: readonly Block[], ctx: PiLineContext): Json[] {
+  return content.map((b) => asPiText(b, ctx)).filter((b): b is Json => b !== null);
+}
+
+function assistantContent(content: readonly Block[], ctx: PiLineContext): Json[] {
   const out: Json[] = [];
   for (const b of content) {
     if (b.type === "thinking") {
@@ -142,20 +167,18 @@ function assistantContent(content: readonly Block[]): Json[] {
       // pi's arguments are an object; anything else (a hand-made import) is wrapped, not lost.
       out.push({ type: "toolCall", id: b.id, name: b.name, arguments: isJson(b.args) ? b.args : { input: b.args } });
     } else {
-      const t = asPiText(b);
+      const t = asPiText(b, ctx);
       if (t) out.push(t);
     }
   }
   return out;
 }
 
-function piMessageOf(e: MessageEntry): Json {
+function piMessageOf(e: MessageEntry, ctx: PiLineContext): Json {
   const timestamp = e.createdAt;
   switch (e.role) {
-    case "user": {
-      const content = e.content.map(asPiText).filter((b): b is Json => b !== null);
-      return { role: "user", content, timestamp };
-    }
+    case "user":
+      return { role: "user", content: userContent(e.content, ctx), timestamp };
     case "assistant": {
       const cacheRead = e.usage?.cacheRead ?? 0;
       const cacheWrite = e.usage?.cacheWrite ?? 0;
@@ -164,7 +187,7 @@ function piMessageOf(e: MessageEntry): Json {
       const stopReason = piStopReasonOf(e);
       return {
         role: "assistant",
-        content: assistantContent(e.content),
+        content: assistantContent(e.content, ctx),
         api: piApiOf(e.api),
         provider: e.provider ?? "unknown",
         model: e.model ?? "unknown",
@@ -185,8 +208,12 @@ function piMessageOf(e: MessageEntry): Json {
     case "tool": {
       // pi has one result per message: the first tool_result names the call, every block is content.
       const result = e.content.find((b) => b.type === "tool_result");
+      // An empty result text beside images (a read image file) is not written: pi had only the images.
+      const onlyImages = result?.text === "" && e.content.some((b) => b.type === "image");
       const content = e.content
-        .map((b) => (b.type === "tool_result" ? { type: "text", text: b.text } : asPiText(b)))
+        .map((b) =>
+          b.type === "tool_result" ? (onlyImages ? null : { type: "text", text: b.text }) : asPiText(b, ctx),
+        )
         .filter((b): b is Json => b !== null);
       if (!result) return { role: "user", content, timestamp };
       return {
@@ -203,28 +230,79 @@ function piMessageOf(e: MessageEntry): Json {
   }
 }
 
-function piLineOf(e: Entry, parentId: EntryId | null): Json {
-  const base = { id: e.id, parentId, timestamp: isoOf(e.createdAt) };
+/** What a line needs beyond its entry: ids as pi knows them, image bytes, the tree (for kept turns). */
+export type PiLineContext = {
+  readonly idOut: (id: string) => string;
+  readonly images: ReadonlyMap<string, PiImageData>;
+  readonly index: TreeIndex;
+};
+
+function compactionSummary(e: CompactionEntry, ctx: PiLineContext): string {
+  if (e.keptUserTurnIds.length === 0 || !ctx.index.byId.has(e.id)) return e.summary;
+  return summaryWithKeptTurns(e.summary, planContext(pathToRoot(ctx.index, e.id)).keptUserTurns);
+}
+
+/** The pi line Grove writes for an entry, before its `piExtra` patch. */
+export function piLineOf(e: Entry, parentId: EntryId | null, ctx: PiLineContext): Json {
+  const base = {
+    id: ctx.idOut(e.id),
+    parentId: parentId === null ? null : ctx.idOut(parentId),
+    timestamp: isoOf(e.createdAt),
+  };
   switch (e.type) {
     case "message": {
+      // A model change an earlier Grove import kept as a user note goes back as one.
       const only = e.content.length === 1 ? e.content[0] : undefined;
       const note = e.role === "user" && only?.type === "text" ? MODEL_CHANGE_NOTE.exec(only.text) : null;
       if (note?.[1] && note[2]) return { type: "model_change", ...base, provider: note[2], modelId: note[1] };
-      return { type: "message", ...base, message: piMessageOf(e) };
+      return { type: "message", ...base, message: piMessageOf(e, ctx) };
     }
+    case "model_change":
+      return { type: "model_change", ...base, provider: e.provider, modelId: e.modelId };
+    case "thinking_level_change":
+      return { type: "thinking_level_change", ...base, thinkingLevel: e.thinkingLevel };
+    case "custom":
+      return { type: "custom", ...base, customType: e.customType, ...(e.data !== undefined ? { data: e.data } : {}) };
+    case "context_note": {
+      const fields = {
+        customType: e.customType,
+        content: userContent(e.content, ctx),
+        display: e.display,
+        ...(e.details !== undefined ? { details: e.details } : {}),
+      };
+      return e.asMessage
+        ? { type: "message", ...base, message: { role: "custom", ...fields, timestamp: e.createdAt } }
+        : { type: "custom_message", ...base, ...fields };
+    }
+    case "command":
+      return {
+        type: "message",
+        ...base,
+        message: {
+          role: "bashExecution",
+          command: e.command,
+          output: e.output,
+          ...(e.exitCode !== undefined ? { exitCode: e.exitCode } : {}),
+          ...(e.cancelled !== undefined ? { cancelled: e.cancelled } : {}),
+          ...(e.truncated !== undefined ? { truncated: e.truncated } : {}),
+          ...(e.fullOutputPath !== undefined ? { fullOutputPath: e.fullOutputPath } : {}),
+          ...(e.excludeFromContext !== undefined ? { excludeFromContext: e.excludeFromContext } : {}),
+          timestamp: e.createdAt,
+        },
+      };
     case "compaction":
       return {
         type: "compaction",
         ...base,
-        summary: e.summary,
+        summary: compactionSummary(e, ctx),
         // Omitted when null: pi then keeps only what follows the compaction, as Grove does.
-        ...(e.firstKeptEntryId !== null ? { firstKeptEntryId: e.firstKeptEntryId } : {}),
+        ...(e.firstKeptEntryId !== null ? { firstKeptEntryId: ctx.idOut(e.firstKeptEntryId) } : {}),
         tokensBefore: e.tokensBefore,
         ...(e.details !== undefined ? { details: e.details } : {}),
         ...piPreserveData(e),
         grove: {
           shortSummary: e.shortSummary,
-          keptUserTurnIds: e.keptUserTurnIds,
+          keptUserTurnIds: e.keptUserTurnIds.map(ctx.idOut),
           tokensAfter: e.tokensAfter,
           reason: e.reason,
           ...(e.instructions !== undefined ? { instructions: e.instructions } : {}),
@@ -238,12 +316,14 @@ function piLineOf(e: Entry, parentId: EntryId | null): Json {
       return {
         type: "branch_summary",
         ...base,
-        fromId: e.fromId,
+        // pi's meaning (navigateTree → branchWithSummary): where the user went, or "root".
+        fromId: base.parentId ?? "root",
         summary: e.summary,
         ...(e.details !== undefined ? { details: e.details } : {}),
         grove: {
           model: e.model,
           ...(e.instructions !== undefined ? { instructions: e.instructions } : {}),
+          fromId: ctx.idOut(e.fromId),
         } satisfies BranchSummaryGrove,
       };
     case "handoff":
@@ -264,26 +344,62 @@ function piLineOf(e: Entry, parentId: EntryId | null): Json {
   }
 }
 
-/** The session as a pi v3 JSONL file: every branch, the leaf last, labels and title after it. */
-export function exportPiJsonl(s: ExportedSession): string {
+/**
+ * Fields Grove owns on every line: the tree, and the `grove` field (Grove's own data, written
+ * whether or not the line had it, so it survives a round trip). Never taken from a patch.
+ */
+export const TREE_FIELDS = ["id", "parentId", "firstKeptEntryId", "grove"] as const;
+
+/** The line with what the import kept beyond Grove's fields put back. */
+function withExtra(line: Json, e: Entry): Json {
+  if (e.piExtra === undefined) return line;
+  const patched = applyPatch(line, e.piExtra);
+  if (!isJson(patched)) return line;
+  const out: Json = { ...patched };
+  for (const k of TREE_FIELDS) {
+    if (line[k] === undefined) delete out[k];
+    else out[k] = line[k];
+  }
+  return out;
+}
+
+export type PiImageData = { readonly data: string; readonly mimeType: string };
+export type PiExportOptions = {
+  /** Image bytes (base64) by blob id; an image without them is written as a visible note. */
+  images?: ReadonlyMap<string, PiImageData>;
+};
+
+/** The session as a pi v3 JSONL file: every branch, the leaf last, labels and a user-given name after it. */
+export function exportPiJsonl(s: ExportedSession, options: PiExportOptions = {}): string {
   const { session, entries, labels } = s;
+  const piSession = piSessionId(session);
   const entryIds = new Set<string>(entries.map((e) => e.id));
-  const known = new Set<string>(entryIds);
+  const ctx: PiLineContext = {
+    idOut: (id) => piIdOfGrove(piSession, id),
+    images: options.images ?? s.images ?? new Map(),
+    index: buildTreeIndex(entries),
+  };
+  const known = new Set<string>([...entryIds].map(ctx.idOut));
+  const { cwd, ...headerExtra } = session.piHeader ?? {};
   const lines: Json[] = [
     {
       type: "session",
       version: PI_SESSION_VERSION,
-      id: piSessionId(session),
+      id: piSession,
       timestamp: isoOf(session.createdAt),
-      cwd: "",
+      // pi prints the cwd to its model: written only when known.
+      ...(typeof cwd === "string" && cwd !== "" ? { cwd } : {}),
+      ...headerExtra,
     },
   ];
   let last: string | null = null;
   for (const e of parentsFirst(entries, session.leafId)) {
-    lines.push(piLineOf(e, e.parentId !== null && entryIds.has(e.parentId) ? e.parentId : null));
-    last = e.id;
+    const parent = e.parentId !== null && entryIds.has(e.parentId) ? e.parentId : null;
+    const line = withExtra(piLineOf(e, parent, ctx), e);
+    lines.push(line);
+    last = String(line.id);
   }
-  // Labels and the title as pi writes them: each a child of the line before, after the leaf.
+  // Labels and the name as pi writes them: each a child of the line before, after the leaf.
   let n = 0;
   const freshId = (): string => {
     let id = `grove-meta-${++n}`;
@@ -295,19 +411,13 @@ export function exportPiJsonl(s: ExportedSession): string {
   for (const [targetId, label] of Object.entries(labels)) {
     if (!entryIds.has(targetId)) continue;
     const id = freshId();
-    lines.push({ type: "label", id, parentId: last, timestamp, targetId, label });
+    lines.push({ type: "label", id, parentId: last, timestamp, targetId: ctx.idOut(targetId), label });
     last = id;
   }
-  if (session.title.trim() !== "") {
+  // Only a name the user gave (or pi's own): an automatic title is Grove's guess, not a pi name.
+  if (session.titleSource === "user" && session.title.trim() !== "") {
     const id = freshId();
-    lines.push({
-      type: "session_info",
-      id,
-      parentId: last,
-      timestamp,
-      name: session.title,
-      grove: { titleSource: session.titleSource } satisfies SessionInfoGrove,
-    });
+    lines.push({ type: "session_info", id, parentId: last, timestamp, name: session.title });
   }
   return `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`;
 }

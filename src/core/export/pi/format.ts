@@ -84,11 +84,14 @@ export const bashSchema = z.looseObject({
   cancelled: z.boolean().optional(),
   truncated: z.boolean().optional(),
   fullOutputPath: z.string().optional(),
+  excludeFromContext: z.boolean().optional(),
 });
 export const customSchema = z.looseObject({
   role: z.literal("custom"),
   customType: z.string(),
   content: contentSchema,
+  display: z.unknown().optional(),
+  details: z.unknown().optional(),
 });
 
 const compactionReason = z.enum(["manual", "threshold", "overflow", "length", "preflight"]);
@@ -103,7 +106,12 @@ const compactionGrove = z.looseObject({
   model: z.string().optional(),
   ...nativeCompactionFields,
 });
-const branchSummaryGrove = z.looseObject({ model: z.string().optional(), instructions: z.string().optional() });
+/** `fromId`: Grove's own pointer, the leaf of the branch that was left (pi's `fromId` is where the user went). */
+const branchSummaryGrove = z.looseObject({
+  model: z.string().optional(),
+  instructions: z.string().optional(),
+  fromId: z.string().optional(),
+});
 const sessionInfoGrove = z.looseObject({ titleSource: z.enum(["auto", "user"]).optional() });
 /** What export writes in a compaction's `grove` field. */
 export type CompactionGrove = z.input<typeof compactionGrove>;
@@ -114,6 +122,7 @@ export type SessionInfoGrove = z.input<typeof sessionInfoGrove>;
 
 export const messageLine = z.looseObject({ message: z.looseObject({ role: z.string() }) });
 export const modelChangeLine = z.looseObject({ provider: z.string(), modelId: z.string() });
+export const thinkingLevelLine = z.looseObject({ thinkingLevel: z.string() });
 export const compactionLine = z.looseObject({
   summary: z.string(),
   firstKeptEntryId: z.string().optional(),
@@ -130,7 +139,8 @@ export const branchSummaryLine = z.looseObject({
 export const customMessageLine = z.looseObject({
   customType: z.string(),
   content: contentSchema,
-  details: z.unknown(),
+  details: z.unknown().optional(),
+  display: z.unknown().optional(),
 });
 /** The `details` of a grove-handoff `custom_message`: the handoff document and its links. */
 export const handoffDetails = z.looseObject({

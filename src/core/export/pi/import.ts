@@ -11,35 +11,30 @@
  *   → checkTree (ids present and unique, parents exist, no cycles)         [these four: migrate.ts]
  *   → convertV3 (Grove entries; what each line means: items.ts) → checkSessionGraph.
  *
- * Representation choices (Grove's Entry union is closed, so no new entry types):
- * - `model_change` → a user-role message with one bracketed note, `[Model changed to <model>
- *   (<provider>)]`. pi keeps model changes out of the model's context, but Grove has no message
- *   that is shown and never sent, except an `error` reply without content, which would show as a
- *   failure with a Retry button. So Grove's model does see this one line (merged into the next user
- *   turn by build-context). A user-role note is the least bad choice: clearly marked, a dozen
- *   tokens, and no words put in the assistant's mouth. Export turns exactly that note back into a
- *   `model_change`, so pi never sees it as text.
+ * Representation choices (README.md lists them all):
+ * - Each pi entry kind becomes a Grove entry of its own kind (model and thinking-level changes,
+ *   `custom` data, context notes, commands), so nothing pi keeps out of its model's context is
+ *   sent by Grove, and the export can write each line back as pi wrote it.
+ * - pi's ids are kept (ids.ts); every field Grove does not interpret is kept as a patch on the
+ *   entry (`piExtra`, patch.ts), computed here by running the export on the new entry.
  * - Aborted replies stay as they were seen: status "stopped", stopReason "aborted", pi's
  *   `errorMessage` as `error` (kind "aborted"). Failed replies: status "error", kind "unknown"
  *   (classification lives in providers/, which core may not import).
- * - `bashExecution` → a user message with the text pi itself sends for it (`Ran \`cmd\`` + output);
- *   `custom` (v2 `hookMessage`) messages and `custom_message` entries → user messages with their
- *   content, which is also what pi sends. Their `details` and `display` are not kept (a hidden one
- *   becomes visible), and a `!!` bash run pi kept out of context is sent like the others.
- * - Images → a visible "[image omitted]" text (no blobs are imported here); unknown content
- *   blocks → "[<type> omitted]". A tool result's `details` (diffs etc.) are not kept.
- * - Skipped, never fatal: `thinking_level_change` (a setting, not conversation; pi never sends it),
- *   `custom` entries (extension state), message roles and entry types this importer does not know
- *   (a newer pi may add some; refusing the whole file for them would lose everything else). A
- *   skipped entry's children are re-parented to its nearest kept ancestor, so the tree stays whole.
+ * - Images → image blocks; their base64 bytes travel in `ExportedSession.images` (the import job
+ *   stores them as blobs). Unknown content blocks → "[<type> omitted]" (the patch restores them).
+ * - Skipped, never fatal: message roles and entry types this importer does not know (a newer pi
+ *   may add some; refusing the whole file for them would lose everything else). A skipped
+ *   entry's children are re-parented to its nearest kept ancestor, so the tree stays whole.
  *   `label` entries become Grove labels; the latest `session_info` name becomes the title.
  * - Compactions: `shortSummary` is the summary's first sentence (its Goal section's when it has
  *   one, as Grove's own fallback does; ≤ 120 chars);
  *   `keptUserTurnIds` is [] (pi keeps no user turns beside its summary); `tokensAfter` is an
  *   ESTIMATE, summary characters / 4, because pi does not record it and 0 would be a lie;
  *   `reason` is "manual" (pi does not record why); `model` is the model in effect at that point.
- * - Branch summaries: pi's `fromId` is the entry the user went back to ("root" at the root). It
- *   maps to that entry's Grove id; "root" maps to the entry written just before the summary.
+ * - Branch summaries: pi's `fromId` is where the user went ("root" at the root); Grove's
+ *   `fromId` is the leaf of the branch left: `grove.fromId` when Grove wrote the file, else the
+ *   entry written just before the summary (pi appends as the leaf moves).
+ * - A compaction Grove exported holds its kept user turns in pi's summary text: taken out here.
  * - The leaf is the last entry in file order (pi's rule: the last appended entry is the leaf); the
  *   session model is the last model change or assistant model on that path (pi's rule), else the
  *   v1 header's provider/modelId.
@@ -55,17 +50,34 @@ import {
   messageText,
   type Session,
 } from "../../session/entries";
-import { asEntryId, asSessionId, type EntryId, newEntryId, newSessionId, type SessionId } from "../../session/ids";
+import {
+  asEntryId,
+  asSessionId,
+  type BlobId,
+  type EntryId,
+  newBlobId,
+  newEntryId,
+  newSessionId,
+  type SessionId,
+} from "../../session/ids";
+import { planContext } from "../../session/plan-context";
 import { canTitle, titleFromUserTexts } from "../../session/title";
+import { buildTreeIndex, pathToRoot } from "../../session/tree";
 import { checkSessionGraph, type ExportedSession, type ImportResult } from "../grove-json";
-import { fail, isJson, ok, type Result } from "./format";
-import { becomesEntry, type Item, itemOf } from "./items";
+import { type PiImageData, type PiLineContext, piLineOf, TREE_FIELDS } from "./export";
+import { fail, isJson, type Json, ok, type Result } from "./format";
+import { groveIdOfPi, piIdOfGrove } from "./ids";
+import { becomesEntry, type ImageSink, type Item, itemOf } from "./items";
+import { summaryWithoutKeptTurns } from "./kept-turns";
 import { checkTree, foldDown, migrateToV3, type PiFile, type PiNode, readLines } from "./migrate";
+import { diffJson } from "./patch";
 
 export type PiImportOptions = {
   /** Id factories; tests pass deterministic ones. */
   newSessionId?: () => SessionId;
   newEntryId?: () => EntryId;
+  /** Ids for imported images until the import job stores them under their content address. */
+  newBlobId?: () => BlobId;
   /** Used when the file has no usable timestamps at all. */
   now?: () => number;
 };
@@ -88,16 +100,29 @@ function shortSummaryOf(summary: string): string {
 function convertV3(file: PiFile, nodes: readonly PiNode[], opts: Required<PiImportOptions>): Result<ExportedSession> {
   const byId = new Map(nodes.map((n) => [n.id, n]));
   const items = new Map<string, Item>();
+  // Images by their base64 data: the same picture twice is one blob.
+  const images = new Map<BlobId, PiImageData>();
+  const imageIdOf = new Map<string, BlobId>();
+  const sink: ImageSink = (data, mimeType) => {
+    let id = imageIdOf.get(data);
+    if (!id) {
+      id = opts.newBlobId();
+      imageIdOf.set(data, id);
+      images.set(id, { data, mimeType });
+    }
+    return id;
+  };
   for (const n of nodes) {
-    const item = itemOf(n.record, n.type);
+    const item = itemOf(n.record, n.type, sink);
     if (!item.ok) return item;
     items.set(n.id, item.value);
   }
   const itemAt = (n: PiNode): Item => items.get(n.id) ?? { kind: "skip" };
 
   const sessionId = opts.newSessionId();
+  const piSession = file.header.id;
   const groveIdOf = new Map<string, EntryId>();
-  for (const n of nodes) if (becomesEntry(itemAt(n))) groveIdOf.set(n.id, opts.newEntryId());
+  for (const n of nodes) if (becomesEntry(itemAt(n))) groveIdOf.set(n.id, groveIdOfPi(piSession, n.id));
   /** pi id → the Grove entry it became, or that of its nearest kept ancestor (null: none). */
   const keptAs = foldDown<EntryId | null>(nodes, byId, null, (n, p) => groveIdOf.get(n.id) ?? p);
   const headerMs = toMs(file.header.timestamp);
@@ -161,10 +186,10 @@ function convertV3(file: PiFile, nodes: readonly PiNode[], opts: Required<PiImpo
       createdAt: createdOf.get(n.id) ?? opts.now(),
     };
     switch (item.kind) {
-      case "message":
+      case "entry":
         if (!id) break;
         entries.push({ ...item.entry, ...base, id });
-        if (item.userTurn && !titled) {
+        if (item.userTurn && item.entry.type === "message" && !titled) {
           userTexts.push(messageText(item.entry.content));
           titled = canTitle(userTexts[userTexts.length - 1]!);
         }
@@ -205,7 +230,11 @@ function convertV3(file: PiFile, nodes: readonly PiNode[], opts: Required<PiImpo
         if (fromId !== "root" && !byId.has(fromId)) {
           return fail(`${where}: fromId "${fromId}" is not the id of any entry in the file.`);
         }
-        const from = (fromId === "root" ? null : keptAs.get(fromId)) ?? previousEntry ?? id;
+        // Grove's own pointer (the leaf of the branch left) when Grove wrote it; pi records only
+        // where the user went, so for pi's own summaries the entry written just before it stands
+        // in: pi appends as the leaf moves, so that is the leaf the user left.
+        const groveFrom = grove?.fromId !== undefined ? keptAs.get(grove.fromId) : undefined;
+        const from = groveFrom ?? previousEntry ?? base.parentId ?? id;
         const entry: BranchSummaryEntry = {
           type: "branch_summary",
           id,
@@ -254,26 +283,71 @@ function convertV3(file: PiFile, nodes: readonly PiNode[], opts: Required<PiImpo
     if (id) previousEntry = id;
   }
 
+  const finished = withPiExtras(stripKeptTurns(entries), nodes, piSession, images);
+
   const lastNode = nodes[nodes.length - 1];
   const model = lastNode ? (modelOf.get(lastNode.id) ?? null) : headerModel;
   const createdAt = headerMs ?? entries[0]?.createdAt ?? opts.now();
+  // The header's fields Grove does not interpret (cwd, parentSession, its exact timestamp): written back.
+  const { type: _type, version: _version, id: _id, timestamp, ...piHeader } = file.header;
+  // The export writes the creation time; only a timestamp written otherwise needs keeping.
+  if (timestamp !== undefined && timestamp !== new Date(createdAt).toISOString()) piHeader.timestamp = timestamp;
   const session: Session = {
     id: sessionId,
     title: title?.text ?? titleFromUserTexts(userTexts) ?? UNTITLED_IMPORT,
     titleSource: title?.source ?? "auto",
     createdAt,
-    updatedAt: entries.reduce((m, e) => Math.max(m, e.createdAt), createdAt),
+    updatedAt: finished.reduce((m, e) => Math.max(m, e.createdAt), createdAt),
     leafId: lastNode ? (keptAs.get(lastNode.id) ?? null) : null,
     ...(model ? { model } : {}),
     importedFrom: `pi:${file.header.id}`,
+    ...(Object.keys(piHeader).length > 0 ? { piHeader } : {}),
   };
-  return ok({ session, entries, labels });
+  return ok({ session, entries: finished, labels, ...(images.size > 0 ? { images } : {}) });
+}
+
+/**
+ * A compaction Grove exported wrote its kept user turns into pi's summary text (kept-turns.ts):
+ * they come out again here, so Grove's context does not hold them twice.
+ */
+function stripKeptTurns(entries: readonly Entry[]): Entry[] {
+  if (!entries.some((e) => e.type === "compaction" && e.keptUserTurnIds.length > 0)) return [...entries];
+  const index = buildTreeIndex(entries);
+  return entries.map((e) => {
+    if (e.type !== "compaction" || e.keptUserTurnIds.length === 0) return e;
+    const kept = planContext(pathToRoot(index, e.id)).keptUserTurns;
+    const summary = summaryWithoutKeptTurns(e.summary, kept);
+    return summary === e.summary ? e : { ...e, summary };
+  });
+}
+
+/** Each entry with the patch that turns Grove's export of it back into pi's line (patch.ts). */
+function withPiExtras(
+  entries: readonly Entry[],
+  nodes: readonly PiNode[],
+  piSession: string,
+  images: ReadonlyMap<string, PiImageData>,
+): Entry[] {
+  const lineOf = new Map<string, Json>(nodes.map((n) => [groveIdOfPi(piSession, n.id), n.record.value]));
+  const ctx: PiLineContext = { idOut: (id) => piIdOfGrove(piSession, id), images, index: buildTreeIndex(entries) };
+  const withoutTree = (line: Json): Json => {
+    const out = { ...line };
+    for (const k of TREE_FIELDS) delete out[k];
+    return out;
+  };
+  return entries.map((e) => {
+    const original = lineOf.get(e.id);
+    if (!original) return e;
+    const patch = diffJson(withoutTree(piLineOf(e, e.parentId, ctx)), withoutTree(original));
+    return patch === undefined ? e : { ...e, piExtra: patch };
+  });
 }
 
 export function parsePiJsonl(text: string, options: PiImportOptions = {}): ImportResult {
   const opts: Required<PiImportOptions> = {
     newSessionId: options.newSessionId ?? newSessionId,
     newEntryId: options.newEntryId ?? newEntryId,
+    newBlobId: options.newBlobId ?? newBlobId,
     now: options.now ?? Date.now,
   };
   const read = readLines(text);

@@ -1,20 +1,27 @@
 /**
- * What one v3 line means to Grove: a message draft, a compaction, a branch summary, a handoff, a
- * label, a title, or nothing (skipped). The choices made here (model change → user note, aborted →
- * stopped, bash runs and custom messages → user text, images → a visible note, unknown types
- * skipped) are listed in import.ts's header and README.md.
+ * What one v3 line means to Grove: an entry draft (a message, a model or thinking-level change,
+ * extension data, a context note, a command), a compaction, a branch summary, a handoff, a label,
+ * a title, or nothing (skipped). The choices made here are listed in import.ts's header and
+ * README.md. Whatever a line holds that Grove does not interpret comes back through the entry's
+ * `piExtra` patch (patch.ts), computed by import.ts.
  */
 import type { z } from "zod";
 import {
   type ApiKind,
   assertNever,
   type Block,
+  type CommandEntry,
+  type ContextNoteEntry,
+  type CustomDataEntry,
+  type ImageBlock,
   type MessageEntry,
   type MessageError,
   type MessageStatus,
+  type ModelChangeEntry,
   type ReasoningBlock,
   type Session,
   type StopReason,
+  type ThinkingLevelChangeEntry,
   type Usage,
 } from "../../session/entries";
 import {
@@ -30,12 +37,11 @@ import {
   labelLine,
   messageLine,
   modelChangeLine,
-  modelChangeNote,
   ok,
-  PI_IMAGE_OMITTED,
   type PiBlock,
   type Result,
   sessionInfoLine,
+  thinkingLevelLine,
   toolResultSchema,
   userSchema,
 } from "./format";
@@ -43,7 +49,7 @@ import { type PiRecord, parseLine } from "./migrate";
 
 /** What one pi entry means to Grove. */
 export type Item =
-  | { kind: "message"; entry: MessageEntryDraft; userTurn: boolean }
+  | { kind: "entry"; entry: EntryDraft; userTurn: boolean }
   | { kind: "compaction"; line: z.output<typeof compactionLine> }
   | { kind: "branch_summary"; line: z.output<typeof branchSummaryLine> }
   | { kind: "handoff"; details: z.output<typeof handoffDetails> }
@@ -51,7 +57,15 @@ export type Item =
   | { kind: "session_info"; name: string; titleSource: Session["titleSource"] }
   | { kind: "skip" };
 
-export type MessageEntryDraft = Omit<MessageEntry, "id" | "sessionId" | "parentId" | "createdAt">;
+type DraftOf<E> = E extends unknown ? Omit<E, "id" | "sessionId" | "parentId" | "createdAt"> : never;
+export type MessageEntryDraft = DraftOf<MessageEntry>;
+/** The entries a line becomes by itself (compactions, summaries and handoffs need the tree). */
+export type EntryDraft = DraftOf<
+  MessageEntry | ModelChangeEntry | ThinkingLevelChangeEntry | CustomDataEntry | ContextNoteEntry | CommandEntry
+>;
+
+/** Takes a pi image's base64 data and gives the blob id its Grove image block refers to. */
+export type ImageSink = (data: string, mimeType: string) => ImageBlock["blobId"];
 
 /** pi's api names → Grove's. Others (google-…, azure-…) have no Grove adapter: undefined. */
 function apiOf(api: string | undefined): ApiKind | undefined {
@@ -99,13 +113,20 @@ export function reasoningFromPi(signature: string, provider: string): ReasoningB
   return block;
 }
 
-function blocksOf(blocks: readonly PiBlock[], api: ApiKind | undefined, provider?: string): Block[] {
+/** pi's image block as Grove's: the bytes go to a blob; without data, a visible note. */
+function imageOf(b: { data?: unknown; mimeType?: string | undefined }, images: ImageSink): Block {
+  const mimeType = b.mimeType ?? "application/octet-stream";
+  if (typeof b.data !== "string") return { type: "text", text: "[image omitted]" };
+  return { type: "image", blobId: images(b.data, mimeType), mimeType };
+}
+
+function blocksOf(blocks: readonly PiBlock[], images: ImageSink, api?: ApiKind, provider?: string): Block[] {
   return blocks.map((b): Block => {
     switch (b.type) {
       case "text":
         return { type: "text", text: b.text };
       case "image":
-        return { type: "text", text: PI_IMAGE_OMITTED };
+        return imageOf(b, images);
       case "thinking": {
         const sig = b.thinkingSignature ? b.thinkingSignature : undefined;
         const reasoning = api === "openai-responses" && sig ? reasoningFromPi(sig, provider ?? "unknown") : undefined;
@@ -125,32 +146,44 @@ function blocksOf(blocks: readonly PiBlock[], api: ApiKind | undefined, provider
   });
 }
 
-/** A tool result's content as one text; images and other blocks as visible notes. */
+/** A tool result's text blocks as one text; other blocks as visible notes (images are kept apart). */
 function plainText(blocks: readonly PiBlock[]): string {
   return blocks
-    .map((b) =>
-      b.type === "text"
-        ? b.text
-        : b.type === "image"
-          ? PI_IMAGE_OMITTED
-          : `[${b.type === "other" ? b.was : b.type} omitted]`,
-    )
+    .filter((b) => b.type !== "image")
+    .map((b) => (b.type === "text" ? b.text : `[${b.type === "other" ? b.was : b.type} omitted]`))
     .join("\n");
 }
 
-/** pi's own text for a `!command` (what its model sees), so Grove's model sees the same. */
-function bashText(m: z.output<typeof bashSchema>): string {
-  let text = `Ran \`${m.command}\`\n`;
-  text += m.output ? `\`\`\`\n${m.output}\n\`\`\`` : "(no output)";
-  if (m.cancelled) text += "\n\n(command cancelled)";
-  else if (m.exitCode !== null && m.exitCode !== undefined && m.exitCode !== 0) {
-    text += `\n\nCommand exited with code ${m.exitCode}`;
-  }
-  if (m.truncated && m.fullOutputPath) text += `\n\n[Output truncated. Full output: ${m.fullOutputPath}]`;
-  return text;
+function commandDraft(m: z.output<typeof bashSchema>): DraftOf<CommandEntry> {
+  return {
+    type: "command",
+    command: m.command,
+    output: m.output ?? "",
+    ...(m.exitCode !== undefined ? { exitCode: m.exitCode } : {}),
+    ...(m.cancelled !== undefined ? { cancelled: m.cancelled } : {}),
+    ...(m.truncated !== undefined ? { truncated: m.truncated } : {}),
+    ...(m.fullOutputPath !== undefined ? { fullOutputPath: m.fullOutputPath } : {}),
+    ...(m.excludeFromContext !== undefined ? { excludeFromContext: m.excludeFromContext } : {}),
+  };
 }
 
-function assistantDraft(m: z.output<typeof assistantSchema>): MessageEntryDraft {
+function noteDraft(
+  m: { customType: string; content: readonly PiBlock[]; display?: unknown; details?: unknown },
+  images: ImageSink,
+  asMessage: boolean,
+): DraftOf<ContextNoteEntry> {
+  return {
+    type: "context_note",
+    customType: m.customType,
+    content: blocksOf(m.content, images),
+    // pi's TUI hides a note only when display is false.
+    display: m.display !== false,
+    ...(m.details !== undefined ? { details: m.details } : {}),
+    ...(asMessage ? { asMessage } : {}),
+  };
+}
+
+function assistantDraft(m: z.output<typeof assistantSchema>, images: ImageSink): MessageEntryDraft {
   const api = apiOf(m.api);
   const stopReason = stopReasonOf(m.stopReason);
   const status: MessageStatus = stopReason === "aborted" ? "stopped" : stopReason === "error" ? "error" : "complete";
@@ -169,7 +202,7 @@ function assistantDraft(m: z.output<typeof assistantSchema>): MessageEntryDraft 
   return {
     type: "message",
     role: "assistant",
-    content: blocksOf(m.content, api, m.provider),
+    content: blocksOf(m.content, images, api, m.provider),
     status,
     ...(error ? { error } : {}),
     ...(m.provider ? { provider: m.provider } : {}),
@@ -188,7 +221,7 @@ const userDraft = (content: Block[]): MessageEntryDraft => ({
 });
 
 /** A `message` entry by role; unknown roles are skipped (see the header). */
-function messageItem(r: PiRecord): Result<Item> {
+function messageItem(r: PiRecord, images: ImageSink): Result<Item> {
   const line = parseLine(messageLine, r.value, r, "message");
   if (!line.ok) return line;
   const message = line.value.message;
@@ -196,11 +229,11 @@ function messageItem(r: PiRecord): Result<Item> {
   switch (message.role) {
     case "user": {
       const m = parseLine(userSchema, message, r, what);
-      return m.ok ? ok({ kind: "message", entry: userDraft(blocksOf(m.value.content, undefined)), userTurn: true }) : m;
+      return m.ok ? ok({ kind: "entry", entry: userDraft(blocksOf(m.value.content, images)), userTurn: true }) : m;
     }
     case "assistant": {
       const m = parseLine(assistantSchema, message, r, what);
-      return m.ok ? ok({ kind: "message", entry: assistantDraft(m.value), userTurn: false }) : m;
+      return m.ok ? ok({ kind: "entry", entry: assistantDraft(m.value, images), userTurn: false }) : m;
     }
     case "toolResult": {
       const m = parseLine(toolResultSchema, message, r, what);
@@ -213,38 +246,54 @@ function messageItem(r: PiRecord): Result<Item> {
         text: plainText(content),
         isError: isError === true,
       };
+      // Images a tool returned (a read image file) follow the result as image blocks.
+      const pictures = content.flatMap((b) => (b.type === "image" ? [imageOf(b, images)] : []));
       return ok({
-        kind: "message",
-        entry: { type: "message", role: "tool", content: [block], status: "complete" },
+        kind: "entry",
+        entry: { type: "message", role: "tool", content: [block, ...pictures], status: "complete" },
         userTurn: false,
       });
     }
     case "bashExecution": {
       const m = parseLine(bashSchema, message, r, what);
-      return m.ok
-        ? ok({ kind: "message", entry: userDraft([{ type: "text", text: bashText(m.value) }]), userTurn: false })
-        : m;
+      return m.ok ? ok({ kind: "entry", entry: commandDraft(m.value), userTurn: false }) : m;
     }
     case "custom": {
       const m = parseLine(customSchema, message, r, what);
-      return m.ok
-        ? ok({ kind: "message", entry: userDraft(blocksOf(m.value.content, undefined)), userTurn: false })
-        : m;
+      return m.ok ? ok({ kind: "entry", entry: noteDraft(m.value, images, true), userTurn: false }) : m;
     }
     default:
       return ok({ kind: "skip" });
   }
 }
 
-export function itemOf(r: PiRecord, type: string): Result<Item> {
+export function itemOf(r: PiRecord, type: string, images: ImageSink): Result<Item> {
   switch (type) {
     case "message":
-      return messageItem(r);
+      return messageItem(r, images);
     case "model_change": {
       const m = parseLine(modelChangeLine, r.value, r, type);
       if (!m.ok) return m;
-      const text = modelChangeNote(m.value.provider, m.value.modelId);
-      return ok({ kind: "message", entry: userDraft([{ type: "text", text }]), userTurn: false });
+      const { provider, modelId } = m.value;
+      return ok({ kind: "entry", entry: { type: "model_change", provider, modelId }, userTurn: false });
+    }
+    case "thinking_level_change": {
+      const m = parseLine(thinkingLevelLine, r.value, r, type);
+      if (!m.ok) return m;
+      return ok({
+        kind: "entry",
+        entry: { type: "thinking_level_change", thinkingLevel: m.value.thinkingLevel },
+        userTurn: false,
+      });
+    }
+    case "custom": {
+      const customType = typeof r.value.customType === "string" ? r.value.customType : "unknown";
+      const entry: DraftOf<CustomDataEntry> = {
+        type: "custom",
+        customType,
+        ...(r.value.data !== undefined ? { data: r.value.data } : {}),
+      };
+      return ok({ kind: "entry", entry, userTurn: false });
     }
     case "compaction": {
       const m = parseLine(compactionLine, r.value, r, type);
@@ -261,7 +310,7 @@ export function itemOf(r: PiRecord, type: string): Result<Item> {
         const details = handoffDetails.safeParse(m.value.details);
         if (details.success) return ok({ kind: "handoff", details: details.data });
       }
-      return ok({ kind: "message", entry: userDraft(blocksOf(m.value.content, undefined)), userTurn: false });
+      return ok({ kind: "entry", entry: noteDraft(m.value, images, false), userTurn: false });
     }
     case "label": {
       const m = parseLine(labelLine, r.value, r, type);
@@ -276,10 +325,10 @@ export function itemOf(r: PiRecord, type: string): Result<Item> {
       );
     }
     default:
-      // thinking_level_change, custom (extension state) and types from a newer pi: see the header.
+      // Types from a newer pi: see the header.
       return ok({ kind: "skip" });
   }
 }
 
 export const becomesEntry = (item: Item): boolean =>
-  item.kind === "message" || item.kind === "compaction" || item.kind === "branch_summary" || item.kind === "handoff";
+  item.kind === "entry" || item.kind === "compaction" || item.kind === "branch_summary" || item.kind === "handoff";

@@ -11,11 +11,11 @@ import type {
   MessageEntry,
   Session,
 } from "../../session/entries";
-import { asEntryId, asSessionId, type EntryId } from "../../session/ids";
+import { asEntryId, asSessionId, type BlobId, type EntryId } from "../../session/ids";
 import { buildTreeIndex, childrenOf, pathToRoot } from "../../session/tree";
 import { type ExportedSession, exportGroveJson, parseGroveJson } from "../grove-json";
 import { exportPiJsonl } from "./export";
-import { GROVE_HANDOFF_CUSTOM_TYPE, modelChangeNote, PI_IMAGE_OMITTED } from "./format";
+import { GROVE_HANDOFF_CUSTOM_TYPE } from "./format";
 import { parsePiJsonl } from "./import";
 
 const DIR = fileURLToPath(new URL("../../../../../shared/fixtures/real-world/", import.meta.url));
@@ -27,8 +27,11 @@ const WITH_COMPACTIONS = readFileSync(`${DIR}pi-session-v1-with-compactions.json
 /** Ids e1, e2, … (or with another prefix) in creation order, so tests can name entries. */
 function counter(prefix = "e") {
   let n = 0;
+  let images = 0;
   return {
     newEntryId: () => asEntryId(`${prefix}${++n}`),
+    // The same for every prefix: two imports of the same file name their images alike.
+    newBlobId: () => `blob-${++images}` as BlobId,
     newSessionId: () => asSessionId(`${prefix}-session`),
     now: () => 42,
   };
@@ -81,7 +84,9 @@ const piLines = (text: string): PiLine[] =>
 const CONVERTED_ROLES = new Set(["user", "assistant", "toolResult", "bashExecution", "custom", "hookMessage"]);
 const isConverted = (l: PiLine): boolean =>
   (l.type === "message" && CONVERTED_ROLES.has(l.message?.role ?? "")) ||
-  ["model_change", "compaction", "branch_summary", "custom_message"].includes(l.type);
+  ["model_change", "thinking_level_change", "custom", "compaction", "branch_summary", "custom_message"].includes(
+    l.type,
+  );
 
 /** Line index (header = 0) → the entry made from it: entries come out in file order. */
 function madeFrom(lines: readonly PiLine[], entries: readonly Entry[]): Map<number, Entry> {
@@ -148,7 +153,7 @@ describe("parsePiJsonl on the real v1 large session", () => {
 
   it("imports every conversation line as one linear chain", () => {
     const expected = lines.filter((l, i) => i > 0 && isConverted(l)).length;
-    expect(expected).toBe(915); // 453 assistant + 373 toolResult + 88 user + 1 model change
+    expect(expected).toBe(1018); // 453 assistant + 373 toolResult + 88 user + 1 model change + 103 thinking-level changes
     expect(s.entries).toHaveLength(expected);
     expect(s.entries.every((e) => e.sessionId === s.session.id)).toBe(true);
     expect(s.entries[0]?.parentId).toBeNull();
@@ -186,11 +191,8 @@ describe("parsePiJsonl on the real v1 large session", () => {
     }
   });
 
-  it("shows the model change as a marked user note and keeps aborted replies as stopped", () => {
-    const note = from.get(3);
-    expect(note).toMatchObject({ type: "message", role: "user", status: "complete" });
-    expect(textOf(note)).toBe("[Model changed to claude-sonnet-4-5 (anthropic)]");
-    expect(textOf(note)).toBe(modelChangeNote("anthropic", "claude-sonnet-4-5"));
+  it("keeps the model change as a model_change entry and aborted replies as stopped", () => {
+    expect(from.get(3)).toMatchObject({ type: "model_change", provider: "anthropic", modelId: "claude-sonnet-4-5" });
 
     const aborted = from.get(2);
     expect(aborted).toMatchObject({
@@ -209,7 +211,7 @@ describe("parsePiJsonl on the real v1 large session", () => {
     expect(textOf(from.get(319))).toMatch(/^So `this.ui.invalidate\(\)` is called/);
   });
 
-  it("maps usage (Grove input includes cache) and thinking-level changes are bridged over", () => {
+  it("maps usage (Grove input includes cache) and keeps thinking-level changes as entries", () => {
     const u = lines[319]?.message?.usage;
     expect(u).toBeDefined();
     expect((from.get(319) as MessageEntry).usage).toEqual({
@@ -218,9 +220,10 @@ describe("parsePiJsonl on the real v1 large session", () => {
       cacheRead: u?.cacheRead,
       cacheWrite: u?.cacheWrite,
     });
-    // Lines 215–229 are thinking-level changes: line 230's entry hangs on line 214's.
+    // Lines 215–229 are thinking-level changes, kept in the chain.
     expect(lines.slice(215, 230).every((l) => l.type === "thinking_level_change")).toBe(true);
-    expect(from.get(230)?.parentId).toBe(from.get(214)?.id);
+    expect(from.get(215)).toMatchObject({ type: "thinking_level_change" });
+    expect(from.get(230)?.parentId).toBe(from.get(229)?.id);
   });
 
   it("gives a context buildContext can send", () => {
@@ -228,12 +231,10 @@ describe("parsePiJsonl on the real v1 large session", () => {
     expect(ctx.system).toBe("sys");
     const first = ctx.messages[0];
     expect(first?.role).toBe("user");
-    // The empty aborted reply is not sent, so "/mode", the model-change note and the next user
-    // message are adjacent user turns, merged with delimiters (DESIGN §3).
+    // The empty aborted reply is not sent and the model change is metadata, so "/mode" and the
+    // next user message are adjacent user turns, merged with delimiters (DESIGN §3).
     const text = first?.content.map((b) => (b.type === "text" ? b.text : "")).join("") ?? "";
-    expect(text).toMatch(
-      /^\/mode\n\n---\n\n\[Model changed to claude-sonnet-4-5 \(anthropic\)\]\n\n---\n\nread packages/,
-    );
+    expect(text).toMatch(/^\/mode\n\n---\n\nread packages/);
     expect(ctx.messages[1]?.role).toBe("assistant");
     expect(ctx.messages.length).toBeGreaterThan(100);
   });
@@ -247,11 +248,11 @@ describe("parsePiJsonl on the real v1 session with compactions", () => {
 
   it("imports the whole file", () => {
     const expected = lines.filter((l, i) => i > 0 && isConverted(l)).length;
-    expect(expected).toBe(997); // 484 assistant + 448 toolResult + 55 user + 3 bash + 5 model changes + 2 compactions
+    // 484 assistant + 448 toolResult + 55 user + 3 bash + 5 model changes + 5 thinking-level changes + 2 compactions
+    expect(expected).toBe(1002);
     expect(s.entries).toHaveLength(expected);
-    expect(messages(s).filter((m) => textOf(m).startsWith("[Model changed to "))).toHaveLength(5);
-    const bash = messages(s).filter((m) => m.role === "user" && textOf(m).startsWith("Ran `"));
-    expect(bash).toHaveLength(3);
+    expect(s.entries.filter((e) => e.type === "model_change")).toHaveLength(5);
+    expect(s.entries.filter((e) => e.type === "command")).toHaveLength(3);
   });
 
   it("maps both compactions, firstKeptEntryIndex to the entry made from that line", () => {
@@ -278,9 +279,9 @@ describe("parsePiJsonl on the real v1 session with compactions", () => {
     expect(textOf(from.get(293))).toMatch(/^i reviwed what we have/);
   });
 
-  it("ends at the last line's nearest kept entry (the last line is a thinking-level change)", () => {
+  it("ends at the last line (a thinking-level change)", () => {
     expect(lines.at(-1)?.type).toBe("thinking_level_change");
-    expect(s.session.leafId).toBe(from.get(lines.length - 2)?.id);
+    expect(s.session.leafId).toBe(from.get(lines.length - 1)?.id);
     // pi's model rule: the last model change or assistant model on the path.
     const last = [...lines]
       .reverse()
@@ -429,12 +430,12 @@ describe("parsePiJsonl on a handwritten v2 session", () => {
   const get = (text: string) => s.entries.find((e) => textOf(e) === text);
   const ids = byId(s);
 
-  it("keeps the whole tree, bridging skipped entries", () => {
-    // u1 a1 t1 a2 u2 a3 b1 h1 u3 m1 c1 a4 u4: th1, f1 and l1 are not entries.
-    expect(s.entries).toHaveLength(13);
-    expect(s.entries.map((e) => e.id)).toEqual(Array.from({ length: 13 }, (_, i) => `e${i + 1}`));
-    expect(get("Found it: a missing import.")?.parentId).toBe(get("error TS2304")?.id); // over th1
-    expect(get("Ship it")?.parentId).toBe(get("Remember: run lint")?.id); // over the unknown f1
+  it("keeps the whole tree and pi's ids, bridging skipped entries", () => {
+    // f1 (unknown type) and l1 (a label) are not entries.
+    const kept = ["u1", "a1", "t1", "th1", "a2", "u2", "a3", "b1", "h1", "u3", "m1", "c1", "a4", "u4"];
+    expect(s.entries.map((e) => e.id)).toEqual(kept.map((id) => `sess-v2~${id}`));
+    expect(get("Found it: a missing import.")?.parentId).toBe("sess-v2~th1");
+    expect(get("Ship it")?.parentId).toBe("sess-v2~h1"); // over the unknown f1
     const a2 = get("Found it: a missing import.");
     const kids = s.entries.filter((e) => e.parentId === a2?.id);
     expect(kids.map((e) => e.type)).toEqual(["message", "branch_summary"]);
@@ -461,8 +462,18 @@ describe("parsePiJsonl on a handwritten v2 session", () => {
       role: "tool",
       content: [{ type: "tool_result", callId: "call_1", toolName: "bash", text: "error TS2304", isError: true }],
     });
-    expect(get("Remember: run lint")).toMatchObject({ role: "user", status: "complete" });
-    expect(get(modelChangeNote("openai", "gpt-5"))).toMatchObject({ role: "user" });
+    expect(ids.get(asEntryId("sess-v2~h1"))).toMatchObject({
+      type: "context_note",
+      customType: "reminder",
+      display: true,
+      asMessage: true,
+      content: [{ type: "text", text: "Remember: run lint" }],
+    });
+    expect(ids.get(asEntryId("sess-v2~m1"))).toMatchObject({
+      type: "model_change",
+      provider: "openai",
+      modelId: "gpt-5",
+    });
     expect(get("Shipped.")).toMatchObject({
       api: "openai-chat",
       provider: "openai",
@@ -473,8 +484,10 @@ describe("parsePiJsonl on a handwritten v2 session", () => {
 
   it("maps the branch summary and the compaction, details unchanged", () => {
     const b = s.entries.find((e): e is BranchSummaryEntry => e.type === "branch_summary");
+    // pi's fromId is where the user went (a2); Grove's fromId is the branch left: the entry
+    // written just before the summary (a3), since pi appends as the leaf moves.
     expect(b).toMatchObject({
-      fromId: get("Found it: a missing import.")?.id,
+      fromId: get("Added a test.")?.id,
       parentId: get("Found it: a missing import.")?.id,
       summary: "The user asked for a test; one was added.",
       details: { readFiles: ["a.ts"], modifiedFiles: ["a.test.ts"] },
@@ -483,7 +496,7 @@ describe("parsePiJsonl on a handwritten v2 session", () => {
     const c = s.entries.find((e): e is CompactionEntry => e.type === "compaction");
     expect(c).toMatchObject({
       firstKeptEntryId: get("Ship it")?.id,
-      parentId: get(modelChangeNote("openai", "gpt-5"))?.id,
+      parentId: "sess-v2~m1",
       tokensBefore: 5000,
       tokensAfter: Math.ceil((c?.summary.length ?? 0) / 4),
       shortSummary: "Ship the fix.",
@@ -508,7 +521,7 @@ describe("parsePiJsonl on a handwritten v2 session", () => {
     expect(canonical(ok(v3))).toEqual(canonical(s));
     // In a v3 file hookMessage is no longer a known role: skipped, its child bridged.
     const stale = ok(V2.replace('"version":2', '"version":3'));
-    expect(stale.entries).toHaveLength(12);
+    expect(stale.entries).toHaveLength(13);
   });
 
   it("survives export to pi v3 and back", () => {
@@ -594,43 +607,54 @@ describe("parsePiJsonl on a handwritten v3 session", () => {
   const s = ok(V3);
   const ms = messages(s);
 
-  it("keeps images and unknown blocks as visible notes, redacted thinking as redacted", () => {
+  it("keeps images as image blocks with their bytes, unknown blocks as visible notes, redacted thinking", () => {
+    const [image] = ms[0]?.content.filter((b) => b.type === "image") ?? [];
     expect(ms[0]?.content).toEqual([
       { type: "text", text: "What is in this screenshot?" },
-      { type: "text", text: PI_IMAGE_OMITTED },
+      { type: "image", blobId: image?.type === "image" ? image.blobId : "?", mimeType: "image/png" },
     ]);
+    expect(image?.type === "image" && s.images?.get(image.blobId)).toEqual({
+      data: "iVBORw0KGgo=",
+      mimeType: "image/png",
+    });
     expect(ms[1]?.content).toEqual([
       { type: "thinking", text: "", redactedData: "opaque-redacted", signedBy: "anthropic-messages" },
       { type: "tool_call", id: "call_9", name: "read", args: { path: "shot.png" } },
       { type: "text", text: "[citation omitted]" },
     ]);
-    expect(ms[2]?.content).toEqual([
-      {
-        type: "tool_result",
-        callId: "call_9",
-        toolName: "read",
-        text: `Read image\n${PI_IMAGE_OMITTED}`,
-        isError: false,
-      },
+    expect(ms[2]?.content).toMatchObject([
+      { type: "tool_result", callId: "call_9", toolName: "read", text: "Read image", isError: false },
+      { type: "image", mimeType: "image/png" },
     ]);
   });
 
-  it("turns the custom role and custom_message into user messages, the error reply into an error", () => {
-    expect(ms[3]).toMatchObject({ role: "user", content: [{ type: "text", text: "TODO list: 1 item" }] });
-    expect(ms[4]).toMatchObject({
+  it("keeps the custom role and custom_message as context notes, the error reply as an error", () => {
+    const ids = byId(s);
+    expect(ids.get(asEntryId("sess-v3~c1"))).toMatchObject({
+      type: "context_note",
+      display: false,
+      content: [{ type: "text", text: "TODO list: 1 item" }],
+    });
+    expect(ms[3]).toMatchObject({
       role: "assistant",
       status: "error",
       stopReason: "error",
       content: [],
       error: { kind: "unknown", message: '429 {"type":"error","error":{"type":"rate_limit_error"}}' },
     });
-    expect(ms[4]?.parentId).toBe(ms[3]?.id); // over the thinking-level change
-    expect(ms[5]).toMatchObject({ role: "user", content: [{ type: "text", text: "Plan: retry later" }] });
+    expect(ms[3]?.parentId).toBe("sess-v3~th1");
+    expect(ids.get(asEntryId("sess-v3~cm1"))).toMatchObject({
+      type: "context_note",
+      customType: "plan",
+      display: true,
+      details: { step: 2 },
+    });
+    expect(ids.get(asEntryId("sess-v3~x1"))).toMatchObject({ type: "custom", customType: "ext-state", data: { n: 1 } });
   });
 
-  it("points a first kept entry that was skipped at the next kept entry on the path", () => {
+  it("points the first kept entry at pi's entry (a thinking-level change is an entry now)", () => {
     const c = s.entries.find((e): e is CompactionEntry => e.type === "compaction");
-    expect(c?.firstKeptEntryId).toBe(ms[4]?.id);
+    expect(c?.firstKeptEntryId).toBe("sess-v3~th1");
     expect(c?.shortSummary).toBe("Looked at a screenshot.");
     expect(c).not.toHaveProperty("details");
   });
@@ -638,8 +662,8 @@ describe("parsePiJsonl on a handwritten v3 session", () => {
   it("takes the title from session_info and the leaf past the trailing metadata lines", () => {
     expect(s.session.title).toBe("Screenshot triage");
     expect(s.session.titleSource).toBe("user");
-    expect(s.session.leafId).toBe(s.entries.find((e) => e.type === "compaction")?.id);
-    expect(s.entries).toHaveLength(7);
+    expect(s.session.leafId).toBe("sess-v3~x1");
+    expect(s.entries).toHaveLength(9);
   });
 
   it("survives export to pi v3 and back", () => {
@@ -705,7 +729,7 @@ describe("parsePiJsonl rejects bad input with the line", () => {
         { type: "message", timestamp: T(1), message: { role: "user", content: "a" } },
         { type: "compaction", timestamp: T(2), summary: "s", firstKeptEntryIndex: index, tokensBefore: 1 },
       );
-    expect(ok(v1(1)).entries[1]).toMatchObject({ type: "compaction", firstKeptEntryId: "e1" });
+    expect(ok(v1(1)).entries[1]).toMatchObject({ type: "compaction", firstKeptEntryId: "s~v1-1" });
     expect(err(v1(99))).toMatch(/Line 3 \(compaction\): firstKeptEntryIndex 99 is out of range/);
     expect(err(v1(0))).toMatch(/Line 3 \(compaction\): firstKeptEntryIndex 0 is out of range/);
     expect(err(v1(2))).toMatch(/firstKeptEntryIndex 2 is out of range/); // the compaction itself
@@ -730,13 +754,13 @@ describe("parsePiJsonl rejects bad input with the line", () => {
     expect(err(jsonl({ type: "session", version: 3 }))).toMatch(/Line 1 \(session header\): invalid at id/);
   });
 
-  it("tolerates blank lines and CRLF; uses real uuid ids by default", () => {
+  it("tolerates blank lines and CRLF; keeps pi's ids inside the session's own", () => {
     const text = `${JSON.stringify(HEADER)}\r\n\r\n${JSON.stringify(user("u1", null))}\r\n`;
     const r = parsePiJsonl(text);
     expect(r.kind).toBe("ok");
     if (r.kind === "ok") {
       expect(r.sessions[0]?.session.id).toMatch(/^[0-9a-f-]{36}$/);
-      expect(r.sessions[0]?.entries[0]?.id).toMatch(/^[0-9a-f-]{36}$/);
+      expect(r.sessions[0]?.entries[0]?.id).toBe("s~u1");
     }
   });
 });
@@ -756,7 +780,7 @@ describe("exportPiJsonl", () => {
       version: 3,
       id: "sess-v2", // a session from pi goes back under its pi id
       timestamp: new Date(s.session.createdAt).toISOString(),
-      cwd: "",
+      cwd: "/tmp/p", // pi's own
     });
     const seen = new Set<string>();
     for (const l of lines.slice(1)) {
@@ -764,18 +788,19 @@ describe("exportPiJsonl", () => {
       if (l.parentId !== null) expect(seen.has(l.parentId ?? "?")).toBe(true);
       seen.add(l.id ?? "?");
     }
+    // The title is automatic (the first user message): not written as a pi name.
     const meta = lines.filter((l) => l.type === "label" || l.type === "session_info");
-    expect(meta.map((l) => l.type)).toEqual(["label", "session_info"]);
+    expect(meta.map((l) => l.type)).toEqual(["label"]);
     const entriesOnly = lines.slice(1, lines.length - meta.length);
     expect(entriesOnly).toHaveLength(s.entries.length);
-    expect(entriesOnly.at(-1)?.id).toBe(s.session.leafId);
+    expect(entriesOnly.at(-1)?.id).toBe("u4"); // pi's own id of Grove's leaf
+    expect(s.session.leafId).toBe("sess-v2~u4");
     // pi's leaf is the last line; its path passes through Grove's leaf.
-    expect(lines.at(-1)?.parentId).toBe(meta[0]?.id);
-    expect(meta[0]?.parentId).toBe(s.session.leafId);
+    expect(lines.at(-1)?.parentId).toBe("u4");
   });
 
   it("maps messages back to pi's shapes", () => {
-    const find = (id: string | undefined) => lines.find((l) => l.id === id);
+    const find = (id: string | undefined) => lines.find((l) => l.id === id?.replace("sess-v2~", ""));
     const a1 = s.entries.find((e) => textOf(e) === "Let me look.");
     expect(find(a1?.id)?.message).toMatchObject({
       role: "assistant",
@@ -788,15 +813,11 @@ describe("exportPiJsonl", () => {
         { type: "toolCall", id: "call_1", name: "bash", arguments: { command: "npm run build" } },
       ],
     });
-    const note = s.entries.find((e) => textOf(e) === modelChangeNote("openai", "gpt-5"));
-    expect(find(note?.id)).toMatchObject({ type: "model_change", provider: "openai", modelId: "gpt-5" });
+    expect(find("m1")).toMatchObject({ type: "model_change", provider: "openai", modelId: "gpt-5" });
     const tool = s.entries.find((e) => textOf(e) === "error TS2304");
     expect(find(tool?.id)?.message).toMatchObject({ role: "toolResult", toolCallId: "call_1", toolName: "bash" });
     const c = s.entries.find((e) => e.type === "compaction");
-    expect(find(c?.id)).toMatchObject({
-      type: "compaction",
-      firstKeptEntryId: (c as CompactionEntry).firstKeptEntryId,
-    });
+    expect(find(c?.id)).toMatchObject({ type: "compaction", firstKeptEntryId: "u3" });
   });
 
   it("writes stopped and interrupted replies as aborted, with the error message", () => {
@@ -809,7 +830,7 @@ describe("exportPiJsonl", () => {
     });
   });
 
-  it("round-trips Grove-only compaction and branch-summary fields, labels and an auto title", () => {
+  it("round-trips Grove-only compaction and branch-summary fields and labels; an auto title is not written", () => {
     const S = asSessionId("grove-s");
     const at = (id: string, parentId: string | null, createdAt: number) => ({
       id: asEntryId(id),
@@ -875,8 +896,15 @@ describe("exportPiJsonl", () => {
     const pi = piLines(text);
     // The leaf's branch is written last, although the branch summary's branch is newer.
     expect(pi.filter((l) => l.type !== "label" && l.type !== "session_info").at(-1)?.id).toBe("a3");
+    expect(pi.some((l) => l.type === "session_info")).toBe(false);
+    // pi's model sees the kept user turn inside the summary; Grove's re-import does not hold it twice.
+    const summaryLine = pi.find((l) => l.type === "compaction");
+    expect(summaryLine?.summary).toContain("<user_message>\nSet up the repo with pnpm\n</user_message>");
+    expect(summaryLine?.summary?.endsWith(compaction.summary)).toBe(true);
     const back = ok(text, "b");
-    expect(canonical(back)).toEqual(canonical(original));
+    expect(back.session.title).toBe("Set up the repo with pnpm");
+    const autoTitle = { ...original, session: { ...session, title: back.session.title } };
+    expect(canonical(back)).toEqual(canonical(autoTitle));
   });
 
   it("round-trips a handoff entry through a custom_message, and a user title", () => {
@@ -923,15 +951,24 @@ describe("exportPiJsonl", () => {
       status: "complete",
     };
     const exported = exportPiJsonl({ session, entries: [u1, interrupted, handoff], labels: {} });
+    // A chat made in Grove has no working directory: none is written (pi would print an empty one).
+    expect(piLines(exported)[0]).not.toHaveProperty("cwd");
     const first = piLines(exported)[1] as PiLine & { customType?: string; content?: string };
     expect(first.type).toBe("custom_message");
     expect(first.customType).toBe(GROVE_HANDOFF_CUSTOM_TYPE);
     expect(first.content).toBe(HANDOFF_CONTEXT.replace("{{document}}", handoff.document));
     expect(piLines(exported)[2]?.message?.stopReason).toBe("aborted");
     const back = ok(exported, "b");
-    expect(back.entries[0]).toEqual({ ...handoff, id: "b1", sessionId: "b-session" });
+    // Grove's ids come back inside the pi session's (they are not UUIDs here).
+    const { piExtra: _extra, ...handoffBack } = back.entries[0] as HandoffEntry;
+    expect(handoffBack).toEqual({ ...handoff, id: "grove-s~h", sessionId: "b-session" });
     expect(back.entries[1]).toMatchObject({ status: "stopped", stopReason: "aborted" });
-    expect(back.session).toMatchObject({ title: "Continued work", titleSource: "user", leafId: "b3", createdAt: 1000 });
+    expect(back.session).toMatchObject({
+      title: "Continued work",
+      titleSource: "user",
+      leafId: "grove-s~u1",
+      createdAt: 1000,
+    });
   });
 });
 
