@@ -30,6 +30,8 @@
  *    - `tool` role messages become user-role text; `tool_call` / `tool_result` blocks become text
  *      (`[Tool call: name]` + compact JSON args, `[Tool result: name]` + text; ` (error)` when
  *      `isError`), because Grove declares no tools; image blocks become `[image]`.
+ *    - old tool outputs are pruned by prune-tool-outputs.ts's rule (a pure function of the sent
+ *      part of the path): each is sent as `[Output truncated - N tokens]`.
  * 4. `normalizeMessages` for the target api (normalize-messages.ts): merging, user first, thinking
  *    only for the api that signed it, reasoning items only for the provider that made them, no
  *    empty messages.
@@ -61,6 +63,7 @@ import { blockText } from "./entry-text";
 import { nativeFloorText, nativePrefixFor } from "./native-compaction";
 import { normalizeMessages } from "./normalize-messages";
 import { isSkippedMessage, joinContinuation, planContext } from "./plan-context";
+import { type PrunedOutputs, prunedToolOutputs, withPrunedOutputs } from "./prune-tool-outputs";
 
 export type BuildContextOptions = {
   /** The session's system prompt, else the global default. "" = none. */
@@ -89,14 +92,15 @@ function textBlocks(content: readonly Block[]): TextBlock[] {
   return out;
 }
 
-function messageToContext(entry: MessageEntry): ContextMessage {
+function messageToContext(entry: MessageEntry, pruned: PrunedOutputs): ContextMessage {
+  const blocks = withPrunedOutputs(entry.content, pruned.get(entry.id));
   switch (entry.role) {
     case "user":
     case "tool":
-      return { role: "user", content: textBlocks(entry.content) };
+      return { role: "user", content: textBlocks(blocks) };
     case "assistant": {
       const content: Array<TextBlock | ThinkingBlock | ReasoningBlock> = [];
-      for (const b of entry.content) {
+      for (const b of blocks) {
         if (b.type === "thinking" || b.type === "reasoning") content.push(b);
         else content.push({ type: "text", text: blockText(b, { thinking: "drop" }) ?? "" });
       }
@@ -124,6 +128,7 @@ function compactionMessage(compaction: CompactionEntry, keptTurns: readonly Mess
 export function buildContext(path: readonly Entry[], opts: BuildContextOptions): LlmContext {
   const messages: ContextMessage[] = [];
   const plan = planContext(path);
+  const pruned = prunedToolOutputs(path, plan.keptStart);
   const native =
     plan.compaction !== null ? nativePrefixFor(plan.compaction, opts.targetApi, opts.targetProviderId) : null;
   if (plan.compaction !== null && native !== null) {
@@ -148,7 +153,7 @@ export function buildContext(path: readonly Entry[], opts: BuildContextOptions):
         continue;
       case "message": {
         if (isSkippedMessage(entry)) continue;
-        const message = messageToContext(entry);
+        const message = messageToContext(entry, pruned);
         const prev = messages[messages.length - 1];
         // The plan joins a continuation only to an assistant message sent just before it.
         if (plan.joins.has(entry.id) && message.role === "assistant" && prev?.role === "assistant") {

@@ -14,6 +14,7 @@ import type { SessionView } from "../hooks";
 import { Markdown } from "../markdown/Markdown";
 import { CopyButton } from "./CopyButton";
 import type { Visibility } from "./display-rows";
+import { PrunedMark } from "./PrunedMark";
 import { ThinkingView } from "./ThinkingView";
 
 const ROLE_NAME = { user: "User message", assistant: "Assistant message", tool: "Tool result" } as const;
@@ -40,6 +41,7 @@ export const MessageItem = memo(function MessageItem({
   continuations = NO_CONTINUATIONS,
   visibility = "sent",
   continuable = false,
+  pruned,
 }: {
   entry: MessageEntry;
   view: SessionView;
@@ -49,6 +51,8 @@ export const MessageItem = memo(function MessageItem({
   visibility?: Visibility;
   /** Cut off by the output limit at the end of the path: offer Continue. */
   continuable?: boolean;
+  /** Tool results the context builder sends truncated: block index → tokens. */
+  pruned?: ReadonlyMap<number, number>;
 }) {
   const editing = useUiStore((s) => s.editingId === entry.id);
   const last = continuations[continuations.length - 1] ?? entry;
@@ -171,6 +175,7 @@ export const MessageItem = memo(function MessageItem({
                     <summary>
                       Tool result{block.toolName ? `: ${block.toolName}` : ""}
                       {block.isError ? " (error)" : ""}
+                      {pruned?.has(i) && <PrunedMark tokens={pruned.get(i) ?? 0} />}
                     </summary>
                     <pre>{block.text}</pre>
                   </details>
