@@ -7,7 +7,9 @@
  *
  * Pure: no I/O.
  */
+
 import { cleanSummarizerOutput } from "../compaction/digest";
+import { withFileOpsTags } from "../compaction/file-ops";
 import { BRANCH_SUMMARY_CONTEXT, BRANCH_SUMMARY_PREAMBLE } from "../prompts";
 import type { BranchSummaryEntry } from "../session/entries";
 import type { BranchSummaryPlan } from "./prepare";
@@ -86,6 +88,9 @@ export type BranchSummaryDetails = {
   readonly transcriptTokens: number;
   readonly branchTokens: number;
   readonly durationMs: number;
+  /** Cumulative file operations (compaction/file-ops.ts), also appended to `summary` as tags. */
+  readonly readFiles?: readonly string[];
+  readonly modifiedFiles?: readonly string[];
 };
 
 /** The entry the caller appends as a child of the new position (it adds id, sessionId, parentId, createdAt). */
@@ -112,11 +117,12 @@ export function branchSummaryEntry(
     transcriptTokens: plan.transcriptTokens,
     branchTokens: plan.branchTokens,
     durationMs: Math.max(0, opts.durationMs ?? 0),
+    ...(plan.fileOps.readFiles.length + plan.fileOps.modifiedFiles.length > 0 ? plan.fileOps : {}),
   };
   return {
     type: "branch_summary",
     fromId: plan.fromId,
-    summary,
+    summary: withFileOpsTags(summary, plan.fileOps),
     ...(plan.instructions !== null ? { instructions: plan.instructions } : {}),
     model: plan.model,
     details,

@@ -26,8 +26,10 @@
  *
  * Pure: no I/O, no summarizer call; counts come from the injected counter.
  */
+
 import type { CountTokens, EntryTokens } from "../compaction/entry-text";
 import { entryTokensFrom } from "../compaction/entry-text";
+import { collectFileOps, type FileOps } from "../compaction/file-ops";
 import { clampToTokens, MIN_WINDOW_BODY_TOKENS, safetyMarginTokens } from "../compaction/requests";
 import { escapeStructuralTags, SEGMENT_SEPARATOR, serializeEntry, wrapConversation } from "../compaction/serialize";
 import { DEFAULT_COMPACTION_SETTINGS } from "../compaction/settings";
@@ -87,6 +89,8 @@ export type BranchSummaryPlan = {
   readonly budgetTokens: number;
   /** The whole branch's size as the context counts it (`entryTokens`), for the card. */
   readonly branchTokens: number;
+  /** Files the branch read and changed (compaction/file-ops.ts), appended to the summary. */
+  readonly fileOps: FileOps;
 };
 
 export type BranchSummaryPrepareResult =
@@ -239,6 +243,7 @@ export function prepareBranchSummary(
       transcriptTokens: used,
       budgetTokens: budget,
       branchTokens,
+      fileOps: collectFileOps(abandoned),
     },
   };
 }

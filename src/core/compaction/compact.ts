@@ -20,7 +20,9 @@
 import { contextTokens } from "../session/context-tokens";
 import type { CompactionEntry, Entry } from "../session/entries";
 import { asEntryId, asSessionId, type EntryId } from "../session/ids";
+import { planContext } from "../session/plan-context";
 import { assembleDigest, clampLine, cleanShortSummary, cleanSummarizerOutput, firstSentence } from "./digest";
+import { collectFileOps, withFileOpsTags } from "./file-ops";
 import type { CompactionPlan } from "./prepare";
 import {
   clampToTokens,
@@ -88,6 +90,9 @@ export type CompactionDetails = {
   /** True when `shortSummary` is the digest's first sentence (the short call failed or returned junk). */
   readonly shortSummaryFallback: boolean;
   readonly durationMs: number;
+  /** Cumulative file operations (file-ops.ts), also appended to `summary` as tags. */
+  readonly readFiles?: readonly string[];
+  readonly modifiedFiles?: readonly string[];
 };
 
 /** The entry the caller appends at the leaf (it adds id, sessionId, parentId, createdAt). */
@@ -221,7 +226,10 @@ export async function runCompaction(plan: CompactionPlan, deps: RunDeps): Promis
       splitTurn: prefixSummary,
       folded: { count: plan.kept.oversized.length, tokens: foldedTokens },
     });
-    const summary = spliceTail(digest, plan.tail);
+    // The files the folded part read and changed, carried on from the previous compaction (file-ops.ts).
+    const previous = planContext(plan.path).compaction;
+    const fileOps = collectFileOps([...(previous ? [previous] : []), ...plan.history, ...plan.turnPrefix]);
+    const summary = spliceTail(withFileOpsTags(digest, fileOps), plan.tail);
 
     // The one-liner: its own failure falls back to the digest's first sentence.
     progress({ phase: "short-summary" });
@@ -261,6 +269,7 @@ export async function runCompaction(plan: CompactionPlan, deps: RunDeps): Promis
       foldedUserTurns: plan.kept.oversized,
       shortSummaryFallback,
       durationMs: Math.max(0, now() - startedAt),
+      ...(fileOps.readFiles.length + fileOps.modifiedFiles.length > 0 ? fileOps : {}),
     };
     const entry: NewCompactionEntry = {
       type: "compaction",
