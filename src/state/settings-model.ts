@@ -3,6 +3,7 @@
  * Persisted as one settings row per key (db/settings.ts); API keys live only here and in that table.
  */
 import { type CompactionSettings, DEFAULT_COMPACTION_SETTINGS } from "../core/compaction/settings";
+import { type PromptOverrides, promptOverridesFrom } from "../core/prompt-overrides";
 import type { ModelRef } from "../core/session/entries";
 import type { CalibrationTable } from "../core/tokens/claude-estimate";
 import { ANTHROPIC_DEFAULT_BASE_URL, OPENAI_DEFAULT_BASE_URL } from "../providers/endpoint";
@@ -44,6 +45,8 @@ export type Settings = {
   modelTitles: boolean;
   /** Settings › Compaction "Remote summarizer URL" and its own token (seed 002 `compaction.remoteEndpoint`). */
   remoteSummarizer: RemoteSummarizerConfig;
+  /** Settings › Prompts: the user's versions of the shipped prompts (core/prompt-overrides.ts). */
+  prompts: PromptOverrides;
 };
 
 export { ANTHROPIC_DEFAULT_BASE_URL, OPENAI_DEFAULT_BASE_URL };
@@ -82,6 +85,7 @@ export const DEFAULT_SETTINGS: Settings = {
   autoStrategy: "compact",
   modelTitles: false,
   remoteSummarizer: NO_REMOTE_SUMMARIZER,
+  prompts: {},
 };
 
 export type SettingKey = keyof Settings;
@@ -97,6 +101,7 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   "autoStrategy",
   "modelTitles",
   "remoteSummarizer",
+  "prompts",
 ];
 
 /** Rows from the settings table → a complete Settings, built-in providers always present. */
@@ -125,6 +130,7 @@ export function settingsFromRows(rows: Record<string, unknown>): Settings {
     autoStrategy: oneOf(stored.autoStrategy, AUTO_STRATEGIES, DEFAULT_SETTINGS.autoStrategy),
     modelTitles: stored.modelTitles === true,
     remoteSummarizer: remoteSummarizerFrom(stored.remoteSummarizer),
+    prompts: promptOverridesFrom(stored.prompts),
   };
 }
 

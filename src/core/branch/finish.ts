@@ -91,6 +91,8 @@ export type BranchSummaryDetails = {
   /** Cumulative file operations (compaction/file-ops.ts), also appended to `summary` as tags. */
   readonly readFiles?: readonly string[];
   readonly modifiedFiles?: readonly string[];
+  /** The version of the prompt that wrote it ("default", "custom v2"): Settings → Prompts. */
+  readonly promptVersions?: Readonly<Record<string, string>>;
 };
 
 /** The entry the caller appends as a child of the new position (it adds id, sessionId, parentId, createdAt). */
@@ -106,7 +108,7 @@ export type BranchSummaryOutcome =
 export function branchSummaryEntry(
   plan: BranchSummaryPlan,
   summary: string,
-  opts: { durationMs?: number } = {},
+  opts: { durationMs?: number; promptVersions?: Readonly<Record<string, string>> } = {},
 ): NewBranchSummaryEntry {
   const details: BranchSummaryDetails = {
     kind: "grove-branch-summary",
@@ -118,6 +120,7 @@ export function branchSummaryEntry(
     branchTokens: plan.branchTokens,
     durationMs: Math.max(0, opts.durationMs ?? 0),
     ...(plan.fileOps.readFiles.length + plan.fileOps.modifiedFiles.length > 0 ? plan.fileOps : {}),
+    ...(opts.promptVersions ? { promptVersions: opts.promptVersions } : {}),
   };
   return {
     type: "branch_summary",

@@ -17,6 +17,7 @@
  *
  * Pure apart from the injected `summarize` / `onProgress` / `now`: no I/O, nothing appended.
  */
+import type { PromptTexts } from "../prompt-overrides";
 import { contextTokens } from "../session/context-tokens";
 import type { CompactionEntry, Entry } from "../session/entries";
 import { asEntryId, asSessionId, type EntryId } from "../session/ids";
@@ -70,6 +71,10 @@ export type RunDeps = {
   onProgress?: (p: CompactionProgress) => void;
   /** Clock for `details.durationMs`; default `Date.now`. */
   now?: () => number;
+  /** The user's prompt overrides (Settings → Prompts); absent: the shipped prompts. */
+  prompts?: PromptTexts;
+  /** Which version of each prompt is in force ("default", "custom v2"), recorded in `details`. */
+  promptVersions?: Readonly<Record<string, string>>;
 };
 
 /** What the engine records in `CompactionEntry.details` (for the card and for debugging). */
@@ -93,6 +98,8 @@ export type CompactionDetails = {
   /** Cumulative file operations (file-ops.ts), also appended to `summary` as tags. */
   readonly readFiles?: readonly string[];
   readonly modifiedFiles?: readonly string[];
+  /** The version of each summarizer prompt that wrote it ("default", "custom v2"): Settings → Prompts. */
+  readonly promptVersions?: Readonly<Record<string, string>>;
 };
 
 /** The entry the caller appends at the leaf (it adds id, sessionId, parentId, createdAt). */
@@ -191,13 +198,16 @@ export async function runCompaction(plan: CompactionPlan, deps: RunDeps): Promis
     for (const [i, body] of windows.entries()) {
       const window = i + 1;
       progress({ phase: "summarizing", window, windows: windows.length, text: "" });
-      const prompt = summaryPrompt({
-        previousSummary: running,
-        body,
-        window,
-        windows: windows.length,
-        instructions: plan.instructions,
-      });
+      const prompt = summaryPrompt(
+        {
+          previousSummary: running,
+          body,
+          window,
+          windows: windows.length,
+          instructions: plan.instructions,
+        },
+        deps.prompts,
+      );
       const raw = await call("summary", prompt, budgets.summary, (text) =>
         progress({ phase: "summarizing", window, windows: windows.length, text }),
       );
@@ -211,7 +221,7 @@ export async function runCompaction(plan: CompactionPlan, deps: RunDeps): Promis
       progress({ phase: "split-turn-prefix", text: "" });
       const raw = await call(
         "split-turn-prefix",
-        splitTurnPrompt(prefixBody, plan.instructions),
+        splitTurnPrompt(prefixBody, plan.instructions, deps.prompts),
         budgets.splitTurn,
         (text) => progress({ phase: "split-turn-prefix", text }),
       );
@@ -243,7 +253,7 @@ export async function runCompaction(plan: CompactionPlan, deps: RunDeps): Promis
       });
       const raw = await call(
         "short-summary",
-        shortSummaryPrompt(clampToTokens(digest, room, count), plan.instructions),
+        shortSummaryPrompt(clampToTokens(digest, room, count), plan.instructions, deps.prompts),
         budgets.short,
       );
       shortSummary = cleanShortSummary(raw);
@@ -270,6 +280,7 @@ export async function runCompaction(plan: CompactionPlan, deps: RunDeps): Promis
       shortSummaryFallback,
       durationMs: Math.max(0, now() - startedAt),
       ...(fileOps.readFiles.length + fileOps.modifiedFiles.length > 0 ? fileOps : {}),
+      ...(deps.promptVersions ? { promptVersions: deps.promptVersions } : {}),
     };
     const entry: NewCompactionEntry = {
       type: "compaction",
@@ -283,6 +294,7 @@ export async function runCompaction(plan: CompactionPlan, deps: RunDeps): Promis
       ...(plan.instructions !== null ? { instructions: plan.instructions } : {}),
       model: plan.model,
       details,
+      ...(deps.prompts?.framing !== undefined ? { framing: deps.prompts.framing } : {}),
     };
     const tokensAfter = tokensAfterAppending(plan, entry);
     checkAbort();

@@ -13,7 +13,8 @@
  * 2. Only the LATEST compaction on the path counts. It becomes one user-role message
  *    (prompts/compaction-summary-context.md): the handoff framing, then the kept user turns
  *    (`keptUserTurnIds` found on the path before the kept region, in path order, each verbatim in
- *    `<user_message>` tags; ids not on the path are skipped), then the stored `summary`.
+ *    `<user_message>` tags; ids not on the path are skipped), then the stored `summary`. A
+ *    compaction made with a user-edited framing (Settings → Prompts) records it and is sent in it.
  *    2b. When that compaction holds provider-native material for the target (same api and provider
  *    id, native-compaction.ts), the material goes first instead (`LlmContext.native`), and one
  *    user-role "floor" message follows it: the kept user turns verbatim and the `<verbatim_tail>`.
@@ -121,7 +122,8 @@ const userTurnText = (e: MessageEntry): string =>
 function compactionMessage(compaction: CompactionEntry, keptTurns: readonly MessageEntry[]): ContextUserMessage {
   const turns = keptTurns.map((e) => `<user_message>\n${userTurnText(e)}\n</user_message>`);
   const keptUserTurns = turns.length > 0 ? fillTemplate(COMPACTION_KEPT_USER_TURNS, { turns: turns.join("\n\n") }) : "";
-  return userMessage(fillTemplate(COMPACTION_SUMMARY_CONTEXT, { keptUserTurns, summary: compaction.summary }));
+  const framing = compaction.framing ?? COMPACTION_SUMMARY_CONTEXT;
+  return userMessage(fillTemplate(framing, { keptUserTurns, summary: compaction.summary }));
 }
 
 /** The context for `path` (root first, as `pathToRoot` returns it), normalized for `opts.targetApi`. */

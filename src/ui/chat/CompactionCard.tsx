@@ -6,6 +6,7 @@ import { Markdown } from "../markdown/Markdown";
 import { compactedByLabel, nativeFallbackNote, nativeSummaryText } from "./compaction-method-text";
 import { FileOpsList } from "./FileOpsList";
 import { REASON_LABEL } from "./maintenance-text";
+import { PromptVersionNote } from "./PromptVersionNote";
 import { UndoCompactionButton } from "./UndoCompactionButton";
 
 /** Summaries longer than this (characters) start collapsed. */
@@ -149,6 +150,7 @@ export const CompactionCard = memo(function CompactionCard({
         {newest && <UndoCompactionButton entry={entry} />}
         <footer className="compaction-foot muted">
           <span>by {entry.model}</span>
+          <PromptVersionNote details={entry.details} />
           {notes.foldedEntries !== null && <span>{plural(notes.foldedEntries, "entry", "entries")} folded</span>}
           {entry.keptUserTurnIds.length > 0 && (
             <span>{plural(entry.keptUserTurnIds.length, "message")} of yours kept verbatim</span>

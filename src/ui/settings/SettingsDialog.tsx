@@ -21,6 +21,7 @@ import { API_TYPE_OPTIONS, apiTypeLabel, DEFAULT_CUSTOM_API } from "./api-types"
 import { BranchSettings } from "./BranchSettings";
 import { CommitField } from "./CommitField";
 import { CompactionSettings } from "./CompactionSettings";
+import { PromptSettings } from "./PromptSettings";
 import { PlainHttpWarning, ProviderBlock } from "./ProviderBlock";
 
 export function SettingsDialog() {
@@ -99,6 +100,7 @@ export function SettingsDialog() {
       <CompactionSettings />
       <BranchSettings />
       <ModelSettings />
+      <PromptSettings />
       <StorageSection />
     </Dialog>
   );
