@@ -2,6 +2,7 @@
  * The app's settings as data: shape, defaults and the pure helpers that read them.
  * Persisted as one settings row per key (db/settings.ts); API keys live only here and in that table.
  */
+import type { LargerModels } from "../core/compaction/promotion";
 import { type CompactionSettings, DEFAULT_COMPACTION_SETTINGS } from "../core/compaction/settings";
 import { type PromptOverrides, promptOverridesFrom } from "../core/prompt-overrides";
 import type { ModelRef } from "../core/session/entries";
@@ -47,6 +48,8 @@ export type Settings = {
   remoteSummarizer: RemoteSummarizerConfig;
   /** Settings › Prompts: the user's versions of the shipped prompts (core/prompt-overrides.ts). */
   prompts: PromptOverrides;
+  /** Settings › Models "Larger model": per model id, the sibling a full chat moves to first (core/compaction/promotion.ts). */
+  largerModels: LargerModels;
 };
 
 export { ANTHROPIC_DEFAULT_BASE_URL, OPENAI_DEFAULT_BASE_URL };
@@ -86,6 +89,7 @@ export const DEFAULT_SETTINGS: Settings = {
   modelTitles: false,
   remoteSummarizer: NO_REMOTE_SUMMARIZER,
   prompts: {},
+  largerModels: {},
 };
 
 export type SettingKey = keyof Settings;
@@ -102,6 +106,7 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   "modelTitles",
   "remoteSummarizer",
   "prompts",
+  "largerModels",
 ];
 
 /** Rows from the settings table → a complete Settings, built-in providers always present. */
@@ -131,7 +136,20 @@ export function settingsFromRows(rows: Record<string, unknown>): Settings {
     modelTitles: stored.modelTitles === true,
     remoteSummarizer: remoteSummarizerFrom(stored.remoteSummarizer),
     prompts: promptOverridesFrom(stored.prompts),
+    largerModels: largerModelsFrom(stored.largerModels),
   };
+}
+
+function largerModelsFrom(value: unknown): LargerModels {
+  if (typeof value !== "object" || value === null) return {};
+  const out: Record<string, ModelRef> = {};
+  for (const [id, ref] of Object.entries(value as Record<string, unknown>)) {
+    const r = ref as Partial<ModelRef> | null;
+    if (typeof r?.providerId === "string" && typeof r.modelId === "string" && r.modelId !== "") {
+      out[id] = { providerId: r.providerId, modelId: r.modelId };
+    }
+  }
+  return out;
 }
 
 function remoteSummarizerFrom(value: unknown): RemoteSummarizerConfig {

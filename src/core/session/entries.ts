@@ -114,7 +114,7 @@ export type MessageEntry = EntryBase & {
   readonly continues?: EntryId;
 };
 
-export type CompactionReason = "manual" | "threshold" | "overflow" | "length" | "preflight";
+export type CompactionReason = "manual" | "threshold" | "overflow" | "length" | "preflight" | "idle";
 
 export type CompactionEntry = EntryBase & {
   readonly type: "compaction";

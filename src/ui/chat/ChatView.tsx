@@ -9,6 +9,7 @@ import { EndNotice } from "./EndNotice";
 import { HandoffDialog } from "./HandoffDialog";
 import { MaintenanceBar } from "./MaintenanceBar";
 import { MessageList } from "./MessageList";
+import { PromotionNotice } from "./PromotionNotice";
 import { SessionLinks } from "./SessionLinks";
 
 export function ChatView({
@@ -51,6 +52,7 @@ export function ChatView({
       )}
       {!missing && <EndNotice view={view} />}
       {!replying && !missing && <BranchPoint view={view} />}
+      {sessionId && <PromotionNotice sessionId={sessionId} />}
       <MaintenanceBar sessionId={sessionId} />
       <Composer sessionId={sessionId} session={view.session} leafId={view.session?.leafId} />
       <CompactDialog session={view.session} />

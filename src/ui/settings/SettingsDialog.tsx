@@ -21,6 +21,7 @@ import { API_TYPE_OPTIONS, apiTypeLabel, DEFAULT_CUSTOM_API } from "./api-types"
 import { BranchSettings } from "./BranchSettings";
 import { CommitField } from "./CommitField";
 import { CompactionSettings } from "./CompactionSettings";
+import { LargerModelSetting } from "./LargerModelSetting";
 import { PromptSettings } from "./PromptSettings";
 import { PlainHttpWarning, ProviderBlock } from "./ProviderBlock";
 
@@ -285,6 +286,7 @@ function ModelSettings() {
       {support !== "none" && (
         <ThinkingControl support={support} value={thinking} onChange={(t) => save({ thinking: t })} />
       )}
+      <LargerModelSetting modelId={modelId} />
     </section>
   );
 }
