@@ -21,6 +21,7 @@ import { type ChatTarget, chatTarget, isTargetError, thresholdOf } from "./chat-
 import { type CompactOptions, type CompactResult, compactSession } from "./compact";
 import { fitsWithoutCounting } from "./fits";
 import { autoHandoff } from "./handoff";
+import { touchIdle } from "./idle-compaction";
 import { knownPath, rememberPath } from "./known-paths";
 import { type Measured, measureContext } from "./measure";
 import { isReplying, type ReplyDeps, type ReplyResult, runReply } from "./reply";
@@ -74,6 +75,20 @@ export async function replyAndMaintain(
   parentId: EntryId,
   opts: ReplyOptions = {},
   deps: MaintainDeps = {},
+): Promise<void> {
+  try {
+    await replyAndMaintainOnce(sessionId, parentId, opts, deps);
+  } finally {
+    // Idle compaction (off by default) counts its idle time from the end of the last reply.
+    touchIdle(sessionId);
+  }
+}
+
+async function replyAndMaintainOnce(
+  sessionId: SessionId,
+  parentId: EntryId,
+  opts: ReplyOptions,
+  deps: MaintainDeps,
 ): Promise<void> {
   // One read of the path for the whole step: the preflight, the request and the threshold check
   // after the reply all use it (a compaction or the reply extends it in memory).

@@ -10,6 +10,7 @@ import { saveSettings } from "../../state/actions/settings";
 import { useSettingsStore } from "../../state/stores";
 import { decode, encode, modelIdsFor, useListedModels } from "../chat/ModelPicker";
 import { CommitField } from "./CommitField";
+import { IdleCompactionSettings } from "./IdleCompactionSettings";
 import { NativeCompactionSettings } from "./NativeCompactionSettings";
 import { RemoteSummarizerSettings } from "./RemoteSummarizerSettings";
 
@@ -77,6 +78,7 @@ export function CompactionSettings() {
         At the threshold after a reply, before a send that would not fit, and when the provider says a request is too
         long (then that request is retried once).
       </p>
+      <IdleCompactionSettings />
       <NativeCompactionSettings />
       <div className="field-row">
         <CommitField
