@@ -2,7 +2,9 @@
  * The app's settings as data: shape, defaults and the pure helpers that read them.
  * Persisted as one settings row per key (db/settings.ts); API keys live only here and in that table.
  */
+import type { LargerModels } from "../core/compaction/promotion";
 import { type CompactionSettings, DEFAULT_COMPACTION_SETTINGS } from "../core/compaction/settings";
+import { type PromptOverrides, promptOverridesFrom } from "../core/prompt-overrides";
 import { chatParamsFrom, type ParamsPreset, type PromptPreset } from "../core/session/chat-params";
 import type { ModelRef } from "../core/session/entries";
 import type { CalibrationTable } from "../core/tokens/claude-estimate";
@@ -50,6 +52,10 @@ export type Settings = {
   promptPresets: PromptPreset[];
   /** Saved model parameters a chat can apply (Model settings dialog). */
   paramsPresets: ParamsPreset[];
+  /** Settings › Prompts: the user's versions of the shipped prompts (core/prompt-overrides.ts). */
+  prompts: PromptOverrides;
+  /** Settings › Models "Larger model": per model id, the sibling a full chat moves to first (core/compaction/promotion.ts). */
+  largerModels: LargerModels;
 };
 
 export { ANTHROPIC_DEFAULT_BASE_URL, OPENAI_DEFAULT_BASE_URL };
@@ -90,6 +96,8 @@ export const DEFAULT_SETTINGS: Settings = {
   remoteSummarizer: NO_REMOTE_SUMMARIZER,
   promptPresets: [],
   paramsPresets: [],
+  prompts: {},
+  largerModels: {},
 };
 
 export type SettingKey = keyof Settings;
@@ -107,6 +115,8 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   "remoteSummarizer",
   "promptPresets",
   "paramsPresets",
+  "prompts",
+  "largerModels",
 ];
 
 /** Rows from the settings table → a complete Settings, built-in providers always present. */
@@ -137,7 +147,21 @@ export function settingsFromRows(rows: Record<string, unknown>): Settings {
     remoteSummarizer: remoteSummarizerFrom(stored.remoteSummarizer),
     promptPresets: promptPresetsFrom(stored.promptPresets),
     paramsPresets: paramsPresetsFrom(stored.paramsPresets),
+    prompts: promptOverridesFrom(stored.prompts),
+    largerModels: largerModelsFrom(stored.largerModels),
   };
+}
+
+function largerModelsFrom(value: unknown): LargerModels {
+  if (typeof value !== "object" || value === null) return {};
+  const out: Record<string, ModelRef> = {};
+  for (const [id, ref] of Object.entries(value as Record<string, unknown>)) {
+    const r = ref as Partial<ModelRef> | null;
+    if (typeof r?.providerId === "string" && typeof r.modelId === "string" && r.modelId !== "") {
+      out[id] = { providerId: r.providerId, modelId: r.modelId };
+    }
+  }
+  return out;
 }
 
 function remoteSummarizerFrom(value: unknown): RemoteSummarizerConfig {

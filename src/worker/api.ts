@@ -8,10 +8,12 @@
  * back to the main thread). An AbortSignal can't cross: long operations take an `OpId` instead,
  * and `cancel(opId)` aborts them (see `summarize`).
  */
+
 import type { ProxyMarked } from "comlink";
 import type { BranchSummaryOutcome } from "../core/branch/finish";
 import type { CompactionOutcome, CompactionProgress } from "../core/compaction/compact";
 import type { CompactionSettings } from "../core/compaction/settings";
+import type { PromptTexts } from "../core/prompt-overrides";
 import type { BuildContextOptions } from "../core/session/build-context";
 import type { LlmContext } from "../core/session/context";
 import type { ApiKind, CompactionReason, Entry } from "../core/session/entries";
@@ -78,6 +80,9 @@ export type CompactJob = {
    * a failure leaves Grove's summary with a note (`nativeFallback`). Absent: Grove's summary only.
    */
   native?: { method: "openai" | "anthropic"; provider: ProviderConfig; model: string; maxOutput: number };
+  /** The user's prompt overrides (Settings → Prompts) and the version of each prompt in force. */
+  prompts?: PromptTexts;
+  promptVersions?: Readonly<Record<string, string>>;
 };
 
 export type CompactJobOutcome = (
@@ -102,6 +107,9 @@ export type BranchSummaryJob = {
   encoding: TokenEncoding;
   countScale: number;
   summarizer: SummarizerSpec;
+  /** The user's prompt overrides (Settings → Prompts) and the version of each prompt in force. */
+  prompts?: PromptTexts;
+  promptVersions?: Readonly<Record<string, string>>;
 };
 
 export type BranchSummaryJobOutcome = BranchSummaryOutcome & JobNotices;
@@ -128,6 +136,8 @@ export type HandoffJob = {
   reserveTokens: number;
   encoding: TokenEncoding;
   countScale: number;
+  /** The user's version of the handoff request (Settings → Prompts); absent: the shipped one. */
+  prompt?: string;
 };
 
 export type HandoffJobOutcome =

@@ -334,6 +334,8 @@ export function createWorkerApi(overrides: Partial<WorkerDeps> = {}): WorkerApi 
         });
         const outcome = await runCompaction(prepared.plan, {
           signal: controller.signal,
+          ...(job.prompts ? { prompts: job.prompts } : {}),
+          ...(job.promptVersions ? { promptVersions: job.promptVersions } : {}),
           onProgress: (p) => notify(onProgress as (p: unknown) => void, p),
           summarize: async (r, signal, onText) => {
             try {
@@ -377,6 +379,7 @@ export function createWorkerApi(overrides: Partial<WorkerDeps> = {}): WorkerApi 
           countTokens: count,
           instructions: job.instructions,
           model: job.summarizer.model,
+          ...(job.prompts?.["branch-summary"] !== undefined ? { prompt: job.prompts["branch-summary"] } : {}),
         });
         if (prepared.kind === "nothing_to_summarize") return prepared;
         if (prepared.kind === "too_small") return { kind: "failed", error: prepared.reason };
@@ -393,7 +396,10 @@ export function createWorkerApi(overrides: Partial<WorkerDeps> = {}): WorkerApi 
         if (signal.aborted) return { kind: "cancelled" };
         const finished = finishBranchSummary(text);
         if (finished.kind === "failed") return remote.withNotices(finished);
-        const entry = branchSummaryEntry(plan, finished.summary, { durationMs: deps.now() - startedAt });
+        const entry = branchSummaryEntry(plan, finished.summary, {
+          durationMs: deps.now() - startedAt,
+          promptVersions: job.promptVersions,
+        });
         return remote.withNotices({ kind: "done", entry: { ...entry, model: remote.author() } });
       } catch (e) {
         const error = asMessageError(e, job.summarizer.provider.api);
@@ -412,6 +418,7 @@ export function createWorkerApi(overrides: Partial<WorkerDeps> = {}): WorkerApi 
         progress({ phase: "preparing" });
         const count = scaledCount(await countFor(job.encoding), job.countScale);
         const prepared = prepareHandoff(job.path, {
+          ...(job.prompt !== undefined ? { prompt: job.prompt } : {}),
           systemPrompt: job.systemPrompt,
           targetApi: job.provider.api,
           focus: job.focus,

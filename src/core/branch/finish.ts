@@ -7,7 +7,9 @@
  *
  * Pure: no I/O.
  */
+
 import { cleanSummarizerOutput } from "../compaction/digest";
+import { withFileOpsTags } from "../compaction/file-ops";
 import { BRANCH_SUMMARY_CONTEXT, BRANCH_SUMMARY_PREAMBLE } from "../prompts";
 import type { BranchSummaryEntry } from "../session/entries";
 import type { BranchSummaryPlan } from "./prepare";
@@ -86,6 +88,11 @@ export type BranchSummaryDetails = {
   readonly transcriptTokens: number;
   readonly branchTokens: number;
   readonly durationMs: number;
+  /** Cumulative file operations (compaction/file-ops.ts), also appended to `summary` as tags. */
+  readonly readFiles?: readonly string[];
+  readonly modifiedFiles?: readonly string[];
+  /** The version of the prompt that wrote it ("default", "custom v2"): Settings → Prompts. */
+  readonly promptVersions?: Readonly<Record<string, string>>;
 };
 
 /** The entry the caller appends as a child of the new position (it adds id, sessionId, parentId, createdAt). */
@@ -101,7 +108,7 @@ export type BranchSummaryOutcome =
 export function branchSummaryEntry(
   plan: BranchSummaryPlan,
   summary: string,
-  opts: { durationMs?: number } = {},
+  opts: { durationMs?: number; promptVersions?: Readonly<Record<string, string>> } = {},
 ): NewBranchSummaryEntry {
   const details: BranchSummaryDetails = {
     kind: "grove-branch-summary",
@@ -112,11 +119,13 @@ export function branchSummaryEntry(
     transcriptTokens: plan.transcriptTokens,
     branchTokens: plan.branchTokens,
     durationMs: Math.max(0, opts.durationMs ?? 0),
+    ...(plan.fileOps.readFiles.length + plan.fileOps.modifiedFiles.length > 0 ? plan.fileOps : {}),
+    ...(opts.promptVersions ? { promptVersions: opts.promptVersions } : {}),
   };
   return {
     type: "branch_summary",
     fromId: plan.fromId,
-    summary,
+    summary: withFileOpsTags(summary, plan.fileOps),
     ...(plan.instructions !== null ? { instructions: plan.instructions } : {}),
     model: plan.model,
     details,

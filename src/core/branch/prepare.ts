@@ -26,8 +26,10 @@
  *
  * Pure: no I/O, no summarizer call; counts come from the injected counter.
  */
+
 import type { CountTokens, EntryTokens } from "../compaction/entry-text";
 import { entryTokensFrom } from "../compaction/entry-text";
+import { collectFileOps, type FileOps } from "../compaction/file-ops";
 import { clampToTokens, MIN_WINDOW_BODY_TOKENS, safetyMarginTokens } from "../compaction/requests";
 import { escapeStructuralTags, SEGMENT_SEPARATOR, serializeEntry, wrapConversation } from "../compaction/serialize";
 import { DEFAULT_COMPACTION_SETTINGS } from "../compaction/settings";
@@ -65,6 +67,8 @@ export type BranchSummaryOptions = {
   instructions?: string;
   /** The summarizer model id, recorded on the entry. Default "unknown". */
   model?: string;
+  /** The user's version of the default request (Settings → Prompts); absent: the shipped one. */
+  prompt?: string;
 };
 
 /** One summarizer call: `prompt` as the single user message under `system`. */
@@ -87,6 +91,8 @@ export type BranchSummaryPlan = {
   readonly budgetTokens: number;
   /** The whole branch's size as the context counts it (`entryTokens`), for the card. */
   readonly branchTokens: number;
+  /** Files the branch read and changed (compaction/file-ops.ts), appended to the summary. */
+  readonly fileOps: FileOps;
 };
 
 export type BranchSummaryPrepareResult =
@@ -116,13 +122,18 @@ function normalizeInstructions(instructions: string | undefined): string | null 
 }
 
 /** The prompt: the default one, or the custom frame carrying the user's instructions instead. */
-export function branchSummaryPrompt(p: { body: string; omitted: number; instructions: string | null }): string {
+export function branchSummaryPrompt(p: {
+  body: string;
+  omitted: number;
+  instructions: string | null;
+  prompt?: string;
+}): string {
   const vars = {
     conversation: wrapConversation(p.body),
     omittedNote: p.omitted > 0 ? fillTemplate(BRANCH_SUMMARY_OMITTED, { omitted: String(p.omitted) }) : "",
   };
   return p.instructions === null
-    ? fillTemplate(BRANCH_SUMMARY, vars).trim()
+    ? fillTemplate(p.prompt ?? BRANCH_SUMMARY, vars).trim()
     : fillTemplate(BRANCH_SUMMARY_CUSTOM, { ...vars, instructions: escapeStructuralTags(p.instructions) }).trim();
 }
 
@@ -139,10 +150,11 @@ export function branchInputBudget(opts: {
   outputTokens: number;
   instructions: string | null;
   countTokens: CountTokens;
+  prompt?: string;
 }): number {
   const { contextWindow, outputTokens, instructions, countTokens } = opts;
   const reserve = Math.min(Math.max(0, opts.branchReserveTokens), contextWindow * BRANCH_RESERVE_MAX_WINDOW_FRACTION);
-  const template = branchSummaryPrompt({ body: "", omitted: MAX_OMITTED_NOTE, instructions });
+  const template = branchSummaryPrompt({ body: "", omitted: MAX_OMITTED_NOTE, instructions, prompt: opts.prompt });
   const fixed = countTokens(BRANCH_SUMMARY_SYSTEM) + countTokens(template);
   const room = contextWindow - outputTokens - fixed - safetyMarginTokens(contextWindow);
   return Math.floor(Math.min(contextWindow - reserve, room));
@@ -163,6 +175,7 @@ export function prepareBranchSummary(
     outputTokens,
     instructions,
     countTokens,
+    prompt: opts.prompt,
   });
 
   // What the latest compaction on the branch left out of the context (the context plan). The
@@ -228,7 +241,7 @@ export function prepareBranchSummary(
       fromId: leaf.id,
       request: {
         system: BRANCH_SUMMARY_SYSTEM,
-        prompt: branchSummaryPrompt({ body, omitted: omittedEntries, instructions }),
+        prompt: branchSummaryPrompt({ body, omitted: omittedEntries, instructions, prompt: opts.prompt }),
         maxOutputTokens: outputTokens,
       },
       instructions,
@@ -239,6 +252,7 @@ export function prepareBranchSummary(
       transcriptTokens: used,
       budgetTokens: budget,
       branchTokens,
+      fileOps: collectFileOps(abandoned),
     },
   };
 }

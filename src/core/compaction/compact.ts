@@ -17,10 +17,13 @@
  *
  * Pure apart from the injected `summarize` / `onProgress` / `now`: no I/O, nothing appended.
  */
+import type { PromptTexts } from "../prompt-overrides";
 import { contextTokens } from "../session/context-tokens";
 import type { CompactionEntry, Entry } from "../session/entries";
 import { asEntryId, asSessionId, type EntryId } from "../session/ids";
+import { planContext } from "../session/plan-context";
 import { assembleDigest, clampLine, cleanShortSummary, cleanSummarizerOutput, firstSentence } from "./digest";
+import { collectFileOps, withFileOpsTags } from "./file-ops";
 import type { CompactionPlan } from "./prepare";
 import {
   clampToTokens,
@@ -68,6 +71,10 @@ export type RunDeps = {
   onProgress?: (p: CompactionProgress) => void;
   /** Clock for `details.durationMs`; default `Date.now`. */
   now?: () => number;
+  /** The user's prompt overrides (Settings → Prompts); absent: the shipped prompts. */
+  prompts?: PromptTexts;
+  /** Which version of each prompt is in force ("default", "custom v2"), recorded in `details`. */
+  promptVersions?: Readonly<Record<string, string>>;
 };
 
 /** What the engine records in `CompactionEntry.details` (for the card and for debugging). */
@@ -88,6 +95,11 @@ export type CompactionDetails = {
   /** True when `shortSummary` is the digest's first sentence (the short call failed or returned junk). */
   readonly shortSummaryFallback: boolean;
   readonly durationMs: number;
+  /** Cumulative file operations (file-ops.ts), also appended to `summary` as tags. */
+  readonly readFiles?: readonly string[];
+  readonly modifiedFiles?: readonly string[];
+  /** The version of each summarizer prompt that wrote it ("default", "custom v2"): Settings → Prompts. */
+  readonly promptVersions?: Readonly<Record<string, string>>;
 };
 
 /** The entry the caller appends at the leaf (it adds id, sessionId, parentId, createdAt). */
@@ -186,13 +198,16 @@ export async function runCompaction(plan: CompactionPlan, deps: RunDeps): Promis
     for (const [i, body] of windows.entries()) {
       const window = i + 1;
       progress({ phase: "summarizing", window, windows: windows.length, text: "" });
-      const prompt = summaryPrompt({
-        previousSummary: running,
-        body,
-        window,
-        windows: windows.length,
-        instructions: plan.instructions,
-      });
+      const prompt = summaryPrompt(
+        {
+          previousSummary: running,
+          body,
+          window,
+          windows: windows.length,
+          instructions: plan.instructions,
+        },
+        deps.prompts,
+      );
       const raw = await call("summary", prompt, budgets.summary, (text) =>
         progress({ phase: "summarizing", window, windows: windows.length, text }),
       );
@@ -206,7 +221,7 @@ export async function runCompaction(plan: CompactionPlan, deps: RunDeps): Promis
       progress({ phase: "split-turn-prefix", text: "" });
       const raw = await call(
         "split-turn-prefix",
-        splitTurnPrompt(prefixBody, plan.instructions),
+        splitTurnPrompt(prefixBody, plan.instructions, deps.prompts),
         budgets.splitTurn,
         (text) => progress({ phase: "split-turn-prefix", text }),
       );
@@ -221,7 +236,10 @@ export async function runCompaction(plan: CompactionPlan, deps: RunDeps): Promis
       splitTurn: prefixSummary,
       folded: { count: plan.kept.oversized.length, tokens: foldedTokens },
     });
-    const summary = spliceTail(digest, plan.tail);
+    // The files the folded part read and changed, carried on from the previous compaction (file-ops.ts).
+    const previous = planContext(plan.path).compaction;
+    const fileOps = collectFileOps([...(previous ? [previous] : []), ...plan.history, ...plan.turnPrefix]);
+    const summary = spliceTail(withFileOpsTags(digest, fileOps), plan.tail);
 
     // The one-liner: its own failure falls back to the digest's first sentence.
     progress({ phase: "short-summary" });
@@ -235,7 +253,7 @@ export async function runCompaction(plan: CompactionPlan, deps: RunDeps): Promis
       });
       const raw = await call(
         "short-summary",
-        shortSummaryPrompt(clampToTokens(digest, room, count), plan.instructions),
+        shortSummaryPrompt(clampToTokens(digest, room, count), plan.instructions, deps.prompts),
         budgets.short,
       );
       shortSummary = cleanShortSummary(raw);
@@ -261,6 +279,8 @@ export async function runCompaction(plan: CompactionPlan, deps: RunDeps): Promis
       foldedUserTurns: plan.kept.oversized,
       shortSummaryFallback,
       durationMs: Math.max(0, now() - startedAt),
+      ...(fileOps.readFiles.length + fileOps.modifiedFiles.length > 0 ? fileOps : {}),
+      ...(deps.promptVersions ? { promptVersions: deps.promptVersions } : {}),
     };
     const entry: NewCompactionEntry = {
       type: "compaction",
@@ -274,6 +294,7 @@ export async function runCompaction(plan: CompactionPlan, deps: RunDeps): Promis
       ...(plan.instructions !== null ? { instructions: plan.instructions } : {}),
       model: plan.model,
       details,
+      ...(deps.prompts?.framing !== undefined ? { framing: deps.prompts.framing } : {}),
     };
     const tokensAfter = tokensAfterAppending(plan, entry);
     checkAbort();

@@ -11,6 +11,7 @@
  *
  * Pure: no I/O, no token counting.
  */
+
 import {
   COMPACTED_SYSTEM_NOTE,
   COMPACTION_FOLDED_NOTE,
@@ -20,6 +21,7 @@ import {
   COMPACTION_SUMMARY_CONTEXT,
   fillTemplate,
 } from "../prompts";
+import { stripFileOpsTags } from "./file-ops";
 import { cutChars } from "./serialize";
 import { stripTail } from "./verbatim-tail";
 
@@ -79,6 +81,7 @@ export function cleanSummarizerOutput(text: string): string {
   for (const p of ECHO_PATTERNS) out = out.replace(p, "");
   out = out.replace(PROMPT_TAGS, "");
   out = stripCompactionNotes(out);
+  out = stripFileOpsTags(out);
   return tidy(out);
 }
 

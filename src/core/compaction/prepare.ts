@@ -20,6 +20,7 @@ import type { EntryId } from "../session/ids";
 import { cutAfterEntry, findCutPoint, foldableRegion } from "./cut-point";
 import { stripCompactionNotes } from "./digest";
 import { type CountTokens, type EntryTokens, entryTokensFrom } from "./entry-text";
+import { stripFileOpsTags } from "./file-ops";
 import { type KeptTurns, selectKeptTurns } from "./kept-turns";
 import {
   clampToTokens,
@@ -201,7 +202,7 @@ export function prepareCompaction(path: readonly Entry[], opts: PrepareOptions):
 
 /** The previous summary as `<previous-summary>`: tail and notes removed, cut to 40% of the summarizer window. */
 function previousDigestOf(previous: CompactionEntry, summarizerWindow: number, countTokens: CountTokens): string {
-  const digest = stripCompactionNotes(stripTail(previous.summary))
+  const digest = stripFileOpsTags(stripCompactionNotes(stripTail(previous.summary)))
     .replace(/\n{3,}/g, "\n\n")
     .trim();
   return clampToTokens(digest, Math.floor(summarizerWindow * PREVIOUS_SUMMARY_MAX_WINDOW_FRACTION), countTokens);

@@ -14,6 +14,7 @@
  * Custom instructions go into every prompt (summary windows, split-turn prefix, short summary).
  * Pure: no I/O; counts come from the injected counter.
  */
+import type { PromptTexts } from "../prompt-overrides";
 import {
   COMPACTION_FIRST,
   COMPACTION_INSTRUCTIONS,
@@ -87,7 +88,8 @@ export type SummaryPromptInput = {
   instructions: string | null;
 };
 
-export function summaryPrompt(p: SummaryPromptInput): string {
+/** `prompts`: the user's overrides (Settings → Prompts, prompt-overrides.ts); absent: the shipped prompts. */
+export function summaryPrompt(p: SummaryPromptInput, prompts?: PromptTexts): string {
   const vars = {
     conversation: wrapConversation(p.body),
     windowNote:
@@ -97,19 +99,22 @@ export function summaryPrompt(p: SummaryPromptInput): string {
     instructions: instructionsBlock(p.instructions),
   };
   return p.previousSummary === null
-    ? fillTemplate(COMPACTION_FIRST, vars).trim()
-    : fillTemplate(COMPACTION_UPDATE, { ...vars, previousSummary: escapeStructuralTags(p.previousSummary) }).trim();
+    ? fillTemplate(prompts?.compaction ?? COMPACTION_FIRST, vars).trim()
+    : fillTemplate(prompts?.update ?? COMPACTION_UPDATE, {
+        ...vars,
+        previousSummary: escapeStructuralTags(p.previousSummary),
+      }).trim();
 }
 
-export function splitTurnPrompt(body: string, instructions: string | null): string {
-  return fillTemplate(COMPACTION_SPLIT_TURN, {
+export function splitTurnPrompt(body: string, instructions: string | null, prompts?: PromptTexts): string {
+  return fillTemplate(prompts?.["split-turn"] ?? COMPACTION_SPLIT_TURN, {
     conversation: wrapConversation(body),
     instructions: instructionsBlock(instructions),
   }).trim();
 }
 
-export function shortSummaryPrompt(summary: string, instructions: string | null): string {
-  return fillTemplate(COMPACTION_SHORT, {
+export function shortSummaryPrompt(summary: string, instructions: string | null, prompts?: PromptTexts): string {
+  return fillTemplate(prompts?.["short-summary"] ?? COMPACTION_SHORT, {
     summary: escapeStructuralTags(summary),
     instructions: instructionsBlock(instructions),
   }).trim();

@@ -30,6 +30,12 @@ export type CompactionSettings = {
   readonly methods: Readonly<Record<string, CompactionMethodSetting>>;
   /** "Let Claude compact on the server": opt-in `context_management` edit `compact_20260112`. */
   readonly serverCompaction: boolean;
+  /** Idle compaction (seed 002, off by default): compact a chat idle this long with a large context. */
+  readonly idleEnabled: boolean;
+  /** Idle compaction runs only above this many context tokens. */
+  readonly idleThresholdTokens: number;
+  /** Seconds without a reply or send before an idle chat is compacted. */
+  readonly idleTimeoutSeconds: number;
 };
 
 export type CompactionMethodSetting = "grove" | "native";
@@ -45,6 +51,9 @@ export const DEFAULT_COMPACTION_SETTINGS: CompactionSettings = {
   branchReserveTokens: 16_384,
   methods: {},
   serverCompaction: false,
+  idleEnabled: false,
+  idleThresholdTokens: 200_000,
+  idleTimeoutSeconds: 300,
 };
 
 /** The default threshold keeps at least this share of the window free (DESIGN §4.6). */

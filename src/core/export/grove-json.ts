@@ -148,9 +148,10 @@ const compactionEntry = z.object({
   keptUserTurnIds: z.array(entryId),
   tokensBefore: nonNegative,
   tokensAfter: nonNegative,
-  reason: z.enum(["manual", "threshold", "overflow", "length", "preflight"]),
+  reason: z.enum(["manual", "threshold", "overflow", "length", "preflight", "idle"]),
   instructions: z.string().optional(),
   model: z.string(),
+  framing: z.string().optional(),
   details: z.unknown().optional(),
   ...nativeCompactionFields,
 });

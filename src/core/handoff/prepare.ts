@@ -45,6 +45,8 @@ export type HandoffOptions = {
   reserveTokens?: number;
   /** With a counter, the request is checked to fit the window (see the header). */
   countTokens?: CountTokens;
+  /** The user's version of prompts/handoff-document.md (Settings → Prompts); absent: the shipped one. */
+  prompt?: string;
 };
 
 /** The request: a whole context (not one prompt), and its output budget. */
@@ -66,16 +68,24 @@ export type HandoffPrepareResult =
   | { kind: "too_long"; reason: string; contextTokens: number };
 
 /** The handoff message: prompts/handoff-document.md with the focus block (or none). */
-export function handoffMessage(focus: string | null): ContextUserMessage {
+export function handoffMessage(focus: string | null, prompt: string = HANDOFF_DOCUMENT): ContextUserMessage {
   const focusBlock = focus === null ? "" : fillTemplate(HANDOFF_FOCUS, { focus });
-  return { role: "user", content: [{ type: "text", text: fillTemplate(HANDOFF_DOCUMENT, { focus: focusBlock }) }] };
+  return { role: "user", content: [{ type: "text", text: fillTemplate(prompt, { focus: focusBlock }) }] };
 }
 
 /** `built` (already normalized for `targetApi`) with the handoff message appended. */
-export function withHandoffMessage(built: LlmContext, focus: string | null, targetApi: ApiKind): LlmContext {
+export function withHandoffMessage(
+  built: LlmContext,
+  focus: string | null,
+  targetApi: ApiKind,
+  prompt?: string,
+): LlmContext {
   // normalizeMessages is idempotent on its own output: every message of `built` stays as it is,
   // except a final user message, which the handoff message is joined to.
-  return { system: built.system, messages: normalizeMessages([...built.messages, handoffMessage(focus)], targetApi) };
+  return {
+    system: built.system,
+    messages: normalizeMessages([...built.messages, handoffMessage(focus, prompt)], targetApi),
+  };
 }
 
 export function prepareHandoff(path: readonly Entry[], opts: HandoffOptions): HandoffPrepareResult {
@@ -86,7 +96,7 @@ export function prepareHandoff(path: readonly Entry[], opts: HandoffOptions): Ha
     return { kind: "nothing_to_hand_off", reason: "This chat has nothing the model could hand off yet." };
   }
   const focus = opts.focus?.trim() ? opts.focus.trim() : null;
-  const context = withHandoffMessage(built, focus, opts.targetApi);
+  const context = withHandoffMessage(built, focus, opts.targetApi, opts.prompt);
 
   const reserve = opts.reserveTokens ?? DEFAULT_COMPACTION_SETTINGS.reserveTokens;
   let maxOutputTokens = Math.max(

@@ -13,7 +13,8 @@
  * 2. Only the LATEST compaction on the path counts. It becomes one user-role message
  *    (prompts/compaction-summary-context.md): the handoff framing, then the kept user turns
  *    (`keptUserTurnIds` found on the path before the kept region, in path order, each verbatim in
- *    `<user_message>` tags; ids not on the path are skipped), then the stored `summary`.
+ *    `<user_message>` tags; ids not on the path are skipped), then the stored `summary`. A
+ *    compaction made with a user-edited framing (Settings → Prompts) records it and is sent in it.
  *    2b. When that compaction holds provider-native material for the target (same api and provider
  *    id, native-compaction.ts), the material goes first instead (`LlmContext.native`), and one
  *    user-role "floor" message follows it: the kept user turns verbatim and the `<verbatim_tail>`.
@@ -35,6 +36,8 @@
  *      references to their blobs (the request builder sends their data); text files become their
  *      fenced text under the file name; elsewhere (and in the kept user turns quoted into a compaction
  *      message) images and PDFs are named (`[image: name.png]`).
+ *    - old tool outputs are pruned by prune-tool-outputs.ts's rule (a pure function of the sent
+ *      part of the path): each is sent as `[Output truncated - N tokens]`.
  * 4. `normalizeMessages` for the target api (normalize-messages.ts): merging, user first, thinking
  *    only for the api that signed it, reasoning items only for the provider that made them, no
  *    empty messages.
@@ -67,6 +70,7 @@ import { blockText } from "./entry-text";
 import { nativeFloorText, nativePrefixFor } from "./native-compaction";
 import { normalizeMessages } from "./normalize-messages";
 import { isSkippedMessage, joinContinuation, planContext } from "./plan-context";
+import { type PrunedOutputs, prunedToolOutputs, withPrunedOutputs } from "./prune-tool-outputs";
 
 export type BuildContextOptions = {
   /** The session's system prompt, else the global default. "" = none. */
@@ -108,15 +112,16 @@ function userBlocks(content: readonly Block[]): ContextUserMessage["content"] {
   return out;
 }
 
-function messageToContext(entry: MessageEntry): ContextMessage {
+function messageToContext(entry: MessageEntry, pruned: PrunedOutputs): ContextMessage {
+  const blocks = withPrunedOutputs(entry.content, pruned.get(entry.id));
   switch (entry.role) {
     case "user":
       return { role: "user", content: userBlocks(entry.content) };
     case "tool":
-      return { role: "user", content: textBlocks(entry.content) };
+      return { role: "user", content: textBlocks(blocks) };
     case "assistant": {
       const content: Array<TextBlock | ThinkingBlock | ReasoningBlock> = [];
-      for (const b of entry.content) {
+      for (const b of blocks) {
         if (b.type === "thinking" || b.type === "reasoning") content.push(b);
         else content.push({ type: "text", text: blockText(b, { thinking: "drop" }) ?? "" });
       }
@@ -135,20 +140,25 @@ const userTurnText = (e: MessageEntry): string =>
     .join("\n\n");
 
 /** The text of the compaction's context message: the framing, the kept user turns verbatim, the summary (rule 2). */
-export function compactionContextText(summary: string, keptTurns: readonly MessageEntry[]): string {
+export function compactionContextText(
+  summary: string,
+  keptTurns: readonly MessageEntry[],
+  framing: string = COMPACTION_SUMMARY_CONTEXT,
+): string {
   const turns = keptTurns.map((e) => `<user_message>\n${userTurnText(e)}\n</user_message>`);
   const keptUserTurns = turns.length > 0 ? fillTemplate(COMPACTION_KEPT_USER_TURNS, { turns: turns.join("\n\n") }) : "";
-  return fillTemplate(COMPACTION_SUMMARY_CONTEXT, { keptUserTurns, summary });
+  return fillTemplate(framing, { keptUserTurns, summary });
 }
 
 function compactionMessage(compaction: CompactionEntry, keptTurns: readonly MessageEntry[]): ContextUserMessage {
-  return userMessage(compactionContextText(compaction.summary, keptTurns));
+  return userMessage(compactionContextText(compaction.summary, keptTurns, compaction.framing));
 }
 
 /** The context for `path` (root first, as `pathToRoot` returns it), normalized for `opts.targetApi`. */
 export function buildContext(path: readonly Entry[], opts: BuildContextOptions): LlmContext {
   const messages: ContextMessage[] = [];
   const plan = planContext(path);
+  const pruned = prunedToolOutputs(path, plan.keptStart);
   const native =
     plan.compaction !== null ? nativePrefixFor(plan.compaction, opts.targetApi, opts.targetProviderId) : null;
   if (plan.compaction !== null && native !== null) {
@@ -184,7 +194,7 @@ export function buildContext(path: readonly Entry[], opts: BuildContextOptions):
         continue;
       case "message": {
         if (isSkippedMessage(entry)) continue;
-        const message = messageToContext(entry);
+        const message = messageToContext(entry, pruned);
         const prev = messages[messages.length - 1];
         // The plan joins a continuation only to an assistant message sent just before it.
         if (plan.joins.has(entry.id) && message.role === "assistant" && prev?.role === "assistant") {

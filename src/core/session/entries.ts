@@ -157,7 +157,7 @@ export type MessageEntry = EntryBase & {
   readonly continues?: EntryId;
 };
 
-export type CompactionReason = "manual" | "threshold" | "overflow" | "length" | "preflight";
+export type CompactionReason = "manual" | "threshold" | "overflow" | "length" | "preflight" | "idle";
 
 export type CompactionEntry = EntryBase & {
   readonly type: "compaction";
@@ -171,6 +171,11 @@ export type CompactionEntry = EntryBase & {
   readonly reason: CompactionReason;
   readonly instructions?: string;
   readonly model: string;
+  /**
+   * The framing the summary is sent in (prompts/compaction-summary-context.md) when the user had
+   * changed it (Settings → Prompts) as this compaction was made; absent: the shipped framing.
+   */
+  readonly framing?: string;
   /** Opaque extra data (pi's read/modified files, eviction notes): kept and exported unchanged. */
   readonly details?: unknown;
   /**

@@ -18,6 +18,7 @@ import { chatTarget, isTargetError, summarizerSpec, summarizerTarget, thresholdO
 import { describeFailure } from "./describe-failure";
 import { entryCountsFor } from "./entry-counts";
 import { nativeJob } from "./native-job";
+import { compactionPromptsJob } from "./prompts-job";
 import { showSummarizerNotices } from "./summarizer-notices";
 
 export type CompactOptions = {
@@ -80,6 +81,7 @@ export async function compactSession(
           entryCounts,
           summarizer: summarizerSpec(summarizer, settings),
           ...nativeJob(chat, settings.compaction),
+          ...compactionPromptsJob(settings.prompts),
         },
         {
           signal,

@@ -4,19 +4,24 @@
  * near the limit; the UI offers Continue), threshold compaction after a reply, Claude calibration
  * from reported usage.
  * Every automatic path obeys "disabled" and the per-session pause; none of them ever loops.
+ * When the context is full (overflow, length, threshold, preflight), the chat first moves to its
+ * model's larger sibling if one is set and the context fits it (context promotion,
+ * maintenance/promotion.ts), and compacts only otherwise: one decision, `makeRoom`.
  */
-import type { Entry, MessageEntry, Session } from "../../core/session/entries";
+import type { CompactionReason, Entry, MessageEntry, ModelRef, Session } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
 import { withCalibrationSample } from "../../core/tokens/claude-estimate";
 import { getSessionPath, moveLeaf } from "../../db/entries";
 import { setSetting } from "../../db/settings";
 import { getWorker } from "../../worker/client";
+import { promoteIfPossible } from "../maintenance/promotion";
 import { type MaintenanceDeps, maintenanceDeps } from "../maintenance/runner";
 import { useMaintenanceStore, useSettingsStore } from "../stores";
 import { type ChatTarget, chatTarget, isTargetError, thresholdOf } from "./chat-target";
 import { type CompactOptions, type CompactResult, compactSession } from "./compact";
 import { fitsWithoutCounting } from "./fits";
 import { autoHandoff } from "./handoff";
+import { touchIdle } from "./idle-compaction";
 import { knownPath, rememberPath } from "./known-paths";
 import { type Measured, measureContext } from "./measure";
 import { isReplying, type ReplyDeps, type ReplyResult, runReply } from "./reply";
@@ -71,15 +76,31 @@ export async function replyAndMaintain(
   opts: ReplyOptions = {},
   deps: MaintainDeps = {},
 ): Promise<void> {
+  try {
+    await replyAndMaintainOnce(sessionId, parentId, opts, deps);
+  } finally {
+    // Idle compaction (off by default) counts its idle time from the end of the last reply.
+    touchIdle(sessionId);
+  }
+}
+
+async function replyAndMaintainOnce(
+  sessionId: SessionId,
+  parentId: EntryId,
+  opts: ReplyOptions,
+  deps: MaintainDeps,
+): Promise<void> {
   // One read of the path for the whole step: the preflight, the request and the threshold check
   // after the reply all use it (a compaction or the reply extends it in memory).
   let read = opts.read ?? (await readPath(sessionId, parentId));
   let parent = parentId;
   if (read && opts.preflight && autoAllowed(sessionId)) {
-    const compacted = await preflight(sessionId, read.session, read.path, deps);
-    if (compacted) {
-      parent = compacted.id;
-      read = { session: read.session, path: [...read.path, compacted] };
+    const room = await preflight(sessionId, read.session, read.path, deps);
+    if (room?.kind === "promoted") {
+      read = { session: { ...read.session, model: room.to }, path: read.path };
+    } else if (room?.kind === "done") {
+      parent = room.entry.id;
+      read = { session: read.session, path: [...read.path, room.entry] };
     }
   }
 
@@ -99,11 +120,13 @@ export async function replyAndMaintain(
   // The next send from this reply reads no entry at all.
   rememberPath(pathWithReply);
   if (entry.status === "error" && entry.error?.kind === "context_overflow") {
-    if (autoAllowed(sessionId)) await recoverFromOverflow(sessionId, entry, deps);
+    if (autoAllowed(sessionId)) await recoverFromOverflow(sessionId, entry, read, deps);
   } else if (entry.status === "complete" || entry.status === "stopped") {
     const reason = entry.stopReason === "length" ? "length" : "threshold";
     if (autoAllowed(sessionId) && (await overThreshold(pathWithReply, target, deps))) {
-      // The "handoff" strategy replaces threshold compaction only (never overflow or length recovery).
+      const session = read?.session;
+      // Promotion first; the "handoff" strategy replaces threshold compaction only (never overflow or length recovery).
+      if (session && (await promote(session, pathWithReply, reason, deps))) return;
       if (reason === "threshold" && useSettingsStore.getState().settings.autoStrategy === "handoff") {
         await autoHandoff(sessionId, { ...deps.maintenance, compact: compactWith(deps) });
       } else {
@@ -111,6 +134,30 @@ export async function replyAndMaintain(
       }
     }
   }
+}
+
+/** Context promotion (maintenance/promotion.ts): the new model, or null when the chat must compact. */
+function promote(
+  session: Session,
+  path: readonly Entry[],
+  reason: CompactionReason,
+  deps: MaintainDeps,
+): Promise<ModelRef | null> {
+  const measure = (p: readonly Entry[], t: ChatTarget) => countOrZero(p, t, deps);
+  return promoteIfPossible(session, path, reason, measure, deps.maintenance?.now ?? Date.now);
+}
+
+/** The context is full: promote to a larger sibling first, compact only when that is not possible. */
+async function makeRoom(
+  sessionId: SessionId,
+  session: Session,
+  path: readonly Entry[],
+  reason: CompactionReason,
+  deps: MaintainDeps,
+): Promise<{ kind: "promoted"; to: ModelRef } | CompactResult> {
+  const to = await promote(session, path, reason, deps);
+  if (to) return { kind: "promoted", to };
+  return compactWith(deps)(sessionId, { reason });
 }
 
 async function overThreshold(path: readonly Entry[], target: ChatTarget, deps: MaintainDeps): Promise<boolean> {
@@ -142,7 +189,7 @@ async function preflight(
   session: Session,
   path: readonly Entry[],
   deps: MaintainDeps,
-): Promise<Entry | null> {
+): Promise<{ kind: "promoted"; to: ModelRef } | CompactResult | null> {
   const target = chatTarget(session, useSettingsStore.getState().settings);
   if (isTargetError(target)) return null;
   const room = target.model.info.contextWindow - target.model.info.maxOutput;
@@ -150,16 +197,34 @@ async function preflight(
   if (fitsWithoutCounting(path, target, room)) return null;
   const tokens = await countOrZero(path, target, deps);
   if (tokens <= room) return null;
-  const result = await compactWith(deps)(sessionId, { reason: "preflight" });
-  return result.kind === "done" ? result.entry : null;
+  return makeRoom(sessionId, session, path, "preflight", deps);
 }
 
-/** The provider said the request was too long: compact, then retry that request once. */
-async function recoverFromOverflow(sessionId: SessionId, failed: MessageEntry, deps: MaintainDeps): Promise<void> {
+/**
+ * The provider said the request was too long: move to a larger sibling or compact, then retry that
+ * request once.
+ */
+async function recoverFromOverflow(
+  sessionId: SessionId,
+  failed: MessageEntry,
+  read: { session: Session; path: readonly Entry[] } | undefined,
+  deps: MaintainDeps,
+): Promise<void> {
   // The compaction summarizes the path up to the question; the failed reply stays as a version.
   const question = failed.parentId;
   if (!question) return;
   await moveLeaf(sessionId, question);
+  const to = read ? await promote(read.session, read.path, "overflow", deps) : null;
+  if (to && read) {
+    // Once, as after a compaction: the same request, to the larger model.
+    await runReply(
+      sessionId,
+      question,
+      { read: { session: { ...read.session, model: to }, path: read.path } },
+      deps.reply,
+    );
+    return;
+  }
   const result: CompactResult = await compactWith(deps)(sessionId, { reason: "overflow" });
   if (result.kind !== "done") {
     if (result.kind !== "failed") await moveLeaf(sessionId, failed.id).catch(() => {});

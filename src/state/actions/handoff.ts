@@ -13,6 +13,7 @@
  *   the new session opens with a notice. Never used for overflow recovery.
  * Outcomes come back as results, never throws.
  */
+
 import { newHandoffSession } from "../../core/handoff/session";
 import type { Session } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
@@ -27,6 +28,7 @@ import { pushNotice, useMaintenanceStore, useSettingsStore, useUiStore } from ".
 import { chatTarget, isTargetError } from "./chat-target";
 import { type CompactOptions, type CompactResult, compactSession } from "./compact";
 import { describeFailure } from "./describe-failure";
+import { handoffPromptJob } from "./prompts-job";
 import { discardQueued, moveQueued } from "./queued-message";
 
 export type HandoffStartResult =
@@ -146,6 +148,7 @@ async function writeDocument(
           contextWindow: chat.model.info.contextWindow,
           maxOutput: chat.model.info.maxOutput,
           reserveTokens: settings.compaction.reserveTokens,
+          ...handoffPromptJob(settings.prompts),
           encoding: chat.model.info.encoding,
           countScale: chat.calibration?.ratio ?? 1,
         },

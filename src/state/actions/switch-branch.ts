@@ -9,6 +9,7 @@
  * result writes nothing). A failed or cancelled summary writes nothing and leaves the leaf where
  * it was. Without a summary the leaf just moves. Outcomes come back as a result, never a throw.
  */
+
 import { planSwitch, type SwitchPlan } from "../../core/branch/collect";
 import type { BranchSummaryEntry } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
@@ -22,6 +23,7 @@ import type { SwitchSummaryDefault } from "../settings-model";
 import { useMaintenanceStore, useSettingsStore, useUiStore } from "../stores";
 import { chatTarget, isTargetError, summarizerSpec, summarizerTarget } from "./chat-target";
 import { describeFailure } from "./describe-failure";
+import { branchPromptsJob } from "./prompts-job";
 import { reportActionError } from "./report-error";
 import { showSummarizerNotices } from "./summarizer-notices";
 
@@ -185,6 +187,7 @@ export async function switchHere(
           encoding: summarizer.model.info.encoding,
           countScale: summarizer.calibration?.ratio ?? 1,
           summarizer: summarizerSpec(summarizer, settings),
+          ...branchPromptsJob(settings.prompts),
         },
         {
           signal,

@@ -10,6 +10,7 @@ import { FirstRunCard, needsFirstRun } from "./FirstRunCard";
 import { MaintenanceBar } from "./MaintenanceBar";
 import { MessageList } from "./MessageList";
 import { NewChatSetup } from "./NewChatSetup";
+import { PromotionNotice } from "./PromotionNotice";
 import { SessionLinks } from "./SessionLinks";
 
 export function ChatView({
@@ -55,6 +56,7 @@ export function ChatView({
       )}
       {!missing && <EndNotice view={view} />}
       {!replying && !missing && <BranchPoint view={view} />}
+      {sessionId && <PromotionNotice sessionId={sessionId} />}
       <MaintenanceBar sessionId={sessionId} />
       <Composer sessionId={sessionId} session={view.session} leafId={view.session?.leafId} />
       <CompactDialog session={view.session} />

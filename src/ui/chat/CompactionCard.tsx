@@ -1,9 +1,12 @@
 import { memo, useState } from "react";
+import { stripFileOpsTags } from "../../core/compaction/file-ops";
 import { extractTail, stripTail } from "../../core/compaction/verbatim-tail";
 import type { CompactionEntry } from "../../core/session/entries";
 import { Markdown } from "../markdown/LazyMarkdown";
 import { compactedByLabel, nativeFallbackNote, nativeSummaryText } from "./compaction-method-text";
+import { FileOpsList } from "./FileOpsList";
 import { REASON_LABEL } from "./maintenance-text";
+import { PromptVersionNote } from "./PromptVersionNote";
 import { UndoCompactionButton } from "./UndoCompactionButton";
 
 /** Summaries longer than this (characters) start collapsed. */
@@ -66,7 +69,8 @@ export const CompactionCard = memo(function CompactionCard({
   const long = entry.summary.length > COLLAPSE_OVER_CHARS;
   const [expanded, setExpanded] = useState(false);
   const collapsed = (long || !latest) && !expanded;
-  const digest = stripTail(entry.summary);
+  // The file tags are shown as a list below, not as text.
+  const digest = stripFileOpsTags(stripTail(entry.summary));
   const tail = extractTail(entry.summary);
   const notes = cardNotes(entry.details);
   const fallback = nativeFallbackNote(entry);
@@ -125,7 +129,7 @@ export const CompactionCard = memo(function CompactionCard({
             {expanded ? "Show less" : "Show full summary"}
           </button>
         )}
-        {(notes.evicted > 0 || notes.folded.count > 0 || notes.splitTurn || notes.files) && (
+        {(notes.evicted > 0 || notes.folded.count > 0 || notes.splitTurn) && (
           <ul className="compaction-notes">
             {notes.evicted > 0 && (
               <li>
@@ -140,16 +144,13 @@ export const CompactionCard = memo(function CompactionCard({
               </li>
             )}
             {notes.splitTurn && <li>The cut fell inside a turn: its beginning is summarized separately.</li>}
-            {notes.files && (
-              <li>
-                Imported: {plural(notes.files.read, "file")} read, {plural(notes.files.modified, "file")} modified.
-              </li>
-            )}
           </ul>
         )}
+        <FileOpsList details={entry.details} />
         {newest && <UndoCompactionButton entry={entry} />}
         <footer className="compaction-foot muted">
           <span>by {entry.model}</span>
+          <PromptVersionNote details={entry.details} />
           {notes.foldedEntries !== null && <span>{plural(notes.foldedEntries, "message")} summarized</span>}
           {entry.keptUserTurnIds.length > 0 && (
             <span>{plural(entry.keptUserTurnIds.length, "message")} of yours kept word for word</span>

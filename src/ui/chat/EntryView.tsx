@@ -24,6 +24,7 @@ export function EntryView({ row, view }: { row: DisplayRow; view: SessionView })
           continuations={row.continuations}
           visibility={row.visibility}
           continuable={row.continuable}
+          pruned={row.pruned}
         />
       );
     case "branch_summary":

@@ -13,6 +13,7 @@ import { Markdown } from "../markdown/LazyMarkdown";
 import type { Visibility } from "./display-rows";
 import { MessageActions } from "./MessageActions";
 import { MessageFileChip, MessageImage } from "./MessageAttachments";
+import { PrunedMark } from "./PrunedMark";
 import { ThinkingView } from "./ThinkingView";
 
 const ROLE_NAME = { user: "User message", assistant: "Assistant message", tool: "Tool result" } as const;
@@ -39,6 +40,7 @@ export const MessageItem = memo(function MessageItem({
   continuations = NO_CONTINUATIONS,
   visibility = "sent",
   continuable = false,
+  pruned,
 }: {
   entry: MessageEntry;
   view: SessionView;
@@ -48,6 +50,8 @@ export const MessageItem = memo(function MessageItem({
   visibility?: Visibility;
   /** Cut off by the output limit at the end of the path: offer Continue. */
   continuable?: boolean;
+  /** Tool results the context builder sends truncated: block index → tokens. */
+  pruned?: ReadonlyMap<number, number>;
 }) {
   const editing = useUiStore((s) => s.editingId === entry.id);
   const last = continuations[continuations.length - 1] ?? entry;
@@ -166,6 +170,7 @@ export const MessageItem = memo(function MessageItem({
                     <summary>
                       Tool result{block.toolName ? `: ${block.toolName}` : ""}
                       {block.isError ? " (error)" : ""}
+                      {pruned?.has(i) && <PrunedMark tokens={pruned.get(i) ?? 0} />}
                     </summary>
                     <pre>{block.text}</pre>
                   </details>

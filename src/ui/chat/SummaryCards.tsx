@@ -1,4 +1,5 @@
 import { memo, useState } from "react";
+import { stripFileOpsTags } from "../../core/compaction/file-ops";
 import { settingChangeText } from "../../core/session/agent-entries";
 import type { BranchSummaryEntry, Entry, HandoffEntry } from "../../core/session/entries";
 import { messageText } from "../../core/session/entries";
@@ -6,6 +7,7 @@ import { contextNoteText } from "../../core/session/entry-text";
 import { returnToBranch } from "../../state/actions/switch-branch";
 import type { SessionView } from "../hooks";
 import { Markdown } from "../markdown/LazyMarkdown";
+import { FileOpsList } from "./FileOpsList";
 import { snippet } from "./MessageItem";
 
 /** Summaries longer than this (characters) start collapsed. */
@@ -55,7 +57,7 @@ export const BranchSummaryCard = memo(function BranchSummaryCard({
   view: SessionView;
   folded: boolean;
 }) {
-  const body = summaryBody(entry.summary);
+  const body = summaryBody(stripFileOpsTags(entry.summary));
   const long = body.length > COLLAPSE_OVER_CHARS;
   const [expanded, setExpanded] = useState(false);
   const from = view.index.byId.get(entry.fromId);
@@ -81,6 +83,7 @@ export const BranchSummaryCard = memo(function BranchSummaryCard({
       <div className={`summary-card-body ${long && !expanded ? "collapsed" : ""}`}>
         <Markdown text={body} />
       </div>
+      <FileOpsList details={entry.details} />
       {long && (
         <button type="button" className="link-button" aria-expanded={expanded} onClick={() => setExpanded((x) => !x)}>
           {expanded ? "Show less" : "Show full summary"}

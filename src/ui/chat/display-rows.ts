@@ -17,6 +17,7 @@
 import type { CompactionEntry, Entry, MessageEntry } from "../../core/session/entries";
 import type { EntryId } from "../../core/session/ids";
 import { compactionCuts, planContext } from "../../core/session/plan-context";
+import { prunedToolOutputs } from "../../core/session/prune-tool-outputs";
 
 /** What the model gets of an entry under the latest compaction. */
 export type Visibility = "sent" | "folded" | "kept";
@@ -30,6 +31,8 @@ export type EntryRow = {
   readonly continuations: readonly MessageEntry[];
   readonly visibility: Visibility;
   readonly continuable: boolean;
+  /** Tool results of `entry` sent as "[Output truncated …]" (prune-tool-outputs.ts): block index → tokens. */
+  readonly pruned?: ReadonlyMap<number, number>;
 };
 
 export type CompactionRow = {
@@ -52,6 +55,7 @@ export function displayRows(path: readonly Entry[]): DisplayRow[] {
   const plan = planContext(path);
   const latest = plan.compaction;
   const keptIds = new Set<EntryId>(plan.keptUserTurns.map((e) => e.id));
+  const pruned = prunedToolOutputs(path, plan.keptStart);
 
   // Cards that move up to their cut (the start of that compaction's kept region), by the entry
   // they are drawn above.
@@ -120,6 +124,7 @@ export function displayRows(path: readonly Entry[]): DisplayRow[] {
       continuations: [],
       visibility,
       continuable: entry.type === "message" && continuable(entry, i === lastContentIndex),
+      ...(pruned.has(entry.id) ? { pruned: pruned.get(entry.id) } : {}),
     });
   });
   return rows;

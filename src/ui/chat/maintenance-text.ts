@@ -9,6 +9,7 @@ export const REASON_LABEL: Record<CompactionReason, string> = {
   overflow: "automatic · overflow recovery",
   length: "automatic · output length",
   preflight: "automatic · before sending",
+  idle: "automatic · while idle",
 };
 
 /** The status bar's sentence for why Grove is compacting on its own. */
@@ -26,6 +27,8 @@ export function automaticReasonText(op: MaintenanceOp): string {
       return "The reply hit the output limit with the context near full.";
     case "preflight":
       return "The next request would not fit the model's window.";
+    case "idle":
+      return "The chat has been idle with a large context: compacting so the next message is cheaper.";
     case "manual":
       return "";
   }

@@ -15,6 +15,7 @@ const REASON: Readonly<Record<CompactionReason, string>> = {
   overflow: "Automatic — the provider said the request was too long",
   length: "Automatic — a reply hit the output limit",
   preflight: "Automatic — the next request would not have fit",
+  idle: "Automatic — the chat was idle with a large context",
 };
 
 /** Characters of a message shown in the panel. */

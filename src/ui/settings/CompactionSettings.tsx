@@ -10,6 +10,7 @@ import { saveSettings } from "../../state/actions/settings";
 import { useSettingsStore } from "../../state/stores";
 import { decode, encode, modelIdsFor, useListedModels } from "../chat/ModelPicker";
 import { CommitField } from "./CommitField";
+import { IdleCompactionSettings } from "./IdleCompactionSettings";
 import { NativeCompactionSettings } from "./NativeCompactionSettings";
 import { RemoteSummarizerSettings } from "./RemoteSummarizerSettings";
 import { Advanced, SettingsSection } from "./SettingsSection";
@@ -96,6 +97,7 @@ export function CompactionSettings() {
         At the threshold after a reply, before a send that would not fit, and when the provider says a request is too
         long (then that request is retried once).
       </p>
+      <IdleCompactionSettings />
       <NativeCompactionSettings />
       <Advanced terms={ADVANCED_TERMS}>
         <div className="field-row">

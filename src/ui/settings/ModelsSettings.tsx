@@ -4,6 +4,7 @@ import { saveSettings } from "../../state/actions/settings";
 import { useSettingsStore } from "../../state/stores";
 import { DeprecationNote } from "../chat/DeprecationNote";
 import { CommitField } from "./CommitField";
+import { LargerModelSetting } from "./LargerModelSetting";
 import { Advanced, SettingsSection } from "./SettingsSection";
 
 const ADVANCED_TERMS = ["Context window override", "Max output override", "tokens", "window", "output limit"];
@@ -74,6 +75,7 @@ function ModelSettings() {
           : `Unknown model: a ${resolved.info.contextWindow.toLocaleString()}-token window is assumed. Set the real one below.`}
       </p>
       <DeprecationNote modelId={modelId} />
+      <LargerModelSetting modelId={modelId} />
       <Advanced terms={ADVANCED_TERMS}>
         <div className="field-row">
           <CommitField

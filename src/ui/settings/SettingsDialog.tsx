@@ -10,6 +10,7 @@ import { ProvidersSettings } from "./ProvidersSettings";
 import { SavedStatus } from "./SavedStatus";
 import { SettingsQuery } from "./SettingsSection";
 import "./settings-sections.css";
+import { PromptSettings } from "./PromptSettings";
 import { SpendingSettings } from "./SpendingSettings";
 
 /**
@@ -38,6 +39,7 @@ export function SettingsDialog() {
         <ModelsSettings />
         <CompactionSettings />
         <BranchSettings />
+        <PromptSettings />
         <SpendingSettings />
         <DataSettings />
         <AppearanceSettings />

@@ -94,7 +94,7 @@ export const customSchema = z.looseObject({
   details: z.unknown().optional(),
 });
 
-const compactionReason = z.enum(["manual", "threshold", "overflow", "length", "preflight"]);
+const compactionReason = z.enum(["manual", "threshold", "overflow", "length", "preflight", "idle"]);
 // The `grove` field: Grove-only data pi has no place for, on the lines that need it. pi ignores
 // fields it does not know; export writes these, import reads them back (README.md).
 const compactionGrove = z.looseObject({

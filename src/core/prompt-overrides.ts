@@ -1,0 +1,174 @@
+/**
+ * User-editable prompts (Settings → Prompts; the browser analog of the seed's compaction hooks):
+ * which shipped prompts (prompts/*.md) the user may replace, the override data stored with the
+ * settings, and the one precedence rule.
+ *
+ * Rules:
+ * 1. An override whose text is non-blank replaces the shipped prompt; a blank or reset one does not.
+ * 2. Every save and every reset bumps the prompt's `version`, so "custom v3" names one text.
+ * 3. A summary records which version of its prompt wrote it (`promptLabel`): "default" or "custom vN".
+ * Placeholders (`{{conversation}}`…) work in an override as in the shipped prompt.
+ *
+ * Pure: no I/O.
+ */
+import {
+  BRANCH_SUMMARY,
+  COMPACTION_FIRST,
+  COMPACTION_SHORT,
+  COMPACTION_SPLIT_TURN,
+  COMPACTION_SUMMARY_CONTEXT,
+  COMPACTION_UPDATE,
+  HANDOFF_DOCUMENT,
+} from "./prompts";
+
+export type PromptId =
+  | "compaction"
+  | "update"
+  | "split-turn"
+  | "short-summary"
+  | "branch-summary"
+  | "handoff"
+  | "framing";
+
+export type EditablePrompt = {
+  readonly id: PromptId;
+  readonly label: string;
+  /** Its file in prompts/. */
+  readonly file: string;
+  readonly description: string;
+  readonly shipped: string;
+  /** Placeholders the prompt should keep. */
+  readonly vars: readonly string[];
+};
+
+export const EDITABLE_PROMPTS: readonly EditablePrompt[] = [
+  {
+    id: "compaction",
+    label: "Compaction",
+    file: "compaction-first.md",
+    description: "A chat's first compaction: summarize the folded conversation.",
+    shipped: COMPACTION_FIRST,
+    vars: ["conversation", "windowNote", "instructions"],
+  },
+  {
+    id: "update",
+    label: "Compaction update",
+    file: "compaction-update.md",
+    description: "Later compactions: update the previous summary with what came after it.",
+    shipped: COMPACTION_UPDATE,
+    vars: ["previousSummary", "conversation", "windowNote", "instructions"],
+  },
+  {
+    id: "split-turn",
+    label: "Split turn",
+    file: "compaction-split-turn.md",
+    description: "The beginning of a turn the cut fell inside.",
+    shipped: COMPACTION_SPLIT_TURN,
+    vars: ["conversation", "instructions"],
+  },
+  {
+    id: "short-summary",
+    label: "Short summary",
+    file: "compaction-short.md",
+    description: "The one-line summary on the compaction card.",
+    shipped: COMPACTION_SHORT,
+    vars: ["summary", "instructions"],
+  },
+  {
+    id: "branch-summary",
+    label: "Branch summary",
+    file: "branch-summary.md",
+    description: "Summary of a branch you leave (without custom instructions).",
+    shipped: BRANCH_SUMMARY,
+    vars: ["conversation", "omittedNote"],
+  },
+  {
+    id: "handoff",
+    label: "Handoff",
+    file: "handoff-document.md",
+    description: "The request for a handoff document to a new chat.",
+    shipped: HANDOFF_DOCUMENT,
+    vars: ["focus"],
+  },
+  {
+    id: "framing",
+    label: "Framing",
+    file: "compaction-summary-context.md",
+    description: "How a compaction summary is handed to the model (recorded on each new compaction).",
+    shipped: COMPACTION_SUMMARY_CONTEXT,
+    vars: ["keptUserTurns", "summary"],
+  },
+];
+
+export type PromptOverride = {
+  /** null: reset to the shipped prompt. */
+  readonly text: string | null;
+  readonly version: number;
+};
+
+export type PromptOverrides = Readonly<Partial<Record<PromptId, PromptOverride>>>;
+
+/** The text of each overridden prompt (rule 1), what a job carries to the worker. */
+export type PromptTexts = Readonly<Partial<Record<PromptId, string>>>;
+
+const PROMPT_IDS = new Set<string>(EDITABLE_PROMPTS.map((p) => p.id));
+
+function activeText(o: PromptOverride | undefined): string | null {
+  return o?.text != null && o.text.trim() !== "" ? o.text.trim() : null;
+}
+
+/** Rule 1: the prompt in force for `id`. */
+export function resolvePrompt(id: PromptId, overrides: PromptOverrides | undefined): string {
+  return activeText(overrides?.[id]) ?? shippedPrompt(id);
+}
+
+export function shippedPrompt(id: PromptId): string {
+  return EDITABLE_PROMPTS.find((p) => p.id === id)?.shipped ?? "";
+}
+
+/** Whether `id` is changed from the shipped prompt. */
+export function isCustomized(id: PromptId, overrides: PromptOverrides | undefined): boolean {
+  return activeText(overrides?.[id]) !== null;
+}
+
+/** Rule 3. */
+export function promptLabel(id: PromptId, overrides: PromptOverrides | undefined): string {
+  const o = overrides?.[id];
+  return isCustomized(id, overrides) && o ? `custom v${o.version}` : "default";
+}
+
+/** The overridden texts only (the shipped ones need no carrying). */
+export function promptTexts(overrides: PromptOverrides | undefined): PromptTexts {
+  const out: Partial<Record<PromptId, string>> = {};
+  for (const p of EDITABLE_PROMPTS) {
+    const t = activeText(overrides?.[p.id]);
+    if (t !== null) out[p.id] = t;
+  }
+  return out;
+}
+
+/** Rule 2: `overrides` with `id` saved as `text` (a text equal to the shipped one is a reset). */
+export function withPromptText(overrides: PromptOverrides, id: PromptId, text: string): PromptOverrides {
+  const version = (overrides[id]?.version ?? 0) + 1;
+  const t = text.trim() === "" || text.trim() === shippedPrompt(id) ? null : text;
+  return { ...overrides, [id]: { text: t, version } };
+}
+
+/** Rule 2: `overrides` with `id` reset to the shipped prompt. */
+export function withPromptReset(overrides: PromptOverrides, id: PromptId): PromptOverrides {
+  if (!overrides[id]) return overrides;
+  return { ...overrides, [id]: { text: null, version: (overrides[id]?.version ?? 0) + 1 } };
+}
+
+/** Stored settings → overrides, dropping anything malformed or unknown (another app version). */
+export function promptOverridesFrom(value: unknown): PromptOverrides {
+  if (typeof value !== "object" || value === null) return {};
+  const out: Partial<Record<PromptId, PromptOverride>> = {};
+  for (const [id, o] of Object.entries(value as Record<string, unknown>)) {
+    if (!PROMPT_IDS.has(id) || typeof o !== "object" || o === null) continue;
+    const { text, version } = o as Record<string, unknown>;
+    if (typeof version !== "number" || !(typeof text === "string" || text === null)) continue;
+    out[id as PromptId] = { text, version };
+  }
+  return out;
+}

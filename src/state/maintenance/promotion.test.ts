@@ -1,0 +1,160 @@
+/**
+ * Context promotion in the automatic triggers (conversation.ts `makeRoom`): the larger sibling
+ * first, compaction only when none is set or it is full too; Undo goes back and is remembered.
+ */
+import "fake-indexeddb/auto";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { CompactionEntry, Entry, MessageError } from "../../core/session/entries";
+import type { SessionId } from "../../core/session/ids";
+import { getEntries } from "../../db/entries";
+import { createSession, getSession } from "../../db/sessions";
+import { assistantMessage, freshDatabase, makeSession, userMessage } from "../../db/testing/database";
+import type { StreamFn, StreamRequest } from "../../providers/types";
+import { emptyPartial, scriptedWorker } from "../../worker/testing/streams";
+import type { ChatTarget } from "../actions/chat-target";
+import { type MaintainDeps, replyAndMaintain } from "../actions/conversation";
+import { usePromotionStore } from "../promotion-notice";
+import { DEFAULT_SETTINGS, type Settings } from "../settings-model";
+import { resetStores, useSettingsStore } from "../stores";
+import { undoPromotion } from "./promotion";
+
+const SMALL = { providerId: "openai", modelId: "gpt-4o" } as const;
+const LARGE = { providerId: "openai", modelId: "gpt-4.1" } as const;
+
+type Turn = { text: string; stop?: "end" | "length" } | { error: MessageError };
+
+function chatModel(turns: Turn[]): { stream: StreamFn; requests: StreamRequest[] } {
+  const requests: StreamRequest[] = [];
+  const stream: StreamFn = async function* (req) {
+    requests.push(req);
+    const turn = turns.shift() ?? { text: "(no more turns)" };
+    const partial = emptyPartial(req);
+    yield { type: "start", partial };
+    if ("error" in turn) {
+      yield { type: "error", partial: { ...partial, stopReason: "error" }, error: turn.error };
+      return;
+    }
+    const done = { ...partial, content: [{ type: "text" as const, text: turn.text }], stopReason: turn.stop ?? "end" };
+    yield { type: "text_delta", delta: turn.text, partial: done };
+    yield { type: "done", partial: done };
+  };
+  return { stream, requests };
+}
+
+/** The context's size as each model counts it (the threshold is 40 tokens for both). */
+function setup(turns: Turn[], largeTokens = 20) {
+  const model = chatModel(turns);
+  const { worker, requests } = scriptedWorker([{ delta: "## Goal\nGo on." }, "done"]);
+  const measuredFor: string[] = [];
+  const deps: MaintainDeps = {
+    reply: { stream: model.stream, now: () => 1 },
+    maintenance: { worker, now: () => 2 },
+    measure: async (_path: readonly Entry[], target: ChatTarget) => {
+      measuredFor.push(target.modelId);
+      return { tokens: target.modelId === LARGE.modelId ? largeTokens : 10_000, exact: true };
+    },
+  };
+  return { deps, chat: model.requests, summarizer: requests, measuredFor };
+}
+
+/** A threshold of 40 tokens the path's upper bound cannot clear, so the (injected) measure decides. */
+function settings(patch: Partial<Settings> = {}): void {
+  useSettingsStore.setState({
+    settings: {
+      ...DEFAULT_SETTINGS,
+      providers: DEFAULT_SETTINGS.providers.map((p) => ({ ...p, apiKey: "key" })),
+      defaultModel: SMALL,
+      compaction: { ...DEFAULT_SETTINGS.compaction, thresholdTokens: 40, keepRecentTokens: 30 },
+      largerModels: { [SMALL.modelId]: LARGE },
+      ...patch,
+    },
+    loaded: true,
+  });
+}
+
+async function chatWithQuestion(): Promise<{ sessionId: SessionId; question: Entry }> {
+  const session = makeSession({ model: { ...SMALL } });
+  const entries: Entry[] = [];
+  let parent: Entry | null = null;
+  for (let i = 1; i <= 3; i++) {
+    const u = userMessage(session.id, parent?.id ?? null, `(U${i}) ${"word ".repeat(60)}`, i * 10);
+    const a = assistantMessage(session.id, u.id, `(A${i}) ${"word ".repeat(60)}`, i * 10 + 1);
+    entries.push(u, a);
+    parent = a;
+  }
+  const question = userMessage(session.id, parent?.id ?? null, "(Q) and now?", 100);
+  entries.push(question);
+  await createSession({ ...session, leafId: question.id }, entries);
+  return { sessionId: session.id, question };
+}
+
+const compactions = async (sessionId: SessionId) =>
+  (await getEntries(sessionId)).filter((e): e is CompactionEntry => e.type === "compaction");
+
+beforeEach(() => {
+  freshDatabase();
+  resetStores();
+  usePromotionStore.setState({ bySession: {}, declined: {} });
+  settings();
+});
+afterEach(() => resetStores());
+
+describe("context promotion before compaction", () => {
+  it("threshold: the chat moves to the larger sibling, with a notice, and nothing is compacted", async () => {
+    const { sessionId, question } = await chatWithQuestion();
+    const t = setup([{ text: "Here." }]);
+    await replyAndMaintain(sessionId, question.id, {}, t.deps);
+    expect((await getSession(sessionId))?.model).toEqual(LARGE);
+    expect(await compactions(sessionId)).toEqual([]);
+    expect(t.summarizer).toHaveLength(0);
+    expect(usePromotionStore.getState().bySession[sessionId]).toMatchObject({
+      from: SMALL,
+      to: LARGE,
+      reason: "threshold",
+    });
+  });
+
+  it("no sibling set: compacts as before", async () => {
+    settings({ largerModels: {} });
+    const { sessionId, question } = await chatWithQuestion();
+    const t = setup([{ text: "Here." }]);
+    await replyAndMaintain(sessionId, question.id, {}, t.deps);
+    expect((await getSession(sessionId))?.model).toEqual(SMALL);
+    expect(await compactions(sessionId)).toHaveLength(1);
+  });
+
+  it("the larger sibling is full too: compacts, and the model stays", async () => {
+    const { sessionId, question } = await chatWithQuestion();
+    const t = setup([{ text: "Here." }], 10_000);
+    await replyAndMaintain(sessionId, question.id, {}, t.deps);
+    expect(t.measuredFor).toContain(LARGE.modelId);
+    expect((await getSession(sessionId))?.model).toEqual(SMALL);
+    expect((await compactions(sessionId)).map((c) => c.reason)).toEqual(["threshold"]);
+  });
+
+  it("overflow: the same request is retried once on the larger model, before any compaction", async () => {
+    const { sessionId, question } = await chatWithQuestion();
+    const overflow: MessageError = { kind: "context_overflow", message: "prompt is too long" };
+    const t = setup([{ error: overflow }, { text: "Answer from the larger model." }]);
+    await replyAndMaintain(sessionId, question.id, {}, t.deps);
+    expect(t.chat.map((r) => r.model)).toEqual([SMALL.modelId, LARGE.modelId]);
+    expect(await compactions(sessionId)).toEqual([]);
+    const replies = (await getEntries(sessionId)).filter((e) => e.parentId === question.id);
+    expect(replies).toHaveLength(2);
+    expect((await getSession(sessionId))?.model).toEqual(LARGE);
+  });
+
+  it("Undo goes back to the previous model, and that chat is not promoted again", async () => {
+    const { sessionId, question } = await chatWithQuestion();
+    await replyAndMaintain(sessionId, question.id, {}, setup([{ text: "One." }]).deps);
+    await undoPromotion(sessionId);
+    expect((await getSession(sessionId))?.model).toEqual(SMALL);
+    expect(usePromotionStore.getState().bySession[sessionId]).toBeUndefined();
+
+    const leaf = (await getSession(sessionId))?.leafId;
+    if (!leaf) throw new Error("no leaf");
+    await replyAndMaintain(sessionId, leaf, {}, setup([{ text: "Two." }]).deps);
+    expect((await getSession(sessionId))?.model).toEqual(SMALL);
+    expect(await compactions(sessionId)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,20 @@
+import { EDITABLE_PROMPTS } from "../../core/prompt-overrides";
+
+/** Which version of each prompt wrote a summary (recorded in its details), if it was recorded. */
+export function promptVersionText(details: unknown): string | null {
+  if (typeof details !== "object" || details === null) return null;
+  const versions = (details as { promptVersions?: unknown }).promptVersions;
+  if (typeof versions !== "object" || versions === null) return null;
+  const custom = Object.entries(versions as Record<string, unknown>).filter(
+    ([, v]) => typeof v === "string" && v !== "default",
+  );
+  if (custom.length === 0) return "default prompts";
+  const label = (id: string) => EDITABLE_PROMPTS.find((p) => p.id === id)?.label ?? id;
+  return `prompts: ${custom.map(([id, v]) => `${label(id)} ${String(v)}`).join(", ")}`;
+}
+
+/** The card footer's "written with" note (Settings → Prompts). */
+export function PromptVersionNote({ details }: { details: unknown }) {
+  const text = promptVersionText(details);
+  return text === null ? null : <span className="prompt-version">{text}</span>;
+}
