@@ -7,6 +7,7 @@ import { Dexie, type Table, type Transaction } from "dexie";
 import type { Entry, Session } from "../core/session/entries";
 import type { BlobId, EntryId, SessionId } from "../core/session/ids";
 import type { BlobRow, ComposerDraftRow, Draft, LabelRow, QueuedRow, SettingRow, TokenCountRow } from "./rows";
+import type { SyncMetaRow, SyncStateRow } from "./sync/sync-rows";
 
 export const DB_NAME = "grove";
 
@@ -65,6 +66,16 @@ export const SCHEMA_VERSIONS: readonly SchemaVersion[] = [
     },
     // Only an index goes: IndexedDB deletes it, the rows are not touched.
   },
+  {
+    version: 7,
+    stores: {
+      // Sync (db/sync/): what this device last exchanged for each record (`e:<entry id>`, ...), and
+      // the sync connection (server, keys, checkpoints). Never synced themselves.
+      syncState: "ref, docId, sessionId",
+      syncMeta: "key",
+    },
+    // New, empty tables: nothing to migrate.
+  },
 ];
 
 export const CURRENT_SCHEMA_VERSION = SCHEMA_VERSIONS[SCHEMA_VERSIONS.length - 1]!.version;
@@ -88,6 +99,8 @@ export class GroveDb extends Dexie {
   declare blobs: Table<BlobRow, BlobId>;
   declare queued: Table<QueuedRow, SessionId>;
   declare composerDrafts: Table<ComposerDraftRow, SessionId>;
+  declare syncState: Table<SyncStateRow, string>;
+  declare syncMeta: Table<SyncMetaRow, string>;
 
   constructor(name: string) {
     super(name);

@@ -17,6 +17,7 @@ import { sendQueuedMessage } from "./actions/chat";
 import { holdOwnerLock, isOwnerAlive } from "./actions/owner";
 import { loadQueued, startQueueFlusher } from "./actions/queued-message";
 import { reportActionError } from "./actions/report-error";
+import { resumeSync } from "./actions/sync";
 import { settingsFromRows } from "./settings-model";
 import { useSettingsStore, useUiStore } from "./stores";
 
@@ -76,6 +77,7 @@ export async function boot(): Promise<() => void> {
   });
 
   void requestPersistentStorage().catch(() => false);
+  void resumeSync();
   // Warm the worker: the first real count (the meter, a threshold check) would otherwise pay for
   // starting it and loading the default model's token ranks.
   void getWorker()

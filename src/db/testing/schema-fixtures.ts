@@ -63,6 +63,7 @@ export const SHIPPED_STORES: Readonly<Record<number, Readonly<Record<string, str
   2: { queued: "sessionId" },
   3: { composerDrafts: "sessionId" },
   4: { entries: "id, sessionId" },
+  7: { syncState: "ref, docId, sessionId", syncMeta: "key" },
 };
 
 /** Before v1: the database name exists but holds nothing (e.g. a first open that crashed). */
@@ -99,6 +100,20 @@ export const fromV3: SchemaFixture = {
   fromVersion: 3,
   get stores() {
     return { ...SHIPPED_STORES[1], ...SHIPPED_STORES[2], ...SHIPPED_STORES[3] };
+  },
+  get rows(): Rows {
+    return v3Rows;
+  },
+  get expected(): Rows {
+    return v3Rows;
+  },
+};
+
+/** A v4 database (v3's rows, the index gone): v7 only adds the (empty) sync tables. */
+export const fromV4: SchemaFixture = {
+  fromVersion: 4,
+  get stores() {
+    return { ...SHIPPED_STORES[1], ...SHIPPED_STORES[2], ...SHIPPED_STORES[3], ...SHIPPED_STORES[4] };
   },
   get rows(): Rows {
     return v3Rows;
@@ -180,6 +195,8 @@ export const currentRows: Rows = {
   blobs,
   queued,
   composerDrafts,
+  syncState: [{ ref: `e:${root}`, docId: "g00", sessionId: sid, rev: "1-a" }],
+  syncMeta: [{ key: "inbound", value: { since: 3, deferred: [] } }],
 };
 
 const v1Session = asSessionId("0190a0a0-0000-7000-8000-000000000101");

@@ -22,6 +22,7 @@ import { BranchSettings } from "./BranchSettings";
 import { CommitField } from "./CommitField";
 import { CompactionSettings } from "./CompactionSettings";
 import { PlainHttpWarning, ProviderBlock } from "./ProviderBlock";
+import { SyncSettings } from "./SyncSettings";
 
 export function SettingsDialog() {
   const settings = useSettingsStore((s) => s.settings);
@@ -98,6 +99,10 @@ export function SettingsDialog() {
 
       <CompactionSettings />
       <BranchSettings />
+      <section aria-labelledby="settings-sync-heading">
+        <h3 id="settings-sync-heading">Sync</h3>
+        <SyncSettings />
+      </section>
       <ModelSettings />
       <StorageSection />
     </Dialog>
