@@ -3,8 +3,10 @@
  * CouchDB-protocol server started by the fixture (e2e/sync-server.ts). Run with one worker: the
  * server's port is fixed (GROVE_E2E_COUCH_PORT).
  */
+
+import type { Page } from "@playwright/test";
 import { assistantMessages, chatRequests, send, waitIdle } from "./app";
-import { openSeeded, seed, TRIP, tripRows } from "./seed";
+import { openSeeded, seed, TRIP, TRIP_2, tripRows } from "./seed";
 import {
   closeSettings,
   connect,
@@ -94,4 +96,179 @@ test("a wrong passphrase is refused with a clear message and writes nothing on t
   await syncRegion(b).getByRole("button", { name: "Connect" }).click();
   await expectUpToDate(b);
   expect(await tableRows(b, "entries")).toHaveLength(tripRows().entries.length);
+});
+
+/** Opens a chat from the session list. */
+async function openChat(page: Page, sessionId: string): Promise<void> {
+  await page.getByRole("navigation", { name: "Sessions" }).locator(`a[href="#/s/${sessionId}"]`).click();
+}
+
+test("new messages appear on the other device while both are online (the open chat updates live)", async ({
+  devices,
+  mock,
+  couch,
+}) => {
+  const url = freshDatabase(couch);
+  const a = await connectedDevice(devices, mock, url, (page) => seed(page, tripRows()));
+  const b = await connectedDevice(devices, mock, url);
+  await closeSettings(a);
+  await closeSettings(b);
+  await openSeeded(a, TRIP);
+  await openChat(b, TRIP_2);
+  await openChat(b, TRIP);
+  await expect(b.getByText("Layers, rain jackets and good walking shoes.")).toBeVisible();
+
+  mock.enqueue("anthropic", { text: "Take the early train." });
+  await send(a, "When should we leave?");
+  await expect(assistantMessages(a).filter({ hasText: "Take the early train." })).toBeVisible();
+  // B did nothing: the reply arrives through the server into its open chat.
+  await expect(b.getByText("When should we leave?")).toBeVisible({ timeout: 20_000 });
+  await expect(assistantMessages(b).filter({ hasText: "Take the early train." })).toBeVisible({ timeout: 20_000 });
+});
+
+test("messages sent on both devices while the server is down merge as sibling branches, said once", async ({
+  devices,
+  mock,
+  couch,
+}) => {
+  const url = freshDatabase(couch);
+  const a = await connectedDevice(devices, mock, url, (page) => seed(page, tripRows()));
+  const b = await connectedDevice(devices, mock, url);
+  for (const page of [a, b]) {
+    await closeSettings(page);
+    await openSeeded(page, TRIP);
+    await expect(page.getByText("Layers, rain jackets and good walking shoes.")).toBeVisible();
+  }
+
+  await couch.stop();
+  mock.enqueue("anthropic", { text: "Reply on A." });
+  await send(a, "Written on A");
+  await expect(assistantMessages(a).filter({ hasText: "Reply on A." })).toBeVisible();
+  await waitIdle(a);
+  mock.enqueue("anthropic", { text: "Reply on B." });
+  await send(b, "Written on B");
+  await expect(assistantMessages(b).filter({ hasText: "Reply on B." })).toBeVisible();
+  await waitIdle(b);
+  await couch.start();
+
+  // Both devices converge on the same tree and the same leaf.
+  await expect
+    .poll(async () => (await tableRows(a, "entries")).length, { timeout: 30_000 })
+    .toBe(tripRows().entries.length + 4);
+  await expect
+    .poll(async () => (await tableRows(b, "entries")).length, { timeout: 30_000 })
+    .toBe(tripRows().entries.length + 4);
+  await expect
+    .poll(async () => await tableRows(b, "sessions"), { timeout: 30_000 })
+    .toEqual(await tableRows(a, "sessions"));
+  expect(await tableRows(b, "entries")).toEqual(await tableRows(a, "entries"));
+
+  // The two user messages are siblings: same parent, nothing lost.
+  const users = (await tableRows(a, "entries"))
+    .map((r) => JSON.parse(r) as { parentId: string; content?: Array<{ text?: string }> })
+    .filter((e) => ["Written on A", "Written on B"].includes(e.content?.[0]?.text ?? ""));
+  expect(users).toHaveLength(2);
+  expect(users[0]?.parentId).toBe(users[1]?.parentId);
+
+  // The device whose branch is no longer shown is told, once; its branch is one click away.
+  const told = (page: Page) => page.locator(".notices").filter({ hasText: "continued on another device" });
+  await expect
+    .poll(async () => (await told(a).count()) + (await told(b).count()), { timeout: 20_000 })
+    .toBeGreaterThan(0);
+  for (const page of [a, b])
+    expect(
+      await page
+        .locator(".notices")
+        .getByText(/continued on another device/)
+        .count(),
+    ).toBeLessThanOrEqual(1);
+  const shown = (await a.getByText("Written on A").count()) > 0 ? "Written on A" : "Written on B";
+  for (const page of [a, b]) await expect(page.getByText(shown)).toBeVisible({ timeout: 20_000 });
+});
+
+test("a deleted chat is deleted on every device, and its documents leave the server", async ({
+  devices,
+  mock,
+  couch,
+}) => {
+  const url = freshDatabase(couch);
+  const a = await connectedDevice(devices, mock, url, (page) => seed(page, tripRows()));
+  const b = await connectedDevice(devices, mock, url);
+  await closeSettings(a);
+  await closeSettings(b);
+  const list = (page: Page) => page.getByRole("navigation", { name: "Sessions" });
+  await openSeeded(a, TRIP); // the seed was written behind the app's back: reload to list it
+  await expect(list(b).getByRole("link").filter({ hasText: "Alps trip (part 2)" })).toBeVisible();
+
+  const row = list(a).getByRole("link").filter({ hasText: "Alps trip (part 2)" });
+  await row.hover();
+  await list(a).getByRole("button", { name: "Delete Alps trip (part 2)", exact: true }).click();
+  const confirm = list(a).getByRole("listitem").filter({ hasText: "This cannot be undone" });
+  await confirm.getByRole("button", { name: "Delete", exact: true }).click();
+  await expect(list(a).getByRole("link").filter({ hasText: "Alps trip (part 2)" })).toHaveCount(0);
+
+  await expect(list(b).getByRole("link").filter({ hasText: "Alps trip (part 2)" })).toHaveCount(0, { timeout: 20_000 });
+  await expect(list(b).getByRole("link").filter({ hasText: "Alps trip" })).toHaveCount(1);
+  const remaining = (await tableRows(b, "entries")).map((r) => (JSON.parse(r) as { sessionId: string }).sessionId);
+  expect(remaining).not.toContain(TRIP_2);
+  expect(remaining.length).toBe(tripRows().entries.filter((e) => e.sessionId === TRIP).length);
+  // On the server: only the first chat's records, the tombstone and the two plain docs are live.
+  const db = url.slice(url.lastIndexOf("/") + 1);
+  await expect
+    .poll(async () => (await couch.allDocs(db)).length, { timeout: 20_000 })
+    .toBe(2 + tripRows().entries.filter((e) => e.sessionId === TRIP).length + 2 + 1 + 1);
+});
+
+test("an attachment (a blobs row) syncs byte for byte", async ({ devices, mock, couch }) => {
+  const url = freshDatabase(couch);
+  const a = await connectedDevice(devices, mock, url, async (page) => {
+    await seed(page, tripRows());
+    await page.evaluate(async () => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const req = indexedDB.open("grove");
+        req.onsuccess = () => resolve(req.result);
+        req.onerror = () => reject(req.error);
+      });
+      const bytes = new Uint8Array(70_000).map((_, i) => (i * 31) % 251);
+      await new Promise<void>((resolve, reject) => {
+        const tx = db.transaction("blobs", "readwrite");
+        tx.objectStore("blobs").put({
+          id: "0196a000-0000-7000-8000-0000000b1001",
+          data: new Blob([bytes], { type: "image/png" }),
+          mimeType: "image/png",
+          size: bytes.length,
+          createdAt: 1,
+        });
+        tx.oncomplete = () => resolve();
+        tx.onerror = () => reject(tx.error);
+      });
+      db.close();
+    });
+  });
+  const b = await connectedDevice(devices, mock, url);
+  const readBlob = (page: Page) =>
+    page.evaluate(async () => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const req = indexedDB.open("grove");
+        req.onsuccess = () => resolve(req.result);
+        req.onerror = () => reject(req.error);
+      });
+      const row = await new Promise<{ data: Blob; mimeType: string; size: number } | undefined>((resolve, reject) => {
+        const req = db
+          .transaction("blobs", "readonly")
+          .objectStore("blobs")
+          .get("0196a000-0000-7000-8000-0000000b1001");
+        req.onsuccess = () => resolve(req.result);
+        req.onerror = () => reject(req.error);
+      });
+      db.close();
+      if (!row) return null;
+      const bytes = new Uint8Array(await row.data.arrayBuffer());
+      let sum = 0;
+      for (const x of bytes) sum = (sum * 33 + x) % 1_000_000_007;
+      return { type: row.data.type, mimeType: row.mimeType, size: row.size, length: bytes.length, sum };
+    });
+  const original = await readBlob(a);
+  expect(original?.length).toBe(70_000);
+  expect(await readBlob(b)).toEqual(original);
 });
