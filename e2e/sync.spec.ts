@@ -272,3 +272,99 @@ test("an attachment (a blobs row) syncs byte for byte", async ({ devices, mock, 
   expect(original?.length).toBe(70_000);
   expect(await readBlob(b)).toEqual(original);
 });
+
+/** A long chat written straight into IndexedDB: one session, `count` messages in a chain. */
+async function seedLongChat(page: Page, count: number): Promise<string> {
+  const sessionId = "0196a000-0000-7000-8000-0000000c0001";
+  await page.goto("/");
+  await expect(page.getByRole("navigation", { name: "Sessions" })).toBeVisible();
+  await page.evaluate(
+    async ({ sessionId, count }) => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const req = indexedDB.open("grove");
+        req.onsuccess = () => resolve(req.result);
+        req.onerror = () => reject(req.error);
+      });
+      const id = (i: number) => `0196a000-0000-7000-8000-${String(i).padStart(12, "0")}`;
+      await new Promise<void>((resolve, reject) => {
+        const tx = db.transaction(["sessions", "entries"], "readwrite");
+        for (let i = 1; i <= count; i++) {
+          tx.objectStore("entries").put({
+            id: id(i),
+            sessionId,
+            parentId: i === 1 ? null : id(i - 1),
+            createdAt: 1_700_000_000_000 + i,
+            type: "message",
+            role: i % 2 ? "user" : "assistant",
+            content: [{ type: "text", text: `Long history message number ${i}` }],
+            status: "complete",
+          });
+        }
+        tx.objectStore("sessions").put({
+          id: sessionId,
+          title: "Long history",
+          titleSource: "user",
+          createdAt: 1_700_000_000_000,
+          updatedAt: 1_700_000_000_000 + count,
+          leafId: id(count),
+        });
+        tx.oncomplete = () => resolve();
+        tx.onerror = () => reject(tx.error);
+      });
+      db.close();
+    },
+    { sessionId, count },
+  );
+  return sessionId;
+}
+
+test("the server going down mid-sync, and a reload meanwhile: sync resumes, nothing lost or duplicated", async ({
+  devices,
+  mock,
+  couch,
+}) => {
+  test.setTimeout(180_000);
+  const N = 4000;
+  const url = freshDatabase(couch);
+  const { page: a } = await devices();
+  await seedLongChat(a, N);
+  await connect(a, url);
+  const status = syncRegion(a).getByRole("status");
+  await expect(status).toHaveText(/^Uploading [\d,]+ of [\d,]+ entries$/, { timeout: 60_000 });
+
+  await couch.stop();
+  await a.reload();
+  await a.getByRole("button", { name: "Settings" }).click();
+  await expect(syncRegion(a).getByRole("status")).toHaveText(/Offline, retrying/, { timeout: 30_000 });
+  await couch.start();
+  await expectUpToDate(a);
+
+  // Every record once, each in its first revision: nothing was written twice.
+  const db = url.slice(url.lastIndexOf("/") + 1);
+  const docs = await couch.allDocs(db);
+  expect(docs).toHaveLength(2 + N + 2);
+  expect(docs.filter((d) => !String(d.doc._rev).startsWith("1-"))).toEqual([]);
+
+  // A second device receives the whole history.
+  const b = await connectedDevice(devices, mock, url);
+  expect(await tableRows(b, "entries")).toHaveLength(N);
+  expect(await tableRows(b, "sessions")).toEqual(await tableRows(a, "sessions"));
+});
+
+test("Cancel stops a first sync where it is; Sync now continues it", async ({ devices, couch }) => {
+  test.setTimeout(120_000);
+  const url = freshDatabase(couch);
+  const { page: a } = await devices();
+  await seedLongChat(a, 3000);
+  await connect(a, url);
+  const region = syncRegion(a);
+  await expect(region.getByRole("status")).toHaveText(/^(Encrypting|Uploading) [\d,]+ of [\d,]+ entries$/, {
+    timeout: 60_000,
+  });
+  await region.getByRole("button", { name: "Cancel" }).click();
+  await expect(region.getByRole("status")).toHaveText(/^Paused: press Sync now to continue/);
+  await region.getByRole("button", { name: "Sync now" }).click();
+  await expectUpToDate(a);
+  const db = url.slice(url.lastIndexOf("/") + 1);
+  expect(await couch.allDocs(db)).toHaveLength(2 + 3000 + 2);
+});

@@ -265,12 +265,13 @@ export class SyncEngine {
     this.undecryptable = 0;
     this.status({ kind: "connecting" });
     await this.serial(run, async () => {
+      let downloaded = 0;
       try {
-        await this.pullOnce(run);
+        downloaded = await this.pullOnce(run);
       } catch {
         // Offline or the server is down: the live replication below retries.
       }
-      await this.drainInbound(run, true);
+      await this.drainInbound(run, downloaded > 0);
       await this.pushLocal(run, true);
     });
     if (run !== this.runId) return;
@@ -280,12 +281,13 @@ export class SyncEngine {
     await this.startLive(run);
   }
 
-  private async pullOnce(run: number): Promise<void> {
+  /** Downloads what the server has and this replica lacks; returns how many documents came. */
+  private async pullOnce(run: number): Promise<number> {
     const local = this.local!;
     const remote = this.remote!;
     const [remoteInfo, localInfo] = await Promise.all([remote.info(), local.info()]);
     const total = Math.max(0, remoteInfo.doc_count - localInfo.doc_count);
-    if (total === 0 || run !== this.runId) return;
+    if (total === 0 || run !== this.runId) return 0;
     this.status({ kind: "progress", phase: "Downloading", done: 0, total });
     const replication = PouchDB.replicate(remote, local, { batch_size: INBOUND_BATCH });
     this.replication = replication;
@@ -294,8 +296,9 @@ export class SyncEngine {
         this.status({ kind: "progress", phase: "Downloading", done: Math.min(info.docs_written, total), total });
       }
     });
-    await replication;
+    const result = await replication;
     this.replication = undefined;
+    return result.docs_written;
   }
 
   /** Applies everything the local replica received since the checkpoint, in batches. */
@@ -451,19 +454,28 @@ export class SyncEngine {
   private async startLive(run: number): Promise<void> {
     const local = this.local!;
     const remote = this.remote!;
+    // What the server holds against what this replica holds: the upload progress. Unknown while the
+    // server cannot be reached; read again when replication becomes active.
     let remoteStart = 0;
     let localCount = 0;
-    try {
-      [remoteStart, localCount] = await Promise.all([
-        remote.info().then((i) => i.doc_count),
-        local.info().then((i) => i.doc_count),
-      ]);
-    } catch {
-      localCount = 0;
-    }
+    const readCounts = async () => {
+      try {
+        [remoteStart, localCount] = await Promise.all([
+          remote.info().then((i) => i.doc_count),
+          local.info().then((i) => i.doc_count),
+        ]);
+        base = written;
+      } catch {
+        localCount = 0;
+      }
+    };
+    // docs_written counts from the start of this live replication; `base` is its value when counted.
+    let written = 0;
+    let base = 0;
+    const pushed = () => written - base;
+    await readCounts();
     if (run !== this.runId) return;
-    let pushed = 0;
-    const uploading = () => localCount > remoteStart && remoteStart + pushed < localCount;
+    const uploading = () => localCount > remoteStart && remoteStart + pushed() < localCount;
     const live = local.sync(remote, {
       live: true,
       retry: true,
@@ -478,16 +490,17 @@ export class SyncEngine {
       if (info.direction === "pull") {
         this.serial(run, () => this.drainInbound(run, false));
       } else {
-        pushed = info.change.docs_written;
+        written = info.change.docs_written;
         if (uploading()) {
-          this.status({ kind: "progress", phase: "Uploading", done: remoteStart + pushed, total: localCount });
+          this.status({ kind: "progress", phase: "Uploading", done: remoteStart + pushed(), total: localCount });
         }
       }
     });
-    live.on("active", () => {
+    live.on("active", async () => {
       if (run !== this.runId) return;
+      if (localCount === 0) await readCounts();
       if (uploading()) {
-        this.status({ kind: "progress", phase: "Uploading", done: remoteStart + pushed, total: localCount });
+        this.status({ kind: "progress", phase: "Uploading", done: remoteStart + pushed(), total: localCount });
       } else this.status({ kind: "syncing", lastSyncedAt: last() });
     });
     live.on("paused", (err: unknown) => {
@@ -500,9 +513,22 @@ export class SyncEngine {
         });
         return;
       }
-      // Caught up: wait for the inbound copy to finish, then say so.
+      // Caught up: wait for the inbound copy to finish, then say so (after checking the server
+      // answers: PouchDB can report a pause without an error while it cannot reach it).
       this.serial(run, async () => {
         await this.drainInbound(run, false);
+        try {
+          await remote.info();
+        } catch (e) {
+          if (run === this.runId) {
+            this.status({
+              kind: "offline",
+              message: describeServerError(e, this.connection!.dbUrl),
+              lastSyncedAt: last(),
+            });
+          }
+          return;
+        }
         const lastSyncedAt = Date.now();
         if (this.connection) this.connection = { ...this.connection, lastSyncedAt };
         await patchConnection({ lastSyncedAt });
