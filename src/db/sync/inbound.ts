@@ -85,8 +85,12 @@ async function applyOne(db: GroveDb, item: Incoming, outcome: ApplyOutcome): Pro
         await mark({ ref, sessionId: record.id, hlc: record.hlc, digest: "gone", gone: true });
         return;
       }
+      const local = await db.sessions.get(record.id);
+      // An edit made here and not yet stamped (the outbound scan runs shortly after each change) is
+      // newer than anything received now: it wins, and goes out with a later stamp.
+      if (local && state && state.digest !== metaDigest(local)) return;
       if (!replaces({ hlc: record.hlc }, state?.hlc ? { hlc: state.hlc } : undefined)) return;
-      const merged = mergeSession(await db.sessions.get(record.id), record.session ?? undefined, undefined);
+      const merged = mergeSession(local, record.session ?? undefined, undefined);
       if (!merged) return;
       await db.sessions.put(merged);
       await mark({ ref, sessionId: record.id, hlc: record.hlc, digest: metaDigest(merged) });
@@ -104,9 +108,9 @@ async function applyOne(db: GroveDb, item: Incoming, outcome: ApplyOutcome): Pro
       const state = await db.syncState.get(ref);
       const wins = replaces({ hlc: record.hlc }, state?.hlc ? { hlc: state.hlc } : undefined);
       const winnerLeaf = wins ? record.leafId : local.leafId;
-      // The local leaf is a concurrent version only if it changed here since the last exchange.
-      const localUnsent = state?.digest !== leafDigest(local);
-      const losers = [...(item.losingLeafIds ?? []), ...(wins && localUnsent ? [local.leafId] : [])];
+      // A move made here and not yet stamped is newer (see the session case): it wins.
+      if (state && state.digest !== leafDigest(local)) return;
+      const losers = item.losingLeafIds ?? [];
       if (await leftABranch(db, winnerLeaf, losers)) outcome.leafConflicts.push(record.id);
       if (!wins) return;
       const merged: Session = { ...local, leafId: record.leafId, updatedAt: record.updatedAt };
@@ -118,6 +122,8 @@ async function applyOne(db: GroveDb, item: Incoming, outcome: ApplyOutcome): Pro
       if (await isGone(db, record.sessionId)) return;
       const ref = refOf("label", record.id);
       const state = await db.syncState.get(ref);
+      const here = (await db.labels.get(record.id))?.text ?? null;
+      if (state && state.digest !== labelDigest(here)) return; // changed here, not yet stamped: newer
       if (!replaces({ hlc: record.hlc }, state?.hlc ? { hlc: state.hlc } : undefined)) return;
       if (record.text === null) await db.labels.delete(record.id);
       else await db.labels.put({ entryId: record.id, sessionId: record.sessionId, text: record.text });
