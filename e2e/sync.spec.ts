@@ -368,3 +368,21 @@ test("Cancel stops a first sync where it is; Sync now continues it", async ({ de
   const db = url.slice(url.lastIndexOf("/") + 1);
   expect(await couch.allDocs(db)).toHaveLength(2 + 3000 + 2);
 });
+
+test("screenshot: Settings › Sync while a first sync runs, then up to date", async ({ devices, couch }) => {
+  test.setTimeout(120_000);
+  const url = freshDatabase(couch);
+  const { page } = await devices();
+  await seedLongChat(page, 3000);
+  await connect(page, url);
+  const region = syncRegion(page);
+  await expect(region.getByRole("status")).toHaveText(/^(Encrypting|Uploading) [\d,]+ of [\d,]+ entries$/, {
+    timeout: 60_000,
+  });
+  await expect(region.getByRole("button", { name: "Cancel" })).toBeVisible();
+  await region.scrollIntoViewIfNeeded();
+  await region.screenshot({ path: "test-results/e2e-artifacts/sync-progress.png" });
+  await expectUpToDate(page);
+  await expect(region.getByRole("button", { name: "Cancel" })).toHaveCount(0);
+  await region.screenshot({ path: "test-results/e2e-artifacts/sync-up-to-date.png" });
+});
