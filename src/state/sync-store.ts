@@ -5,7 +5,7 @@ import type { SyncConfig, SyncStatus } from "../db/sync/client";
 export type SyncView = {
   status: SyncStatus;
   /** The server and user this device is connected to (undefined: not connected). */
-  connected: Pick<SyncConfig, "url" | "username"> | undefined;
+  connected: (Pick<SyncConfig, "url" | "username"> & { hasPassword: boolean }) | undefined;
   /** The last Connect's failure (wrong passphrase, server unreachable), shown until the next try. */
   problem: string | undefined;
   busy: boolean;

@@ -29,6 +29,12 @@ async function noticeLeafConflicts(ids: SessionId[]): Promise<void> {
   }
 }
 
+const connectedView = (config: SyncConfig) => ({
+  url: config.url,
+  username: config.username,
+  hasPassword: config.password !== "",
+});
+
 const events: SyncEvents = {
   status: (status) => useSyncStore.setState({ status }),
   leafConflicts: (ids) => {
@@ -40,7 +46,7 @@ export async function resumeSync(): Promise<void> {
   try {
     const config = await storedSyncConfig();
     if (!config) return;
-    useSyncStore.setState({ connected: { url: config.url, username: config.username } });
+    useSyncStore.setState({ connected: connectedView(config) });
     await resumeInWorker(events);
   } catch (e) {
     reportActionError("Sync could not start", e);
@@ -56,7 +62,7 @@ export async function connect(config: SyncConfig, passphrase: string): Promise<b
       useSyncStore.setState({ problem: result.message });
       return false;
     }
-    useSyncStore.setState({ connected: { url: config.url, username: config.username } });
+    useSyncStore.setState({ connected: connectedView(config) });
     return true;
   } catch (e) {
     useSyncStore.setState({ problem: `Could not connect: ${e instanceof Error ? e.message : String(e)}` });

@@ -58,7 +58,7 @@ export function SyncSettings() {
           autoComplete="current-password"
           value={connected ? "" : password}
           disabled={connected !== undefined}
-          placeholder={connected ? "saved on this device" : ""}
+          placeholder={connected?.hasPassword ? "saved on this device" : connected ? "none" : ""}
           onChange={(e) => setPassword(e.target.value)}
         />
       </label>
