@@ -386,3 +386,37 @@ test("screenshot: Settings › Sync while a first sync runs, then up to date", a
   await expect(region.getByRole("button", { name: "Cancel" })).toHaveCount(0);
   await region.screenshot({ path: "test-results/e2e-artifacts/sync-up-to-date.png" });
 });
+
+test("a CouchDB user: the right password syncs, a wrong one gets a clear message", async ({ devices, couch }) => {
+  const url = freshDatabase(couch);
+  const name = `grove-user-${Date.now()}`;
+  const created = await fetch(`${couch.url}/_users/org.couchdb.user:${name}`, {
+    method: "PUT",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ name, password: "right password", roles: [], type: "user" }),
+  });
+  expect(created.ok).toBe(true);
+  // As on CouchDB, the admin creates the user's database (README "Sync"); Grove does not try to.
+  expect((await fetch(url, { method: "PUT" })).ok).toBe(true);
+  const { page } = await devices();
+  await page.goto("/");
+  await page.getByRole("button", { name: "Settings" }).click();
+  const region = syncRegion(page);
+  await region.getByRole("textbox", { name: "Server URL" }).fill(url);
+  await region.getByRole("textbox", { name: "Username" }).fill(name);
+  await region.getByLabel("Password", { exact: true }).fill("wrong password");
+  await region.getByLabel("Sync passphrase").fill("correct horse battery staple");
+  await region.getByRole("button", { name: "Connect" }).click();
+  await expect(region.getByRole("alert")).toHaveText("The server refused the username or password.");
+  expect(await tableRows(page, "syncMeta")).toEqual([]);
+
+  await region.getByLabel("Password", { exact: true }).fill("right password");
+  await region.getByRole("button", { name: "Connect" }).click();
+  await expectUpToDate(page);
+  await expect(region.getByLabel("Password", { exact: true })).toHaveAttribute("placeholder", "saved on this device");
+  // Disconnect keeps everything here and forgets the connection.
+  await region.getByRole("button", { name: "Disconnect" }).click();
+  await expect(region.getByRole("status")).toHaveText(/^Not connected/);
+  await expect(region.getByRole("button", { name: "Connect" })).toBeVisible();
+  expect(await tableRows(page, "syncMeta")).toEqual([]);
+});

@@ -81,16 +81,21 @@ export function databaseUrl(url: string): string {
   return parsed.toString().replace(/\/$/, "");
 }
 
+/**
+ * The server's database. With a username, Grove never tries to create it: on CouchDB a user's
+ * database is made by the admin (README "Sync"), and the attempt itself fails or, on pouchdb-server,
+ * crashes the server. Without one (a server open to all, e.g. a local test server) it is created.
+ */
 function remoteDb(dbUrl: string, config: SyncConfig): PouchDB {
   const auth = config.username ? { auth: { username: config.username, password: config.password } } : {};
-  return new PouchDB(dbUrl, { ...auth, skip_setup: false });
+  return new PouchDB(dbUrl, { ...auth, skip_setup: Boolean(config.username) });
 }
 
 /** A PouchDB/fetch failure in the user's words. */
 export function describeServerError(e: unknown, dbUrl: string): string {
   const status = (e as { status?: number }).status;
   if (status === 401 || status === 403) return "The server refused the username or password.";
-  if (status === 404) return `There is no database at ${dbUrl} (and it could not be created).`;
+  if (status === 404) return `There is no database at ${dbUrl}: ask the server's admin to create it for this user.`;
   const message = e instanceof Error ? e.message : String((e as { message?: unknown }).message ?? e);
   return `Cannot reach the sync server at ${dbUrl}: ${message || "no answer"}.`;
 }
