@@ -28,7 +28,7 @@ const VOCABULARY = (
 ).split(" ");
 
 /** Writes the file; resolves to { path, bytes, conversations, messages }. */
-async function generate(quick) {
+export async function generate(quick) {
   const path = join(tmpdir(), `grove-bench-conversations-${process.pid}.json`);
   const target = quick ? TARGET_BYTES / 10 : TARGET_BYTES;
   const out = createWriteStream(path);

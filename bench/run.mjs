@@ -23,7 +23,7 @@ import openProfile from "./open-profile.mjs";
 import openSession from "./open-session.mjs";
 import scroll from "./scroll.mjs";
 import sendFirstToken from "./send-first-token.mjs";
-import sync from "./sync.mjs";
+import sync, { syncLarge } from "./sync.mjs";
 import tokens from "./tokens.mjs";
 
 /** In order. `optIn` benches run only when named. */
@@ -39,6 +39,7 @@ const BENCHES = [
   compactionLongtasks,
   importLarge,
   sync,
+  syncLarge,
 ];
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
