@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import { type Connect, defineConfig, type Plugin } from "vite";
 import { VitePWA } from "vite-plugin-pwa";
@@ -59,6 +60,8 @@ function previewPage(): Plugin {
 export default defineConfig({
   plugins: [react(), securityPolicy(), previewPage(), VitePWA(pwaOptions)],
   worker: { format: "es" },
+  // PouchDB (sync) imports Node's `events`; browsers have none (src/db/sync/events-shim.ts).
+  resolve: { alias: { events: fileURLToPath(new URL("./src/db/sync/events-shim.ts", import.meta.url)) } },
   server: { port: 5173, headers: securityHeaders("dev") },
   preview: { port: 4173, headers: securityHeaders("build") },
 });

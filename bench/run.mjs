@@ -24,6 +24,7 @@ import openSession from "./open-session.mjs";
 import scroll from "./scroll.mjs";
 import search from "./search.mjs";
 import sendFirstToken from "./send-first-token.mjs";
+import sync, { syncLarge } from "./sync.mjs";
 import tokens from "./tokens.mjs";
 
 /** In order. `optIn` benches run only when named. */
@@ -39,6 +40,8 @@ const BENCHES = [
   compactionLongtasks,
   importLarge,
   search,
+  sync,
+  syncLarge,
 ];
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");

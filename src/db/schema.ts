@@ -16,6 +16,7 @@ import type {
   SettingRow,
   TokenCountRow,
 } from "./rows";
+import type { SyncMetaRow, SyncStateRow } from "./sync/sync-rows";
 
 export const DB_NAME = "grove";
 
@@ -82,6 +83,16 @@ export const SCHEMA_VERSIONS: readonly SchemaVersion[] = [
     },
     // A new, empty table: the index is built from the entries on first use.
   },
+  {
+    version: 7,
+    stores: {
+      // Sync (db/sync/): what this device last exchanged for each record (`e:<entry id>`, ...), and
+      // the sync connection (server, keys, checkpoints). Never synced themselves.
+      syncState: "ref, docId, sessionId",
+      syncMeta: "key",
+    },
+    // New, empty tables: nothing to migrate.
+  },
 ];
 
 export const CURRENT_SCHEMA_VERSION = SCHEMA_VERSIONS[SCHEMA_VERSIONS.length - 1]!.version;
@@ -106,6 +117,8 @@ export class GroveDb extends Dexie {
   declare queued: Table<QueuedRow, SessionId>;
   declare composerDrafts: Table<ComposerDraftRow, SessionId>;
   declare searchIndex: Table<SearchIndexRow, string>;
+  declare syncState: Table<SyncStateRow, string>;
+  declare syncMeta: Table<SyncMetaRow, string>;
 
   constructor(name: string) {
     super(name);

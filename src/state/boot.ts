@@ -20,6 +20,7 @@ import { holdOwnerLock, isOwnerAlive } from "./actions/owner";
 import { loadQueued, startQueueFlusher } from "./actions/queued-message";
 import { reportActionError } from "./actions/report-error";
 import { startChatSearch } from "./actions/search";
+import { resumeSync } from "./actions/sync";
 import { settingsFromRows } from "./settings-model";
 import { useSettingsStore, useUiStore } from "./stores";
 
@@ -82,6 +83,7 @@ export async function boot(): Promise<() => void> {
   // The search worker loads its saved index (or builds it) and catches up before the first search.
   startChatSearch();
   const stopBlobGc = collectBlobsAfterBoot();
+  void resumeSync();
   // Warm the worker: the first real count (the meter, a threshold check) would otherwise pay for
   // starting it and loading the default model's token ranks.
   void getWorker()

@@ -64,6 +64,7 @@ export const SHIPPED_STORES: Readonly<Record<number, Readonly<Record<string, str
   3: { composerDrafts: "sessionId" },
   4: { entries: "id, sessionId" },
   6: { searchIndex: "key" },
+  7: { syncState: "ref, docId, sessionId", syncMeta: "key" },
 };
 
 /** Before v1: the database name exists but holds nothing (e.g. a first open that crashed). */
@@ -110,8 +111,8 @@ export const fromV3: SchemaFixture = {
 };
 
 /**
- * A v4 database with a branched chat: v6 only adds the (empty) searchIndex table (v5 is another
- * change's number; Dexie allows the gap).
+ * A v4 database with a branched chat: v6 only adds the (empty) searchIndex table, v7 the (empty)
+ * sync tables (v5 is another change's number; Dexie allows the gap).
  */
 export const fromV4: SchemaFixture = {
   fromVersion: 4,
@@ -198,6 +199,8 @@ export const currentRows: Rows = {
   blobs,
   queued,
   composerDrafts,
+  syncState: [{ ref: `e:${root}`, docId: "g00", sessionId: sid, rev: "1-a" }],
+  syncMeta: [{ key: "inbound", value: { since: 3, deferred: [] } }],
 };
 
 const v1Session = asSessionId("0190a0a0-0000-7000-8000-000000000101");

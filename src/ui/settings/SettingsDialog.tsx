@@ -12,6 +12,7 @@ import { SettingsQuery } from "./SettingsSection";
 import "./settings-sections.css";
 import { PromptSettings } from "./PromptSettings";
 import { SpendingSettings } from "./SpendingSettings";
+import { SyncSettings } from "./SyncSettings";
 
 /**
  * Settings: a search box, then one region per section. Each section is its own component (a
@@ -42,6 +43,10 @@ export function SettingsDialog() {
         <PromptSettings />
         <SpendingSettings />
         <DataSettings />
+        <section aria-labelledby="settings-sync-heading">
+          <h3 id="settings-sync-heading">Sync</h3>
+          <SyncSettings />
+        </section>
         <AppearanceSettings />
         <NoMatch query={query} />
       </SettingsQuery.Provider>

@@ -1,0 +1,125 @@
+/**
+ * Two "devices" (browser contexts) syncing through a real CouchDB-protocol server (sync-server.ts):
+ * connect through Settings › Sync as a user does, wait for "Up to date", read a device's tables.
+ */
+import type { Browser, BrowserContext, Page } from "@playwright/test";
+import { openConfigured } from "./app";
+import { test as base, expect, type MockServer } from "./fixtures";
+import { type SyncServer, startSyncServer } from "./sync-server";
+
+export const test = base.extend<{ devices: () => Promise<Device> }, { couch: SyncServer }>({
+  couch: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads fixture dependencies from this destructuring.
+    async ({}, use) => {
+      const server = await startSyncServer();
+      await use(server);
+      await server.close();
+    },
+    { scope: "worker" },
+  ],
+  /** Opens a new device (its own browser context: its own IndexedDB); closed after the test. */
+  devices: async ({ browser, baseURL }, use) => {
+    const opened: BrowserContext[] = [];
+    await use(async () => {
+      const device = await openDevice(browser, baseURL ?? "");
+      opened.push(device.context);
+      return device;
+    });
+    for (const c of opened) await c.close();
+  },
+});
+
+export { expect };
+
+export type Device = { context: BrowserContext; page: Page };
+
+async function openDevice(browser: Browser, baseURL: string): Promise<Device> {
+  const context = await browser.newContext({ baseURL });
+  const page = await context.newPage();
+  if (process.env.GROVE_E2E_SYNC_DEBUG) {
+    page.on("console", (m) => console.log(`[page] ${m.text()}`));
+    page.on("pageerror", (e) => console.log(`[pageerror] ${e.message}`));
+    page.on("worker", (w) => w.on("console", (m) => console.log(`[worker] ${m.text()}`)));
+  }
+  return { context, page };
+}
+
+let dbCounter = 0;
+/** A fresh database URL on the server for one test (tests never share data). */
+export function freshDatabase(couch: SyncServer): string {
+  dbCounter++;
+  return `${couch.url}/grove-${process.pid}-${Date.now()}-${dbCounter}`;
+}
+
+export const PASSPHRASE = "correct horse battery staple";
+
+export function syncRegion(page: Page) {
+  return page.getByRole("dialog", { name: "Settings" }).getByRole("region", { name: "Sync" });
+}
+
+/** Opens Settings and fills the Sync form; presses Connect. The dialog stays open. */
+export async function connect(page: Page, url: string, passphrase = PASSPHRASE): Promise<void> {
+  const dialog = page.getByRole("dialog", { name: "Settings" });
+  if (!(await dialog.isVisible())) await page.getByRole("button", { name: "Settings" }).click();
+  const region = syncRegion(page);
+  await region.getByRole("textbox", { name: "Server URL" }).fill(url);
+  await region.getByRole("textbox", { name: "Username" }).fill("");
+  await region.getByLabel("Password", { exact: true }).fill("");
+  await region.getByLabel("Sync passphrase").fill(passphrase);
+  await region.getByRole("button", { name: "Connect" }).click();
+}
+
+export async function expectUpToDate(page: Page): Promise<void> {
+  await expect(syncRegion(page).getByRole("status")).toHaveText(/^Up to date · last synced \d/, { timeout: 30_000 });
+}
+
+/** A device with the mock providers configured, connected to `url`, up to date. */
+export async function connectedDevice(
+  devices: () => Promise<Device>,
+  mock: MockServer,
+  url: string,
+  before?: (page: Page) => Promise<void>,
+): Promise<Page> {
+  const { page } = await devices();
+  await openConfigured(page, mock);
+  if (before) await before(page);
+  await connect(page, url);
+  await expectUpToDate(page);
+  return page;
+}
+
+/** Every row of a Grove table on this device, sorted by JSON text (order-free comparison). */
+export async function tableRows(page: Page, store: string): Promise<string[]> {
+  const rows = await page.evaluate(async (name) => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const req = indexedDB.open("grove");
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+    });
+    const all = await new Promise<unknown[]>((resolve, reject) => {
+      const req = db.transaction(name, "readonly").objectStore(name).getAll();
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+    });
+    db.close();
+    // Keys sorted: a row rebuilt from a document may list its fields in another order.
+    const stable = (v: unknown): unknown =>
+      Array.isArray(v)
+        ? v.map(stable)
+        : v && typeof v === "object" && !(v instanceof Blob)
+          ? Object.fromEntries(
+              Object.keys(v)
+                .sort()
+                .map((k) => [k, stable((v as Record<string, unknown>)[k])]),
+            )
+          : v;
+    return all.map((r) => JSON.stringify(stable(r)));
+  }, store);
+  return rows.sort();
+}
+
+export async function closeSettings(page: Page): Promise<void> {
+  const dialog = page.getByRole("dialog", { name: "Settings" });
+  await dialog.getByRole("button", { name: "Close" }).click();
+  await expect(dialog).toBeHidden();
+}

@@ -1,0 +1,12 @@
+/** What the sync worker exposes (over comlink), and what the page's client calls. */
+import type { ConnectResult, SyncEvents } from "./engine";
+import type { SyncConfig } from "./sync-meta";
+
+export type SyncApi = {
+  /** Registers the page's listeners and continues a stored connection; false when there is none. */
+  init(events: SyncEvents): Promise<boolean>;
+  connect(config: SyncConfig, passphrase: string): Promise<ConnectResult>;
+  disconnect(): Promise<void>;
+  syncNow(): Promise<void>;
+  cancel(): Promise<void>;
+};
