@@ -257,7 +257,7 @@ test("compaction, branch summary and handoff nodes, their details, and the sessi
   await expect(compaction).toHaveAccessibleName(
     "Compaction · Chamonix by train from Geneva; hotels 180–260 EUR · 48,210 → 3,120 tokens",
   );
-  await expect(compaction).toContainText("48.2k → 3.1k tokens");
+  await expect(compaction).toContainText("48,210 → 3,120 tokens");
   await expect(nodes(page, "Branch summary")).toHaveAccessibleName(/^Branch summary · Explored flying into Geneva/);
   await expect(nodes(page, "Handoff")).toHaveAccessibleName("Handoff · continued in Alps trip (part 2)");
   await expect(nodes(page, "Assistant message · Train plan")).toHaveCount(1);

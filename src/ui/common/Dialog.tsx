@@ -1,8 +1,11 @@
 import { type ReactNode, useEffect, useId, useRef } from "react";
+import { createPortal } from "react-dom";
+import { inertBehind } from "./inert-behind";
 
 /**
  * A modal dialog: role=dialog named by its title, Esc closes, focus moves in on open and returns
- * to the opener on close.
+ * to the opener on close. It is drawn in document.body, and everything else there is `inert`
+ * while it is open (so neither the keyboard nor a screen reader reaches the page behind it).
  */
 export function Dialog({
   title,
@@ -20,15 +23,18 @@ export function Dialog({
 }) {
   const titleId = useId();
   const ref = useRef<HTMLDivElement>(null);
+  const scrimRef = useRef<HTMLDivElement>(null);
+  useEffect(() => (scrimRef.current ? inertBehind(scrimRef.current) : undefined), []);
   useEffect(() => {
     const opener = document.activeElement as HTMLElement | null;
     const first = ref.current?.querySelector<HTMLElement>("input, textarea, select, button:not(.dialog-close)");
     first?.focus();
     return () => opener?.focus?.();
   }, []);
-  return (
+  return createPortal(
     // biome-ignore lint/a11y/noStaticElementInteractions: a backdrop click is a mouse shortcut; keyboards have Esc and Close
     <div
+      ref={scrimRef}
       className="scrim"
       role="presentation"
       onMouseDown={(e) => closeOnBackdrop && e.target === e.currentTarget && onClose()}
@@ -54,6 +60,7 @@ export function Dialog({
         </div>
         <div className="dialog-body">{children}</div>
       </div>
-    </div>
+    </div>,
+    document.body,
   );
 }

@@ -1,11 +1,16 @@
+import { createPortal } from "react-dom";
 import { dismissNotice, useUiStore } from "../../state/stores";
 
-/** Action failures and info in plain words; errors are announced to screen readers. */
+/**
+ * Action failures and info in plain words; errors are announced to screen readers. Drawn in
+ * document.body and exempt from a modal's inertness (common/inert-behind.ts): a failure while a
+ * dialog is open must still be read out and dismissable.
+ */
 export function Notices() {
   const notices = useUiStore((s) => s.notices);
   if (notices.length === 0) return null;
-  return (
-    <div className="notices">
+  return createPortal(
+    <div className="notices" data-modal-exempt="">
       {notices.map((n) => (
         <div key={n.id} className={`notice notice-${n.kind}`} role={n.kind === "error" ? "alert" : "status"}>
           <span>{n.text}</span>
@@ -14,6 +19,7 @@ export function Notices() {
           </button>
         </div>
       ))}
-    </div>
+    </div>,
+    document.body,
   );
 }

@@ -2,7 +2,7 @@ import { memo, type ReactNode } from "react";
 import type { GraphModel } from "../../core/graph/model";
 import { NODE_HEIGHT, NODE_WIDTH, type GraphNode as Node } from "../../core/graph/model";
 import { positionOf } from "../../core/graph/navigation";
-import { compact, count, KIND_GLYPH, KIND_SHORT, nodeName } from "./names";
+import { count, KIND_GLYPH, nodeName } from "./names";
 
 /**
  * One node of the graph: a `treeitem` named by its kind, label and title (names.ts), drawn as a
@@ -29,6 +29,7 @@ export const GraphNodeView = memo(function GraphNodeView({
 }) {
   const { position, count: siblings } = positionOf(model, node.index);
   const meta = metaOf(node);
+  const above = aboveOf(node);
   const classes = [
     "gnode",
     `k-${node.kind}`,
@@ -56,45 +57,45 @@ export const GraphNodeView = memo(function GraphNodeView({
       aria-expanded={node.collapsed || node.run ? false : node.children.length > 0 ? true : undefined}
       aria-current={current ? "true" : undefined}
       aria-label={nodeName(node)}
+      title={node.run ? "Show these messages (Enter)" : undefined}
       style={{ left: node.x - NODE_WIDTH / 2, top: node.y, width: NODE_WIDTH, height: NODE_HEIGHT }}
     >
-      <span className="gnode-badge" aria-hidden="true">
-        {KIND_GLYPH[node.kind]}
-      </span>
+      {/* The glyph and "You are here" are CSS content: the name says both, and every word drawn
+          as text is a word of the name, in its order (WCAG 2.5.3, axe's label-content-name-mismatch). */}
+      <span className="gnode-badge" aria-hidden="true" data-glyph={KIND_GLYPH[node.kind]} />
       <span className="gnode-body" aria-hidden="true">
-        <span className={meta ? "gnode-title" : "gnode-title two-lines"}>{node.title}</span>
-        {meta && (
-          <span className="gnode-meta">
-            {node.label ? <span className="gnode-label">{node.label}</span> : null}
-            {meta}
-          </span>
-        )}
+        {/* Spaces between the parts (not drawn in a flex column) keep the words apart in the text. */}
+        {above ? <span className="gnode-above">{above} </span> : null}
+        <span className={above || meta ? "gnode-title" : "gnode-title two-lines"}>{node.title} </span>
+        {meta && <span className="gnode-meta">{meta}</span>}
       </span>
       {current ? (
-        <span className="gnode-here" aria-hidden="true">
-          {node.isLeaf ? "You are here" : "Here (hidden)"}
-        </span>
+        <span className="gnode-here" aria-hidden="true" data-text={node.isLeaf ? "You are here" : "Here (hidden)"} />
       ) : null}
     </div>
   );
 });
 
-/** The node's small print, when it has something to say beyond its kind (the badge says that). */
+/** What is drawn above the title: the user's label, or which chat a handoff continues (the name says it there too). */
+function aboveOf(node: Node): ReactNode {
+  if (node.label) return <span className="gnode-label">{node.label}</span>;
+  if (node.handoff?.direction === "from")
+    return <span className="gnode-kind">Continues {node.handoff.title ?? "another chat"}</span>;
+  return null;
+}
+
+/** The node's small print below the title, in the words its name ends with (names.ts). */
 function metaOf(node: Node): ReactNode {
-  if (node.run) return <span className="gnode-kind">Click to show them</span>;
   if (node.compaction) {
     return (
       <span className="gnode-kind">
-        {compact(node.compaction.tokensBefore)} → {compact(node.compaction.tokensAfter)} tokens
+        {count(node.compaction.tokensBefore)} → {count(node.compaction.tokensAfter)} tokens
       </span>
     );
   }
-  // A link to a later chat says it all in its title ("Continued in …").
-  if (node.handoff?.direction === "from") return <span className="gnode-kind">Continues an earlier chat</span>;
-  if (node.collapsed) return <span className="gnode-kind">{count(node.hiddenCount)} hidden below</span>;
   if (node.status === "error") return <span className="gnode-kind bad">failed</span>;
   if (node.status === "stopped" || node.status === "interrupted")
     return <span className="gnode-kind">{node.status}</span>;
-  if (node.label) return <span className="gnode-kind">{KIND_SHORT[node.kind]}</span>;
+  if (node.collapsed) return <span className="gnode-kind">{count(node.hiddenCount)} hidden below</span>;
   return null;
 }

@@ -5,28 +5,6 @@ import { KIND_NAME } from "../../core/graph/text";
 /** "12,345" */
 export const count = (n: number): string => n.toLocaleString("en-US");
 
-/** "12.3k" for the node's small print. */
-export function compact(n: number): string {
-  if (n < 1_000) return String(n);
-  if (n < 100_000) return `${(n / 1_000).toFixed(1).replace(/\.0$/, "")}k`;
-  return `${Math.round(n / 1_000)}k`;
-}
-
-/** The short kind shown on the node itself. */
-export const KIND_SHORT: Readonly<Record<GraphNode["kind"], string>> = {
-  user: "You",
-  assistant: "Assistant",
-  tool: "Tool",
-  compaction: "Compaction",
-  branch_summary: "Branch summary",
-  handoff: "Handoff",
-  run: "Messages",
-  setting: "Setting",
-  extension_data: "Extension data",
-  note: "Note",
-  command: "Command",
-};
-
 /** Glyphs drawn in the node's badge (decorative: the name says the kind). */
 export const KIND_GLYPH: Readonly<Record<GraphNode["kind"], string>> = {
   user: "U",
