@@ -5,7 +5,7 @@
  */
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { openConfigured, sendAndWait } from "./app";
+import { chatAction, openChatMenu, openConfigured, sendAndWait } from "./app";
 import { expect, test } from "./fixtures";
 import { openSeeded, seed, TRIP, tripRows } from "./seed";
 
@@ -71,7 +71,7 @@ for (const scheme of SCHEMES) {
       await expectClean(page, "history graph");
       await graph.getByRole("button", { name: "Close history graph" }).click();
 
-      await page.getByRole("button", { name: "Compact", exact: true }).click();
+      await chatAction(page, "Compact");
       await expect(page.getByRole("dialog", { name: /Compact/ })).toBeVisible();
       await expectClean(page, "compact dialog");
       await page.keyboard.press("Escape");
@@ -81,9 +81,18 @@ for (const scheme of SCHEMES) {
       await expectClean(page, "settings");
       await page.keyboard.press("Escape");
 
-      await page.getByRole("button", { name: "Export", exact: true }).click();
-      await expect(page.getByRole("menuitem").first()).toBeVisible();
-      await expectClean(page, "export menu");
+      await openChatMenu(page);
+      await expectClean(page, "chat actions menu");
+      await page.keyboard.press("Escape");
+
+      // A message's "More actions" menu, and the command palette.
+      await page.getByRole("button", { name: "More actions" }).first().click();
+      await expect(page.getByRole("menu").first()).toBeVisible();
+      await expectClean(page, "message menu");
+      await page.keyboard.press("Escape");
+      await page.keyboard.press("Control+k");
+      await expect(page.getByRole("dialog", { name: "Command palette" })).toBeVisible();
+      await expectClean(page, "command palette");
       await page.keyboard.press("Escape");
 
       await sessions();

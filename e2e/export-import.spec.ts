@@ -111,7 +111,7 @@ test("Grove JSON: export, import into an empty browser, and the same tree, graph
   const fresh = await emptyBrowser(browser, mock);
   await expect(sessionLinks(fresh)).toHaveCount(0);
   await importText(fresh, download.suggestedFilename(), exported);
-  await expect(fresh.getByRole("heading", { name: "Alps trip", level: 2 })).toBeVisible();
+  await expect(fresh.getByRole("heading", { name: "Alps trip", level: 1 })).toBeVisible();
   await expect(fresh.getByText("Imported “Alps trip” from a Grove JSON file.")).toBeVisible();
   await expect(fresh.getByText("Layers, rain jackets and good walking shoes.")).toBeVisible();
   expect(await seen(fresh)).toEqual(before);
@@ -258,7 +258,7 @@ test("a session that is already here: Skip changes nothing, Keep both adds a sep
   await importText(page, "again.json", exported);
   await importDialog(page).getByRole("button", { name: "Keep both" }).click();
   await expect(sessionLinks(page)).toHaveCount(3);
-  await expect(page.getByRole("heading", { name: "Alps trip (imported)", level: 2 })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Alps trip (imported)", level: 1 })).toBeVisible();
   await expect(page).not.toHaveURL(new RegExp(TRIP));
   await openGraph(page);
   await expect(graph(page).getByRole("treeitem", { name: /^Compaction/ })).toHaveCount(1);
@@ -268,7 +268,7 @@ test("a session that is already here: Skip changes nothing, Keep both adds a sep
     .filter({ has: page.locator(".session-title", { hasText: /^Alps trip$/ }) })
     .click();
   await expect(page).toHaveURL(new RegExp(`${TRIP}$`));
-  await expect(page.getByRole("heading", { name: "Alps trip", level: 2, exact: true })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Alps trip", level: 1, exact: true })).toBeVisible();
 });
 
 test("a malformed file: the error names the problem, and the session list is unchanged", async ({ page, mock }) => {
@@ -328,7 +328,7 @@ test("a malformed file: the error names the problem, and the session list is unc
 test("the real ChatGPT export imports with every branch and the branch the user last saw", async ({ page, mock }) => {
   await openConfigured(page, mock);
   await importText(page, "conversations.json", readFileSync(resolve(FIXTURES, "chatgpt-tree.json"), "utf8"));
-  await expect(page.getByRole("heading", { name: "Assist user with summary", level: 2 })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Assist user with summary", level: 1 })).toBeVisible();
   await expect(userMessages(page)).toHaveText([/hi there/, /hi again/, /tell me a joke/]);
   await expect(assistantMessages(page).last()).toContainText("Why don't scientists trust atoms?");
   await openGraph(page);
@@ -432,7 +432,7 @@ test("300 imported ChatGPT conversations: all listed, newest first, the list ren
   await list.filter({ hasText: "Conversation 001" }).getByRole("link").click();
   await expect(assistantMessages(page)).toHaveCount(1);
   await expect(assistantMessages(page)).toContainText("Answer 1");
-  await expect(page.getByRole("heading", { name: "Conversation 001", level: 2 })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Conversation 001", level: 1 })).toBeVisible();
 });
 
 test("a pi session with tool calls is continued in the browser: the tools go to the model as text", async ({

@@ -84,7 +84,7 @@ test("a ChatGPT export .zip: its conversations are imported, the rest of the zip
     "user.json": strToU8('{"email":"a@example.com"}'),
   });
   await choose(page, [{ name: "chatgpt-export.zip", mimeType: "application/zip", buffer: Buffer.from(zip) }]);
-  await expect(page.getByRole("heading", { name: "From the zip", level: 2 })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "From the zip", level: 1 })).toBeVisible();
   await expect(userMessages(page)).toHaveText([/hi there/, /hi again/, /tell me a joke/]);
   await expect(sessionLinks(page)).toHaveCount(1);
 
@@ -105,7 +105,7 @@ test("a Claude export: linear chats with their titles and messages, the attachme
   await choose(page, [claude]);
   await expect(sessionLinks(page)).toHaveCount(3);
   await sessionLinks(page).filter({ hasText: "Parsing CSV in Rust" }).click();
-  await expect(page.getByRole("heading", { name: "Parsing CSV in Rust", level: 2 })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Parsing CSV in Rust", level: 1 })).toBeVisible();
   await expect(userMessages(page)).toHaveText([/It stops at the second row/, /Here's a screenshot/]);
   await expect(assistantMessages(page)).toHaveText([/Use the csv crate/, /all three rows parsed/]);
   // The attachment's extracted text, in the first message, under its file name.

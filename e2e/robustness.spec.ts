@@ -88,7 +88,7 @@ test.describe("XSS", () => {
     await sessions.getByRole("button", { name: /^Rename / }).click();
     await sessions.getByLabel("Chat title").fill(title);
     await sessions.getByRole("button", { name: "Save" }).click();
-    await expect(page.getByRole("heading", { level: 2 })).toHaveText(title);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(title);
     await expect(sessions.getByRole("link").first()).toContainText(title);
     await expect(page.locator("#inj-title")).toHaveCount(0);
     await expect(page.locator('img[src="x"], [onerror]')).toHaveCount(0);

@@ -114,9 +114,9 @@ export function ChatHeader({ view, onToggleSessions }: { view: SessionView; onTo
 function ChatTitle({ title }: { title: string }) {
   const { base, part } = splitPart(title);
   return (
-    <h2 className="chat-title" title={title}>
+    <h1 className="chat-title" title={title}>
       <span className="chat-title-base">{base}</span>
       {part && <span className="chat-title-part"> {part}</span>}
-    </h2>
+    </h1>
   );
 }
