@@ -21,7 +21,7 @@
 import { attachmentLabel, textFileText } from "../attachments/attachment-text";
 import { commandContextText, isCommandSent } from "../session/agent-entries";
 import { assertNever, type Block, type Entry, type MessageEntry } from "../session/entries";
-import { argsJson, contextNoteText, IMAGE_PLACEHOLDER } from "../session/entry-text";
+import { argsJson, contextNoteText } from "../session/entry-text";
 import type { EntryId } from "../session/ids";
 import { isSkippedMessage } from "../session/plan-context";
 import { stripTail } from "./verbatim-tail";
