@@ -9,7 +9,16 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { Browser, Page } from "@playwright/test";
-import { chatRequests, chooseModel, openConfigured, send, sendAndWait, userMessages, waitIdle } from "./app";
+import {
+  chatAction,
+  chatRequests,
+  chooseModel,
+  openConfigured,
+  send,
+  sendAndWait,
+  userMessages,
+  waitIdle,
+} from "./app";
 import {
   attachmentItems,
   attachmentList,
@@ -178,11 +187,7 @@ test("an attachment survives Grove JSON export → import into an empty browser"
   mock.enqueue("anthropic", { text: "A chart." });
   await sendWithAttachments(page, "Keep this chart");
 
-  await page.getByRole("button", { name: "Export", exact: true }).click();
-  const [download] = await Promise.all([
-    page.waitForEvent("download"),
-    page.getByRole("menuitem", { name: "Grove JSON", exact: true }).click(),
-  ]);
+  const [download] = await Promise.all([page.waitForEvent("download"), chatAction(page, "Grove JSON")]);
   const text = readFileSync(await download.path(), "utf8");
   const file = JSON.parse(text) as {
     sessions: Array<{ blobs?: Array<{ id: string; mimeType: string; data: string }> }>;

@@ -5,7 +5,7 @@
  * and an edited compaction prompt reaching the summarizer (Reset restores the shipped one).
  */
 import type { Page } from "@playwright/test";
-import { openConfigured, sendAndWait } from "./app";
+import { chatAction, openConfigured, sendAndWait } from "./app";
 import {
   chatReply,
   compactDialog,
@@ -135,7 +135,7 @@ test("an imported pi session with large tool outputs: the request carries the tr
     summarizerReply(FIRST_SUMMARY, { text: "## Standing facts & constraints\n\n- Fix the failing test." }),
     summarizerReply(SHORT_SUMMARY, { text: "Fixed the lexer" }),
   );
-  await page.getByRole("button", { name: "Compact", exact: true }).click();
+  await chatAction(page, "Compact");
   await compactDialog(page).getByRole("button", { name: "Compact now" }).click();
   await expect(compactDialog(page)).toBeHidden({ timeout: 20_000 });
   const card = compactionCards(page);
@@ -271,7 +271,7 @@ test("an edited compaction prompt reaches the summarizer and is recorded on the 
     summarizerReply("PIRATE-MODE", { text: "## Standing facts & constraints\n\n- Arr." }),
     summarizerReply(SHORT_SUMMARY, { text: "A pirate summary" }),
   );
-  await page.getByRole("button", { name: "Compact", exact: true }).click();
+  await chatAction(page, "Compact");
   await compactDialog(page).getByRole("button", { name: "Compact now" }).click();
   await expect(compactDialog(page)).toBeHidden({ timeout: 20_000 });
   const first = summarizerRequests(mock).map(lastUserText);
@@ -302,7 +302,7 @@ test("an edited compaction prompt reaches the summarizer and is recorded on the 
     summarizerReply(FIRST_SUMMARY, { text: "## Standing facts & constraints\n\n- Plain." }),
     summarizerReply(SHORT_SUMMARY, { text: "A plain summary" }),
   );
-  await page.getByRole("button", { name: "Compact", exact: true }).click();
+  await chatAction(page, "Compact");
   await compactDialog(page).getByRole("button", { name: "Compact now" }).click();
   await expect(compactDialog(page)).toBeHidden({ timeout: 20_000 });
   const second = summarizerRequests(mock).map(lastUserText);

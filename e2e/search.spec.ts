@@ -86,7 +86,7 @@ test("search finds a message deep in one of 300 chats; choosing it opens the cha
   await option.click();
   const target = page.getByRole("article", { name: /^User message: Ship the marmalade/ });
   await expect(target).toBeInViewport();
-  await expect(page.locator("main h2")).toHaveText(DEEP_TITLE);
+  await expect(page.locator("main h1")).toHaveText(DEEP_TITLE);
   expect(page.url()).toContain(`#/s/${DEEP}`);
   // The chat opened at the message, not at its end.
   await expect(page.getByRole("article", { name: /\(7\.239\)$/ })).toHaveCount(0);

@@ -8,7 +8,7 @@ import { lastChat, message, sessionIdOf, sessionLinks, sessionList, turns, user 
 import { expect, type MockServer, test } from "./fixtures";
 
 const composer = (page: Page) => page.getByRole("textbox", { name: "Message", exact: true });
-const chatTitle = (page: Page) => page.locator("main h2");
+const chatTitle = (page: Page) => page.locator("main h1");
 
 /** Start a new chat and send its first message; returns the new session's id. */
 async function newChatWith(page: Page, text: string): Promise<string> {
@@ -240,7 +240,7 @@ test("a bookmarked session URL opens that session in a fresh page", async ({ pag
   await expect(message(fresh, "user", "How do I make it tangy?")).toBeVisible();
   await expect(message(fresh, "assistant", "Use a rye sourdough starter.")).toBeVisible();
   await expect(userMessages(fresh)).toHaveCount(2);
-  await expect(fresh.locator("main h2")).toHaveText("Bread recipe");
+  await expect(fresh.locator("main h1")).toHaveText("Bread recipe");
   await expect(row(fresh, "Bread recipe")).toHaveAttribute("aria-current", "page");
   await expect(sessionLinks(fresh)).toHaveCount(3);
 

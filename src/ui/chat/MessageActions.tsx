@@ -35,8 +35,8 @@ export function stopReasonText(reason: StopReason | undefined): string | null {
       return "paused to call a tool";
     case "refusal":
       return "the model declined";
-    case "aborted":
-      return "stopped";
+    case "aborted": // the message's status badge says "stopped"
+      return null;
     case "error":
       return "ended with an error";
   }

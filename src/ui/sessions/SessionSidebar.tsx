@@ -168,7 +168,9 @@ function SessionList({
               <li
                 key={`head:${row.label}`}
                 className="session-group"
-                role="presentation"
+                // A visual divider: inside a list only list items may be read, and each row says its
+                // own date, so screen readers skip it (axe: list).
+                aria-hidden="true"
                 ref={virtualizer.measureElement}
                 data-index={item.index}
                 style={{ transform: `translateY(${item.start}px)` }}
