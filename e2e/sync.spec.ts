@@ -38,6 +38,8 @@ test("a whole session tree arrives identical on a second device, and both send t
   expect(await tableRows(b, "entries")).toHaveLength(tripRows().entries.length);
 
   // The same next request from each device: the context built from the synced tree is identical.
+  // The server is down meanwhile, so one device's send does not reach the other before it sends.
+  await couch.stop();
   for (const page of [a, b]) {
     await closeSettings(page);
     await openSeeded(page, TRIP);
@@ -47,8 +49,10 @@ test("a whole session tree arrives identical on a second device, and both send t
     await expect(assistantMessages(page).filter({ hasText: "Bring a map." })).toBeVisible();
     await waitIdle(page);
   }
+  await expect.poll(() => chatRequests(mock, "anthropic").length).toBe(2);
   const [fromA, fromB] = chatRequests(mock, "anthropic");
   expect(fromB?.body).toEqual(fromA?.body);
+  await couch.start();
 });
 
 test("the server stores no plaintext: ids, titles and messages are all opaque", async ({ devices, mock, couch }) => {
