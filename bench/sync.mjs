@@ -8,9 +8,9 @@
  *   first (`--quick`: the 10 MB one).
  */
 import { rm } from "node:fs/promises";
+import { startCouchServer } from "../scripts/couch-server.mjs";
 import { generate } from "./import-large.mjs";
 import { launchBrowser } from "./lib/browser.mjs";
-import { startCouch } from "./lib/couch.mjs";
 import { seededSessions } from "./lib/fixtures.mjs";
 import { ms } from "./lib/stats.mjs";
 
@@ -78,7 +78,11 @@ export default {
   async run(ctx) {
     const seeded = await seededSessions(ctx);
     const { context } = await ctx.browser();
-    const couch = await startCouch(ctx.root ?? process.cwd());
+    const couch = await startCouchServer({
+      port: Number(process.env.GROVE_BENCH_COUCH_PORT) || undefined,
+      root: ctx.root ?? process.cwd(),
+      tmpPrefix: "grove-bench-couch-",
+    });
     const page = await context.newPage();
     try {
       await page.addInitScript(installLongTasks);
@@ -101,7 +105,11 @@ export const syncLarge = {
     const { url } = await ctx.app();
     const file = await generate(ctx.options.quick);
     const browser = await launchBrowser();
-    const couch = await startCouch(ctx.root ?? process.cwd());
+    const couch = await startCouchServer({
+      port: Number(process.env.GROVE_BENCH_COUCH_PORT) || undefined,
+      root: ctx.root ?? process.cwd(),
+      tmpPrefix: "grove-bench-couch-",
+    });
     try {
       const page = await browser.context.newPage();
       await page.addInitScript(installLongTasks);

@@ -5,6 +5,7 @@
 import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { openConfigured } from "./app";
 import { test as base, expect, type MockServer } from "./fixtures";
+import { openSeeded, seed, TRIP, tripRows } from "./seed";
 import { type SyncServer, startSyncServer } from "./sync-server";
 
 export const test = base.extend<{ devices: () => Promise<Device> }, { couch: SyncServer }>({
@@ -57,14 +58,27 @@ export function syncRegion(page: Page) {
   return page.getByRole("dialog", { name: "Settings" }).getByRole("region", { name: "Sync" });
 }
 
+/** The database name in a database URL (its last path segment). */
+export function databaseName(url: string): string {
+  return url.slice(url.lastIndexOf("/") + 1);
+}
+
 /** Opens Settings and fills the Sync form; presses Connect. The dialog stays open. */
-export async function connect(page: Page, url: string, passphrase = PASSPHRASE): Promise<void> {
+export async function connect(
+  page: Page,
+  url: string,
+  {
+    passphrase = PASSPHRASE,
+    username = "",
+    password = "",
+  }: { passphrase?: string; username?: string; password?: string } = {},
+): Promise<void> {
   const dialog = page.getByRole("dialog", { name: "Settings" });
   if (!(await dialog.isVisible())) await page.getByRole("button", { name: "Settings" }).click();
   const region = syncRegion(page);
   await region.getByRole("textbox", { name: "Server URL" }).fill(url);
-  await region.getByRole("textbox", { name: "Username" }).fill("");
-  await region.getByLabel("Password", { exact: true }).fill("");
+  await region.getByRole("textbox", { name: "Username" }).fill(username);
+  await region.getByLabel("Password", { exact: true }).fill(password);
   await region.getByLabel("Sync passphrase").fill(passphrase);
   await region.getByRole("button", { name: "Connect" }).click();
 }
@@ -86,6 +100,28 @@ export async function connectedDevice(
   await connect(page, url);
   await expectUpToDate(page);
   return page;
+}
+
+/**
+ * Device A holding the seeded trip chats and an empty device B, both connected to `url`, up to date,
+ * Settings closed.
+ */
+export async function tripOnTwoDevices(
+  devices: () => Promise<Device>,
+  mock: MockServer,
+  url: string,
+): Promise<{ a: Page; b: Page }> {
+  const a = await connectedDevice(devices, mock, url, (page) => seed(page, tripRows()));
+  const b = await connectedDevice(devices, mock, url);
+  await closeSettings(a);
+  await closeSettings(b);
+  return { a, b };
+}
+
+/** Opens the seeded trip chat (reloading: the seed was written behind the app's back). */
+export async function openTrip(page: Page): Promise<void> {
+  await openSeeded(page, TRIP);
+  await expect(page.getByText("Layers, rain jackets and good walking shoes.")).toBeVisible();
 }
 
 /** Every row of a Grove table on this device, sorted by JSON text (order-free comparison). */

@@ -8,15 +8,18 @@ import type { Page } from "@playwright/test";
 import { assistantMessages, chatRequests, send, waitIdle } from "./app";
 import { openSeeded, seed, TRIP, TRIP_2, tripRows } from "./seed";
 import {
-  closeSettings,
   connect,
   connectedDevice,
+  databaseName,
   expect,
   expectUpToDate,
   freshDatabase,
+  openTrip,
+  PASSPHRASE,
   syncRegion,
   tableRows,
   test,
+  tripOnTwoDevices,
 } from "./sync-helpers";
 
 test.describe.configure({ mode: "serial" });
@@ -27,8 +30,7 @@ test("a whole session tree arrives identical on a second device, and both send t
   couch,
 }) => {
   const url = freshDatabase(couch);
-  const a = await connectedDevice(devices, mock, url, (page) => seed(page, tripRows()));
-  const b = await connectedDevice(devices, mock, url);
+  const { a, b } = await tripOnTwoDevices(devices, mock, url);
 
   // Same sessions (both parts of the handoff), every entry (branches, compaction, branch summary,
   // handoff) and the label.
@@ -41,9 +43,7 @@ test("a whole session tree arrives identical on a second device, and both send t
   // The server is down meanwhile, so one device's send does not reach the other before it sends.
   await couch.stop();
   for (const page of [a, b]) {
-    await closeSettings(page);
-    await openSeeded(page, TRIP);
-    await expect(page.getByText("Layers, rain jackets and good walking shoes.")).toBeVisible();
+    await openTrip(page);
     mock.enqueue("anthropic", { text: "Bring a map." });
     await send(page, "Anything else?");
     await expect(assistantMessages(page).filter({ hasText: "Bring a map." })).toBeVisible();
@@ -58,7 +58,7 @@ test("a whole session tree arrives identical on a second device, and both send t
 test("the server stores no plaintext: ids, titles and messages are all opaque", async ({ devices, mock, couch }) => {
   const url = freshDatabase(couch);
   await connectedDevice(devices, mock, url, (page) => seed(page, tripRows()));
-  const docs = await couch.allDocs(url.slice(url.lastIndexOf("/") + 1));
+  const docs = await couch.allDocs(databaseName(url));
   expect(docs.length).toBeGreaterThan(tripRows().entries.length);
   const stored = JSON.stringify(docs);
   const rows = tripRows();
@@ -86,7 +86,7 @@ test("a wrong passphrase is refused with a clear message and writes nothing on t
   await connectedDevice(devices, mock, url, (page) => seed(page, tripRows()));
   const { page: b } = await devices();
   await b.goto("/");
-  await connect(b, url, "not the passphrase");
+  await connect(b, url, { passphrase: "not the passphrase" });
   await expect(syncRegion(b).getByRole("alert")).toHaveText(/Wrong sync passphrase/);
   await expect(syncRegion(b).getByRole("button", { name: "Connect" })).toBeVisible();
   expect(await tableRows(b, "sessions")).toEqual([]);
@@ -96,7 +96,7 @@ test("a wrong passphrase is refused with a clear message and writes nothing on t
     "_pouch_grove-sync",
   );
   // The right one then works.
-  await syncRegion(b).getByLabel("Sync passphrase").fill("correct horse battery staple");
+  await syncRegion(b).getByLabel("Sync passphrase").fill(PASSPHRASE);
   await syncRegion(b).getByRole("button", { name: "Connect" }).click();
   await expectUpToDate(b);
   expect(await tableRows(b, "entries")).toHaveLength(tripRows().entries.length);
@@ -113,10 +113,7 @@ test("new messages appear on the other device while both are online (the open ch
   couch,
 }) => {
   const url = freshDatabase(couch);
-  const a = await connectedDevice(devices, mock, url, (page) => seed(page, tripRows()));
-  const b = await connectedDevice(devices, mock, url);
-  await closeSettings(a);
-  await closeSettings(b);
+  const { a, b } = await tripOnTwoDevices(devices, mock, url);
   await openSeeded(a, TRIP);
   await openChat(b, TRIP_2);
   await openChat(b, TRIP);
@@ -136,13 +133,8 @@ test("messages sent on both devices while the server is down merge as sibling br
   couch,
 }) => {
   const url = freshDatabase(couch);
-  const a = await connectedDevice(devices, mock, url, (page) => seed(page, tripRows()));
-  const b = await connectedDevice(devices, mock, url);
-  for (const page of [a, b]) {
-    await closeSettings(page);
-    await openSeeded(page, TRIP);
-    await expect(page.getByText("Layers, rain jackets and good walking shoes.")).toBeVisible();
-  }
+  const { a, b } = await tripOnTwoDevices(devices, mock, url);
+  for (const page of [a, b]) await openTrip(page);
 
   await couch.stop();
   mock.enqueue("anthropic", { text: "Reply on A." });
@@ -196,10 +188,7 @@ test("a deleted chat is deleted on every device, and its documents leave the ser
   couch,
 }) => {
   const url = freshDatabase(couch);
-  const a = await connectedDevice(devices, mock, url, (page) => seed(page, tripRows()));
-  const b = await connectedDevice(devices, mock, url);
-  await closeSettings(a);
-  await closeSettings(b);
+  const { a, b } = await tripOnTwoDevices(devices, mock, url);
   const list = (page: Page) => page.getByRole("navigation", { name: "Sessions" });
   await openSeeded(a, TRIP); // the seed was written behind the app's back: reload to list it
   await expect(list(b).getByRole("link").filter({ hasText: "Alps trip (part 2)" })).toBeVisible();
@@ -217,9 +206,8 @@ test("a deleted chat is deleted on every device, and its documents leave the ser
   expect(remaining).not.toContain(TRIP_2);
   expect(remaining.length).toBe(tripRows().entries.filter((e) => e.sessionId === TRIP).length);
   // On the server: only the first chat's records, the tombstone and the two plain docs are live.
-  const db = url.slice(url.lastIndexOf("/") + 1);
   await expect
-    .poll(async () => (await couch.allDocs(db)).length, { timeout: 20_000 })
+    .poll(async () => (await couch.allDocs(databaseName(url))).length, { timeout: 20_000 })
     .toBe(2 + tripRows().entries.filter((e) => e.sessionId === TRIP).length + 2 + 1 + 1);
 });
 
@@ -322,6 +310,18 @@ async function seedLongChat(page: Page, count: number): Promise<string> {
   return sessionId;
 }
 
+/** Seeds a long chat on `page` and connects it; resolves once the first sync shows `progress`. */
+async function startLongFirstSync(
+  page: Page,
+  url: string,
+  count: number,
+  progress = /^(Encrypting|Uploading) [\d,]+ of [\d,]+ entries$/,
+): Promise<void> {
+  await seedLongChat(page, count);
+  await connect(page, url);
+  await expect(syncRegion(page).getByRole("status")).toHaveText(progress, { timeout: 60_000 });
+}
+
 test("the server going down mid-sync, and a reload meanwhile: sync resumes, nothing lost or duplicated", async ({
   devices,
   mock,
@@ -331,10 +331,7 @@ test("the server going down mid-sync, and a reload meanwhile: sync resumes, noth
   const N = 4000;
   const url = freshDatabase(couch);
   const { page: a } = await devices();
-  await seedLongChat(a, N);
-  await connect(a, url);
-  const status = syncRegion(a).getByRole("status");
-  await expect(status).toHaveText(/^Uploading [\d,]+ of [\d,]+ entries$/, { timeout: 60_000 });
+  await startLongFirstSync(a, url, N, /^Uploading [\d,]+ of [\d,]+ entries$/);
 
   await couch.stop();
   await a.reload();
@@ -344,8 +341,7 @@ test("the server going down mid-sync, and a reload meanwhile: sync resumes, noth
   await expectUpToDate(a);
 
   // Every record once, each in its first revision: nothing was written twice.
-  const db = url.slice(url.lastIndexOf("/") + 1);
-  const docs = await couch.allDocs(db);
+  const docs = await couch.allDocs(databaseName(url));
   expect(docs).toHaveLength(2 + N + 2);
   expect(docs.filter((d) => !String(d.doc._rev).startsWith("1-"))).toEqual([]);
 
@@ -359,30 +355,21 @@ test("Cancel stops a first sync where it is; Sync now continues it", async ({ de
   test.setTimeout(120_000);
   const url = freshDatabase(couch);
   const { page: a } = await devices();
-  await seedLongChat(a, 3000);
-  await connect(a, url);
+  await startLongFirstSync(a, url, 3000);
   const region = syncRegion(a);
-  await expect(region.getByRole("status")).toHaveText(/^(Encrypting|Uploading) [\d,]+ of [\d,]+ entries$/, {
-    timeout: 60_000,
-  });
   await region.getByRole("button", { name: "Cancel" }).click();
   await expect(region.getByRole("status")).toHaveText(/^Paused: press Sync now to continue/);
   await region.getByRole("button", { name: "Sync now" }).click();
   await expectUpToDate(a);
-  const db = url.slice(url.lastIndexOf("/") + 1);
-  expect(await couch.allDocs(db)).toHaveLength(2 + 3000 + 2);
+  expect(await couch.allDocs(databaseName(url))).toHaveLength(2 + 3000 + 2);
 });
 
 test("screenshot: Settings › Sync while a first sync runs, then up to date", async ({ devices, couch }) => {
   test.setTimeout(120_000);
   const url = freshDatabase(couch);
   const { page } = await devices();
-  await seedLongChat(page, 3000);
-  await connect(page, url);
+  await startLongFirstSync(page, url, 3000);
   const region = syncRegion(page);
-  await expect(region.getByRole("status")).toHaveText(/^(Encrypting|Uploading) [\d,]+ of [\d,]+ entries$/, {
-    timeout: 60_000,
-  });
   await expect(region.getByRole("button", { name: "Cancel" })).toBeVisible();
   await region.scrollIntoViewIfNeeded();
   await region.screenshot({ path: "test-results/e2e-artifacts/sync-progress.png" });
@@ -404,13 +391,8 @@ test("a CouchDB user: the right password syncs, a wrong one gets a clear message
   expect((await fetch(url, { method: "PUT" })).ok).toBe(true);
   const { page } = await devices();
   await page.goto("/");
-  await page.getByRole("button", { name: "Settings" }).click();
+  await connect(page, url, { username: name, password: "wrong password" });
   const region = syncRegion(page);
-  await region.getByRole("textbox", { name: "Server URL" }).fill(url);
-  await region.getByRole("textbox", { name: "Username" }).fill(name);
-  await region.getByLabel("Password", { exact: true }).fill("wrong password");
-  await region.getByLabel("Sync passphrase").fill("correct horse battery staple");
-  await region.getByRole("button", { name: "Connect" }).click();
   await expect(region.getByRole("alert")).toHaveText("The server refused the username or password.");
   expect(await tableRows(page, "syncMeta")).toEqual([]);
 
