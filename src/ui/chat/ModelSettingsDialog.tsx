@@ -8,6 +8,7 @@ import { findProvider, thinkingFor } from "../../state/settings-model";
 import { useSettingsStore } from "../../state/stores";
 import { Dialog } from "../common/Dialog";
 import { DeprecationNote } from "./DeprecationNote";
+import { PresetPicker, PresetSaveRow } from "./PresetList";
 import "./chat-setup.css";
 
 const ANTHROPIC_EFFORTS: readonly AnthropicEffort[] = ["low", "medium", "high", "xhigh", "max"];
@@ -125,28 +126,15 @@ export function ModelSettingsDialog({ session, onClose }: { session: Session | u
           defaults.
         </p>
         <DeprecationNote modelId={ref.modelId} />
-        {settings.paramsPresets.length > 0 && (
-          <label className="field">
-            <span>Apply a preset</span>
-            <select
-              value=""
-              onChange={(e) => {
-                const preset = settings.paramsPresets.find((p) => p.name === e.target.value);
-                if (preset) {
-                  apply(preset.params);
-                  setPresetName(preset.name);
-                }
-              }}
-            >
-              <option value="">Choose a preset…</option>
-              {settings.paramsPresets.map((p) => (
-                <option key={p.name} value={p.name}>
-                  {p.name} ({describeParams(p.params)})
-                </option>
-              ))}
-            </select>
-          </label>
-        )}
+        <PresetPicker
+          label="Apply a preset"
+          presets={settings.paramsPresets}
+          describe={(p) => describeParams(p.params)}
+          onPick={(preset) => {
+            apply(preset.params);
+            setPresetName(preset.name);
+          }}
+        />
         <label className="field">
           <span>Temperature</span>
           <input
@@ -190,31 +178,19 @@ export function ModelSettingsDialog({ session, onClose }: { session: Session | u
             </select>
           </label>
         )}
-        <div className="preset-row">
-          <input
-            aria-label="Preset name"
-            placeholder="Preset name"
-            value={presetName}
-            onChange={(e) => setPresetName(e.target.value)}
-          />
-          <button
-            type="button"
-            disabled={!presetName.trim()}
-            onClick={() => {
-              const params = read();
-              if (typeof params === "string") return setProblem(params);
-              setProblem("");
-              void saveParamsPreset({ name: presetName.trim(), params });
-            }}
-          >
-            Add to presets
-          </button>
-          {settings.paramsPresets.some((p) => p.name === presetName.trim()) && (
-            <button type="button" onClick={() => void deleteParamsPreset(presetName.trim())}>
-              Delete preset
-            </button>
-          )}
-        </div>
+        <PresetSaveRow
+          presets={settings.paramsPresets}
+          name={presetName}
+          onNameChange={setPresetName}
+          canSave
+          onSave={(name) => {
+            const params = read();
+            if (typeof params === "string") return setProblem(params);
+            setProblem("");
+            void saveParamsPreset({ name, params });
+          }}
+          onDelete={(name) => void deleteParamsPreset(name)}
+        />
         {problem && (
           <p className="field-problem" role="alert">
             {problem}

@@ -3,6 +3,7 @@ import type { Session } from "../../core/session/entries";
 import { deletePromptPreset, savePromptPreset, setChatPrompt, useNewChatDraft } from "../../state/actions/chat-setup";
 import { useSettingsStore } from "../../state/stores";
 import { Dialog } from "../common/Dialog";
+import { PresetPicker, PresetSaveRow } from "./PresetList";
 import "./chat-setup.css";
 
 /**
@@ -26,52 +27,22 @@ export function SessionPromptDialog({ session, onClose }: { session: Session | u
       </label>
       {useOverride ? (
         <>
-          {presets.length > 0 && (
-            <label className="field">
-              <span>Start from a preset</span>
-              <select
-                value=""
-                onChange={(e) => {
-                  const preset = presets.find((p) => p.name === e.target.value);
-                  if (preset) setText(preset.text);
-                }}
-              >
-                <option value="">Choose a preset…</option>
-                {presets.map((p) => (
-                  <option key={p.name} value={p.name}>
-                    {p.name}
-                  </option>
-                ))}
-              </select>
-            </label>
-          )}
+          <PresetPicker label="Start from a preset" presets={presets} onPick={(preset) => setText(preset.text)} />
           <label className="field">
             <span>Session system prompt</span>
             <textarea rows={8} value={text} onChange={(e) => setText(e.target.value)} />
           </label>
-          <div className="preset-row">
-            <input
-              aria-label="Preset name"
-              placeholder="Preset name"
-              value={presetName}
-              onChange={(e) => setPresetName(e.target.value)}
-            />
-            <button
-              type="button"
-              disabled={!presetName.trim() || !text.trim()}
-              onClick={() => {
-                void savePromptPreset({ name: presetName.trim(), text });
-                setPresetName("");
-              }}
-            >
-              Add to presets
-            </button>
-            {presets.some((p) => p.name === presetName.trim()) && (
-              <button type="button" onClick={() => void deletePromptPreset(presetName.trim())}>
-                Delete preset
-              </button>
-            )}
-          </div>
+          <PresetSaveRow
+            presets={presets}
+            name={presetName}
+            onNameChange={setPresetName}
+            canSave={text.trim() !== ""}
+            onSave={(name) => {
+              void savePromptPreset({ name, text });
+              setPresetName("");
+            }}
+            onDelete={(name) => void deletePromptPreset(name)}
+          />
         </>
       ) : (
         <p className="muted">This chat uses the default system prompt from Settings{globalPrompt ? "" : " (empty)"}.</p>
