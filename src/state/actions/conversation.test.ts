@@ -6,16 +6,16 @@
  */
 import "fake-indexeddb/auto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { CompactionEntry, Entry, MessageError } from "../../core/session/entries";
-import type { SessionId } from "../../core/session/ids";
+import type { Entry, MessageError } from "../../core/session/entries";
 import { getEntries } from "../../db/entries";
-import { createSession, getSession, listSessions } from "../../db/sessions";
-import { assistantMessage, freshDatabase, makeSession, userMessage } from "../../db/testing/database";
-import type { StreamFn, StreamRequest } from "../../providers/types";
-import { emptyPartial, scriptedWorker } from "../../worker/testing/streams";
+import { getSession, listSessions } from "../../db/sessions";
+import { freshDatabase } from "../../db/testing/database";
+import type { StreamRequest } from "../../providers/types";
+import { scriptedWorker } from "../../worker/testing/streams";
 import type { MaintenanceOp } from "../maintenance/operation";
-import { DEFAULT_SETTINGS, type Settings } from "../settings-model";
-import { resetStores, useMaintenanceStore, useSettingsStore } from "../stores";
+import type { Settings } from "../settings-model";
+import { resetStores, useMaintenanceStore } from "../stores";
+import { chatModel, chatWithQuestion, compactions, type Turn, thresholdSettings } from "../testing/conversation";
 import type { ChatTarget } from "./chat-target";
 import { type MaintainDeps, replyAndMaintain } from "./conversation";
 
@@ -23,27 +23,6 @@ const MODEL = { providerId: "openai", modelId: "gpt-4o" } as const;
 const SUMMARY = "## Goal\nKeep going.";
 const REPLY_AT = 50_000;
 const MAINTENANCE_AT = 60_000;
-
-type Turn = { text: string; stop?: "end" | "length" } | { error: MessageError };
-
-/** The chat model: plays one scripted turn per request, in order, and records the requests. */
-function chatModel(turns: Turn[]): { stream: StreamFn; requests: StreamRequest[] } {
-  const requests: StreamRequest[] = [];
-  const stream: StreamFn = async function* (req) {
-    requests.push(req);
-    const turn = turns.shift() ?? { text: "(no more turns)" };
-    const partial = emptyPartial(req);
-    yield { type: "start", partial };
-    if ("error" in turn) {
-      yield { type: "error", partial: { ...partial, stopReason: "error" }, error: turn.error };
-      return;
-    }
-    const done = { ...partial, content: [{ type: "text" as const, text: turn.text }], stopReason: turn.stop ?? "end" };
-    yield { type: "text_delta", delta: turn.text, partial: done };
-    yield { type: "done", partial: done };
-  };
-  return { stream, requests };
-}
 
 /** The context measure: always `tokens` (exact), recording that it was asked. */
 function measureOf(tokens: number) {
@@ -83,41 +62,9 @@ function setup(
   };
 }
 
-function settings(patch: Partial<Settings> = {}, compaction: Partial<Settings["compaction"]> = {}): void {
-  useSettingsStore.setState({
-    settings: {
-      ...DEFAULT_SETTINGS,
-      providers: DEFAULT_SETTINGS.providers.map((p) => ({ ...p, apiKey: "key" })),
-      defaultModel: MODEL,
-      // A threshold the upper bound cannot clear, so the (injected) measure decides.
-      compaction: { ...DEFAULT_SETTINGS.compaction, thresholdTokens: 40, keepRecentTokens: 30, ...compaction },
-      ...patch,
-    },
-    loaded: true,
-  });
-}
-
-const WORDS = "word ".repeat(60);
-
-/** Three exchanges and a new question (the leaf), ready for a reply. */
-async function chatWithQuestion(): Promise<{ sessionId: SessionId; question: Entry }> {
-  const session = makeSession({ model: { ...MODEL } });
-  const entries: Entry[] = [];
-  let parent: Entry | null = null;
-  for (let i = 1; i <= 3; i++) {
-    const u = userMessage(session.id, parent?.id ?? null, `(U${i}) ${WORDS}`, i * 10);
-    const a = assistantMessage(session.id, u.id, `(A${i}) ${WORDS}`, i * 10 + 1);
-    entries.push(u, a);
-    parent = a;
-  }
-  const question = userMessage(session.id, parent?.id ?? null, "(Q) and now?", 100);
-  entries.push(question);
-  await createSession({ ...session, leafId: question.id }, entries);
-  return { sessionId: session.id, question };
-}
-
-const compactions = async (sessionId: SessionId) =>
-  (await getEntries(sessionId)).filter((e): e is CompactionEntry => e.type === "compaction");
+/** A threshold the upper bound cannot clear, so the (injected) measure decides. */
+const settings = (patch: Partial<Settings> = {}, compaction: Partial<Settings["compaction"]> = {}) =>
+  thresholdSettings(MODEL, patch, compaction);
 
 beforeEach(() => {
   freshDatabase();
@@ -128,7 +75,7 @@ afterEach(() => resetStores());
 
 describe("replyAndMaintain: the automatic triggers", () => {
   it("threshold: a reply that takes the context over the threshold is followed by a compaction, at the injected clock", async () => {
-    const { sessionId, question } = await chatWithQuestion();
+    const { sessionId, question } = await chatWithQuestion(MODEL);
     const t = setup([{ text: "Here you go." }], 10_000);
     const ops = recordOps();
     await replyAndMaintain(sessionId, question.id, {}, t.deps);
@@ -147,7 +94,7 @@ describe("replyAndMaintain: the automatic triggers", () => {
   });
 
   it("under the threshold: nothing runs", async () => {
-    const { sessionId, question } = await chatWithQuestion();
+    const { sessionId, question } = await chatWithQuestion(MODEL);
     const t = setup([{ text: "Short." }], 10);
     await replyAndMaintain(sessionId, question.id, {}, t.deps);
     expect(t.summarizer).toHaveLength(0);
@@ -155,7 +102,7 @@ describe("replyAndMaintain: the automatic triggers", () => {
   });
 
   it("'Automatic compaction' off, or paused for this chat: nothing runs", async () => {
-    const { sessionId, question } = await chatWithQuestion();
+    const { sessionId, question } = await chatWithQuestion(MODEL);
     settings({}, { enabled: false });
     const off = setup([{ text: "One." }], 10_000);
     await replyAndMaintain(sessionId, question.id, {}, off.deps);
@@ -170,7 +117,7 @@ describe("replyAndMaintain: the automatic triggers", () => {
   });
 
   it("the 'handoff' strategy: over the threshold a new session starts instead of a compaction", async () => {
-    const { sessionId, question } = await chatWithQuestion();
+    const { sessionId, question } = await chatWithQuestion(MODEL);
     settings({ autoStrategy: "handoff" });
     const t = setup([{ text: "Done." }], 10_000);
     const ops = recordOps();
@@ -184,7 +131,7 @@ describe("replyAndMaintain: the automatic triggers", () => {
   });
 
   it("output length: a reply cut off near the limit is followed by a 'length' compaction (never a handoff)", async () => {
-    const { sessionId, question } = await chatWithQuestion();
+    const { sessionId, question } = await chatWithQuestion(MODEL);
     settings({ autoStrategy: "handoff" });
     const t = setup([{ text: "cut", stop: "length" }], 10_000);
     await replyAndMaintain(sessionId, question.id, {}, t.deps);
@@ -194,7 +141,7 @@ describe("replyAndMaintain: the automatic triggers", () => {
   });
 
   it("overflow: the provider's 'too long' → compact up to the question, then retry that request once", async () => {
-    const { sessionId, question } = await chatWithQuestion();
+    const { sessionId, question } = await chatWithQuestion(MODEL);
     const overflow: MessageError = { kind: "context_overflow", message: "prompt is too long" };
     const t = setup([{ error: overflow }, { text: "Answer after compaction." }], 10);
     await replyAndMaintain(sessionId, question.id, {}, t.deps);
@@ -211,7 +158,7 @@ describe("replyAndMaintain: the automatic triggers", () => {
   });
 
   it("overflow again after the retry: an error the user sees, never a second round", async () => {
-    const { sessionId, question } = await chatWithQuestion();
+    const { sessionId, question } = await chatWithQuestion(MODEL);
     const overflow: MessageError = { kind: "context_overflow", message: "prompt is too long" };
     const t = setup([{ error: overflow }, { error: overflow }, { text: "never asked" }], 10);
     await replyAndMaintain(sessionId, question.id, {}, t.deps);
@@ -220,7 +167,7 @@ describe("replyAndMaintain: the automatic triggers", () => {
   });
 
   it("preflight: a request that would not fit the window is compacted first, and the reply follows the compaction", async () => {
-    const { sessionId, question } = await chatWithQuestion();
+    const { sessionId, question } = await chatWithQuestion(MODEL);
     // A tiny window, so the upper bound cannot clear it and the measure decides.
     settings(
       { modelOverrides: { [MODEL.modelId]: { contextWindow: 2_000, maxOutput: 1_000 } } },
@@ -237,7 +184,7 @@ describe("replyAndMaintain: the automatic triggers", () => {
   });
 
   it("preflight: a count that cannot be made (worker gone) does not leave the message unanswered", async () => {
-    const { sessionId, question } = await chatWithQuestion();
+    const { sessionId, question } = await chatWithQuestion(MODEL);
     settings(
       { modelOverrides: { [MODEL.modelId]: { contextWindow: 2_000, maxOutput: 1_000 } } },
       { thresholdTokens: 0, reserveTokens: 200 },

@@ -4,42 +4,21 @@
  */
 import "fake-indexeddb/auto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { CompactionEntry, Entry, MessageError } from "../../core/session/entries";
-import type { SessionId } from "../../core/session/ids";
+import type { Entry, MessageError } from "../../core/session/entries";
 import { getEntries } from "../../db/entries";
-import { createSession, getSession } from "../../db/sessions";
-import { assistantMessage, freshDatabase, makeSession, userMessage } from "../../db/testing/database";
-import type { StreamFn, StreamRequest } from "../../providers/types";
-import { emptyPartial, scriptedWorker } from "../../worker/testing/streams";
+import { getSession } from "../../db/sessions";
+import { freshDatabase } from "../../db/testing/database";
+import { scriptedWorker } from "../../worker/testing/streams";
 import type { ChatTarget } from "../actions/chat-target";
 import { type MaintainDeps, replyAndMaintain } from "../actions/conversation";
 import { usePromotionStore } from "../promotion-notice";
-import { DEFAULT_SETTINGS, type Settings } from "../settings-model";
-import { resetStores, useSettingsStore } from "../stores";
+import type { Settings } from "../settings-model";
+import { resetStores } from "../stores";
+import { chatModel, chatWithQuestion, compactions, type Turn, thresholdSettings } from "../testing/conversation";
 import { undoPromotion } from "./promotion";
 
 const SMALL = { providerId: "openai", modelId: "gpt-4o" } as const;
 const LARGE = { providerId: "openai", modelId: "gpt-4.1" } as const;
-
-type Turn = { text: string; stop?: "end" | "length" } | { error: MessageError };
-
-function chatModel(turns: Turn[]): { stream: StreamFn; requests: StreamRequest[] } {
-  const requests: StreamRequest[] = [];
-  const stream: StreamFn = async function* (req) {
-    requests.push(req);
-    const turn = turns.shift() ?? { text: "(no more turns)" };
-    const partial = emptyPartial(req);
-    yield { type: "start", partial };
-    if ("error" in turn) {
-      yield { type: "error", partial: { ...partial, stopReason: "error" }, error: turn.error };
-      return;
-    }
-    const done = { ...partial, content: [{ type: "text" as const, text: turn.text }], stopReason: turn.stop ?? "end" };
-    yield { type: "text_delta", delta: turn.text, partial: done };
-    yield { type: "done", partial: done };
-  };
-  return { stream, requests };
-}
 
 /** The context's size as each model counts it (the threshold is 40 tokens for both). */
 function setup(turns: Turn[], largeTokens = 20) {
@@ -58,38 +37,8 @@ function setup(turns: Turn[], largeTokens = 20) {
 }
 
 /** A threshold of 40 tokens the path's upper bound cannot clear, so the (injected) measure decides. */
-function settings(patch: Partial<Settings> = {}): void {
-  useSettingsStore.setState({
-    settings: {
-      ...DEFAULT_SETTINGS,
-      providers: DEFAULT_SETTINGS.providers.map((p) => ({ ...p, apiKey: "key" })),
-      defaultModel: SMALL,
-      compaction: { ...DEFAULT_SETTINGS.compaction, thresholdTokens: 40, keepRecentTokens: 30 },
-      largerModels: { [SMALL.modelId]: LARGE },
-      ...patch,
-    },
-    loaded: true,
-  });
-}
-
-async function chatWithQuestion(): Promise<{ sessionId: SessionId; question: Entry }> {
-  const session = makeSession({ model: { ...SMALL } });
-  const entries: Entry[] = [];
-  let parent: Entry | null = null;
-  for (let i = 1; i <= 3; i++) {
-    const u = userMessage(session.id, parent?.id ?? null, `(U${i}) ${"word ".repeat(60)}`, i * 10);
-    const a = assistantMessage(session.id, u.id, `(A${i}) ${"word ".repeat(60)}`, i * 10 + 1);
-    entries.push(u, a);
-    parent = a;
-  }
-  const question = userMessage(session.id, parent?.id ?? null, "(Q) and now?", 100);
-  entries.push(question);
-  await createSession({ ...session, leafId: question.id }, entries);
-  return { sessionId: session.id, question };
-}
-
-const compactions = async (sessionId: SessionId) =>
-  (await getEntries(sessionId)).filter((e): e is CompactionEntry => e.type === "compaction");
+const settings = (patch: Partial<Settings> = {}) =>
+  thresholdSettings(SMALL, { largerModels: { [SMALL.modelId]: LARGE }, ...patch });
 
 beforeEach(() => {
   freshDatabase();
@@ -101,7 +50,7 @@ afterEach(() => resetStores());
 
 describe("context promotion before compaction", () => {
   it("threshold: the chat moves to the larger sibling, with a notice, and nothing is compacted", async () => {
-    const { sessionId, question } = await chatWithQuestion();
+    const { sessionId, question } = await chatWithQuestion(SMALL);
     const t = setup([{ text: "Here." }]);
     await replyAndMaintain(sessionId, question.id, {}, t.deps);
     expect((await getSession(sessionId))?.model).toEqual(LARGE);
@@ -116,7 +65,7 @@ describe("context promotion before compaction", () => {
 
   it("no sibling set: compacts as before", async () => {
     settings({ largerModels: {} });
-    const { sessionId, question } = await chatWithQuestion();
+    const { sessionId, question } = await chatWithQuestion(SMALL);
     const t = setup([{ text: "Here." }]);
     await replyAndMaintain(sessionId, question.id, {}, t.deps);
     expect((await getSession(sessionId))?.model).toEqual(SMALL);
@@ -124,7 +73,7 @@ describe("context promotion before compaction", () => {
   });
 
   it("the larger sibling is full too: compacts, and the model stays", async () => {
-    const { sessionId, question } = await chatWithQuestion();
+    const { sessionId, question } = await chatWithQuestion(SMALL);
     const t = setup([{ text: "Here." }], 10_000);
     await replyAndMaintain(sessionId, question.id, {}, t.deps);
     expect(t.measuredFor).toContain(LARGE.modelId);
@@ -133,7 +82,7 @@ describe("context promotion before compaction", () => {
   });
 
   it("overflow: the same request is retried once on the larger model, before any compaction", async () => {
-    const { sessionId, question } = await chatWithQuestion();
+    const { sessionId, question } = await chatWithQuestion(SMALL);
     const overflow: MessageError = { kind: "context_overflow", message: "prompt is too long" };
     const t = setup([{ error: overflow }, { text: "Answer from the larger model." }]);
     await replyAndMaintain(sessionId, question.id, {}, t.deps);
@@ -145,7 +94,7 @@ describe("context promotion before compaction", () => {
   });
 
   it("Undo goes back to the previous model, and that chat is not promoted again", async () => {
-    const { sessionId, question } = await chatWithQuestion();
+    const { sessionId, question } = await chatWithQuestion(SMALL);
     await replyAndMaintain(sessionId, question.id, {}, setup([{ text: "One." }]).deps);
     await undoPromotion(sessionId);
     expect((await getSession(sessionId))?.model).toEqual(SMALL);
