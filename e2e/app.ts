@@ -17,6 +17,11 @@ export async function animationsDone(page: Page): Promise<void> {
   await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== "running"));
 }
 
+/** Hands a file to the "Import file" input, as the Import button's picker would. */
+export async function importText(page: Page, name: string, text: string): Promise<void> {
+  await page.getByLabel("Import file").setInputFiles({ name, mimeType: "application/json", buffer: Buffer.from(text) });
+}
+
 /** Open Grove, set both providers to the mock with test keys, pick a model. */
 export async function openConfigured(
   page: Page,

@@ -10,6 +10,7 @@ import type { Browser, Download, Page } from "@playwright/test";
 import {
   ANTHROPIC_KEY,
   assistantMessages,
+  importText,
   OPENAI_KEY,
   openChatMenu,
   openConfigured,
@@ -20,6 +21,7 @@ import {
 } from "./app";
 import { expect, type MockServer, test } from "./fixtures";
 import { requestMessages } from "./mock-server/index";
+import { piAssistant, piHeader, piJsonl, piMessage, piToolCall, piToolResult } from "./pi-session";
 import { openSeeded, seed, TRIP, TRIP_2, tripRows } from "./seed";
 
 const FIXTURES = resolve(import.meta.dirname, "../../shared/fixtures/real-world");
@@ -41,11 +43,6 @@ async function exportAs(page: Page, format: "Grove JSON" | "Markdown" | "HTML" |
 
 async function downloadedText(download: Download): Promise<string> {
   return readFileSync(await download.path(), "utf8");
-}
-
-/** Hands a file to the "Import file" input, as the Import button's picker would. */
-async function importText(page: Page, name: string, text: string): Promise<void> {
-  await page.getByLabel("Import file").setInputFiles({ name, mimeType: "application/json", buffer: Buffer.from(text) });
 }
 
 /** A second, empty browser profile: nothing in IndexedDB. */
@@ -440,51 +437,13 @@ test("a pi session with tool calls is continued in the browser: the tools go to 
   mock,
 }) => {
   await openConfigured(page, mock);
-  const T = (sec: number) => new Date(Date.UTC(2025, 11, 1, 10, 0, sec)).toISOString();
-  const usage = {
-    input: 10,
-    output: 5,
-    cacheRead: 0,
-    cacheWrite: 0,
-    totalTokens: 15,
-    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-  };
-  const line = (id: string, parentId: string | null, sec: number, message: object) => ({
-    type: "message",
-    id,
-    parentId,
-    timestamp: T(sec),
-    message: { timestamp: sec, ...message },
-  });
-  const assistant = (content: object[], stopReason: string) => ({
-    role: "assistant",
-    content,
-    api: "anthropic-messages",
-    provider: "anthropic",
-    model: "claude-sonnet-4-5",
-    usage,
-    stopReason,
-  });
-  const pi = [
-    { type: "session", version: 3, id: "pi-e2e", timestamp: T(0), cwd: "/work" },
-    line("u1", null, 1, { role: "user", content: [{ type: "text", text: "What is in this folder?" }] }),
-    line(
-      "a1",
-      "u1",
-      2,
-      assistant([{ type: "toolCall", id: "call_1", name: "bash", arguments: { command: "ls" } }], "toolUse"),
-    ),
-    line("t1", "a1", 3, {
-      role: "toolResult",
-      toolCallId: "call_1",
-      toolName: "bash",
-      content: [{ type: "text", text: "README.md\nsrc-of-the-app" }],
-      isError: false,
-    }),
-    line("a2", "t1", 4, assistant([{ type: "text", text: "A README and a source folder." }], "stop")),
-  ]
-    .map((l) => JSON.stringify(l))
-    .join("\n");
+  const pi = piJsonl([
+    piHeader("pi-e2e"),
+    piMessage("u1", null, 1, { role: "user", content: [{ type: "text", text: "What is in this folder?" }] }),
+    piMessage("a1", "u1", 2, piAssistant([piToolCall("call_1", "bash", { command: "ls" })], "toolUse")),
+    piMessage("t1", "a1", 3, piToolResult("call_1", "bash", "README.md\nsrc-of-the-app")),
+    piMessage("a2", "t1", 4, piAssistant([{ type: "text", text: "A README and a source folder." }], "stop")),
+  ]);
   await importText(page, "session.jsonl", pi);
   await expect(page.getByText(/^Imported “What is in this folder\?” from a pi session file\.$/)).toBeVisible();
   await expect(page.getByText("Tool call: bash")).toBeVisible();

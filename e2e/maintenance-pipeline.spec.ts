@@ -5,7 +5,7 @@
  * and an edited compaction prompt reaching the summarizer (Reset restores the shipped one).
  */
 import type { Page } from "@playwright/test";
-import { chatAction, openConfigured, sendAndWait } from "./app";
+import { chatAction, importText, openConfigured, sendAndWait } from "./app";
 import {
   chatReply,
   compactDialog,
@@ -22,6 +22,7 @@ import {
 } from "./compaction-helpers";
 import { expect, test } from "./fixtures";
 import { lastUserText } from "./mock-server/index";
+import { piAssistant, piHeader, piJsonl, piMessage, piToolCall, piToolResult } from "./pi-session";
 
 const SHOTS = "test-results/maintenance-pipeline";
 
@@ -41,55 +42,27 @@ async function closeSettings(page: Page) {
 
 /** A pi session whose tools read one file, edit another, and print two large outputs. */
 function piSessionWithLargeOutputs(): string {
-  const T = (sec: number) => new Date(Date.UTC(2025, 11, 1, 10, 0, sec)).toISOString();
-  const usage = { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15 };
-  const line = (id: string, parentId: string | null, sec: number, message: object) => ({
-    type: "message",
-    id,
-    parentId,
-    timestamp: T(sec),
-    message: { timestamp: sec, ...message },
-  });
-  const assistant = (content: object[], stopReason: string) => ({
-    role: "assistant",
-    content,
-    api: "anthropic-messages",
-    provider: "anthropic",
-    model: "claude-sonnet-4-5",
-    usage,
-    stopReason,
-  });
-  const call = (id: string, name: string, args: object) => ({ type: "toolCall", id, name, arguments: args });
-  const result = (callId: string, toolName: string, text: string) => ({
-    role: "toolResult",
-    toolCallId: callId,
-    toolName,
-    content: [{ type: "text", text }],
-    isError: false,
-  });
   // 100,000 and 180,000 characters: 25,000 and 45,000 estimated tokens.
   const oldOutput = `OLD-BUILD-LOG ${"x".repeat(100_000 - 14)}`;
   const newOutput = `NEW-TEST-LOG ${"y".repeat(180_000 - 13)}`;
-  return [
-    { type: "session", version: 3, id: "pi-prune-e2e", timestamp: T(0), cwd: "/work" },
-    line("u1", null, 1, { role: "user", content: [{ type: "text", text: "Build it and fix the failing test." }] }),
-    line("a1", "u1", 2, assistant([call("c1", "bash", { command: "make" })], "toolUse")),
-    line("t1", "a1", 3, result("c1", "bash", oldOutput)),
-    line("a2", "t1", 4, assistant([call("c2", "read", { path: "src/parser.ts" })], "toolUse")),
-    line("t2", "a2", 5, result("c2", "read", "export function parse() {}")),
-    line(
+  return piJsonl([
+    piHeader("pi-prune-e2e"),
+    piMessage("u1", null, 1, { role: "user", content: [{ type: "text", text: "Build it and fix the failing test." }] }),
+    piMessage("a1", "u1", 2, piAssistant([piToolCall("c1", "bash", { command: "make" })], "toolUse")),
+    piMessage("t1", "a1", 3, piToolResult("c1", "bash", oldOutput)),
+    piMessage("a2", "t1", 4, piAssistant([piToolCall("c2", "read", { path: "src/parser.ts" })], "toolUse")),
+    piMessage("t2", "a2", 5, piToolResult("c2", "read", "export function parse() {}")),
+    piMessage(
       "a3",
       "t2",
       6,
-      assistant([call("c3", "edit", { path: "src/lexer.ts", oldText: "a", newText: "b" })], "toolUse"),
+      piAssistant([piToolCall("c3", "edit", { path: "src/lexer.ts", oldText: "a", newText: "b" })], "toolUse"),
     ),
-    line("t3", "a3", 7, result("c3", "edit", "Edited src/lexer.ts")),
-    line("a4", "t3", 8, assistant([call("c4", "bash", { command: "make test" })], "toolUse")),
-    line("t4", "a4", 9, result("c4", "bash", newOutput)),
-    line("a5", "t4", 10, assistant([{ type: "text", text: "The lexer is fixed; the tests pass." }], "stop")),
-  ]
-    .map((l) => JSON.stringify(l))
-    .join("\n");
+    piMessage("t3", "a3", 7, piToolResult("c3", "edit", "Edited src/lexer.ts")),
+    piMessage("a4", "t3", 8, piAssistant([piToolCall("c4", "bash", { command: "make test" })], "toolUse")),
+    piMessage("t4", "a4", 9, piToolResult("c4", "bash", newOutput)),
+    piMessage("a5", "t4", 10, piAssistant([{ type: "text", text: "The lexer is fixed; the tests pass." }], "stop")),
+  ]);
 }
 
 test("an imported pi session with large tool outputs: the request carries the truncation marker, then the file tags", async ({
@@ -97,11 +70,7 @@ test("an imported pi session with large tool outputs: the request carries the tr
   mock,
 }) => {
   await openConfigured(page, mock);
-  await page.getByLabel("Import file").setInputFiles({
-    name: "session.jsonl",
-    mimeType: "application/json",
-    buffer: Buffer.from(piSessionWithLargeOutputs()),
-  });
+  await importText(page, "session.jsonl", piSessionWithLargeOutputs());
   await expect(page.getByText(/^Imported “Build it and fix the failing test\.” from a pi session file\.$/)).toBeVisible(
     {
       timeout: 15_000,

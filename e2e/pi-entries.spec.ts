@@ -1,58 +1,27 @@
-/**
- * pi's own entry kinds in the chat (issue 13, part 1): model and thinking-level changes are small
- * markers (never sent), a `!command` is a collapsed command block (sent as pi sends it), an
- * extension's note is shown or hidden as its `display` says (sent either way, as pi does).
- */
-import type { Page } from "@playwright/test";
-import { openConfigured, sendAndWait } from "./app";
+import { importText, openConfigured, sendAndWait } from "./app";
 import { expect, test } from "./fixtures";
 import { requestMessages } from "./mock-server/index";
+import { PI_USAGE, piAssistant, piBase, piHeader, piJsonl, piMessage } from "./pi-session";
 
 const SHOTS = "test-results/pi-entries";
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 
-async function importText(page: Page, name: string, text: string): Promise<void> {
-  await page.getByLabel("Import file").setInputFiles({ name, mimeType: "application/json", buffer: Buffer.from(text) });
-}
-
 function piSession(): string {
-  const T = (sec: number) => new Date(Date.UTC(2025, 11, 1, 10, 0, sec)).toISOString();
-  const usage = {
-    input: 10,
-    output: 5,
-    cacheRead: 0,
-    cacheWrite: 0,
-    totalTokens: 15,
-    cost: { input: 0.01, output: 0.02, cacheRead: 0, cacheWrite: 0, total: 0.03 },
-  };
-  const base = (id: string, parentId: string | null, sec: number) => ({ id, parentId, timestamp: T(sec) });
-  const message = (id: string, parentId: string | null, sec: number, m: object) => ({
-    type: "message",
-    ...base(id, parentId, sec),
-    message: { timestamp: sec, ...m },
-  });
-  const reply = (text: string) => ({
-    role: "assistant",
-    content: [{ type: "text", text }],
-    api: "anthropic-messages",
-    provider: "anthropic",
-    model: "claude-sonnet-4-5",
-    usage,
-    stopReason: "stop",
-  });
-  return [
-    { type: "session", version: 3, id: "pi-entries-e2e", timestamp: T(0), cwd: "/work/app" },
-    message("u1", null, 1, {
+  const usage = { ...PI_USAGE, cost: { input: 0.01, output: 0.02, cacheRead: 0, cacheWrite: 0, total: 0.03 } };
+  const reply = (text: string) => piAssistant([{ type: "text", text }], "stop", usage);
+  return piJsonl([
+    piHeader("pi-entries-e2e", "/work/app"),
+    piMessage("u1", null, 1, {
       role: "user",
       content: [
         { type: "text", text: "Why do the tests fail?" },
         { type: "image", data: PNG, mimeType: "image/png" },
       ],
     }),
-    message("a1", "u1", 2, reply("Let me see the output.")),
-    { type: "model_change", ...base("m1", "a1", 3), provider: "openai", modelId: "gpt-5" },
-    { type: "thinking_level_change", ...base("th1", "m1", 4), thinkingLevel: "high" },
-    message("b1", "th1", 5, {
+    piMessage("a1", "u1", 2, reply("Let me see the output.")),
+    { type: "model_change", ...piBase("m1", "a1", 3), provider: "openai", modelId: "gpt-5" },
+    { type: "thinking_level_change", ...piBase("th1", "m1", 4), thinkingLevel: "high" },
+    piMessage("b1", "th1", 5, {
       role: "bashExecution",
       command: "npm test",
       output: "FAIL src/app.test.ts\n  expected 2, got 3",
@@ -62,24 +31,22 @@ function piSession(): string {
     }),
     {
       type: "custom_message",
-      ...base("n1", "b1", 6),
+      ...piBase("n1", "b1", 6),
       customType: "todo-reminder",
       content: "Open todo: fix the off-by-one.",
       display: true,
     },
     {
       type: "custom_message",
-      ...base("n2", "n1", 7),
+      ...piBase("n2", "n1", 7),
       customType: "hidden-context",
       content: "Hidden extension context.",
       display: false,
     },
-    { type: "model_change", ...base("m2", "n2", 8), provider: "anthropic", modelId: "claude-sonnet-4-5" },
-    message("u2", "m2", 9, { role: "user", content: "Fix it." }),
-    message("a2", "u2", 10, reply("Fixed the off-by-one.")),
-  ]
-    .map((l) => JSON.stringify(l))
-    .join("\n");
+    { type: "model_change", ...piBase("m2", "n2", 8), provider: "anthropic", modelId: "claude-sonnet-4-5" },
+    piMessage("u2", "m2", 9, { role: "user", content: "Fix it." }),
+    piMessage("a2", "u2", 10, reply("Fixed the off-by-one.")),
+  ]);
 }
 
 test("an imported pi session shows setting markers and a collapsed command block, and sends what pi sends", async ({
