@@ -1,9 +1,10 @@
 import "fake-indexeddb/auto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { base64ToBytes } from "../core/attachments/blob-id";
-import type { ImageBlock } from "../core/session/entries";
+import type { DocumentBlock, ImageBlock } from "../core/session/entries";
 import type { BlobId } from "../core/session/ids";
 import { BLOB_GC_GRACE_MS, collectUnreferencedBlobs, exportedBlobsOf, readBlobsBase64, storeBlob } from "./blobs";
+import { saveComposerDraftAttachments } from "./composer-drafts";
 import { createSession, deleteSession } from "./sessions";
 import { closeDb, freshDatabase, getDb, makeSession, userMessage } from "./testing/database";
 
@@ -76,6 +77,26 @@ describe("collectUnreferencedBlobs", () => {
     await deleteSession(a.id);
     expect(await collectUnreferencedBlobs(now)).toBe(1);
     expect(await getDb().blobs.toCollection().primaryKeys()).toEqual([shared]);
+  });
+
+  it("keeps the blobs a composer draft's attachments reference, and releases them once the draft drops them", async () => {
+    const pending = await storeBlob(bytes("attached, not sent"), "image/png", old);
+    const pdf = await storeBlob(bytes("%PDF attached, not sent"), "application/pdf", old);
+    const chat = makeSession().id;
+    const image: ImageBlock = { type: "image", blobId: pending, mimeType: "image/png", name: "chart.png" };
+    const document: DocumentBlock = { type: "document", blobId: pdf, mimeType: "application/pdf", name: "a.pdf", size: 23 };
+    // Another tab's composer (or this one after a reload): nothing passed as `keep`.
+    await saveComposerDraftAttachments(chat, [image, document]);
+    expect(await collectUnreferencedBlobs(now)).toBe(0);
+    expect(await getDb().blobs.count()).toBe(2);
+
+    await saveComposerDraftAttachments(chat, [document]); // the image's chip was removed
+    expect(await collectUnreferencedBlobs(now)).toBe(1);
+    expect(await getDb().blobs.get(pending)).toBeUndefined();
+    expect(await getDb().blobs.get(pdf)).toBeDefined();
+
+    await saveComposerDraftAttachments(chat, []); // sent: the entry references it from now on
+    expect(await collectUnreferencedBlobs(now)).toBe(1);
   });
 
   it("does nothing when there are no blobs", async () => {

@@ -3,17 +3,17 @@
  * and referenced by id from blocks (never inline in entry rows). Verbs: store, read (as a Blob for
  * the page, as base64 for a request or an export), and collect the ones nothing references.
  */
-import { blobIdOf, bytesToBase64 } from "../core/attachments/blob-id";
+import { blobIdOf, blobIdsOfBlocks, bytesToBase64 } from "../core/attachments/blob-id";
 import type { ExportedBlob } from "../core/export/grove-json";
 import type { Entry } from "../core/session/entries";
 import type { BlobId } from "../core/session/ids";
 import type { BlobRow } from "./rows";
-import { getDb } from "./schema";
+import { type GroveDb, getDb } from "./schema";
 
 /**
- * A blob younger than this is never collected: a file attached in a composer but not sent yet is
- * referenced by no entry (composer attachments live in memory, and the caller passes this tab's as
- * `keep`), and another tab's composer, or an import writing right now, must not lose it.
+ * A blob younger than this is never collected: a file being attached right now may not be in its
+ * composer draft yet (the caller also passes this tab's composers as `keep`), and an import writing
+ * right now must not lose it. Composer drafts' attachments count as references (db/composer-drafts.ts).
  */
 export const BLOB_GC_GRACE_MS = 60 * 60 * 1000;
 
@@ -55,8 +55,17 @@ export function referencedBlobIds(entries: Iterable<Entry>): Set<BlobId> {
   const out = new Set<BlobId>();
   for (const e of entries) {
     if (e.type !== "message") continue;
-    for (const b of e.content) if (b.type === "image" || b.type === "document") out.add(b.blobId);
+    for (const id of blobIdsOfBlocks(e.content)) out.add(id);
   }
+  return out;
+}
+
+/** The blob ids the composer drafts' attachments reference: live, like an entry's. */
+async function draftBlobIds(db: GroveDb): Promise<Set<BlobId>> {
+  const out = new Set<BlobId>();
+  await db.composerDrafts.each((row) => {
+    for (const id of blobIdsOfBlocks(row.attachments ?? [])) out.add(id);
+  });
   return out;
 }
 
@@ -78,10 +87,11 @@ export async function exportedBlobsOf(entries: readonly Entry[]): Promise<Export
 }
 
 /**
- * Deletes the blobs no entry references, except those younger than `BLOB_GC_GRACE_MS`. Returns how
- * many went. The entries are scanned outside any write transaction (a big history must not block
- * appends); the delete then re-reads each candidate and spares one stored again meanwhile (its
- * `createdAt` is fresh: it was just attached or imported).
+ * Deletes the blobs no entry and no composer draft references, except those younger than
+ * `BLOB_GC_GRACE_MS`. Returns how many went. The entries are scanned outside any write transaction
+ * (a big history must not block appends); the delete then re-reads each candidate and spares one
+ * stored again meanwhile (its `createdAt` is fresh: it was just attached or imported) or put in a
+ * composer draft meanwhile (the drafts, a few rows, are read again inside the delete's transaction).
  */
 export async function collectUnreferencedBlobs(
   now: number = Date.now(),
@@ -98,8 +108,9 @@ export async function collectUnreferencedBlobs(
   });
   const candidates = old.filter((id) => !referenced.has(id));
   if (candidates.length === 0) return 0;
-  return db.transaction("rw", db.blobs, async () => {
-    const rows = await db.blobs.bulkGet(candidates);
+  return db.transaction("rw", db.blobs, db.composerDrafts, async () => {
+    const inDrafts = await draftBlobIds(db);
+    const rows = await db.blobs.bulkGet(candidates.filter((id) => !inDrafts.has(id)));
     const gone = rows.filter((row): row is BlobRow => row !== undefined && isOld(row)).map((row) => row.id);
     await db.blobs.bulkDelete(gone);
     return gone.length;

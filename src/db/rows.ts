@@ -3,7 +3,7 @@
  * core/session/entries.ts defines them). Persisted shapes: change them only with a schema version.
  * No Dexie here, so these types can be re-exported to state/ and ui/.
  */
-import type { ApiKind, Block, Usage } from "../core/session/entries";
+import type { ApiKind, AttachmentBlock, Block, Usage } from "../core/session/entries";
 import type { BlobId, EntryId, SessionId } from "../core/session/ids";
 
 /** The reply in flight, checkpointed on a throttle (never per token). One row per reply. */
@@ -46,8 +46,17 @@ export type BlobRow = { id: BlobId; data: Blob; mimeType: string; size: number; 
  */
 export type QueuedRow = { sessionId: SessionId; text: string; queuedAt: number; ownerId?: string };
 
-/** Text typed into a chat's composer and not sent yet: restored when the chat opens again. */
-export type ComposerDraftRow = { sessionId: SessionId; text: string; updatedAt: number };
+/**
+ * Text typed into a chat's composer and files attached there, not sent yet: restored when the chat
+ * opens again. `attachments` hold references (images and PDFs point into the blobs table, which
+ * counts them as live); absent on rows written before attachments were kept, and when there are none.
+ */
+export type ComposerDraftRow = {
+  sessionId: SessionId;
+  text: string;
+  attachments?: AttachmentBlock[];
+  updatedAt: number;
+};
 
 /**
  * The serialized chat search index (db/search): a cache, rebuilt from the entries when missing or

@@ -3,6 +3,7 @@
  * so the same file attached twice, in any chat, is stored once. Also the base64 form attachments
  * travel in (requests, Grove JSON). Pure (Web Crypto's digest is a computation, not I/O).
  */
+import type { Block } from "../session/entries";
 import type { BlobId } from "../session/ids";
 
 /** The blob id of `bytes`: their SHA-256, as 64 lowercase hex digits. */
@@ -11,6 +12,13 @@ export async function blobIdOf(bytes: Uint8Array): Promise<BlobId> {
   let hex = "";
   for (const b of digest) hex += b.toString(16).padStart(2, "0");
   return hex as BlobId;
+}
+
+/** The blobs `blocks` reference (images and PDFs; a text file carries its text), in order, repeats kept. */
+export function blobIdsOfBlocks(blocks: Iterable<Block>): BlobId[] {
+  const out: BlobId[] = [];
+  for (const b of blocks) if (b.type === "image" || b.type === "document") out.push(b.blobId);
+  return out;
 }
 
 /** Whether `id` has the shape of a content address (an imported file could carry anything). */

@@ -14,7 +14,9 @@ const NEW_CHAT = "new-chat" as SessionId;
 
 const pending = new Map<SessionId, { text: string; timer: ReturnType<typeof setTimeout> }>();
 
-const keyOf = (sessionId: SessionId | null): SessionId => sessionId ?? NEW_CHAT;
+/** The composer draft row of a chat, or of the new-chat screen (`null`). */
+export const composerDraftKey = (sessionId: SessionId | null): SessionId => sessionId ?? NEW_CHAT;
+const keyOf = composerDraftKey;
 
 /** The chat's unsent text ("" when none); a write still pending wins over the stored one. */
 export async function loadComposerDraft(sessionId: SessionId | null): Promise<string> {

@@ -3,7 +3,11 @@ import type { AttachmentBlock, Session } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
 import { attachFile } from "../../state/actions/attachments";
 import { attachmentProblemAt } from "../../state/actions/chat";
-import { composerAttachments, setComposerAttachments } from "../../state/actions/composer-attachments";
+import {
+  composerAttachments,
+  loadComposerAttachments,
+  setComposerAttachments,
+} from "../../state/actions/composer-attachments";
 import { useSettingsStore } from "../../state/stores";
 
 /**
@@ -30,11 +34,15 @@ export function useComposerAttachments(
   useEffect(() => {
     setAttachments(composerAttachments(sessionId));
     setReadError(null);
+    // After a reload the chat's files come back from its draft.
+    void loadComposerAttachments(sessionId).then((stored) => {
+      if (current.current === sessionId) setAttachments(stored);
+    });
   }, [sessionId]);
 
   const update = useCallback((owner: SessionId | null, next: (prev: AttachmentBlock[]) => AttachmentBlock[]) => {
     const value = next(composerAttachments(owner));
-    setComposerAttachments(owner, value);
+    void setComposerAttachments(owner, value);
     if (current.current === owner) setAttachments(value);
   }, []);
 
