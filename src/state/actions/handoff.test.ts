@@ -16,7 +16,8 @@ import {
 import type { WorkerApi } from "../../worker/api";
 import { scriptedWorker } from "../../worker/testing/streams";
 import { DEFAULT_SETTINGS } from "../settings-model";
-import { resetStores, useMaintenanceStore, useSettingsStore, useUiStore } from "../stores";
+import { resetStores, useMaintenanceStore, useUiStore } from "../stores";
+import { settingsWithKeys } from "../testing/settings";
 import type { CompactOptions, CompactResult } from "./compact";
 import { cancelMaintenance } from "./compact";
 import { autoHandoff, createHandoffSession, type HandoffDeps, startHandoff } from "./handoff";
@@ -61,10 +62,7 @@ async function stateOf(sessionId: SessionId) {
 beforeEach(() => {
   freshDatabase();
   resetStores();
-  useSettingsStore.setState({
-    settings: { ...DEFAULT_SETTINGS, providers: DEFAULT_SETTINGS.providers.map((p) => ({ ...p, apiKey: "key" })) },
-    loaded: true,
-  });
+  settingsWithKeys();
 });
 afterEach(() => resetStores());
 

@@ -11,6 +11,7 @@ import type { WorkerApi } from "../../worker/api";
 import { type ScriptStep, scriptedWorker } from "../../worker/testing/streams";
 import { DEFAULT_SETTINGS } from "../settings-model";
 import { resetStores, useMaintenanceStore, useSettingsStore, useUiStore } from "../stores";
+import { settingsWithKeys } from "../testing/settings";
 import { cancelMaintenance, compactSession } from "./compact";
 import { previewSwitch, rememberedSwitchChoice, rememberSwitchChoice, switchHere } from "./switch-branch";
 
@@ -61,10 +62,7 @@ const newEntries = async (sessionId: SessionId, before: number): Promise<Entry[]
 beforeEach(() => {
   freshDatabase();
   resetStores();
-  useSettingsStore.setState({
-    settings: { ...DEFAULT_SETTINGS, providers: DEFAULT_SETTINGS.providers.map((p) => ({ ...p, apiKey: "key" })) },
-    loaded: true,
-  });
+  settingsWithKeys();
 });
 afterEach(() => resetStores());
 

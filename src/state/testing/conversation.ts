@@ -11,7 +11,7 @@ import { assistantMessage, makeSession, userMessage } from "../../db/testing/dat
 import type { StreamFn, StreamRequest } from "../../providers/types";
 import { emptyPartial } from "../../worker/testing/streams";
 import { DEFAULT_SETTINGS, type Settings } from "../settings-model";
-import { useSettingsStore } from "../stores";
+import { settingsWithKeys } from "./settings";
 
 /** One scripted reply: text (ending normally or at the length limit) or an error. */
 export type Turn = { text: string; stop?: "end" | "length" } | { error: MessageError };
@@ -44,15 +44,10 @@ export function thresholdSettings(
   patch: Partial<Settings> = {},
   compaction: Partial<Settings["compaction"]> = {},
 ): void {
-  useSettingsStore.setState({
-    settings: {
-      ...DEFAULT_SETTINGS,
-      providers: DEFAULT_SETTINGS.providers.map((p) => ({ ...p, apiKey: "key" })),
-      defaultModel: model,
-      compaction: { ...DEFAULT_SETTINGS.compaction, thresholdTokens: 40, keepRecentTokens: 30, ...compaction },
-      ...patch,
-    },
-    loaded: true,
+  settingsWithKeys({
+    defaultModel: model,
+    compaction: { ...DEFAULT_SETTINGS.compaction, thresholdTokens: 40, keepRecentTokens: 30, ...compaction },
+    ...patch,
   });
 }
 
