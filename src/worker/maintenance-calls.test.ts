@@ -8,24 +8,11 @@ import { BRANCH_SUMMARY_PREAMBLE, BRANCH_SUMMARY_SYSTEM } from "../core/prompts"
 import { buildContext } from "../core/session/build-context";
 import { a, linkPath, u } from "../core/testing/entries";
 import { testProvider } from "../providers/testing/requests";
-import type { BranchSummaryJob, BranchSummaryProgress, HandoffDocumentProgress, HandoffJob } from "./api";
+import type { BranchSummaryProgress, HandoffDocumentProgress, HandoffJob } from "./api";
+import { branchSummaryJob } from "./testing/jobs";
 import { type ScriptStep, scriptedWorker } from "./testing/streams";
 
-const branch = linkPath([u("q", "Try approach A"), a("r", "Approach A failed with a timeout.")]);
-
-const branchJob = (over: Partial<BranchSummaryJob> = {}): BranchSummaryJob => ({
-  abandoned: branch,
-  branchReserveTokens: 16_384,
-  encoding: "claude",
-  countScale: 1,
-  summarizer: {
-    provider: testProvider("anthropic-messages"),
-    model: "claude-haiku-4-5",
-    contextWindow: 200_000,
-    maxOutput: 64_000,
-  },
-  ...over,
-});
+const _branch = linkPath([u("q", "Try approach A"), a("r", "Approach A failed with a timeout.")]);
 
 const path = linkPath([u("u1", "Build a CSV parser."), a("a1", "Parser done; quoting next.")]);
 
@@ -58,7 +45,11 @@ describe("branchSummary", () => {
       "done",
     ]);
     const { seen, onProgress } = recorder<BranchSummaryProgress>();
-    const outcome = await worker.branchSummary(branchJob({ instructions: "Focus on errors" }), onProgress, "op-b1");
+    const outcome = await worker.branchSummary(
+      branchSummaryJob({ instructions: "Focus on errors" }),
+      onProgress,
+      "op-b1",
+    );
     expect(outcome).toMatchObject({
       kind: "done",
       entry: {
@@ -83,12 +74,12 @@ describe("branchSummary", () => {
 
   it("fails, with no entry, on a provider error or an empty summary", async () => {
     const error: ScriptStep = { error: { kind: "overloaded", message: "Overloaded" } };
-    expect(await scriptedWorker([error]).worker.branchSummary(branchJob(), recorder().onProgress)).toEqual({
+    expect(await scriptedWorker([error]).worker.branchSummary(branchSummaryJob(), recorder().onProgress)).toEqual({
       kind: "failed",
       error: "Overloaded",
     });
     expect(
-      await scriptedWorker([{ delta: "  \n" }, "done"]).worker.branchSummary(branchJob(), recorder().onProgress),
+      await scriptedWorker([{ delta: "  \n" }, "done"]).worker.branchSummary(branchSummaryJob(), recorder().onProgress),
     ).toMatchObject({
       kind: "failed",
     });
@@ -96,7 +87,7 @@ describe("branchSummary", () => {
 
   it("resolves cancelled when cancelled by op id, even if the provider never answers", async () => {
     const { worker } = scriptedWorker([{ delta: "partial" }, "hang"]);
-    const pending = worker.branchSummary(branchJob(), recorder().onProgress, "op-b2");
+    const pending = worker.branchSummary(branchSummaryJob(), recorder().onProgress, "op-b2");
     await new Promise((r) => setTimeout(r, 10));
     expect(await worker.cancel("op-b2")).toBe(true);
     expect(await pending).toEqual({ kind: "cancelled" });
@@ -105,7 +96,7 @@ describe("branchSummary", () => {
   it("has nothing to summarize for a branch the model never saw, and makes no request", async () => {
     const { worker, requests } = scriptedWorker(["done"]);
     const empty = linkPath([a("x", [], { status: "error", error: { kind: "network", message: "down" } })]);
-    expect((await worker.branchSummary(branchJob({ abandoned: empty }), recorder().onProgress)).kind).toBe(
+    expect((await worker.branchSummary(branchSummaryJob({ abandoned: empty }), recorder().onProgress)).kind).toBe(
       "nothing_to_summarize",
     );
     expect(requests).toHaveLength(0);

@@ -6,10 +6,9 @@
 import * as Comlink from "comlink";
 import { describe, expect, it } from "vitest";
 import { BRANCH_SUMMARY_PREAMBLE, BRANCH_SUMMARY_SYSTEM } from "../core/prompts";
-import { a, linkPath, u } from "../core/testing/entries";
 import { type RemoteSummarizerConfig, RemoteSummarizerError } from "../providers/remote-summarizer";
-import { testProvider } from "../providers/testing/requests";
-import type { BranchSummaryJob, BranchSummaryProgress } from "./api";
+import type { BranchSummaryProgress } from "./api";
+import { branchSummaryJob } from "./testing/jobs";
 import { estimateCounter, scriptedStream } from "./testing/streams";
 import { createWorkerApi } from "./worker-api";
 
@@ -17,19 +16,7 @@ const REMOTE: RemoteSummarizerConfig = { url: "https://summarizer.example/api", 
 const MODEL_SUMMARY = "## Goal\nWritten by the model.";
 const REMOTE_SUMMARY = "## Goal\nWritten by the remote summarizer.";
 
-const job = (remote?: RemoteSummarizerConfig): BranchSummaryJob => ({
-  abandoned: linkPath([u("q", "Try approach A"), a("r", "Approach A failed with a timeout.")]),
-  branchReserveTokens: 16_384,
-  encoding: "claude",
-  countScale: 1,
-  summarizer: {
-    provider: testProvider("anthropic-messages"),
-    model: "claude-haiku-4-5",
-    contextWindow: 200_000,
-    maxOutput: 64_000,
-    ...(remote ? { remote } : {}),
-  },
-});
+const job = (remote?: RemoteSummarizerConfig) => branchSummaryJob({}, remote);
 
 type Call = { config: RemoteSummarizerConfig; body: { systemPrompt: string; prompt: string } };
 
