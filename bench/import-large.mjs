@@ -15,6 +15,7 @@ import { rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { launchBrowser } from "./lib/browser.mjs";
+import { countEntries } from "./lib/seed.mjs";
 import { ms } from "./lib/stats.mjs";
 
 const TARGET_BYTES = 100 * 1024 * 1024;
@@ -158,18 +159,7 @@ export default {
         window.__importProbe.running = false;
         return window.__importProbe;
       });
-      const entries = await page.evaluate(
-        () =>
-          new Promise((resolve, reject) => {
-            const req = indexedDB.open("grove");
-            req.onsuccess = () => {
-              const count = req.result.transaction("entries").objectStore("entries").count();
-              count.onsuccess = () => resolve(count.result);
-              count.onerror = () => reject(count.error);
-            };
-            req.onerror = () => reject(req.error);
-          }),
-      );
+      const entries = await countEntries(page);
 
       const at = (test) => probe.marks.find((m) => test(m.text))?.at;
       const firstRead = at((t) => /B of [\d.]+ [KMG]?B read/.test(t));

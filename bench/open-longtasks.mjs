@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { SNAPSHOT_DIR } from "./lib/app-server.mjs";
 import { entrySize } from "./lib/entry-size.mjs";
 import { articleWith, hashUrl, seededSessions } from "./lib/fixtures.mjs";
-import { installOpenProbe, readOpenProbe } from "./lib/probe.mjs";
+import { installLongTasks, installOpenProbe, readLongTasks, readOpenProbe } from "./lib/probe.mjs";
 import { seedSession } from "./lib/seed.mjs";
 import { median, ms, table } from "./lib/stats.mjs";
 
@@ -22,15 +22,6 @@ const TWO = {
   title: "Bench · two messages",
   leafMarker: "BENCH-LEAF-TWO",
 };
-
-/** Runs in the page before the app: every long task since navigation start. */
-function installLongTasks() {
-  const tasks = [];
-  window.__groveLongTasks = tasks;
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) tasks.push({ start: e.startTime, duration: e.duration });
-  }).observe({ type: "longtask", buffered: true });
-}
 
 function twoMessageSession() {
   const at = Date.UTC(2025, 0, 4, 9, 0, 0);
@@ -71,7 +62,7 @@ function twoMessageSession() {
 
 /** Long tasks (start, duration) that began in [from, to] (page clock). */
 async function tasksBetween(page, from, to) {
-  const all = await page.evaluate(() => window.__groveLongTasks);
+  const all = await readLongTasks(page);
   return all.filter((t) => t.start >= from && t.start <= to);
 }
 

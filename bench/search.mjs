@@ -16,15 +16,8 @@
 import { rm } from "node:fs/promises";
 import { generate } from "./import-large.mjs";
 import { launchBrowser } from "./lib/browser.mjs";
+import { installLongTasks, readLongTasks } from "./lib/probe.mjs";
 import { ms } from "./lib/stats.mjs";
-
-function installLongTasks() {
-  const tasks = [];
-  window.__searchLongTasks = tasks;
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) tasks.push({ start: e.startTime, duration: e.duration });
-  }).observe({ type: "longtask", buffered: true });
-}
 
 /** In the page: sets the search box to `text` as typing does, resolves to ms until its results show. */
 function typeAndWait(text) {
@@ -119,7 +112,7 @@ export default {
         const first = seen.findIndex((s) => s.text.includes("Indexing"));
         return seen.slice(first).find((s) => !s.text.includes("Indexing")).at;
       });
-      const tasks = await page.evaluate(() => window.__searchLongTasks);
+      const tasks = await readLongTasks(page);
       // The first seconds after the notice are the import's own aftermath (the dialog closes, the
       // session list takes thousands of new rows): counted apart from the indexing proper.
       const AFTERMATH_MS = 3_000;
@@ -134,7 +127,7 @@ export default {
       const measure = async (texts) => {
         const rows = [];
         for (const text of texts) rows.push({ text, ...(await page.evaluate(typeAndWait, text)) });
-        const all = await page.evaluate(() => window.__searchLongTasks);
+        const all = await readLongTasks(page);
         for (const r of rows) {
           ctx.log(
             `  ${JSON.stringify(r.text).padEnd(26)} ${ms(r.ms).padStart(8)}  longest task ${ms(longestBetween(all, r.start, r.end))}  ${r.status}`,
@@ -150,7 +143,7 @@ export default {
       const all = [...typed, ...other];
       const worst = Math.max(...all.map((r) => r.ms));
       const sorted = all.map((r) => r.ms).sort((a, b) => a - b);
-      const tasksNow = await page.evaluate(() => window.__searchLongTasks);
+      const tasksNow = await readLongTasks(page);
       const longestSearch = Math.max(0, ...all.map((r) => longestBetween(tasksNow, r.start, r.end)));
       ctx.log(
         `searching median ${ms(sorted[Math.floor(sorted.length / 2)])}, worst ${ms(worst)}; longest main-thread task ${ms(longestSearch)}`,
@@ -198,7 +191,7 @@ export default {
             return { ms: performance.now() - t0, start: t0, end: performance.now(), status };
         }
       }, "glacier");
-      const coldTasks = await page.evaluate(() => window.__searchLongTasks);
+      const coldTasks = await readLongTasks(page);
       ctx.log(
         `reload    first search ${ms(cold.ms)} (saved index loaded in the worker); longest task ${ms(longestBetween(coldTasks, cold.start, cold.end))}; ${cold.status}`,
       );

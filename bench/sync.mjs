@@ -12,30 +12,9 @@ import { startCouchServer } from "../scripts/couch-server.mjs";
 import { generate } from "./import-large.mjs";
 import { launchBrowser } from "./lib/browser.mjs";
 import { seededSessions } from "./lib/fixtures.mjs";
+import { installLongTasks, readLongTasks } from "./lib/probe.mjs";
+import { countEntries } from "./lib/seed.mjs";
 import { ms } from "./lib/stats.mjs";
-
-function installLongTasks() {
-  const tasks = [];
-  window.__groveLongTasks = tasks;
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) tasks.push({ start: e.startTime, duration: e.duration });
-  }).observe({ type: "longtask", buffered: true });
-}
-
-async function countEntries(page) {
-  return page.evaluate(
-    () =>
-      new Promise((resolve, reject) => {
-        const req = indexedDB.open("grove");
-        req.onsuccess = () => {
-          const count = req.result.transaction("entries").objectStore("entries").count();
-          count.onsuccess = () => resolve(count.result);
-          count.onerror = () => reject(count.error);
-        };
-        req.onerror = () => reject(req.error);
-      }),
-  );
-}
 
 /** Connects the open app page (longtask observer installed) to a fresh database and waits for "Up to date". */
 async function firstSync(ctx, page, couch, label) {
@@ -57,7 +36,7 @@ async function firstSync(ctx, page, couch, label) {
     await page.waitForTimeout(200);
   }
   const to = await page.evaluate(() => performance.now());
-  const tasks = (await page.evaluate(() => window.__groveLongTasks)).filter((t) => t.start >= from && t.start <= to);
+  const tasks = (await readLongTasks(page)).filter((t) => t.start >= from && t.start <= to);
   const longest = tasks.reduce((m, t) => Math.max(m, t.duration), 0);
   const rate = Math.round(entries / ((to - from) / 1000));
   ctx.log(

@@ -9,8 +9,6 @@ export type CouchServer = {
   close(): Promise<void>;
 };
 
-export declare function freePort(): Promise<number>;
-
 export declare function startCouchServer(options?: {
   port?: number;
   root?: string;

@@ -7,9 +7,9 @@
  */
 import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort } from "./free-port.mjs";
 
 /** CORS as Apache CouchDB's [httpd] enable_cors + [cors] sections (README "Sync"). */
 const CORS_CONFIG = {
@@ -25,18 +25,6 @@ const CORS_CONFIG = {
 /** How long to wait for the server to answer after spawning it: 300 polls, 100 ms apart. */
 const START_POLLS = 300;
 const START_POLL_MS = 100;
-
-/** A port nothing listens on right now. */
-export async function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * Starts the server and waits until it answers.

@@ -6,8 +6,8 @@
  */
 import { spawn } from "node:child_process";
 import { cpSync, existsSync, readdirSync, rmSync, statSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
+import { freePort } from "../../scripts/free-port.mjs";
 
 const VITE_BIN = "node_modules/vite/bin/vite.js";
 
@@ -79,18 +79,6 @@ export async function buildForProfiling(root) {
     root,
   );
   return PROFILE_DIR;
-}
-
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitForHttp(url, child, timeoutMs) {

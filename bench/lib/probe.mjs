@@ -144,3 +144,20 @@ export async function readOpenProbe(page, timeoutMs = 30_000) {
     };
   });
 }
+
+/**
+ * Runs in the page before the app (init script): records every long task (> 50 ms) since navigation
+ * start in `window.__groveLongTasks`. Must stay self-contained: it is serialized.
+ */
+export function installLongTasks() {
+  const tasks = [];
+  window.__groveLongTasks = tasks;
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) tasks.push({ start: e.startTime, duration: e.duration });
+  }).observe({ type: "longtask", buffered: true });
+}
+
+/** The long tasks `installLongTasks` recorded so far: `{ start, duration }` in ms. */
+export function readLongTasks(page) {
+  return page.evaluate(() => window.__groveLongTasks);
+}

@@ -79,3 +79,19 @@ export async function rawRead(dbPage, sessionId, runs) {
     { sessionId, runs },
   );
 }
+
+/** How many rows the app's `entries` table holds, read straight from IndexedDB in `page`. */
+export function countEntries(page) {
+  return page.evaluate(
+    () =>
+      new Promise((resolve, reject) => {
+        const req = indexedDB.open("grove");
+        req.onsuccess = () => {
+          const count = req.result.transaction("entries").objectStore("entries").count();
+          count.onsuccess = () => resolve(count.result);
+          count.onerror = () => reject(count.error);
+        };
+        req.onerror = () => reject(req.error);
+      }),
+  );
+}
