@@ -12,7 +12,7 @@
 import * as Comlink from "comlink";
 import { isLifelineHeld, lifelineName, TEST_HOOKS_FLAG, watchLifeline } from "../../core/lifeline";
 import type { ExportOutcome, ExportRequest } from "./export-job";
-import type { ConflictChoice, ImportAnalysis, ImportOutcome, ImportProgress } from "./import-job";
+import type { ImportAnalysis, ImportJob, ImportOutcome } from "./import-job";
 import type { TransferApi } from "./transfer-api";
 
 export type { ExportedFile, ExportFormat, ExportOutcome, ExportRequest } from "./export-job";
@@ -24,16 +24,8 @@ export type {
   ImportProgress,
 } from "./import-job";
 
-export type ImportHandle = {
-  analyze(
-    input: Blob | readonly File[],
-    fileName: string,
-    onProgress: (p: ImportProgress) => void,
-  ): Promise<ImportAnalysis>;
-  commit(choice: ConflictChoice, onProgress: (p: ImportProgress) => void): Promise<ImportOutcome>;
-  cancel(): void;
-  dispose(): void;
-};
+/** The import job, run in its own worker: `dispose()` ends the worker. */
+export type ImportHandle = ImportJob & { dispose(): void };
 
 type Failure = { kind: "error"; message: string };
 
