@@ -84,7 +84,13 @@ describe("collectUnreferencedBlobs", () => {
     const pdf = await storeBlob(bytes("%PDF attached, not sent"), "application/pdf", old);
     const chat = makeSession().id;
     const image: ImageBlock = { type: "image", blobId: pending, mimeType: "image/png", name: "chart.png" };
-    const document: DocumentBlock = { type: "document", blobId: pdf, mimeType: "application/pdf", name: "a.pdf", size: 23 };
+    const document: DocumentBlock = {
+      type: "document",
+      blobId: pdf,
+      mimeType: "application/pdf",
+      name: "a.pdf",
+      size: 23,
+    };
     // Another tab's composer (or this one after a reload): nothing passed as `keep`.
     await saveComposerDraftAttachments(chat, [image, document]);
     expect(await collectUnreferencedBlobs(now)).toBe(0);
