@@ -199,7 +199,7 @@ async function preflight(
   if (fitsWithoutCounting(path, target, room)) return null;
   // Far over by an estimate: the compaction's bar shows now, not after the count (on a fresh tab
   // the worker starts and loads its tokenizer first: seconds on a big chat).
-  const held = likelyOver(path, target, room) ? holdForCount(sessionId, "preflight") : null;
+  const held = likelyOver(path, target, room) ? holdForCount(sessionId, "preflight", deps) : null;
   try {
     const tokens = await countOrZero(path, target, deps);
     if (held?.signal.aborted) return { kind: "cancelled" };
@@ -215,8 +215,8 @@ async function preflight(
  * Takes the maintenance lock for an automatic compaction before the count that decides it, so its
  * bar ("Counting the context's tokens…", Cancel) is up at once. Null when another operation holds it.
  */
-function holdForCount(sessionId: SessionId, reason: CompactionReason): AbortController | null {
-  const ac = beginMaintenance(sessionId, { kind: "compaction", reason }, Date.now());
+function holdForCount(sessionId: SessionId, reason: CompactionReason, deps: MaintainDeps): AbortController | null {
+  const ac = beginMaintenance(sessionId, { kind: "compaction", reason }, (deps.maintenance?.now ?? Date.now)());
   if (ac) setMaintenanceProgress(ac, { phase: "counting" });
   return ac;
 }

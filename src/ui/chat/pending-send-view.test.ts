@@ -44,8 +44,12 @@ describe("the chat as shown right after Enter", () => {
     expect(shown.path.map((e) => e.id)).toEqual([q.id, a.id, sent.id]);
     expect(shown.session?.leafId).toBe(sent.id);
     expect(siblingsOf(shown.index, sent.id).siblings.map((e) => e.id)).toEqual([other.id, sent.id]);
-    // The live index is not touched.
+    // The live index is not touched; the shown one reads like a full index with the message in it.
     expect(view.index.byId.has(sent.id)).toBe(false);
+    expect(shown.index.byId.size).toBe(4);
+    expect([...shown.index.byId.keys()]).toEqual([q.id, a.id, other.id, sent.id]);
+    expect(new Map(shown.index.childrenOf).get(a.id)?.map((e) => e.id)).toEqual([other.id, sent.id]);
+    expect(shown.index.byId.get(q.id)).toBe(q);
   });
 
   it("a new chat's first message shows before the chat can be read", () => {
