@@ -126,6 +126,26 @@ test.describe("a send shows its placeholder within one frame of Enter", () => {
   });
 });
 
+test("a fresh tab loads the chat's provider code before the first send (a key is set), so Enter waits for no download", async ({
+  page,
+  mock,
+}) => {
+  await openConfigured(page, mock, { model: { provider: "openai", id: "gpt-4o" } });
+  mock.enqueue("openai", { text: "Noted." });
+  const box = page.getByRole("textbox", { name: "Message" });
+  await box.fill("Remember this");
+  await box.press("Enter");
+  await expect(assistantMessages(page)).toHaveCount(1, { timeout: 15_000 });
+  await waitIdle(page);
+  const providerChunks: string[] = [];
+  page.on("request", (r) => {
+    if (/\/assets\/openai-[^/]*\.js$/.test(r.url())) providerChunks.push(r.url());
+  });
+  await reloadSession(page);
+  await expect.poll(() => providerChunks.length).toBeGreaterThan(0);
+  expect(mock.requests({ api: "openai" }).filter((r) => r.method === "POST")).toHaveLength(1);
+});
+
 const BIG = "0196b000-0000-7000-8000-00000000b100";
 
 /** A chat of `turns` exchanges of ~`words` words each, far over a 16,000-token window. */
