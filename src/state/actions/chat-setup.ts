@@ -26,6 +26,15 @@ export function takeNewChatDraft(): NewChatDraft {
   };
 }
 
+/** Puts back what `takeNewChatDraft` took (the first message could not be stored), unless set again meanwhile. */
+export function restoreNewChatDraft(draft: NewChatDraft): void {
+  const now = useNewChatDraft.getState();
+  useNewChatDraft.setState({
+    systemPrompt: now.systemPrompt ?? draft.systemPrompt,
+    params: now.params ?? draft.params,
+  });
+}
+
 /** null: the chat follows the default system prompt from Settings again. */
 export async function setChatPrompt(sessionId: SessionId | null, prompt: string | null): Promise<void> {
   if (!sessionId) {

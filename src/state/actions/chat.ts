@@ -12,9 +12,10 @@ import { titleFromText } from "../../core/session/title";
 import { buildTreeIndex, deepestLeafFrom, siblingsOf } from "../../core/session/tree";
 import { appendEntries, getEntries, getEntry, getSessionPath, moveLeaf, type SessionPath } from "../../db/entries";
 import { createSession, setAutoTitle } from "../../db/sessions";
+import { beginSend, dropSend, type SendTarget, sendSaved } from "../pending-send";
 import { pushNotice, useSettingsStore, useUiStore } from "../stores";
 import { attachmentProblemFor } from "./attachments";
-import { takeNewChatDraft } from "./chat-setup";
+import { restoreNewChatDraft, takeNewChatDraft } from "./chat-setup";
 import { missingKeyFor } from "./chat-target";
 import { type ReplyOptions, replyAndMaintain } from "./conversation";
 import { knownPath, rememberPath } from "./known-paths";
@@ -81,11 +82,16 @@ let creating: SessionId | null = null;
  * makes two tabs sending from the same point produce siblings instead of an interleaved chain.
  * While a reply or maintenance still runs in this chat, the message is queued instead and sent as
  * the child of what is then the leaf: never a silent fork beside the reply in flight.
+ *
+ * The message and the reply placeholder (with Stop) are on screen before the first await
+ * (pending-send.ts), when the chat on screen (`onScreen`) says who answers; the writes follow.
+ * Resolves null when nothing was stored: the composer then gets the text back.
  */
 export async function sendMessage(
   text: string,
   parentId?: EntryId | null,
   attachments: readonly AttachmentBlock[] = [],
+  onScreen?: Session,
 ): Promise<SessionId | null> {
   if (!text.trim() && attachments.length === 0) return null;
   const sessionId = useUiStore.getState().sessionId ?? creating;
@@ -101,20 +107,38 @@ export async function sendMessage(
     await queueMessage(sessionId, text);
     return sessionId;
   }
+  if (!sessionId) return sendFirst(text, attachments);
   // Busy before the first await: a second Enter now queues instead of forking beside this one.
-  const release = sessionId ? holdSession(sessionId) : () => {};
+  const release = holdSession(sessionId);
+  // Shown at once when the chat on screen says where the message goes and that it can be sent.
+  const known = onScreen?.id === sessionId ? onScreen : undefined;
+  if (known && refuseWithoutKey(known)) {
+    release();
+    return null;
+  }
+  const parent = parentId === undefined ? known?.leafId : parentId;
+  let shown = known && parent !== undefined ? showSend(userEntry(sessionId, parent, text, attachments)) : null;
   try {
     // One read for the whole send: the session and the path to the parent, passed on to the reply.
-    const read = sessionId ? await getSessionPath(sessionId, parentId, knownPath) : undefined;
-    if (!read ? refuseWithoutKey(undefined) : refuseWithoutKey(read.session)) return null;
+    const read = await getSessionPath(sessionId, parent, knownPath);
+    if (!read || refuseWithoutKey(read.session)) {
+      if (shown) unshowSend(shown);
+      return read ? null : await sendFirst(text, attachments);
+    }
     // Limits and what the model reads, checked before anything is stored: the composer keeps it all.
-    const problem = attachmentProblemFor(attachments, read?.path ?? [], read?.session);
+    const problem = attachmentProblemFor(attachments, read.path, read.session);
     if (problem) {
+      if (shown) unshowSend(shown);
       pushNotice("error", problem);
       return null;
     }
-    if (!read) return await sendFirst(text, attachments);
-    await sendAt(read, text, parentId === undefined ? read.session.leafId : parentId, attachments);
+    const to = parentId === undefined ? read.session.leafId : parentId;
+    if (shown && shown.parentId !== to) {
+      // The stored leaf is not the one that was on screen: shown again, under the right parent.
+      unshowSend(shown);
+      shown = null;
+    }
+    await sendAt(read, text, to, attachments, shown ?? undefined);
     return read.session.id;
   } catch (e) {
     reportActionError("Your message could not be saved", e);
@@ -122,6 +146,19 @@ export async function sendMessage(
   } finally {
     release();
   }
+}
+
+/** Puts `entry` and the reply placeholder under it on screen (in this task: they render in the next frame). */
+function showSend(entry: MessageEntry, target: SendTarget = { kind: "existing_chat" }): MessageEntry {
+  beginSend(entry, target);
+  showPendingReply(entry.sessionId, entry.id);
+  return entry;
+}
+
+/** Takes a message shown by `showSend` off the screen again (it was refused or could not be stored). */
+function unshowSend(entry: MessageEntry): void {
+  dropSend(entry.sessionId, entry.id);
+  clearPendingReply(entry.sessionId);
 }
 
 /**
@@ -138,19 +175,33 @@ function refuseWithoutKey(session: Session | undefined): boolean {
   return true;
 }
 
-/** Appends the message under `parentId` (the end of `read.path`) and starts the reply to it. */
+/**
+ * Appends the message under `parentId` (the end of `read.path`) and starts the reply to it. `shown`:
+ * the entry already on screen (sendMessage); otherwise it is shown here, before the write.
+ */
 async function sendAt(
   read: SessionPath,
   text: string,
   parentId: EntryId | null,
   attachments: readonly AttachmentBlock[] = [],
+  shown?: MessageEntry,
 ): Promise<void> {
   const { session, path } = read;
-  const entry = userEntry(session.id, parentId, text, attachments);
+  const entry = shown ?? showSend(userEntry(session.id, parentId, text, attachments));
   const release = holdSession(session.id);
   try {
-    await appendEntries(session.id, [entry], { kind: "move", to: entry.id });
-    if (parentId === null) await setAutoTitle(session.id, titleFromText(titleText(text, attachments)));
+    try {
+      await appendEntries(session.id, [entry], { kind: "move", to: entry.id });
+    } catch (e) {
+      unshowSend(entry);
+      throw e;
+    }
+    sendSaved(session.id, entry.id);
+    // A title is a nicety: failing to write it must not hold back the reply to a stored message.
+    if (parentId === null)
+      await setAutoTitle(session.id, titleFromText(titleText(text, attachments))).catch((e: unknown) =>
+        reportActionError("The chat's title could not be saved", e),
+      );
     const withEntry = [...path, entry];
     rememberPath(withEntry);
     void startReply(session.id, entry.id, { preflight: true, read: { session, path: withEntry } });
@@ -159,11 +210,22 @@ async function sendAt(
   }
 }
 
-/** The first message: the session is created with it (one transaction), then the reply. */
-async function sendFirst(text: string, attachments: readonly AttachmentBlock[]): Promise<SessionId> {
+/**
+ * The first message: the chat shows it at once (the view switches to the new chat before its row
+ * exists), then the session is created with it (one transaction), then the reply.
+ */
+async function sendFirst(text: string, attachments: readonly AttachmentBlock[]): Promise<SessionId | null> {
+  if (refuseWithoutKey(undefined)) return null;
+  const problem = attachmentProblemFor(attachments, [], undefined);
+  if (problem) {
+    pushNotice("error", problem);
+    return null;
+  }
   const sessionId = newSessionId();
   const entry = userEntry(sessionId, null, text, attachments);
   const now = Date.now();
+  // The prompt and parameters set before the first message (chat-setup.ts).
+  const setup = takeNewChatDraft();
   const fresh: Session = {
     id: sessionId,
     title: titleFromText(titleText(text, attachments)),
@@ -172,21 +234,29 @@ async function sendFirst(text: string, attachments: readonly AttachmentBlock[]):
     updatedAt: now,
     leafId: entry.id,
     model: { ...useSettingsStore.getState().settings.defaultModel },
-    // The prompt and parameters set before the first message (chat-setup.ts).
-    ...takeNewChatDraft(),
+    ...setup,
   };
   creating = sessionId;
   const release = holdSession(sessionId);
+  showSend(entry, { kind: "new_chat", session: fresh });
+  useUiStore.setState({ sessionId });
   try {
     await createSession(fresh, [entry]);
-    useUiStore.setState({ sessionId });
-    const reply = startReply(sessionId, entry.id, { preflight: true, read: { session: fresh, path: [entry] } });
-    // A new chat, once its first reply is in: a better title than the first words, if enabled.
-    void reply.then(() => nameChatWithModel(sessionId));
+  } catch (e) {
+    // Nothing was stored: back to the new-chat screen with everything the user had set there.
+    unshowSend(entry);
+    restoreNewChatDraft(setup);
+    if (useUiStore.getState().sessionId === sessionId) useUiStore.setState({ sessionId: null });
+    reportActionError("Your message could not be saved", e);
+    return null;
   } finally {
     creating = null;
     release();
   }
+  sendSaved(sessionId, entry.id);
+  const reply = startReply(sessionId, entry.id, { preflight: true, read: { session: fresh, path: [entry] } });
+  // A new chat, once its first reply is in: a better title than the first words, if enabled.
+  void reply.then(() => nameChatWithModel(sessionId));
   return sessionId;
 }
 

@@ -26,6 +26,8 @@ export type CompactOptions = {
   instructions?: string;
   /** "Compact up to here": the kept region starts right after this entry. */
   upToEntryId?: EntryId;
+  /** The maintenance lock taken ahead for this compaction (maintenance/runner.ts `held`). */
+  held?: AbortController;
 };
 
 export type CompactResult =
@@ -143,6 +145,7 @@ export async function compactSession(
       return { kind: "done", entry, tokensBefore: outcome.tokensBefore, tokensAfter: outcome.tokensAfter };
     },
     deps,
+    opts.held,
   );
 }
 

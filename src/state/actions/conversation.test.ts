@@ -17,6 +17,7 @@ import type { Settings } from "../settings-model";
 import { resetStores, useMaintenanceStore } from "../stores";
 import { chatModel, chatWithQuestion, compactions, type Turn, thresholdSettings } from "../testing/conversation";
 import type { ChatTarget } from "./chat-target";
+import { cancelMaintenance } from "./compact";
 import { type MaintainDeps, replyAndMaintain } from "./conversation";
 
 const MODEL = { providerId: "openai", modelId: "gpt-4o" } as const;
@@ -201,5 +202,87 @@ describe("replyAndMaintain: the automatic triggers", () => {
     const reply = (await getEntries(sessionId)).find((e) => e.parentId === question.id && e.type === "message");
     expect(reply).toMatchObject({ role: "assistant", status: "complete" });
     expect(t.chat).toHaveLength(1);
+  });
+});
+
+describe("preflight far over the window: the compaction's bar is up before the count", () => {
+  /** A measure that answers `tokens` only when released; `asked` resolves when it is called. */
+  function heldMeasure(tokens: number) {
+    let release = () => {};
+    let asked = () => {};
+    const wasAsked = new Promise<void>((r) => {
+      asked = r;
+    });
+    const released = new Promise<void>((r) => {
+      release = r;
+    });
+    const measure = async () => {
+      asked();
+      await released;
+      return { tokens, exact: true };
+    };
+    return { measure, release, wasAsked };
+  }
+  // Room 200 tokens: the path's upper bound is over it even divided by the generous bytes per token.
+  const tinyWindow = () =>
+    settings(
+      { modelOverrides: { [MODEL.modelId]: { contextWindow: 1_200, maxOutput: 1_000 } } },
+      { thresholdTokens: 0, reserveTokens: 200 },
+    );
+
+  it("the lock is taken (counting) while the count runs, and the compaction runs under that same lock", async () => {
+    const { sessionId, question } = await chatWithQuestion();
+    tinyWindow();
+    const t = setup([{ text: "Fits now." }], 0);
+    const held = heldMeasure(10_000);
+    const ops = recordOps();
+    const done = replyAndMaintain(sessionId, question.id, { preflight: true }, { ...t.deps, measure: held.measure });
+    await held.wasAsked;
+    expect(useMaintenanceStore.getState().op).toMatchObject({
+      kind: "compaction",
+      reason: "preflight",
+      automatic: true,
+      progress: { phase: "counting" },
+    });
+    expect(t.summarizer).toHaveLength(0);
+    held.release();
+    await done;
+    // One operation from the bar's first moment to the card: never released and taken again. (The
+    // measure stays over the threshold, so a threshold compaction follows the reply: not counted here.)
+    expect(ops.filter((op) => op.kind === "compaction" && op.reason === "preflight")).toHaveLength(1);
+    expect((await compactions(sessionId)).filter((c) => c.reason === "preflight")).toHaveLength(1);
+    expect(useMaintenanceStore.getState().op).toBeNull();
+    expect(t.chat).toHaveLength(1);
+  });
+
+  it("the count says it fits after all: the bar goes, nothing is compacted, the reply goes out", async () => {
+    const { sessionId, question } = await chatWithQuestion();
+    tinyWindow();
+    const t = setup([{ text: "Answered." }], 0);
+    const held = heldMeasure(100);
+    const done = replyAndMaintain(sessionId, question.id, { preflight: true }, { ...t.deps, measure: held.measure });
+    await held.wasAsked;
+    expect(useMaintenanceStore.getState().op?.kind).toBe("compaction");
+    held.release();
+    await done;
+    expect(useMaintenanceStore.getState().op).toBeNull();
+    expect(await compactions(sessionId)).toHaveLength(0);
+    expect(t.chat).toHaveLength(1);
+  });
+
+  it("Cancel while counting: nothing is compacted, the lock is free, the message is still answered", async () => {
+    const { sessionId, question } = await chatWithQuestion();
+    tinyWindow();
+    const t = setup([{ text: "Answered uncompacted." }], 0);
+    const held = heldMeasure(10_000);
+    const done = replyAndMaintain(sessionId, question.id, { preflight: true }, { ...t.deps, measure: held.measure });
+    await held.wasAsked;
+    cancelMaintenance();
+    held.release();
+    await done;
+    expect(useMaintenanceStore.getState().op).toBeNull();
+    expect((await compactions(sessionId)).filter((c) => c.reason === "preflight")).toHaveLength(0);
+    const reply = (await getEntries(sessionId)).find((e) => e.parentId === question.id && e.type === "message");
+    expect(reply).toMatchObject({ role: "assistant", status: "complete" });
   });
 });

@@ -14,12 +14,13 @@ import { withCalibrationSample } from "../../core/tokens/claude-estimate";
 import { getSessionPath, moveLeaf } from "../../db/entries";
 import { setSetting } from "../../db/settings";
 import { getWorker } from "../../worker/client";
+import { beginMaintenance, endMaintenance, setMaintenanceProgress } from "../maintenance/lock";
 import { promoteIfPossible } from "../maintenance/promotion";
 import { type MaintenanceDeps, maintenanceDeps } from "../maintenance/runner";
 import { useMaintenanceStore, useSettingsStore } from "../stores";
 import { type ChatTarget, chatTarget, isTargetError, thresholdOf } from "./chat-target";
 import { type CompactOptions, type CompactResult, compactSession } from "./compact";
-import { fitsWithoutCounting } from "./fits";
+import { fitsWithoutCounting, likelyOver } from "./fits";
 import { autoHandoff } from "./handoff";
 import { touchIdle } from "./idle-compaction";
 import { knownPath, rememberPath } from "./known-paths";
@@ -154,10 +155,11 @@ async function makeRoom(
   path: readonly Entry[],
   reason: CompactionReason,
   deps: MaintainDeps,
+  held: AbortController | null = null,
 ): Promise<{ kind: "promoted"; to: ModelRef } | CompactResult> {
   const to = await promote(session, path, reason, deps);
   if (to) return { kind: "promoted", to };
-  return compactWith(deps)(sessionId, { reason });
+  return compactWith(deps)(sessionId, held ? { reason, held } : { reason });
 }
 
 async function overThreshold(path: readonly Entry[], target: ChatTarget, deps: MaintainDeps): Promise<boolean> {
@@ -195,9 +197,28 @@ async function preflight(
   const room = target.model.info.contextWindow - target.model.info.maxOutput;
   // Fits by an upper bound: the send goes out without waiting for the worker's count.
   if (fitsWithoutCounting(path, target, room)) return null;
-  const tokens = await countOrZero(path, target, deps);
-  if (tokens <= room) return null;
-  return makeRoom(sessionId, session, path, "preflight", deps);
+  // Far over by an estimate: the compaction's bar shows now, not after the count (on a fresh tab
+  // the worker starts and loads its tokenizer first: seconds on a big chat).
+  const held = likelyOver(path, target, room) ? holdForCount(sessionId, "preflight", deps) : null;
+  try {
+    const tokens = await countOrZero(path, target, deps);
+    if (held?.signal.aborted) return { kind: "cancelled" };
+    if (tokens <= room) return null;
+    return await makeRoom(sessionId, session, path, "preflight", deps, held);
+  } finally {
+    // Released by the compaction that ran under it; here when none did (it fit, a promotion, Cancel).
+    if (held) endMaintenance(held);
+  }
+}
+
+/**
+ * Takes the maintenance lock for an automatic compaction before the count that decides it, so its
+ * bar ("Counting the context's tokens…", Cancel) is up at once. Null when another operation holds it.
+ */
+function holdForCount(sessionId: SessionId, reason: CompactionReason, deps: MaintainDeps): AbortController | null {
+  const ac = beginMaintenance(sessionId, { kind: "compaction", reason }, (deps.maintenance?.now ?? Date.now)());
+  if (ac) setMaintenanceProgress(ac, { phase: "counting" });
+  return ac;
 }
 
 /**

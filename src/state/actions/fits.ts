@@ -34,3 +34,18 @@ export function contextTokensAtMost(path: readonly Entry[], target: ChatTarget):
 export function fitsWithoutCounting(path: readonly Entry[], target: ChatTarget, limit: number): boolean {
   return contextTokensAtMost(path, target) <= limit;
 }
+
+/**
+ * More bytes per token than text averages (prose runs about 4-5 in the BPE encodings, code and
+ * other scripts fewer): the upper bound divided by this is an estimate that stays under the count.
+ */
+const BYTES_PER_TOKEN_AT_MOST_TYPICAL = 6;
+
+/**
+ * Whether the context is surely far enough over `limit` to say so before counting: even the
+ * estimate from an upper bound divided by a generous bytes-per-token is over it. False when unsure
+ * (then only the exact count tells).
+ */
+export function likelyOver(path: readonly Entry[], target: ChatTarget, limit: number): boolean {
+  return contextTokensAtMost(path, target) / BYTES_PER_TOKEN_AT_MOST_TYPICAL > limit;
+}

@@ -10,7 +10,7 @@
 import { CONTINUE_REPLY } from "../../core/prompts";
 import { buildContext } from "../../core/session/build-context";
 import type { LlmContext } from "../../core/session/context";
-import type { Entry, MessageEntry, MessageError, MessageStatus, Session } from "../../core/session/entries";
+import type { ApiKind, Entry, MessageEntry, MessageError, MessageStatus, Session } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
 import { newEntryId } from "../../core/session/ids";
 import { type Draft, deleteDraft, finalizeDraft, saveDraft } from "../../db/drafts";
@@ -19,6 +19,7 @@ import { isQuotaError } from "../../db/storage";
 import { stream as defaultStream, loadProvider } from "../../providers/registry";
 import type { AssistantPartial, StreamFn } from "../../providers/types";
 import { createFrameBatcher } from "../frame-batcher";
+import type { Settings } from "../settings-model";
 import { type ActiveReply, pushNotice, useSettingsStore, useStreamStore } from "../stores";
 import { attachmentDataFor } from "./attachments";
 import { type ChatTarget, chatTarget, isTargetError, requestParams } from "./chat-target";
@@ -67,10 +68,17 @@ export function isReplying(sessionId: SessionId): boolean {
   return controllers.has(sessionId) || unsavedEntries.has(sessionId);
 }
 
-/** Stop the reply in flight (or about to start) for a session; what arrived is kept and marked "stopped". */
+/**
+ * Stop the reply in flight (or about to start) for a session; what arrived is kept and marked
+ * "stopped". A reply still being prepared leaves the screen at once: nothing will be sent (its
+ * aborted controller stays until the reply would have started, so it cannot start after all).
+ */
 export function stopReply(sessionId: SessionId): void {
   controllers.get(sessionId)?.abort();
-  pendingControllers.get(sessionId)?.abort();
+  const pending = pendingControllers.get(sessionId);
+  if (!pending) return;
+  pending.abort();
+  setReply(sessionId, (r) => (r.phase === "preparing" ? null : r));
 }
 
 function setReply(sessionId: SessionId, update: (r: ActiveReply) => ActiveReply | null): void {
@@ -90,6 +98,8 @@ function setReply(sessionId: SessionId, update: (r: ActiveReply) => ActiveReply 
  * `runReply` takes it over; `clearPendingReply` removes it if no reply ever started.
  */
 export function showPendingReply(sessionId: SessionId, parentId: EntryId): void {
+  // Shown already (at the keydown, chat.ts), maybe stopped since: the same reply, not a second one.
+  if (pendingControllers.has(sessionId)) return;
   if (controllers.has(sessionId) || useStreamStore.getState().replies[sessionId]?.phase === "unsaved") return;
   pendingControllers.set(sessionId, new AbortController());
   const partial: AssistantPartial = { content: [], providerId: "", api: "anthropic-messages", model: "" };
@@ -117,8 +127,19 @@ export function clearPendingReply(sessionId: SessionId): void {
 
 /** Loads the provider code for the chat's model ahead of the first send (composer focus, a key set). */
 export function preloadReplyCode(session: Session | undefined): void {
-  const target = chatTarget(session, useSettingsStore.getState().settings);
-  if (!isTargetError(target)) void loadProvider(target.api).catch(() => {});
+  const api = replyApi(session, useSettingsStore.getState().settings);
+  if (api) preloadApi(api);
+}
+
+/** The api a reply in `session` would use now; null when it could not be sent (no key, unknown provider). */
+export function replyApi(session: Session | undefined, settings: Settings): ApiKind | null {
+  const target = chatTarget(session, settings);
+  return isTargetError(target) ? null : target.api;
+}
+
+/** Loads an api's provider code (once; a failed load is tried again next time). */
+export function preloadApi(api: ApiKind): void {
+  void loadProvider(api).catch(() => {});
 }
 
 function copyPartial(p: AssistantPartial): AssistantPartial {

@@ -43,6 +43,11 @@ export function setMaintenanceProgress<K extends MaintenanceOperation["kind"]>(
   );
 }
 
+/** Whether `ac` (from `beginMaintenance`) still holds the lock. */
+export function holdsMaintenance(ac: AbortController): boolean {
+  return controller === ac;
+}
+
 /** Releases the lock taken with `ac` (a no-op if `ac` no longer holds it). */
 export function endMaintenance(ac: AbortController): void {
   if (controller !== ac) return;

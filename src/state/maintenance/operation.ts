@@ -18,6 +18,8 @@ export type MaintenanceKind = MaintenanceOperation["kind"];
 
 export type CompactionProgress =
   | { phase: "preparing" }
+  /** Taken before the count that decides it (the bar shows at once): the context's tokens are being counted. */
+  | { phase: "counting" }
   | { phase: "summarizing"; window: number; windows: number }
   | { phase: "split-turn-prefix" }
   | { phase: "short-summary" }

@@ -20,7 +20,7 @@ import { describeFailure } from "../actions/describe-failure";
 import { isReplying } from "../actions/reply";
 import type { Settings } from "../settings-model";
 import { pushNotice, useSettingsStore } from "../stores";
-import { beginMaintenance, endMaintenance, setMaintenanceProgress } from "./lock";
+import { beginMaintenance, endMaintenance, holdsMaintenance, setMaintenanceProgress } from "./lock";
 import { failurePrefix, isAutomatic, type MaintenanceOperation, type ProgressOf } from "./operation";
 
 /** The storage a maintenance operation reads and writes. */
@@ -81,16 +81,22 @@ export type RunnerOutcome = { kind: "busy" } | { kind: "failed"; message: string
 /**
  * Runs `work` for `op` on `sessionId` under the maintenance lock. `busy`: a reply is streaming in
  * this chat or another operation holds the lock (nothing ran). A throw becomes `failed`.
+ * `held`: the lock as taken ahead for this operation (its bar already shown while the caller
+ * decided to run it, e.g. a preflight counting tokens); it is released here like one taken here.
  */
 export async function runMaintenance<O extends MaintenanceOperation, R>(
   sessionId: SessionId,
   op: O,
   work: (ctx: MaintenanceContext<O["kind"]>) => Promise<R>,
   deps: MaintenanceDeps = maintenanceDeps(),
+  held?: AbortController,
 ): Promise<R | RunnerOutcome> {
   // A reply streaming here would move the leaf under the result: one thing at a time.
-  if (isReplying(sessionId)) return { kind: "busy" };
-  const ac = beginMaintenance(sessionId, op, deps.now());
+  if (isReplying(sessionId)) {
+    if (held) endMaintenance(held);
+    return { kind: "busy" };
+  }
+  const ac = held && holdsMaintenance(held) ? held : beginMaintenance(sessionId, op, deps.now());
   if (!ac) return { kind: "busy" };
   const fail = (message: string) => failed(op, message);
   try {

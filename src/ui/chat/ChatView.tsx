@@ -11,11 +11,12 @@ import { MaintenanceBar } from "./MaintenanceBar";
 import { MessageList } from "./MessageList";
 import { NewChatSetup } from "./NewChatSetup";
 import { PromotionNotice } from "./PromotionNotice";
+import { usePendingSendView } from "./pending-send-view";
 import { SessionLinks } from "./SessionLinks";
 
 export function ChatView({
   sessionId,
-  view,
+  view: live,
   onToggleSessions,
 }: {
   sessionId: SessionId | null;
@@ -23,6 +24,8 @@ export function ChatView({
   view: SessionView;
   onToggleSessions: () => void;
 }) {
+  // The message just sent shows at once, before it is stored and read back.
+  const view = usePendingSendView(sessionId, live);
   const settings = useSettingsStore((s) => s.settings);
   const replying = useStreamStore((s) => (sessionId ? sessionId in s.replies : false));
   const missing = sessionId !== null && view.loaded && !view.session;

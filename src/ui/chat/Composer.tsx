@@ -14,6 +14,7 @@ import { useMaintenanceStore, useStreamStore, useUiStore } from "../../state/sto
 import { AttachButton, filesOf } from "./AttachButton";
 import { AttachmentTray } from "./AttachmentTray";
 import { useComposerAttachments } from "./use-composer-attachments";
+import { usePreloadReplyCode } from "./use-preload-reply-code";
 
 /**
  * The message box. Its text belongs to the chat on screen (a draft per chat, kept across reloads:
@@ -34,6 +35,7 @@ export function Composer({
   const [text, setText] = useState("");
   const ref = useRef<HTMLTextAreaElement>(null);
   const files = useComposerAttachments(sessionId, session, leafId);
+  usePreloadReplyCode(session);
   const sendable = (text.trim() !== "" || files.attachments.length > 0) && files.pending === 0 && !files.blocked;
   // The chat on screen now (a failed send puts its text back only if the user is still there).
   const onScreen = useRef(sessionId);
@@ -105,7 +107,7 @@ export function Composer({
     setText("");
     void clearComposerDraft(from);
     const attached = files.take();
-    const ok = await sendMessage(sent, leafId, attached);
+    const ok = await sendMessage(sent, leafId, attached, session);
     if (!ok) {
       // Keep what the user typed if it could not be saved: in its chat's draft, and in the composer
       // if that chat is still the one on screen.

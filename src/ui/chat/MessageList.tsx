@@ -7,6 +7,7 @@ import type { SessionView } from "../hooks";
 import { displayRows } from "./display-rows";
 import { EntryView } from "./EntryView";
 import { StreamingMessage } from "./StreamingMessage";
+import { useFollowOnResize } from "./use-follow-on-resize";
 
 /** Before a row is measured. */
 const ROW_ESTIMATE_PX = 140;
@@ -36,6 +37,7 @@ export function MessageList({ view, sessionId }: { view: SessionView; sessionId:
   const continuing = streaming && lastRow?.kind === "entry" && lastRow.continuable;
   const count = rows.length + (streaming ? 1 : 0);
   const following = useRef(true);
+  useFollowOnResize(scrollRef, following);
   // Only the user stops the following: rows measured or inserted above (a compaction card drawn at
   // its cut) move the scroll position too, and must not leave the newest message out of view.
   const userScrollAt = useRef(0);

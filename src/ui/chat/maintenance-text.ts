@@ -50,6 +50,8 @@ export function phaseText(progress: CompactionProgress): string {
   switch (progress.phase) {
     case "preparing":
       return "Preparing…";
+    case "counting":
+      return "Counting the context's tokens…";
     case "summarizing":
       return progress.windows > 1
         ? `Summarizing — window ${progress.window} of ${progress.windows}…`

@@ -1,0 +1,233 @@
+/**
+ * Immediate feedback after Enter (issue 12, item 2): in a fresh tab the user's message and the reply
+ * placeholder with Stop are in the DOM by the next animation frame after the Enter keydown, before
+ * any database write or provider code; automatic compaction of a chat too big for the window shows
+ * its bar before any token is counted (the compaction worker's script is held back, so no count can
+ * happen). Every check is on state: the frame is `requestAnimationFrame`, the rest waits on the
+ * mock's `hold` and on held routes, never on time.
+ */
+import type { Page, Route } from "@playwright/test";
+import { assistantMessages, openConfigured, streamingMessage, userMessages, waitIdle } from "./app";
+import {
+  compactionCards,
+  FIRST_SUMMARY,
+  openSmallWindow,
+  prose,
+  SHORT_SUMMARY,
+  summarizerReply,
+  summarizerRequests,
+} from "./compaction-helpers";
+import { expectHeld, reloadSession } from "./faults-helpers";
+import { expect, test } from "./fixtures";
+import { openSeeded, type Row, seed } from "./seed";
+
+/** What is on screen one animation frame after an Enter keydown dispatched on the composer. */
+type AfterOneFrame = { userMessage: boolean; placeholder: boolean; stop: boolean };
+
+/**
+ * Types `text`, then, inside the page: dispatches Enter on the composer and looks at the DOM in
+ * the next `requestAnimationFrame` callback (before that frame paints).
+ */
+async function enterAndLookOneFrameLater(page: Page, text: string): Promise<AfterOneFrame> {
+  const box = page.getByRole("textbox", { name: "Message" });
+  await box.fill(text);
+  return page.evaluate(async (text) => {
+    const textarea = document.querySelector<HTMLTextAreaElement>('textarea[aria-label="Message"]');
+    if (!textarea) throw new Error("no composer");
+    textarea.dispatchEvent(
+      new KeyboardEvent("keydown", { key: "Enter", code: "Enter", bubbles: true, cancelable: true }),
+    );
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+    const users = [...document.querySelectorAll('article[aria-label^="User message"]')];
+    return {
+      userMessage: users.some((a) => a.textContent?.includes(text)),
+      placeholder: document.querySelector('article[aria-busy="true"]') !== null,
+      stop: [...document.querySelectorAll("button")].some((b) => b.textContent?.trim() === "Stop"),
+    };
+  }, text);
+}
+
+/** Holds the provider SDK chunks and the compaction worker's script (what a fresh tab still loads) until `release()`. */
+async function holdAppCode(page: Page): Promise<{ release: () => Promise<void>; held: () => number }> {
+  const held: Route[] = [];
+  let holding = true;
+  await page.route(/\/assets\/(anthropic|openai|compaction\.worker)-[^/]*\.js$/, (route) => {
+    if (holding) held.push(route);
+    else void route.continue();
+  });
+  return {
+    held: () => held.length,
+    release: async () => {
+      holding = false;
+      for (const route of held.splice(0)) await route.continue();
+    },
+  };
+}
+
+test.describe("a send shows its placeholder within one frame of Enter", () => {
+  test("in a fresh tab, in a chat that exists: the message, the placeholder and Stop, then the reply in the same rows", async ({
+    page,
+    mock,
+  }) => {
+    await openConfigured(page, mock);
+    mock.enqueue("anthropic", { text: "First answer." });
+    const box = page.getByRole("textbox", { name: "Message" });
+    await box.fill("First question");
+    await box.press("Enter");
+    await expect(assistantMessages(page)).toHaveCount(1, { timeout: 15_000 });
+    await waitIdle(page);
+    // A fresh tab: a new page that has not sent yet.
+    await reloadSession(page);
+    await expect(userMessages(page)).toHaveCount(1);
+    mock.enqueue("anthropic", { text: "Second answer.", hold: true });
+
+    const seen = await enterAndLookOneFrameLater(page, "Second question");
+    expect(seen).toEqual({ userMessage: true, placeholder: true, stop: true });
+
+    // The rows shown at once are the rows the stored entries take over: the same element stays.
+    const mark = await page.evaluate(() => {
+      const users = document.querySelectorAll('article[aria-label^="User message"]');
+      const last = users[users.length - 1];
+      last?.setAttribute("data-test-mark", "shown-at-once");
+      return users.length;
+    });
+    expect(mark).toBe(2);
+    await expectHeld(mock, "anthropic");
+    mock.release("anthropic");
+    await expect(assistantMessages(page).last()).toContainText("Second answer.", { timeout: 15_000 });
+    await waitIdle(page);
+    await expect(userMessages(page)).toHaveCount(2);
+    await expect(page.locator('[data-test-mark="shown-at-once"]')).toContainText("Second question");
+    await reloadSession(page);
+    await expect(userMessages(page)).toHaveText([/First question/, /Second question/]);
+  });
+
+  test("in a fresh tab, the first message of a new chat, while the provider code is still loading", async ({
+    page,
+    mock,
+  }) => {
+    await openConfigured(page, mock);
+    await page.reload();
+    await expect(page.getByRole("heading", { name: "What are we exploring?" })).toBeVisible();
+    const code = await holdAppCode(page);
+    mock.enqueue("anthropic", { text: "Hello back." });
+
+    const seen = await enterAndLookOneFrameLater(page, "Hello there");
+    expect(seen).toEqual({ userMessage: true, placeholder: true, stop: true });
+    await page.screenshot({ path: "test-results/e2e-artifacts/immediate-feedback-new-chat.png" });
+
+    await code.release();
+    await expect(assistantMessages(page)).toHaveCount(1, { timeout: 15_000 });
+    await expect(assistantMessages(page).last()).toContainText("Hello back.");
+    await waitIdle(page);
+    await expect(page).toHaveURL(/#\/s\//);
+    await reloadSession(page);
+    await expect(userMessages(page)).toHaveText([/Hello there/]);
+  });
+});
+
+test("a fresh tab loads the chat's provider code before the first send (a key is set), so Enter waits for no download", async ({
+  page,
+  mock,
+}) => {
+  await openConfigured(page, mock, { model: { provider: "openai", id: "gpt-4o" } });
+  mock.enqueue("openai", { text: "Noted." });
+  const box = page.getByRole("textbox", { name: "Message" });
+  await box.fill("Remember this");
+  await box.press("Enter");
+  await expect(assistantMessages(page)).toHaveCount(1, { timeout: 15_000 });
+  await waitIdle(page);
+  const providerChunks: string[] = [];
+  page.on("request", (r) => {
+    if (/\/assets\/openai-[^/]*\.js$/.test(r.url())) providerChunks.push(r.url());
+  });
+  await reloadSession(page);
+  await expect.poll(() => providerChunks.length).toBeGreaterThan(0);
+  expect(mock.requests({ api: "openai" }).filter((r) => r.method === "POST")).toHaveLength(1);
+});
+
+const BIG = "0196b000-0000-7000-8000-00000000b100";
+
+/** A chat of `turns` exchanges of ~`words` words each, far over a 16,000-token window. */
+function bigChatRows(turns: number, words: number): { sessions: Row[]; entries: Row[] } {
+  const entries: Row[] = [];
+  const id = (n: number) => `${BIG.slice(0, 24)}e${String(n).padStart(11, "0")}`;
+  let parent: string | null = null;
+  for (let i = 1; i <= turns * 2; i++) {
+    const role = i % 2 === 1 ? "user" : "assistant";
+    entries.push({
+      id: id(i),
+      sessionId: BIG,
+      parentId: parent,
+      createdAt: Date.UTC(2025, 4, 1, 9, 0, 0) + i * 60_000,
+      type: "message",
+      role,
+      content: [{ type: "text", text: prose(`(${role === "user" ? "U" : "A"}${i})`, words) }],
+      status: "complete",
+      ...(role === "assistant" ? { provider: "openai", model: "gpt-4o" } : {}),
+    });
+    parent = id(i);
+  }
+  const now = Date.UTC(2025, 4, 1, 12, 0, 0);
+  return {
+    sessions: [
+      {
+        id: BIG,
+        title: "A long chat",
+        titleSource: "user",
+        createdAt: now,
+        updatedAt: now,
+        leafId: parent,
+        model: { providerId: "openai", modelId: "gpt-4o" },
+      },
+    ],
+    entries,
+  };
+}
+
+test("automatic compaction before a send shows its bar at once: before any token is counted", async ({
+  page,
+  mock,
+}) => {
+  test.setTimeout(90_000);
+  await openSmallWindow(page, mock, { window: 16_000, maxOutput: 1_000, reserve: 2_000, keepRecent: 600 });
+  // ~40 × 500 words: well over the window, so the send must make room first (preflight).
+  await seed(page, bigChatRows(20, 500));
+  // A fresh tab whose compaction worker cannot start: nothing can be counted until released.
+  const code = await holdAppCode(page);
+  await openSeeded(page, BIG);
+  await expect(userMessages(page).last()).toBeVisible();
+  mock.enqueue(
+    "openai",
+    summarizerReply(FIRST_SUMMARY, {
+      chunks: ["## Standing facts & constraints\n\n", "- LONG-CHAT-SUMMARY\n", "\n## Goal\n\nGo on."],
+      hold: { afterChunks: 1 },
+    }),
+    summarizerReply(SHORT_SUMMARY, { text: "The long chat so far" }),
+    { text: "Answer after the compaction.", match: { lastUser: "(Q) After all that" } },
+  );
+  const box = page.getByRole("textbox", { name: "Message" });
+  await box.fill("(Q) After all that, what next?");
+  await box.press("Enter");
+
+  const bar = page.getByRole("status", { name: "Automatic compaction" });
+  await expect(bar).toBeVisible();
+  await expect(bar).toContainText("would not fit");
+  // Shown while the worker that counts tokens has not even loaded, and before any summarizer call.
+  await expect.poll(() => code.held()).toBeGreaterThan(0);
+  expect(summarizerRequests(mock)).toHaveLength(0);
+  await expect(userMessages(page).last()).toContainText("(Q) After all that");
+  // The reply placeholder stays in view above the bar that took height from the list.
+  await expect(streamingMessage(page)).toBeInViewport();
+  await page.screenshot({ path: "test-results/e2e-artifacts/immediate-feedback-compaction-bar.png" });
+
+  await code.release();
+  await expectHeld(mock, "openai");
+  await expect(bar).toContainText(/Summarizing/);
+  await page.screenshot({ path: "test-results/e2e-artifacts/immediate-feedback-compaction-summarizing.png" });
+  mock.release("openai");
+  await expect(compactionCards(page)).toHaveCount(1, { timeout: 20_000 });
+  await expect(compactionCards(page)).toContainText("before sending");
+  await expect(bar).toBeHidden();
+  await expect(assistantMessages(page).last()).toContainText("Answer after the compaction.", { timeout: 15_000 });
+});

@@ -1,0 +1,26 @@
+import { useEffect } from "react";
+import type { Session } from "../../core/session/entries";
+import { preloadApi, replyApi } from "../../state/actions/reply";
+import { useSettingsStore } from "../../state/stores";
+
+/** At the latest this long (ms) after the chat shows, idle or not. */
+const PRELOAD_WAIT_MS = 1_000;
+
+/**
+ * Loads the provider code the chat on screen would answer with as soon as it can be used (its
+ * provider has a key), so a first send in a fresh tab does not wait for that chunk. The composer
+ * also asks on focus; asking again is free (the load is shared).
+ */
+export function usePreloadReplyCode(session: Session | undefined): void {
+  const api = useSettingsStore((s) => (s.loaded ? replyApi(session, s.settings) : null));
+  useEffect(() => {
+    if (!api) return;
+    // When the page is idle: opening a chat comes first (parsing an SDK is a long task of its own).
+    if (typeof requestIdleCallback !== "function") {
+      preloadApi(api);
+      return;
+    }
+    const id = requestIdleCallback(() => preloadApi(api), { timeout: PRELOAD_WAIT_MS });
+    return () => cancelIdleCallback(id);
+  }, [api]);
+}
