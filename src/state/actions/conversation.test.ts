@@ -231,7 +231,7 @@ describe("preflight far over the window: the compaction's bar is up before the c
     );
 
   it("the lock is taken (counting) while the count runs, and the compaction runs under that same lock", async () => {
-    const { sessionId, question } = await chatWithQuestion();
+    const { sessionId, question } = await chatWithQuestion(MODEL);
     tinyWindow();
     const t = setup([{ text: "Fits now." }], 0);
     const held = heldMeasure(10_000);
@@ -256,7 +256,7 @@ describe("preflight far over the window: the compaction's bar is up before the c
   });
 
   it("the count says it fits after all: the bar goes, nothing is compacted, the reply goes out", async () => {
-    const { sessionId, question } = await chatWithQuestion();
+    const { sessionId, question } = await chatWithQuestion(MODEL);
     tinyWindow();
     const t = setup([{ text: "Answered." }], 0);
     const held = heldMeasure(100);
@@ -271,7 +271,7 @@ describe("preflight far over the window: the compaction's bar is up before the c
   });
 
   it("Cancel while counting: nothing is compacted, the lock is free, the message is still answered", async () => {
-    const { sessionId, question } = await chatWithQuestion();
+    const { sessionId, question } = await chatWithQuestion(MODEL);
     tinyWindow();
     const t = setup([{ text: "Answered uncompacted." }], 0);
     const held = heldMeasure(10_000);
