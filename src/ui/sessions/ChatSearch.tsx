@@ -10,6 +10,8 @@ import { CHAT_SEARCH_ID } from "../dom-ids";
 
 /** While the index is still being built, ask again this often (ms) so results fill in. */
 const INDEXING_POLL_MS = 700;
+/** While the saved index loads (a few seconds at most), ask again sooner. */
+const LOADING_POLL_MS = 300;
 
 /**
  * "Search chats": the search box and, while it holds a query, the "Search results" listbox in
@@ -94,7 +96,8 @@ function useSearchAnswer(query: string): ChatSearchAnswer | null {
     void searchChats(query).then((a) => {
       if (!live || !a) return;
       setAnswer(a);
-      if (a.indexing) timer = setTimeout(() => setPoll((n) => n + 1), INDEXING_POLL_MS);
+      if (a.indexing || a.loading)
+        timer = setTimeout(() => setPoll((n) => n + 1), a.loading ? LOADING_POLL_MS : INDEXING_POLL_MS);
     });
     return () => {
       live = false;
@@ -181,12 +184,16 @@ function SearchResults({
 function searchStatus(answer: ChatSearchAnswer | null): string {
   if (!answer) return "Searching…";
   const progress = answer.indexing;
-  const indexing = !progress
-    ? ""
-    : progress.chatsTotal === 0
-      ? " Indexing…"
-      : ` Indexing ${progress.chatsDone.toLocaleString()} of ${progress.chatsTotal.toLocaleString()} chats…`;
-  if (answer.total === 0) return progress ? `Nothing found yet.${indexing}` : "No chats match.";
+  const loading = answer.loading;
+  const indexing = loading
+    ? ` Searching… (still loading ${loading.total ? Math.floor((100 * loading.done) / loading.total) : 0}%)`
+    : !progress
+      ? ""
+      : progress.chatsTotal === 0
+        ? " Indexing…"
+        : ` Indexing ${progress.chatsDone.toLocaleString()} of ${progress.chatsTotal.toLocaleString()} chats…`;
+  if (answer.total === 0) return progress || loading ? `Nothing found yet.${indexing}` : "No chats match.";
   const shown = answer.results.length < answer.total ? `, best ${answer.results.length} shown` : "";
-  return `${answer.total.toLocaleString()} ${answer.total === 1 ? "match" : "matches"}${shown}.${indexing}`;
+  const soFar = loading ? " so far" : "";
+  return `${answer.total.toLocaleString()} ${answer.total === 1 ? "match" : "matches"}${soFar}${shown}.${indexing}`;
 }
