@@ -276,6 +276,18 @@ describe("ChatIndex segments", () => {
     expect(index.takeChanges().put.map((p) => p.id)).toEqual(changes.put.map((p) => p.id));
   });
 
+  it("hands changed segments over a few at a time when asked to", () => {
+    const index = ChatIndex.empty(7);
+    for (const { row, entries } of many(5, (i) => `note ${i}`)) {
+      index.putChat(row, true);
+      index.addEntries(row.id, inChat(row.id, entries));
+    }
+    expect(index.takeChanges(1).put.map((p) => p.id)).toEqual([0]);
+    expect(index.changed).toBe(true);
+    expect(index.takeChanges(1).put.map((p) => p.id)).toEqual([1]);
+    expect(index.changed).toBe(false);
+  });
+
   it("loads segments in any order (newest first after a reload) and searches what is loaded", () => {
     const index = ChatIndex.empty(7);
     for (const { row, entries } of many(5, (i) => `note ${i} ${i < 3 ? "early" : "late"}`)) {

@@ -122,11 +122,14 @@ export class ChatIndex {
     this.nextSegmentId = Math.max(this.nextSegmentId, id + 1);
   }
 
-  /** The segments changed since the last call (serialized now) and the ones to delete. */
-  takeChanges(): SegmentChanges {
+  /**
+   * The segments changed since the last call (serialized now; at most `limit` of them, the rest
+   * stay for the next call) and the ones to delete.
+   */
+  takeChanges(limit = Number.POSITIVE_INFINITY): SegmentChanges {
     const put: SegmentChanges["put"] = [];
     for (const segment of this.segments) {
-      if (!segment.dirty) continue;
+      if (!segment.dirty || put.length >= limit) continue;
       segment.dirty = false;
       put.push({
         id: segment.id,

@@ -5,7 +5,7 @@ import { rank, type TermSpec } from "./rank";
 
 type Doc = { id: string; at: number; text: string };
 
-const WORDS = "glacier glass global river copper lantern meadow orbit harbor glacial".split(" ");
+const WORDS = "glacier glass global river copper lantern meadow orbit harbor glacial glow gravel".split(" ");
 /** A deterministic corpus: words repeat unevenly so scores spread (and some tie). */
 function corpus(n: number): Doc[] {
   let seed = 11;
@@ -48,6 +48,10 @@ const QUERIES: TermSpec[][] = [
   [spec("copper"), spec("lantern"), spec("meadow")],
   [spec("glaci", true, 1), spec("harb", true)],
   [spec("nowhere")],
+  // "g" expands to six terms: summed into a Map, as the driving word and as another word.
+  [spec("g", true)],
+  [spec("g", true), spec("gla", true)],
+  [spec("g", true), spec("harbor"), spec("orbit")],
 ];
 
 describe("rank", () => {
@@ -61,7 +65,7 @@ describe("rank", () => {
       const mine = new Map(hits.map((h) => [view.documentIds.get(h.shortId), h]));
       for (const r of ref) {
         const hit = mine.get(String(r.id));
-        expect(hit?.score).toBeCloseTo(r.score, 9);
+        expect(hit?.score, `${JSON.stringify(specs)} ${r.id}`).toBeCloseTo(r.score, 9);
         expect(new Set(hit?.terms)).toEqual(new Set(r.terms));
       }
     }

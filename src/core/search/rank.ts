@@ -69,6 +69,26 @@ function bm25(tf: number, idfOfTerm: number, length: number, avgLength: number):
   return idfOfTerm * (BM25.d + (tf * (BM25.k + 1)) / (tf + BM25.k * (1 - BM25.b + (BM25.b * length) / avgLength)));
 }
 
+/** Up to this many terms, a word's score is looked up term by term; beyond, summed into a Map first. */
+const FEW_TERMS = 4;
+
+/** A word's score for every document holding any of its terms. */
+function summed(
+  view: IndexView,
+  terms: ReadonlyArray<{ weight: number; idf: number; postings: Postings }>,
+  avgLength: number,
+): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const { weight, idf: idfOfTerm, postings } of terms) {
+    for (const [shortId, tf] of postings) {
+      const length = view.fieldLength.get(shortId)?.[FIELD];
+      if (length === undefined) continue; // discarded
+      out.set(shortId, (out.get(shortId) ?? 0) + weight * bm25(tf, idfOfTerm, length, avgLength));
+    }
+  }
+  return out;
+}
+
 type Candidate = { segment: number; shortId: number; score: number; at: number };
 
 /** Whether `a` ranks before `b`: higher score, then newer, then added later (one order, always). */
@@ -142,8 +162,14 @@ export function rank(
   views.forEach((view, v) => {
     documents += view.documentCount;
     lengthSum += (view.avgFieldLength[FIELD] ?? 0) * view.documentCount;
+    // Once per term and index, though two query words may both expand to it ("g gla": "glacier").
+    const counted = new Set<string>();
     for (const word of derived[v]!)
-      for (const d of word) frequency.set(d.term, (frequency.get(d.term) ?? 0) + d.postings.size);
+      for (const d of word) {
+        if (counted.has(d.term)) continue;
+        counted.add(d.term);
+        frequency.set(d.term, (frequency.get(d.term) ?? 0) + d.postings.size);
+      }
   });
   const avgLength = documents > 0 ? lengthSum / documents : 1;
   // MiniSearch multiplies by the number of query words matched: all of them here.
@@ -167,35 +193,49 @@ export function rank(
     if (words.some((w) => w.length === 0)) return;
     // The word with the fewest postings drives: its documents are the candidates, and the other
     // words' scores are looked up for them only (no Map per word: a word in 85,000 documents
-    // would build one of 85,000 entries on every keystroke).
-    const weighed = words.map((word) =>
-      word.map((d) => ({ ...d, idf: idf(frequency.get(d.term) ?? d.postings.size, documents) })),
-    );
-    const size = (word: (typeof weighed)[number]) => word.reduce((n, d) => n + d.postings.size, 0);
-    weighed.sort((a, b) => size(a) - size(b));
-    const [driver, ...others] = weighed;
+    // would build one of 85,000 entries on every keystroke). A word that expanded to many terms
+    // (a short prefix) is summed into a Map once instead, so no document is looked up per term.
+    const weighed = words.map((word, position) => {
+      const terms = word.map((d) => ({ ...d, idf: idf(frequency.get(d.term) ?? d.postings.size, documents) }));
+      const size = terms.reduce((n, d) => n + d.postings.size, 0);
+      return { position, terms, size, summed: terms.length > FEW_TERMS ? summed(view, terms, avgLength) : null };
+    });
+    const [driver, ...others] = [...weighed].sort((a, b) => a.size - b.size);
+    // The words' scores are added in query order whichever word drives here, so equal documents
+    // in different indexes get equal sums to the last bit.
+    const parts = new Float64Array(weighed.length);
     /** A word's score for a document: summed over its terms the document holds; undefined if none. */
     const wordScore = (word: (typeof weighed)[number], shortId: number, length: number): number | undefined => {
+      if (word.summed) return word.summed.get(shortId);
       let score: number | undefined;
-      for (const d of word) {
+      for (const d of word.terms) {
         const tf = d.postings.get(shortId);
         if (tf !== undefined) score = (score ?? 0) + d.weight * bm25(tf, d.idf, length, avgLength);
       }
       return score;
     };
-    driver!.forEach((d, i) => {
+    const candidate = (shortId: number, length: number, driverScore: number) => {
+      parts[driver!.position] = driverScore;
+      for (const other of others) {
+        const s = wordScore(other, shortId, length);
+        if (s === undefined) return;
+        parts[other.position] = s;
+      }
+      let score = 0;
+      for (const part of parts) score += part;
+      consider(shortId, score);
+    };
+    if (driver!.summed) {
+      for (const [shortId, score] of driver!.summed) candidate(shortId, view.fieldLength.get(shortId)![FIELD]!, score);
+      return;
+    }
+    driver!.terms.forEach((d, i) => {
       next: for (const shortId of d.postings.keys()) {
         // A document holding several of the driver's terms is scored once, at its first.
-        for (let j = 0; j < i; j++) if (driver![j]!.postings.has(shortId)) continue next;
+        for (let j = 0; j < i; j++) if (driver!.terms[j]!.postings.has(shortId)) continue next;
         const length = view.fieldLength.get(shortId)?.[FIELD];
         if (length === undefined) continue; // discarded (its postings linger until a vacuum)
-        let score = wordScore(driver!, shortId, length)!;
-        for (const other of others) {
-          const s = wordScore(other, shortId, length);
-          if (s === undefined) continue next;
-          score += s;
-        }
-        consider(shortId, score);
+        candidate(shortId, length, wordScore(driver!, shortId, length)!);
       }
     });
   });

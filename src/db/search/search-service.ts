@@ -83,14 +83,27 @@ export function createSearchService(options: SearchServiceOptions = {}): SearchS
     loading = null;
   });
 
-  const save = async () => {
-    if (!index.changed || stopped) return;
-    const changes = index.takeChanges();
-    // Quota or a closing database: tried again after the next change.
-    await saveSegments(changes).catch(() => index.keepChanges(changes));
-  };
+  // One segment at a time (tens of ms each): a query asked meanwhile waits for one, not all.
+  let saving: Promise<void> | null = null;
+  const save = (): Promise<void> =>
+    (saving ??= (async () => {
+      while (index.changed && !stopped) {
+        const changes = index.takeChanges(1);
+        const ok = await saveSegments(changes).then(
+          () => true,
+          () => false,
+        );
+        if (!ok) {
+          // Quota or a closing database: tried again after the next change.
+          index.keepChanges(changes);
+          return;
+        }
+      }
+    })().finally(() => {
+      saving = null;
+    }));
 
-  // Serializing a large index holds the worker for a second or more: never while someone types.
+  // Serializing a whole large index held the worker for a second or more: never while someone types.
   let lastQueryAt = 0;
   const scheduleSave = () => {
     clearTimeout(saveTimer);

@@ -26,8 +26,11 @@ export function ChatSearch({ onNavigate, children }: { onNavigate: () => void; c
   const [active, setActive] = useState(-1);
   const listId = useId();
   const results = answer?.query === deferred ? answer.results : [];
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new answer starts with nothing chosen
-  useEffect(() => setActive(-1), [answer]);
+  // Other results start with nothing chosen; the same results asked again (while the index loads
+  // or catches up) keep the choice the arrows made.
+  const shownKeys = results.map(resultKey).join(" ");
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset when what is listed changes
+  useEffect(() => setActive(-1), [shownKeys]);
 
   const open = (r: ChatSearchResult) => {
     void openSearchResult(r.sessionId, r.entryId);
@@ -107,6 +110,8 @@ function useSearchAnswer(query: string): ChatSearchAnswer | null {
   return answer;
 }
 
+const resultKey = (r: ChatSearchResult) => r.entryId ?? `title-${r.sessionId}`;
+
 const KIND_LABEL: Record<ChatSearchResult["kind"], string> = {
   message: "Message",
   compaction: "Compaction summary",
@@ -153,7 +158,7 @@ function SearchResults({
           {results.map((r, i) => (
             // biome-ignore lint/a11y/useKeyWithClickEvents: the keyboard drives the list from the search box (aria-activedescendant)
             <div
-              key={r.entryId ?? `title-${r.sessionId}`}
+              key={resultKey(r)}
               id={optionId(i)}
               role="option"
               tabIndex={-1}
