@@ -7,7 +7,7 @@
  * changed, and answers queries with the best hits, their chat's title, date and a snippet.
  */
 import { liveQuery } from "dexie";
-import { ChatIndex, type IndexHit } from "../../core/search/chat-index";
+import { ChatIndex, type IndexHit, type SegmentChanges } from "../../core/search/chat-index";
 import { buildSnippet } from "../../core/search/snippet";
 import type { Entry } from "../../core/session/entries";
 import { entryText } from "../../core/session/entry-text";
@@ -83,22 +83,21 @@ export function createSearchService(options: SearchServiceOptions = {}): SearchS
     loading = null;
   });
 
-  // One segment at a time (tens of ms each): a query asked meanwhile waits for one, not all.
+  // Serialized one segment at a time (tens of ms each; a query asked meanwhile waits for one,
+  // not all), then written in one transaction: a reload finds the whole save or none of it.
   let saving: Promise<void> | null = null;
   const save = (): Promise<void> =>
     (saving ??= (async () => {
-      while (index.changed && !stopped) {
-        const changes = index.takeChanges(1);
-        const ok = await saveSegments(changes).then(
-          () => true,
-          () => false,
-        );
-        if (!ok) {
-          // Quota or a closing database: tried again after the next change.
-          index.keepChanges(changes);
-          return;
-        }
+      const changes: SegmentChanges = { put: [], removed: [] };
+      for (let n = index.segmentCount + 1; index.changed && !stopped && n > 0; n--) {
+        const some = index.takeChanges(1);
+        changes.put.push(...some.put);
+        changes.removed.push(...some.removed);
+        await yieldToEvents();
       }
+      if (stopped) return;
+      // Quota or a closing database: tried again after the next change.
+      await saveSegments(changes).catch(() => index.keepChanges(changes));
     })().finally(() => {
       saving = null;
     }));

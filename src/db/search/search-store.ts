@@ -29,7 +29,9 @@ export async function saveSegments(changes: SegmentChanges, now: number = Date.n
   const db = getDb();
   await db.transaction("rw", db.searchIndex, async () => {
     await db.searchIndex.bulkDelete(changes.removed.map(key));
-    await db.searchIndex.bulkPut(changes.put.map(({ id, data }) => ({ key: key(id), data, savedAt: now })));
+    // A segment emptied after it was serialized is gone (numbers are never reused).
+    const put = changes.put.filter(({ id }) => !changes.removed.includes(id));
+    await db.searchIndex.bulkPut(put.map(({ id, data }) => ({ key: key(id), data, savedAt: now })));
   });
 }
 
