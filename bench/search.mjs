@@ -137,15 +137,20 @@ export default {
         const rows = [];
         for (const text of texts) rows.push({ text, ...(await page.evaluate(typeAndWait, text)) });
         const all = await page.evaluate(() => window.__searchLongTasks);
+        // The app's measure of each query's round trip to the worker (sent → answer back).
+        const trips = await page.evaluate(() =>
+          performance.getEntriesByName("grove:search").map((m) => ({ start: m.startTime, duration: m.duration })),
+        );
         for (const r of rows) {
+          const trip = trips.filter((t) => t.start >= r.start && t.start <= r.end).at(-1);
           ctx.log(
-            `  ${JSON.stringify(r.text).padEnd(26)} ${ms(r.ms).padStart(8)}  longest task ${ms(longestBetween(all, r.start, r.end))}  ${r.status}`,
+            `  ${JSON.stringify(r.text).padEnd(26)} ${ms(r.ms).padStart(8)}  worker ${trip ? ms(trip.duration) : "–"}  longest task ${ms(longestBetween(all, r.start, r.end))}  ${r.status}`,
           );
         }
         return rows;
       };
 
-      ctx.log("keystrokes (input event → results for that text on screen):");
+      ctx.log("keystrokes (input event → results for that text on screen; the worker's part of it):");
       const word = "glacier";
       const typed = await measure([...word].map((_, i) => word.slice(0, i + 1)));
       const other = await measure(["conversation 1234", "1234", "glacer", "copper lantern meadow", "xylophone"]);
@@ -209,11 +214,21 @@ export default {
         }
       }, "glacier");
       const coldTasks = await page.evaluate(() => window.__searchLongTasks);
+      // The app's own measures: when each query went to the worker and how long it took to answer.
+      const asked = await page.evaluate(
+        (start) =>
+          performance
+            .getEntriesByName("grove:search")
+            .filter((m) => m.startTime >= start)
+            .map((m) => `sent +${Math.round(m.startTime - start)} ms, answered in ${Math.round(m.duration)} ms`),
+        cold.start,
+      );
       ctx.log(
         `reload    first results ${ms(cold.first.ms)} (${cold.first.status}); all loaded ${ms(cold.ms)}; ` +
           `longest task ${ms(longestBetween(coldTasks, cold.start, cold.end))}; ${cold.status}`,
       );
       ctx.log(`          statuses seen: ${cold.observed.map((s) => JSON.stringify(s)).join(" → ")}`);
+      ctx.log(`          worker: ${asked.join("; ")}`);
       ctx.summary("search: first results after a reload", ms(cold.first.ms));
       ctx.summary("search: all of the saved index loaded and searched, after a reload", ms(cold.ms));
     } finally {

@@ -63,6 +63,9 @@ export function createSearchService(options: SearchServiceOptions = {}): SearchS
   // The saved segments load newest first, one at a time with a pause between them: a query asked
   // meanwhile is answered from what is loaded (saying how far loading is) instead of waiting.
   let loading: { done: number; total: number } | null = { done: 0, total: 0 };
+  /** Queries being answered, and what waits for there to be none (the loading below). */
+  let asking = 0;
+  const waiting: Array<() => void> = [];
   const ready = (async () => {
     const ids = await savedSegments().catch(() => []);
     loading = { done: 0, total: ids.length };
@@ -78,6 +81,8 @@ export function createSearchService(options: SearchServiceOptions = {}): SearchS
       }
       loading = { done: loading.done + 1, total: ids.length };
       await (options.loadPause ?? yieldToEvents)();
+      // A query asked meanwhile goes first (its reads too): loading waits until it is answered.
+      if (asking > 0) await new Promise<void>((resolve) => waiting.push(resolve));
     }
   })().finally(() => {
     loading = null;
@@ -154,16 +159,29 @@ export function createSearchService(options: SearchServiceOptions = {}): SearchS
 
   const search = async (query: string, seq = ++latestSeq): Promise<ChatSearchAnswer | null> => {
     latestSeq = Math.max(latestSeq, seq);
-    // Let queued messages in first: if a newer query is among them, this one is not wanted.
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    if (seq < latestSeq) return null;
-    lastQueryAt = Date.now();
-    const { hits, total } = index.query(query, RESULT_LIMIT);
-    const results = await describe(hits);
-    // A sync that has not counted its work yet is still catching up (0 of 0: "Indexing…").
-    // While the saved index loads, that is what to say (the sync waits for it).
-    const indexing = loading ? null : progress ? { ...progress } : running ? { chatsDone: 0, chatsTotal: 0 } : null;
-    return { query, results, total, indexing, loading: loading && { ...loading } };
+    asking++;
+    try {
+      // Let queued messages in first: if a newer query is among them, this one is not wanted.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      if (seq < latestSeq) return null;
+      lastQueryAt = Date.now();
+      // While the saved index loads, that is what to say (the sync waits for it); else a sync
+      // that has not counted its work yet is still catching up (0 of 0: "Indexing…").
+      const loadingNow = loading && { ...loading };
+      const indexing = loadingNow
+        ? null
+        : progress
+          ? { ...progress }
+          : running
+            ? { chatsDone: 0, chatsTotal: 0 }
+            : null;
+      const { hits, total } = index.query(query, RESULT_LIMIT);
+      const results = await describe(hits);
+      return { query, results, total, indexing, loading: loadingNow };
+    } finally {
+      asking--;
+      if (asking === 0) for (const wake of waiting.splice(0)) wake();
+    }
   };
 
   const describe = async (hits: readonly IndexHit[]): Promise<ChatSearchResult[]> => {
