@@ -161,3 +161,44 @@ test("CJK text is found by a few of its characters", async ({ page }) => {
   await searchBox(page).fill("タワー");
   await expect(results(page).getByRole("option")).toContainText("東京タワーへ");
 });
+
+test("after a reload the saved index answers: results with no indexing again", async ({ page }) => {
+  await searchBox(page).fill("marmalade ferry");
+  await expect(results(page).getByRole("option")).toHaveCount(1);
+  // The worker saves the index in segments a few seconds after the last change and query.
+  const savedKeys = () =>
+    page.evaluate(
+      () =>
+        new Promise<string[]>((resolve, reject) => {
+          const req = indexedDB.open("grove");
+          req.onsuccess = () => {
+            const keys = req.result.transaction("searchIndex").objectStore("searchIndex").getAllKeys();
+            keys.onsuccess = () => {
+              req.result.close();
+              resolve(keys.result.map(String));
+            };
+          };
+          req.onerror = () => reject(req.error);
+        }),
+    );
+  await expect.poll(savedKeys, { timeout: 30_000 }).toContain("segment:0");
+  expect((await savedKeys()).every((k) => k.startsWith("segment:"))).toBe(true);
+
+  await page.reload();
+  await expect(page.getByRole("navigation", { name: "Sessions" })).toBeVisible();
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { statuses: string[] }).statuses = seen;
+    new MutationObserver(() => {
+      const text = document.querySelector(".search-status")?.textContent ?? "";
+      if (text && text !== seen[seen.length - 1]) seen.push(text);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+  await searchBox(page).fill("zeppelin");
+  await expect(results(page).getByRole("option")).toHaveCount(2);
+  await expect(page.locator(".search-status")).toHaveText("2 matches.");
+  // Loaded, not rebuilt: no answer counted chats being indexed (it may have said it was still
+  // loading, or a bare "Indexing…" while the worker checked the database for changes).
+  const statuses = await page.evaluate(() => (window as unknown as { statuses: string[] }).statuses);
+  expect(statuses.filter((s) => /Indexing \d/.test(s))).toEqual([]);
+});

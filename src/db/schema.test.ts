@@ -9,6 +9,7 @@ import {
   fromV2,
   fromV3,
   fromV4,
+  fromV7,
   type Rows,
   type SchemaFixture,
   SHIPPED_STORES,
@@ -101,6 +102,12 @@ describe("schema versions", () => {
     await expectUpgradeKeepsEveryRow(fromV4);
     expect(await getDb().searchIndex.count()).toBe(0);
     expect(getDb().syncState.schema.indexes.map((i) => i.name)).toEqual(["docId", "sessionId"]);
+  });
+
+  it("v9 opens a v7 database, keeps every row but the search index saved whole (rebuilt in segments)", async () => {
+    await expectUpgradeKeepsEveryRow(fromV7);
+    expect(await getDb().searchIndex.count()).toBe(0);
+    expect(await getDb().syncMeta.count()).toBe(2);
   });
 });
 

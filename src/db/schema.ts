@@ -93,6 +93,14 @@ export const SCHEMA_VERSIONS: readonly SchemaVersion[] = [
     },
     // New, empty tables: nothing to migrate.
   },
+  {
+    version: 9,
+    // No store changes: the search index is saved in segments now (`segment:<n>` rows).
+    stores: {},
+    // The index saved whole by v6 (one `chats` row, tens of MB) is never read again: dropped at
+    // once. It is a cache; the search worker rebuilds the index from the entries.
+    upgrade: (tx) => tx.table("searchIndex").delete("chats"),
+  },
 ];
 
 export const CURRENT_SCHEMA_VERSION = SCHEMA_VERSIONS[SCHEMA_VERSIONS.length - 1]!.version;

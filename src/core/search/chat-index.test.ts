@@ -26,6 +26,12 @@ const tripEntries = linkPath([
   branchSummary("t5", "Explored flying into Geneva"),
 ]);
 const breadEntries = linkPath([u("b1", "How do I make it tangy?"), a("b2", "Use a rye sourdough starter.")]);
+/** A new index from `index`'s saved segments, as after a reload. */
+function reloaded(index: ChatIndex): ChatIndex {
+  const out = ChatIndex.empty();
+  for (const { id, data } of index.takeChanges().put) out.loadSegment(id, JSON.parse(JSON.stringify(data)));
+  return out;
+}
 const ids = ({ hits }: ReturnType<ChatIndex["query"]>) => hits.map((h) => h.entryId ?? `title:${h.sessionId}`);
 
 describe("ChatIndex", () => {
@@ -166,22 +172,137 @@ describe("ChatIndex", () => {
     expect(index.diff([bread]).changed).toEqual([bread]);
   });
 
-  it("survives a serialize/load round trip with the same answers", () => {
+  it("survives a save/load round trip of its segments with the same answers", () => {
     const index = indexWith([
       { row: trip, entries: tripEntries },
       { row: bread, entries: breadEntries },
     ]);
     index.removeChat(trip.id);
-    const loaded = ChatIndex.load(JSON.parse(JSON.stringify(index.serialize())));
+    const loaded = reloaded(index);
     expect(loaded.query("sourd")).toEqual(index.query("sourd"));
     expect(loaded.query("zermatt").total).toBe(0);
     expect(loaded.diff([bread])).toEqual({ changed: [], removed: [] });
+    expect(loaded.changed).toBe(false);
   });
 
-  it("refuses a corrupt or outdated serialized index (the caller rebuilds)", () => {
-    const good = indexWith([{ row: bread, entries: breadEntries }]).serialize();
-    expect(() => ChatIndex.load({ ...good, format: INDEX_FORMAT + 1 })).toThrow(/format/);
-    expect(() => ChatIndex.load({ ...good, index: good.index.slice(0, 40) })).toThrow();
-    expect(() => ChatIndex.load({ ...good, chats: {} })).toThrow(/does not match/);
+  it("refuses a corrupt, outdated or overlapping segment (the caller forgets it and re-indexes its chats)", () => {
+    const [good] = indexWith([{ row: bread, entries: breadEntries }]).takeChanges().put;
+    const data = good!.data;
+    expect(() => ChatIndex.empty().loadSegment(0, { ...data, format: INDEX_FORMAT + 1 })).toThrow(/format/);
+    expect(() => ChatIndex.empty().loadSegment(0, { format: 1, index: "{}", chats: {} })).toThrow(/format/);
+    expect(() => ChatIndex.empty().loadSegment(0, { ...data, index: data.index.slice(0, 40) })).toThrow();
+    expect(() => ChatIndex.empty().loadSegment(0, { ...data, chats: {} })).toThrow(/does not match/);
+    expect(() => ChatIndex.empty().loadSegment(0, undefined)).toThrow(/format/);
+    const twice = ChatIndex.empty();
+    twice.loadSegment(0, data);
+    expect(() => twice.loadSegment(1, data)).toThrow(/overlap/);
+  });
+});
+
+describe("ChatIndex segments", () => {
+  const many = (n: number, words: (i: number) => string) =>
+    Array.from({ length: n }, (_, i) => ({
+      row: chat(`chat-${i}`, `Chat ${i}`, 100 + i),
+      entries: linkPath([u(`m${i}`, words(i)), a(`r${i}`, `reply ${i}`)]).map((e, j) => ({
+        ...e,
+        createdAt: 1_000 + i * 10 + j,
+      })),
+    }));
+
+  it("cuts the index into segments of whole chats, new chats joining the newest", () => {
+    const index = ChatIndex.empty(7);
+    for (const { row, entries } of many(5, (i) => `note ${i}`)) {
+      index.putChat(row, true);
+      index.addEntries(row.id, inChat(row.id, entries));
+    }
+    // 3 documents per chat (title and two entries): a segment takes chats until it holds 7 or more.
+    expect(index.segmentCount).toBe(2);
+    const { put, removed } = index.takeChanges();
+    expect(put.map((p) => Object.keys(p.data.chats))).toEqual([
+      ["chat-0", "chat-1", "chat-2"],
+      ["chat-3", "chat-4"],
+    ]);
+    expect(removed).toEqual([]);
+    expect(index.changed).toBe(false);
+  });
+
+  it("a change marks only its segment for saving; an emptied segment is deleted", () => {
+    const index = ChatIndex.empty(7);
+    const chats = many(5, (i) => `note ${i}`);
+    for (const { row, entries } of chats) {
+      index.putChat(row, true);
+      index.addEntries(row.id, inChat(row.id, entries));
+    }
+    index.takeChanges();
+    const first = chats[0]!;
+    index.addEntries(first.row.id, inChat(first.row.id, linkPath([u("late", "a late word")])));
+    expect(index.takeChanges().put.map((p) => p.id)).toEqual([0]);
+    index.removeChat(asSessionId("chat-3"));
+    index.removeChat(asSessionId("chat-4"));
+    expect(index.takeChanges()).toEqual({ put: [], removed: [1] });
+    // The next new chat opens a new segment (never reusing a number still saved).
+    index.putChat(chat("chat-new", "New", 1), true);
+    expect(index.takeChanges().put.map((p) => p.id)).toEqual([2]);
+  });
+
+  it("ranks across segments exactly as one index would (statistics summed), ties newer first", () => {
+    const chats = many(12, (i) => (i % 3 === 0 ? "glacier glacier walk" : "glacier walk in the long valley"));
+    const one = ChatIndex.empty(1_000);
+    const split = ChatIndex.empty(4);
+    for (const index of [one, split])
+      for (const { row, entries } of chats) {
+        index.putChat(row, true);
+        index.addEntries(row.id, inChat(row.id, entries));
+      }
+    expect(split.segmentCount).toBeGreaterThan(3);
+    const a1 = one.query("glacier", 5);
+    const a2 = split.query("glacier", 5);
+    expect(a2.total).toBe(12);
+    expect(a2.hits.map((h) => [h.entryId, h.score.toFixed(10)])).toEqual(
+      a1.hits.map((h) => [h.entryId, h.score.toFixed(10)]),
+    );
+    // The densest (every third chat's "glacier glacier") first, and among equals the newest.
+    expect(a2.hits.map((h) => h.entryId)).toEqual(["m9", "m6", "m3", "m0", "m11"]);
+  });
+
+  it("a failed save's changes are handed over again", () => {
+    const index = ChatIndex.empty(7);
+    for (const { row, entries } of many(3, (i) => `note ${i}`)) {
+      index.putChat(row, true);
+      index.addEntries(row.id, inChat(row.id, entries));
+    }
+    const changes = index.takeChanges();
+    index.keepChanges(changes);
+    expect(index.takeChanges().put.map((p) => p.id)).toEqual(changes.put.map((p) => p.id));
+  });
+
+  it("hands changed segments over a few at a time when asked to", () => {
+    const index = ChatIndex.empty(7);
+    for (const { row, entries } of many(5, (i) => `note ${i}`)) {
+      index.putChat(row, true);
+      index.addEntries(row.id, inChat(row.id, entries));
+    }
+    expect(index.takeChanges(1).put.map((p) => p.id)).toEqual([0]);
+    expect(index.changed).toBe(true);
+    expect(index.takeChanges(1).put.map((p) => p.id)).toEqual([1]);
+    expect(index.changed).toBe(false);
+  });
+
+  it("loads segments in any order (newest first after a reload) and searches what is loaded", () => {
+    const index = ChatIndex.empty(7);
+    for (const { row, entries } of many(5, (i) => `note ${i} ${i < 3 ? "early" : "late"}`)) {
+      index.putChat(row, true);
+      index.addEntries(row.id, inChat(row.id, entries));
+    }
+    const { put } = index.takeChanges();
+    const loading = ChatIndex.empty(7);
+    loading.loadSegment(put[1]!.id, put[1]!.data);
+    expect(loading.query("late").total).toBe(2);
+    expect(loading.query("early").total).toBe(0);
+    loading.loadSegment(put[0]!.id, put[0]!.data);
+    expect(loading.query("early").total).toBe(3);
+    // New chats still go to the newest segment.
+    loading.putChat(chat("chat-new", "New", 1), true);
+    expect(loading.takeChanges().put.map((p) => p.id)).toEqual([1]);
   });
 });

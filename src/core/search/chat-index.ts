@@ -1,27 +1,39 @@
 /**
  * The chat search index (issue 11): every message, compaction, branch summary and handoff of every
- * chat, plus each chat's title, in one MiniSearch index (BM25 ranking, prefix and fuzzy matching),
- * with the words cut by tokenize.ts. Beside the index it keeps, per chat, what it holds (the
+ * chat, plus each chat's title, in MiniSearch indexes (BM25 ranking, prefix and fuzzy matching),
+ * with the words cut by tokenize.ts. Beside the words it keeps, per chat, what it holds (the
  * chat's `updatedAt` and title when indexed, and its entry ids), so a sync can tell what is new and
  * a deleted chat can be taken out without reading its entries.
  *
+ * The index is cut into segments of whole chats (about SEGMENT_DOCS documents each; a new chat
+ * joins the newest segment until it is full), each serialized on its own: after a reload the
+ * newest segments load first and are searched while the rest load, and a change re-saves only the
+ * segments it touched instead of the whole index. Queries rank over all loaded segments at once
+ * with their statistics summed (rank.ts), so a hit scores the same in whichever segment it is.
+ *
  * The text indexed is `entryText` (core/session/entry-text.ts), the one definition of an entry's
  * words that "Copy text" and the graph search use too. Pure: the caller (db/search) reads the
- * database and persists `serialize()`.
+ * database and persists the segments `takeChanges()` hands over.
  */
-import MiniSearch, { type SearchOptions, type SearchResult } from "minisearch";
+import MiniSearch from "minisearch";
 import type { Entry, Session } from "../session/entries";
 import { entryText } from "../session/entry-text";
 import type { EntryId, SessionId } from "../session/ids";
+import { viewOf } from "./minisearch-view";
+import { rank, type TermSpec } from "./rank";
 import { isCjkTerm, processTerm, tokenize } from "./tokenize";
 
 /**
  * Bumped whenever what is indexed or how it is cut changes: a persisted index of another format
- * is rebuilt, never mixed with new terms.
+ * is rebuilt, never mixed with new terms. 2: segments, and each document's date stored (ties).
  */
-export const INDEX_FORMAT = 1;
+export const INDEX_FORMAT = 2;
 
-type Doc = { id: string; sessionId: SessionId; text: string };
+/** Documents per segment: about 1.5 MB serialized, loaded in a few tens of ms. */
+export const SEGMENT_DOCS = 4_000;
+
+/** `at`: when the entry was written (the chat's last update for its title): ties rank newer first. */
+type Doc = { id: string; sessionId: SessionId; at: number; text: string };
 
 /** What the index holds of one chat. */
 export type IndexedChat = { updatedAt: number; title: string; entryIds: EntryId[] };
@@ -35,74 +47,138 @@ export type IndexHit = { sessionId: SessionId; entryId: EntryId | null; score: n
 const TITLE_PREFIX = "t:";
 const titleDocId = (sessionId: SessionId) => `${TITLE_PREFIX}${sessionId}`;
 
-const SEARCH_OPTIONS: SearchOptions = {
-  combineWith: "AND",
-  // A word being typed matches the words it begins, from its second letter: a lone Latin letter
-  // would match nearly every message, and costs as much to rank as it is useless.
-  prefix: (term) => term.length >= 2 || isCjkTerm(term),
-  // One typo in a word of 5 letters or more; CJK pairs are exact (a "typo" there is another word).
-  fuzzy: (term) => (term.length >= 5 && !isCjkTerm(term) ? 0.2 : false),
-  maxFuzzy: 2,
-};
-
 const OPTIONS = {
   fields: ["text"],
-  storeFields: ["sessionId"],
+  storeFields: ["sessionId", "at"],
   tokenize,
   processTerm,
-  searchOptions: SEARCH_OPTIONS,
 };
 
-/** The serialized form persisted by db/search: the MiniSearch JSON and the per-chat record. */
-export type SerializedIndex = { format: number; index: string; chats: Record<string, IndexedChat> };
+/**
+ * How a query word is matched. A word being typed matches the words it begins, from its second
+ * letter (a lone Latin letter would match nearly every message, and costs as much to rank as it
+ * is useless); one typo is forgiven in a word of 5 letters or more (two from 13); CJK pairs are
+ * exact (a "typo" there is another word).
+ */
+export function termSpec(term: string): TermSpec {
+  const cjk = isCjkTerm(term);
+  return {
+    term,
+    prefix: term.length >= 2 || cjk,
+    maxDistance: term.length >= 5 && !cjk ? Math.min(2, Math.round(term.length * 0.2)) : 0,
+  };
+}
+
+/** One segment as persisted by db/search: the MiniSearch JSON and the record of its chats. */
+export type SerializedSegment = { format: number; index: string; chats: Record<string, IndexedChat> };
+
+/** What changed since the last `takeChanges()`: segments to (re)write and segments to delete. */
+export type SegmentChanges = { put: Array<{ id: number; data: SerializedSegment }>; removed: number[] };
+
+type Segment = { id: number; search: MiniSearch<Doc>; chats: Map<SessionId, IndexedChat>; dirty: boolean };
 
 export class ChatIndex {
-  private readonly search: MiniSearch<Doc>;
-  private readonly chats: Map<SessionId, IndexedChat>;
+  /** Oldest first; the last one takes new chats. */
+  private readonly segments: Segment[] = [];
+  private readonly chatSegment = new Map<SessionId, Segment>();
+  private readonly removedSegments = new Set<number>();
+  private nextSegmentId = 0;
 
-  private constructor(search: MiniSearch<Doc>, chats: Map<SessionId, IndexedChat>) {
-    this.search = search;
-    this.chats = chats;
-  }
+  private constructor(private readonly segmentDocs: number) {}
 
-  static empty(): ChatIndex {
-    return new ChatIndex(new MiniSearch<Doc>(OPTIONS), new Map());
+  static empty(segmentDocs: number = SEGMENT_DOCS): ChatIndex {
+    return new ChatIndex(segmentDocs);
   }
 
   /**
-   * The index from its serialized form. Throws when it is not one (corrupt, another format, or its
-   * parts disagree): the caller then rebuilds from the database.
+   * Adds a saved segment. Throws when it is not one (corrupt, another format, its parts disagree,
+   * or it holds a chat another segment holds): the caller then `forgetSegment`s it, and the next
+   * sync indexes its chats again.
    */
-  static load(data: SerializedIndex): ChatIndex {
-    if (data.format !== INDEX_FORMAT) throw new Error(`search index format ${data.format}, expected ${INDEX_FORMAT}`);
-    const search = MiniSearch.loadJSON<Doc>(data.index, OPTIONS);
-    const chats = new Map(Object.entries(data.chats) as Array<[SessionId, IndexedChat]>);
+  loadSegment(id: number, data: unknown): void {
+    const d = data as Partial<SerializedSegment> | undefined;
+    if (d?.format !== INDEX_FORMAT) throw new Error(`search index format ${d?.format}, expected ${INDEX_FORMAT}`);
+    if (typeof d.index !== "string" || typeof d.chats !== "object" || d.chats === null)
+      throw new Error("search index segment is malformed");
+    const search = MiniSearch.loadJSON<Doc>(d.index, OPTIONS);
+    const chats = new Map(Object.entries(d.chats) as Array<[SessionId, IndexedChat]>);
     let docs = 0;
-    for (const chat of chats.values()) docs += chat.entryIds.length + 1;
+    for (const [sessionId, chat] of chats) {
+      if (this.chatSegment.has(sessionId)) throw new Error("search index segments overlap");
+      docs += chat.entryIds.length + 1;
+    }
     if (docs !== search.documentCount) throw new Error("search index does not match its record of chats");
-    return new ChatIndex(search, chats);
+    const segment: Segment = { id, search, chats, dirty: false };
+    for (const sessionId of chats.keys()) this.chatSegment.set(sessionId, segment);
+    // Kept oldest first whatever order they load in (newest first, after a reload).
+    const at = this.segments.findIndex((s) => s.id > id);
+    this.segments.splice(at < 0 ? this.segments.length : at, 0, segment);
+    this.nextSegmentId = Math.max(this.nextSegmentId, id + 1);
   }
 
-  serialize(): SerializedIndex {
-    return { format: INDEX_FORMAT, index: JSON.stringify(this.search), chats: Object.fromEntries(this.chats) };
+  /** A saved segment that could not be read: deleted at the next save. */
+  forgetSegment(id: number): void {
+    this.removedSegments.add(id);
+    this.nextSegmentId = Math.max(this.nextSegmentId, id + 1);
+  }
+
+  /**
+   * The segments changed since the last call (serialized now; at most `limit` of them, the rest
+   * stay for the next call) and the ones to delete.
+   */
+  takeChanges(limit = Number.POSITIVE_INFINITY): SegmentChanges {
+    const put: SegmentChanges["put"] = [];
+    for (const segment of this.segments) {
+      if (!segment.dirty || put.length >= limit) continue;
+      segment.dirty = false;
+      put.push({
+        id: segment.id,
+        data: {
+          format: INDEX_FORMAT,
+          index: JSON.stringify(segment.search),
+          chats: Object.fromEntries(segment.chats),
+        },
+      });
+    }
+    const removed = [...this.removedSegments];
+    this.removedSegments.clear();
+    return { put, removed };
+  }
+
+  /** Changes a failed save did not write: handed over again by the next `takeChanges()`. */
+  keepChanges(changes: SegmentChanges): void {
+    for (const { id } of changes.put) {
+      const segment = this.segments.find((s) => s.id === id);
+      if (segment) segment.dirty = true;
+    }
+    for (const id of changes.removed) if (!this.segments.some((s) => s.id === id)) this.removedSegments.add(id);
+  }
+
+  /** Whether anything changed since the last `takeChanges()`. */
+  get changed(): boolean {
+    return this.removedSegments.size > 0 || this.segments.some((s) => s.dirty);
+  }
+
+  get segmentCount(): number {
+    return this.segments.length;
   }
 
   /** Documents in the index (entries and titles). */
   get size(): number {
-    return this.search.documentCount;
+    return this.segments.reduce((n, s) => n + s.search.documentCount, 0);
   }
 
   /** Entries in the index (titles not counted). */
   get entryCount(): number {
-    return this.search.documentCount - this.chats.size;
+    return this.size - this.chatSegment.size;
   }
 
   indexed(sessionId: SessionId): IndexedChat | undefined {
-    return this.chats.get(sessionId);
+    return this.chatSegment.get(sessionId)?.chats.get(sessionId);
   }
 
-  has(entryId: EntryId): boolean {
-    return this.search.has(entryId);
+  has(sessionId: SessionId, entryId: EntryId): boolean {
+    return this.chatSegment.get(sessionId)?.search.has(entryId) ?? false;
   }
 
   /** Chats whose row changed since they were indexed (or are new), and indexed chats that are gone. */
@@ -111,11 +187,25 @@ export class ChatIndex {
     const changed: ChatRow[] = [];
     for (const row of rows) {
       present.add(row.id);
-      const chat = this.chats.get(row.id);
+      const chat = this.indexed(row.id);
       if (!chat || chat.updatedAt !== row.updatedAt || chat.title !== row.title) changed.push(row);
     }
-    const removed = [...this.chats.keys()].filter((id) => !present.has(id));
+    const removed = [...this.chatSegment.keys()].filter((id) => !present.has(id));
     return { changed, removed };
+  }
+
+  /** The newest segment while it has room, else a new one. */
+  private openSegment(): Segment {
+    const last = this.segments[this.segments.length - 1];
+    if (last && last.search.documentCount < this.segmentDocs) return last;
+    const segment: Segment = {
+      id: this.nextSegmentId++,
+      search: new MiniSearch<Doc>(OPTIONS),
+      chats: new Map(),
+      dirty: true,
+    };
+    this.segments.push(segment);
+    return segment;
   }
 
   /**
@@ -123,52 +213,70 @@ export class ChatIndex {
    * is recorded only once its entries are all in (`complete`), so an interrupted sync redoes it.
    */
   putChat(row: ChatRow, complete: boolean): void {
-    const chat = this.chats.get(row.id);
-    if (!chat) {
-      this.search.add({ id: titleDocId(row.id), sessionId: row.id, text: row.title });
-      this.chats.set(row.id, { updatedAt: complete ? row.updatedAt : -1, title: row.title, entryIds: [] });
+    const segment = this.chatSegment.get(row.id);
+    const titleDoc = { id: titleDocId(row.id), sessionId: row.id, at: row.updatedAt, text: row.title };
+    if (!segment) {
+      const open = this.openSegment();
+      open.search.add(titleDoc);
+      open.chats.set(row.id, { updatedAt: complete ? row.updatedAt : -1, title: row.title, entryIds: [] });
+      open.dirty = true;
+      this.chatSegment.set(row.id, open);
       return;
     }
+    const chat = segment.chats.get(row.id)!;
     if (chat.title !== row.title) {
-      this.search.replace({ id: titleDocId(row.id), sessionId: row.id, text: row.title });
+      segment.search.replace(titleDoc);
       chat.title = row.title;
     }
     chat.updatedAt = complete ? row.updatedAt : -1;
+    segment.dirty = true;
   }
 
   /** Adds entries of a chat recorded with putChat (entries already in are skipped: entries never change). */
   addEntries(sessionId: SessionId, entries: readonly Entry[]): void {
-    const chat = this.chats.get(sessionId);
-    if (!chat) throw new Error(`chat ${sessionId} is not in the search index`);
+    const segment = this.chatSegment.get(sessionId);
+    const chat = segment?.chats.get(sessionId);
+    if (!segment || !chat) throw new Error(`chat ${sessionId} is not in the search index`);
     for (const entry of entries) {
-      if (entry.sessionId !== sessionId || this.search.has(entry.id)) continue;
-      this.search.add({ id: entry.id, sessionId, text: entryText(entry) });
+      if (entry.sessionId !== sessionId || segment.search.has(entry.id)) continue;
+      segment.search.add({ id: entry.id, sessionId, at: entry.createdAt, text: entryText(entry) });
       chat.entryIds.push(entry.id);
+      segment.dirty = true;
     }
   }
 
   removeChat(sessionId: SessionId): void {
-    const chat = this.chats.get(sessionId);
-    if (!chat) return;
-    this.search.discardAll([titleDocId(sessionId), ...chat.entryIds]);
-    this.chats.delete(sessionId);
+    const segment = this.chatSegment.get(sessionId);
+    const chat = segment?.chats.get(sessionId);
+    if (!segment || !chat) return;
+    segment.search.discardAll([titleDocId(sessionId), ...chat.entryIds]);
+    segment.chats.delete(sessionId);
+    this.chatSegment.delete(sessionId);
+    segment.dirty = true;
+    if (segment.chats.size === 0) {
+      this.segments.splice(this.segments.indexOf(segment), 1);
+      this.removedSegments.add(segment.id);
+    }
   }
 
-  /** The best `limit` hits for `query` (BM25) and how many there are; none for a query with no words. */
+  /** The best `limit` hits for `query` (BM25, ties newer first) and how many there are. */
   query(query: string, limit = Number.POSITIVE_INFINITY): { hits: IndexHit[]; total: number } {
-    if (tokenize(query).length === 0) return { hits: [], total: 0 };
-    const results = this.search.search(query);
-    return { hits: results.slice(0, limit).map(toHit), total: results.length };
+    const terms = [...new Set(tokenize(query).flatMap((t) => processTerm(t) ?? []))];
+    if (terms.length === 0 || this.segments.length === 0) return { hits: [], total: 0 };
+    const views = this.segments.map((s) => viewOf(s.search));
+    const { hits, total } = rank(views, terms.map(termSpec), limit);
+    return {
+      hits: hits.map((h) => {
+        const view = views[h.segment]!;
+        const id = view.documentIds.get(h.shortId)!;
+        return {
+          sessionId: view.storedFields.get(h.shortId)?.sessionId as SessionId,
+          entryId: id.startsWith(TITLE_PREFIX) ? null : (id as EntryId),
+          score: h.score,
+          terms: h.terms,
+        };
+      }),
+      total,
+    };
   }
-}
-
-function toHit(r: SearchResult): IndexHit {
-  const id = String(r.id);
-  const sessionId = r.sessionId as SessionId;
-  return {
-    sessionId,
-    entryId: id.startsWith(TITLE_PREFIX) ? null : (id as EntryId),
-    score: r.score,
-    terms: r.terms,
-  };
 }

@@ -14,6 +14,7 @@ export type { ChatSearchAnswer, ChatSearchResult, SearchResultKind, SnippetPart 
 type Started = { api: Promise<SearchApi>; died: Promise<null> };
 
 let started: Started | null = null;
+const MEASURE = "grove:search";
 let seq = 0;
 
 function start(): Started {
@@ -59,7 +60,10 @@ export function startChatSearch(): void {
 export async function searchChats(query: string): Promise<ChatSearchAnswer | null> {
   const s = current();
   const mine = ++seq;
+  const t0 = performance.now();
   const answer = await Promise.race([s.api.then((api) => api.search(query, mine)), s.died]).catch(() => null);
+  // For the search bench: when a query was sent and how long the worker took to answer it.
+  performance.measure(MEASURE, { start: t0, detail: { query, answered: answer !== null } });
   return mine === seq ? answer : null;
 }
 

@@ -12,7 +12,7 @@ import {
   userMessage,
 } from "../testing/database";
 import { createSearchService, type SearchService } from "./search-service";
-import { clearSavedIndex, loadSavedIndex } from "./search-store";
+import { clearSavedIndex, loadSavedSegment, savedSegments } from "./search-store";
 
 const services: SearchService[] = [];
 function service(options: Parameters<typeof createSearchService>[0] = {}): SearchService {
@@ -55,6 +55,7 @@ describe("chat search service", () => {
       query: "zurich",
       total: 1,
       indexing: null,
+      loading: null,
       results: [
         {
           title: "Alps trip",
@@ -100,7 +101,8 @@ describe("chat search service", () => {
     const first = service();
     await first.refresh();
     await first.flush();
-    expect(await loadSavedIndex()).toBeDefined();
+    expect(await savedSegments()).toEqual([0]);
+    expect(await loadSavedSegment(0)).toBeDefined();
 
     const progress = vi.fn();
     const second = service({ onProgress: progress });
@@ -134,23 +136,48 @@ describe("chat search service", () => {
     expect((await s.search("sourdough"))?.results.map((r) => r.entryId)).toEqual([reply.id]);
   });
 
-  it("rebuilds when the saved index is corrupt or missing", async () => {
+  it("re-indexes the chats of a saved segment that is corrupt, and rebuilds a missing index", async () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     await twoChats();
-    await getDb().searchIndex.put({ key: "chats", data: { format: 1, index: "{not json", chats: {} }, savedAt: 1 });
+    await getDb().searchIndex.put({ key: "segment:0", data: { format: 2, index: "{not json", chats: {} }, savedAt: 1 });
     const s = service();
     await s.refresh();
     expect(await found(s, "tangy")).toHaveLength(1);
     expect(warn).toHaveBeenCalledWith(
-      "The saved search index could not be read; rebuilding it.",
+      "A saved search index segment could not be read; its chats are indexed again.",
       expect.any(SyntaxError),
     );
     warn.mockRestore();
-
+    // The corrupt row is replaced at the next save (the new segment has the next number).
+    await s.flush();
+    expect(await savedSegments()).toEqual([1]);
     await clearSavedIndex();
     const again = service();
     await again.refresh();
     expect(await found(again, "zermatt")).toHaveLength(1);
+  });
+
+  it("after a start, answers from the segments loaded so far (newest first) and says how far loading is", async () => {
+    const { trip } = await twoChats();
+    // Small segments: each chat in its own (the trip first, so the bread chat is the newer).
+    const first = service({ segmentDocs: 2 });
+    await first.refresh();
+    await first.flush();
+    expect(await savedSegments()).toEqual([1, 0]);
+    let release: () => void = () => {};
+    const paused = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const second = service({ loadPause: () => paused });
+    await vi.waitFor(async () => expect((await second.search("tangy"))?.loading).toEqual({ done: 1, total: 2 }));
+    const partial = await second.search("tangy");
+    expect(partial).toMatchObject({ total: 1, indexing: null, loading: { done: 1, total: 2 } });
+    expect((await second.search("zermatt"))?.total).toBe(0);
+    release();
+    await second.refresh();
+    const whole = await second.search("zermatt");
+    expect(whole).toMatchObject({ total: 1, indexing: null, loading: null });
+    expect(whole?.results.map((r) => r.sessionId)).toEqual([trip.id]);
   });
 
   it("follows the database live: an append elsewhere is found without asking", async () => {
@@ -160,19 +187,6 @@ describe("chat search service", () => {
     const reply = assistantMessage(bread.id, b1.id, "Fold in the quokka flour.");
     await appendEntries(bread.id, [reply], { kind: "move", to: reply.id }, 70_000);
     await vi.waitFor(async () => expect(await found(s, "quokka")).toHaveLength(1));
-  });
-
-  it("while the saved index is still loading, answers at once that it is indexing", async () => {
-    await twoChats();
-    const s = service();
-    expect(await s.search("tangy")).toEqual({
-      query: "tangy",
-      results: [],
-      total: 0,
-      indexing: { chatsDone: 0, chatsTotal: 0 },
-    });
-    await s.refresh();
-    expect((await s.search("tangy"))?.indexing).toBeNull();
   });
 
   it("answers null to a query overtaken by a newer one", async () => {

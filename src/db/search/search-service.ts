@@ -1,17 +1,18 @@
 /**
  * The chat search, wherever it runs (the search worker in the app, in-process in tests): loads the
- * saved index (or starts an empty one when it is missing or unreadable), keeps it in step with the
+ * saved index segment by segment (searching what is loaded meanwhile; a segment missing or
+ * unreadable has its chats indexed again), keeps it in step with the
  * database (a live query on the sessions table re-runs on every append, import and delete, from
  * this page, its workers or another tab; see sync-index.ts), saves it a little after it last
  * changed, and answers queries with the best hits, their chat's title, date and a snippet.
  */
 import { liveQuery } from "dexie";
-import { ChatIndex, type IndexHit, type SerializedIndex } from "../../core/search/chat-index";
+import { ChatIndex, type IndexHit, type SegmentChanges } from "../../core/search/chat-index";
 import { buildSnippet } from "../../core/search/snippet";
 import type { Entry } from "../../core/session/entries";
 import { entryText } from "../../core/session/entry-text";
 import { getDb } from "../schema";
-import { loadSavedIndex, saveIndex } from "./search-store";
+import { loadSavedSegment, savedSegments, saveSegments } from "./search-store";
 import type { ChatSearchAnswer, ChatSearchResult } from "./search-types";
 import { type SyncOptions, type SyncProgress, syncIndex } from "./sync-index";
 
@@ -23,7 +24,16 @@ export const RESULT_LIMIT = 50;
  */
 export const SAVE_DELAY_MS = 4_000;
 
-export type SearchServiceOptions = SyncOptions & { saveDelayMs?: number; live?: boolean };
+export type SearchServiceOptions = SyncOptions & {
+  saveDelayMs?: number;
+  live?: boolean;
+  /** Documents per index segment (tests use small ones). */
+  segmentDocs?: number;
+  /** Awaited after each saved segment loaded (default: yield to the event loop). */
+  loadPause?: () => Promise<void>;
+};
+
+const yieldToEvents = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 export type SearchService = {
   /** Resolves once the saved index is loaded (or a rebuild has begun); syncing goes on after. */
@@ -42,42 +52,64 @@ export type SearchService = {
 
 export function createSearchService(options: SearchServiceOptions = {}): SearchService {
   const saveDelay = options.saveDelayMs ?? SAVE_DELAY_MS;
-  let index = ChatIndex.empty();
+  const index = ChatIndex.empty(options.segmentDocs);
   let progress: SyncProgress | null = null;
   let running: Promise<void> | null = null;
   let again = false;
-  let unsaved = false;
   let saveTimer: ReturnType<typeof setTimeout> | undefined;
   let latestSeq = 0;
   let stopped = false;
 
-  let loaded = false;
+  // The saved segments load newest first, one at a time with a pause between them: a query asked
+  // meanwhile is answered from what is loaded (saying how far loading is) instead of waiting.
+  let loading: { done: number; total: number } | null = { done: 0, total: 0 };
+  /** Queries being answered, and what waits for there to be none (the loading below). */
+  let asking = 0;
+  const waiting: Array<() => void> = [];
   const ready = (async () => {
-    const saved = await loadSavedIndex().catch(() => undefined);
-    if (saved === undefined) return;
-    try {
-      index = ChatIndex.load(saved as SerializedIndex);
-    } catch (e) {
-      // Corrupt, or written by another version: rebuilt from the entries by the first sync.
-      console.warn("The saved search index could not be read; rebuilding it.", e);
-      index = ChatIndex.empty();
+    const ids = await savedSegments().catch(() => []);
+    loading = { done: 0, total: ids.length };
+    for (const id of ids) {
+      if (stopped) return;
+      const data = await loadSavedSegment(id).catch(() => undefined);
+      try {
+        index.loadSegment(id, data);
+      } catch (e) {
+        // Corrupt, or written by another version: its chats are indexed again by the first sync.
+        console.warn("A saved search index segment could not be read; its chats are indexed again.", e);
+        index.forgetSegment(id);
+      }
+      loading = { done: loading.done + 1, total: ids.length };
+      await (options.loadPause ?? yieldToEvents)();
+      // A query asked meanwhile goes first (its reads too): loading waits until it is answered.
+      if (asking > 0) await new Promise<void>((resolve) => waiting.push(resolve));
     }
   })().finally(() => {
-    loaded = true;
+    loading = null;
   });
 
-  const save = async () => {
-    if (!unsaved || stopped) return;
-    unsaved = false;
-    await saveIndex(index.serialize()).catch(() => {
-      unsaved = true; // quota or a closing database: tried again after the next change
-    });
-  };
+  // Serialized one segment at a time (tens of ms each; a query asked meanwhile waits for one,
+  // not all), then written in one transaction: a reload finds the whole save or none of it.
+  let saving: Promise<void> | null = null;
+  const save = (): Promise<void> =>
+    (saving ??= (async () => {
+      const changes: SegmentChanges = { put: [], removed: [] };
+      for (let n = index.segmentCount + 1; index.changed && !stopped && n > 0; n--) {
+        const some = index.takeChanges(1);
+        changes.put.push(...some.put);
+        changes.removed.push(...some.removed);
+        await yieldToEvents();
+      }
+      if (stopped) return;
+      // Quota or a closing database: tried again after the next change.
+      await saveSegments(changes).catch(() => index.keepChanges(changes));
+    })().finally(() => {
+      saving = null;
+    }));
 
-  // Serializing a large index holds the worker for a second or more: never while someone types.
+  // Serializing a whole large index held the worker for a second or more: never while someone types.
   let lastQueryAt = 0;
   const scheduleSave = () => {
-    unsaved = true;
     clearTimeout(saveTimer);
     const whenQuiet = () => {
       const wait = saveDelay - (Date.now() - lastQueryAt);
@@ -127,18 +159,29 @@ export function createSearchService(options: SearchServiceOptions = {}): SearchS
 
   const search = async (query: string, seq = ++latestSeq): Promise<ChatSearchAnswer | null> => {
     latestSeq = Math.max(latestSeq, seq);
-    // Loading a large saved index takes seconds: say so at once (the page asks again while
-    // "indexing") rather than leave the query hanging.
-    if (!loaded) return { query, results: [], total: 0, indexing: { chatsDone: 0, chatsTotal: 0 } };
-    // Let queued messages in first: if a newer query is among them, this one is not wanted.
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    if (seq < latestSeq) return null;
-    lastQueryAt = Date.now();
-    const { hits, total } = index.query(query, RESULT_LIMIT);
-    const results = await describe(hits);
-    // A sync that has not counted its work yet is still catching up (0 of 0: "Indexing…").
-    const indexing = progress ? { ...progress } : running ? { chatsDone: 0, chatsTotal: 0 } : null;
-    return { query, results, total, indexing };
+    asking++;
+    try {
+      // Let queued messages in first: if a newer query is among them, this one is not wanted.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      if (seq < latestSeq) return null;
+      lastQueryAt = Date.now();
+      // While the saved index loads, that is what to say (the sync waits for it); else a sync
+      // that has not counted its work yet is still catching up (0 of 0: "Indexing…").
+      const loadingNow = loading && { ...loading };
+      const indexing = loadingNow
+        ? null
+        : progress
+          ? { ...progress }
+          : running
+            ? { chatsDone: 0, chatsTotal: 0 }
+            : null;
+      const { hits, total } = index.query(query, RESULT_LIMIT);
+      const results = await describe(hits);
+      return { query, results, total, indexing, loading: loadingNow };
+    } finally {
+      asking--;
+      if (asking === 0) for (const wake of waiting.splice(0)) wake();
+    }
   };
 
   const describe = async (hits: readonly IndexHit[]): Promise<ChatSearchResult[]> => {

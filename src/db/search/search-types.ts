@@ -30,4 +30,9 @@ export type ChatSearchAnswer = {
    * chatsTotal 0 while it is still finding out what changed.
    */
   indexing: { chatsDone: number; chatsTotal: number } | null;
+  /**
+   * While the saved index is still loading after a start: segments loaded of how many (total 0
+   * while it is still counting them). The results are from the loaded ones (the newest chats).
+   */
+  loading: { done: number; total: number } | null;
 };

@@ -63,7 +63,7 @@ async function catchUp(index: ChatIndex, rows: readonly ChatRow[], options: Sync
     index.putChat(row, false);
     // Read after the row: every entry its updatedAt stands for is among these ids.
     const ids = await db.entries.where("sessionId").equals(row.id).primaryKeys();
-    const missing = ids.filter((id: EntryId) => !index.has(id));
+    const missing = ids.filter((id: EntryId) => !index.has(row.id, id));
     for (let i = 0; i < missing.length; i += SYNC_BATCH) {
       const entries = await db.entries.bulkGet(missing.slice(i, i + SYNC_BATCH));
       index.addEntries(

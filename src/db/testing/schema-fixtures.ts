@@ -65,6 +65,7 @@ export const SHIPPED_STORES: Readonly<Record<number, Readonly<Record<string, str
   4: { entries: "id, sessionId" },
   6: { searchIndex: "key" },
   7: { syncState: "ref, docId, sessionId", syncMeta: "key" },
+  9: {},
 };
 
 /** Before v1: the database name exists but holds nothing (e.g. a first open that crashed). */
@@ -124,6 +125,34 @@ export const fromV4: SchemaFixture = {
   },
   get expected(): Rows {
     return v3Rows;
+  },
+};
+
+/**
+ * A v7 database with a branched chat, sync state and the search index saved whole (v6's one
+ * `chats` row): v9 deletes that row (the index is saved in segments now and rebuilt from the
+ * entries, a cache) and keeps every other row.
+ */
+export const fromV7: SchemaFixture = {
+  fromVersion: 7,
+  get stores() {
+    return {
+      ...SHIPPED_STORES[1],
+      ...SHIPPED_STORES[2],
+      ...SHIPPED_STORES[3],
+      ...SHIPPED_STORES[4],
+      ...SHIPPED_STORES[6],
+      ...SHIPPED_STORES[7],
+    };
+  },
+  get rows(): Rows {
+    return {
+      ...v7Rows,
+      searchIndex: [{ key: "chats", data: { format: 1, index: "{}", chats: {} }, savedAt: 5 }],
+    };
+  },
+  get expected(): Rows {
+    return v7Rows;
   },
 };
 
@@ -234,4 +263,11 @@ const v3Rows: Rows = {
     { ...entries[1], id: v3Sibling, sessionId: v1Session, parentId: v1Entry, createdAt: 3 },
   ],
   composerDrafts: [{ sessionId: v1Session, text: "typed in v3", updatedAt: 8 }],
+};
+
+/** A chat as v7 stored it, with what sync had exchanged. */
+const v7Rows: Rows = {
+  ...v3Rows,
+  syncState: [{ ref: `e:${v1Entry}`, docId: "g01", sessionId: v1Session, rev: "1-b" }],
+  syncMeta: [{ key: "outbound", value: { seq: 4 } }],
 };

@@ -10,6 +10,8 @@ import { CHAT_SEARCH_ID } from "../dom-ids";
 
 /** While the index is still being built, ask again this often (ms) so results fill in. */
 const INDEXING_POLL_MS = 700;
+/** While the saved index loads (a few seconds at most), ask again sooner. */
+const LOADING_POLL_MS = 300;
 
 /**
  * "Search chats": the search box and, while it holds a query, the "Search results" listbox in
@@ -24,8 +26,11 @@ export function ChatSearch({ onNavigate, children }: { onNavigate: () => void; c
   const [active, setActive] = useState(-1);
   const listId = useId();
   const results = answer?.query === deferred ? answer.results : [];
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new answer starts with nothing chosen
-  useEffect(() => setActive(-1), [answer]);
+  // Other results start with nothing chosen; the same results asked again (while the index loads
+  // or catches up) keep the choice the arrows made.
+  const shownKeys = results.map(resultKey).join(" ");
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset when what is listed changes
+  useEffect(() => setActive(-1), [shownKeys]);
 
   const open = (r: ChatSearchResult) => {
     void openSearchResult(r.sessionId, r.entryId);
@@ -94,7 +99,8 @@ function useSearchAnswer(query: string): ChatSearchAnswer | null {
     void searchChats(query).then((a) => {
       if (!live || !a) return;
       setAnswer(a);
-      if (a.indexing) timer = setTimeout(() => setPoll((n) => n + 1), INDEXING_POLL_MS);
+      if (a.indexing || a.loading)
+        timer = setTimeout(() => setPoll((n) => n + 1), a.loading ? LOADING_POLL_MS : INDEXING_POLL_MS);
     });
     return () => {
       live = false;
@@ -103,6 +109,8 @@ function useSearchAnswer(query: string): ChatSearchAnswer | null {
   }, [query, poll]);
   return answer;
 }
+
+const resultKey = (r: ChatSearchResult) => r.entryId ?? `title-${r.sessionId}`;
 
 const KIND_LABEL: Record<ChatSearchResult["kind"], string> = {
   message: "Message",
@@ -150,7 +158,7 @@ function SearchResults({
           {results.map((r, i) => (
             // biome-ignore lint/a11y/useKeyWithClickEvents: the keyboard drives the list from the search box (aria-activedescendant)
             <div
-              key={r.entryId ?? `title-${r.sessionId}`}
+              key={resultKey(r)}
               id={optionId(i)}
               role="option"
               tabIndex={-1}
@@ -181,12 +189,16 @@ function SearchResults({
 function searchStatus(answer: ChatSearchAnswer | null): string {
   if (!answer) return "Searching…";
   const progress = answer.indexing;
-  const indexing = !progress
-    ? ""
-    : progress.chatsTotal === 0
-      ? " Indexing…"
-      : ` Indexing ${progress.chatsDone.toLocaleString()} of ${progress.chatsTotal.toLocaleString()} chats…`;
-  if (answer.total === 0) return progress ? `Nothing found yet.${indexing}` : "No chats match.";
+  const loading = answer.loading;
+  const indexing = loading
+    ? ` Searching… (still loading ${loading.total ? Math.floor((100 * loading.done) / loading.total) : 0}%)`
+    : !progress
+      ? ""
+      : progress.chatsTotal === 0
+        ? " Indexing…"
+        : ` Indexing ${progress.chatsDone.toLocaleString()} of ${progress.chatsTotal.toLocaleString()} chats…`;
+  if (answer.total === 0) return progress || loading ? `Nothing found yet.${indexing}` : "No chats match.";
   const shown = answer.results.length < answer.total ? `, best ${answer.results.length} shown` : "";
-  return `${answer.total.toLocaleString()} ${answer.total === 1 ? "match" : "matches"}${shown}.${indexing}`;
+  const soFar = loading ? " so far" : "";
+  return `${answer.total.toLocaleString()} ${answer.total === 1 ? "match" : "matches"}${soFar}${shown}.${indexing}`;
 }
