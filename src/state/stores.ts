@@ -11,16 +11,15 @@ import { DEFAULT_SETTINGS, type Settings } from "./settings-model";
 
 // ---- settings (hydrated from the settings table, kept live across tabs) -----------------------
 
-export const useSettingsStore = create<{ settings: Settings; loaded: boolean }>(() => ({
-  settings: DEFAULT_SETTINGS,
-  loaded: false,
-}));
+type SettingsState = { settings: Settings; loaded: boolean };
+const initialSettings = (): SettingsState => ({ settings: DEFAULT_SETTINGS, loaded: false });
+export const useSettingsStore = create<SettingsState>(initialSettings);
 
 // ---- navigation and transient UI facts ---------------------------------------------------------
 
 export type Notice = { id: number; kind: "error" | "info"; text: string };
 
-export const useUiStore = create<{
+type UiState = {
   sessionId: SessionId | null;
   settingsOpen: boolean;
   /** The user message being edited in place (Edit → a new sibling). */
@@ -34,7 +33,8 @@ export const useUiStore = create<{
   graphOpen: boolean;
   /** Asks the chat to scroll an entry of the active path into view (the nonce repeats a request). */
   scrollTo: { entryId: EntryId; nonce: number } | null;
-}>(() => ({
+};
+const initialUi = (): UiState => ({
   sessionId: null,
   settingsOpen: false,
   editingId: null,
@@ -43,7 +43,8 @@ export const useUiStore = create<{
   notices: [],
   graphOpen: false,
   scrollTo: null,
-}));
+});
+export const useUiStore = create<UiState>(initialUi);
 
 let noticeSeq = 0;
 export function pushNotice(kind: Notice["kind"], text: string): void {
@@ -74,7 +75,9 @@ export type ActiveReply = {
   saveError: string | null;
 };
 
-export const useStreamStore = create<{ replies: Record<string, ActiveReply> }>(() => ({ replies: {} }));
+type StreamState = { replies: Record<string, ActiveReply> };
+const initialStream = (): StreamState => ({ replies: {} });
+export const useStreamStore = create<StreamState>(initialStream);
 
 // ---- maintenance: compaction, branch summary, handoff share one lock (DESIGN §4.7) --------------
 
@@ -90,7 +93,7 @@ export type {
 /** `stored`: found in the table at start-up (another tab may send it first: take the row before sending). */
 export type QueuedMessage = { text: string; queuedAt: number; state: "waiting" | "unsent"; stored?: boolean };
 
-export const useMaintenanceStore = create<{
+type MaintenanceState = {
   op: MaintenanceOp | null;
   /** Sessions whose automatic compaction is paused (a compaction did not make enough room), with the warning. */
   paused: Record<string, string>;
@@ -98,20 +101,14 @@ export const useMaintenanceStore = create<{
   queued: Record<string, QueuedMessage>;
   /** Per chat: a reply with its maintenance in progress (count); a queued message waits for all of it. */
   busy: Record<string, number>;
-}>(() => ({ op: null, paused: {}, queued: {}, busy: {} }));
+};
+const initialMaintenance = (): MaintenanceState => ({ op: null, paused: {}, queued: {}, busy: {} });
+export const useMaintenanceStore = create<MaintenanceState>(initialMaintenance);
 
+/** Every store back to its first state (tests). */
 export function resetStores(): void {
-  useSettingsStore.setState({ settings: DEFAULT_SETTINGS, loaded: false });
-  useUiStore.setState({
-    sessionId: null,
-    settingsOpen: false,
-    editingId: null,
-    composerSeed: null,
-    composerFocus: 0,
-    notices: [],
-    graphOpen: false,
-    scrollTo: null,
-  });
-  useStreamStore.setState({ replies: {} });
-  useMaintenanceStore.setState({ op: null, paused: {}, queued: {}, busy: {} });
+  useSettingsStore.setState(initialSettings());
+  useUiStore.setState(initialUi());
+  useStreamStore.setState(initialStream());
+  useMaintenanceStore.setState(initialMaintenance());
 }
