@@ -15,7 +15,7 @@ import { requestPersistentStorage } from "../db/storage";
 import { subscribeLive } from "../db/subscribe";
 import { getWorker } from "../worker/client";
 import { collectBlobsAfterBoot } from "./actions/blob-gc";
-import { sendQueuedMessage } from "./actions/chat";
+import { sendQueuedMessage } from "./actions/lazy";
 import { holdOwnerLock, isOwnerAlive } from "./actions/owner";
 import { loadQueued, startQueueFlusher } from "./actions/queued-message";
 import { reportActionError } from "./actions/report-error";
