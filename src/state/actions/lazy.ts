@@ -1,6 +1,6 @@
 /**
  * The action code the first screen calls but does not need to paint (send and reply, compaction,
- * handoff, switching branches, the branch verbs) as chunks fetched on demand, so the entry
+ * handoff, switching branches, the branch verbs, importing a file) as chunks fetched on demand, so the entry
  * chunk stays small. UI modules import these stand-ins instead of the real modules: same names,
  * same arguments, the result as a promise. `preloadActions` fetches the chunks right after the
  * first screen (and the composer asks again on focus), so an Enter or a click rarely waits for a
@@ -26,6 +26,7 @@ const reply = () => import("./reply");
 const compact = () => import("./compact");
 const handoff = () => import("./handoff");
 const switchBranch = () => import("./switch-branch");
+const importer = () => import("./import");
 
 /** Starts fetching the action chunks (idempotent: the module loader keeps each promise). */
 export function preloadActions(): void {
@@ -57,3 +58,5 @@ export const previewSwitch = lazily(switchBranch, "previewSwitch");
 export const switchHere = lazily(switchBranch, "switchHere");
 export const returnToBranch = lazily(switchBranch, "returnToBranch");
 export const rememberSwitchChoice = lazily(switchBranch, "rememberSwitchChoice");
+
+export const importFile = lazily(importer, "importFile");
