@@ -45,7 +45,12 @@ export const attachmentProblemAt = lazily(chat, "attachmentProblemAt");
 
 export const stopReply = lazily(reply, "stopReply");
 export const saveUnsaved = lazily(reply, "saveUnsaved");
-export const preloadReplyCode = lazily(reply, "preloadReplyCode");
+const preloadProvider = lazily(reply, "preloadReplyCode");
+/** The composer's focus: the send and reply chunks, then the provider code for the chat's model. */
+export const preloadReplyCode: typeof preloadProvider = (...args) => {
+  preloadActions();
+  return preloadProvider(...args);
+};
 
 export const compactSession = lazily(compact, "compactSession");
 export const cancelMaintenance = lazily(compact, "cancelMaintenance");
