@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { summaryPrompt } from "./compaction/requests";
+import { PROMPT_LABELS } from "./prompt-ids";
 import {
   EDITABLE_PROMPTS,
   isCustomized,
@@ -76,5 +77,20 @@ describe("prompt overrides", () => {
     const custom = summaryPrompt(input, promptTexts({ compaction: { text: "PIRATE {{conversation}}", version: 1 } }));
     expect(custom.startsWith("PIRATE <conversation>")).toBe(true);
     expect(custom).toContain("hello");
+  });
+});
+
+describe("prompt ids (prompt-ids.ts, read without the prompt texts)", () => {
+  it("name every editable prompt once, with its label", () => {
+    expect(EDITABLE_PROMPTS.map((p) => p.id).sort()).toEqual(Object.keys(PROMPT_LABELS).sort());
+    for (const p of EDITABLE_PROMPTS) expect(p.label).toBe(PROMPT_LABELS[p.id]);
+  });
+
+  it("keep stored overrides of known prompts only", () => {
+    expect(promptOverridesFrom({ compaction: { text: "x", version: 2 }, toString: { text: "y", version: 1 } })).toEqual(
+      {
+        compaction: { text: "x", version: 2 },
+      },
+    );
   });
 });

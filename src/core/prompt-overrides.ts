@@ -11,6 +11,8 @@
  *
  * Pure: no I/O.
  */
+
+import { PROMPT_LABELS, type PromptId, type PromptOverride, type PromptOverrides } from "./prompt-ids";
 import {
   BRANCH_SUMMARY,
   COMPACTION_FIRST,
@@ -21,14 +23,8 @@ import {
   HANDOFF_DOCUMENT,
 } from "./prompts";
 
-export type PromptId =
-  | "compaction"
-  | "update"
-  | "split-turn"
-  | "short-summary"
-  | "branch-summary"
-  | "handoff"
-  | "framing";
+export type { PromptId, PromptOverride, PromptOverrides } from "./prompt-ids";
+export { promptOverridesFrom } from "./prompt-ids";
 
 export type EditablePrompt = {
   readonly id: PromptId;
@@ -44,7 +40,7 @@ export type EditablePrompt = {
 export const EDITABLE_PROMPTS: readonly EditablePrompt[] = [
   {
     id: "compaction",
-    label: "Compaction",
+    label: PROMPT_LABELS.compaction,
     file: "compaction-first.md",
     description: "A chat's first compaction: summarize the folded conversation.",
     shipped: COMPACTION_FIRST,
@@ -52,7 +48,7 @@ export const EDITABLE_PROMPTS: readonly EditablePrompt[] = [
   },
   {
     id: "update",
-    label: "Compaction update",
+    label: PROMPT_LABELS.update,
     file: "compaction-update.md",
     description: "Later compactions: update the previous summary with what came after it.",
     shipped: COMPACTION_UPDATE,
@@ -60,7 +56,7 @@ export const EDITABLE_PROMPTS: readonly EditablePrompt[] = [
   },
   {
     id: "split-turn",
-    label: "Split turn",
+    label: PROMPT_LABELS["split-turn"],
     file: "compaction-split-turn.md",
     description: "The beginning of a turn the cut fell inside.",
     shipped: COMPACTION_SPLIT_TURN,
@@ -68,7 +64,7 @@ export const EDITABLE_PROMPTS: readonly EditablePrompt[] = [
   },
   {
     id: "short-summary",
-    label: "Short summary",
+    label: PROMPT_LABELS["short-summary"],
     file: "compaction-short.md",
     description: "The one-line summary on the compaction card.",
     shipped: COMPACTION_SHORT,
@@ -76,7 +72,7 @@ export const EDITABLE_PROMPTS: readonly EditablePrompt[] = [
   },
   {
     id: "branch-summary",
-    label: "Branch summary",
+    label: PROMPT_LABELS["branch-summary"],
     file: "branch-summary.md",
     description: "Summary of a branch you leave (without custom instructions).",
     shipped: BRANCH_SUMMARY,
@@ -84,7 +80,7 @@ export const EDITABLE_PROMPTS: readonly EditablePrompt[] = [
   },
   {
     id: "handoff",
-    label: "Handoff",
+    label: PROMPT_LABELS.handoff,
     file: "handoff-document.md",
     description: "The request for a handoff document to a new chat.",
     shipped: HANDOFF_DOCUMENT,
@@ -92,7 +88,7 @@ export const EDITABLE_PROMPTS: readonly EditablePrompt[] = [
   },
   {
     id: "framing",
-    label: "Framing",
+    label: PROMPT_LABELS.framing,
     file: "compaction-summary-context.md",
     description: "How a compaction summary is handed to the model (recorded on each new compaction).",
     shipped: COMPACTION_SUMMARY_CONTEXT,
@@ -100,18 +96,8 @@ export const EDITABLE_PROMPTS: readonly EditablePrompt[] = [
   },
 ];
 
-export type PromptOverride = {
-  /** null: reset to the shipped prompt. */
-  readonly text: string | null;
-  readonly version: number;
-};
-
-export type PromptOverrides = Readonly<Partial<Record<PromptId, PromptOverride>>>;
-
 /** The text of each overridden prompt (rule 1), what a job carries to the worker. */
 export type PromptTexts = Readonly<Partial<Record<PromptId, string>>>;
-
-const PROMPT_IDS = new Set<string>(EDITABLE_PROMPTS.map((p) => p.id));
 
 function activeText(o: PromptOverride | undefined): string | null {
   return o?.text != null && o.text.trim() !== "" ? o.text.trim() : null;
@@ -158,17 +144,4 @@ export function withPromptText(overrides: PromptOverrides, id: PromptId, text: s
 export function withPromptReset(overrides: PromptOverrides, id: PromptId): PromptOverrides {
   if (!overrides[id]) return overrides;
   return { ...overrides, [id]: { text: null, version: (overrides[id]?.version ?? 0) + 1 } };
-}
-
-/** Stored settings → overrides, dropping anything malformed or unknown (another app version). */
-export function promptOverridesFrom(value: unknown): PromptOverrides {
-  if (typeof value !== "object" || value === null) return {};
-  const out: Partial<Record<PromptId, PromptOverride>> = {};
-  for (const [id, o] of Object.entries(value as Record<string, unknown>)) {
-    if (!PROMPT_IDS.has(id) || typeof o !== "object" || o === null) continue;
-    const { text, version } = o as Record<string, unknown>;
-    if (typeof version !== "number" || !(typeof text === "string" || text === null)) continue;
-    out[id as PromptId] = { text, version };
-  }
-  return out;
 }

@@ -22,7 +22,7 @@ describe("countTokens", () => {
     expect(`${sent.headers["x-api-key"] ?? ""} ${sent.headers.authorization ?? ""}`).toContain("sk-ant-test");
     const { max_tokens: _m, stream: _s, ...same } = buildParams(req);
     expect(sent.body).toEqual(same);
-    expect(sent.body).toEqual(countTokensParams(req));
+    expect(sent.body).toEqual(await countTokensParams(req));
     expect(sent.body).not.toHaveProperty("max_tokens");
     expect(sent.body).not.toHaveProperty("stream");
   });

@@ -10,7 +10,6 @@
  * and no message leaves with the key in it.
  */
 import type { MessageCountTokensParams } from "@anthropic-ai/sdk/resources/messages";
-import { buildParams } from "./anthropic";
 import { classifyError } from "./classify-error";
 import { type ClientDeps, makeAnthropicClient } from "./clients";
 import { resolveEndpoint } from "./endpoint";
@@ -29,8 +28,12 @@ export type CountTokensResult =
 
 export type CountTokensFn = (req: CountTokensRequest, signal?: AbortSignal) => Promise<CountTokensResult>;
 
-/** The count endpoint's params for the request `req` would stream. */
-export function countTokensParams(req: CountTokensRequest): MessageCountTokensParams {
+/**
+ * The count endpoint's params for the request `req` would stream. The stream adapter is imported
+ * on demand: the registry loads it lazily too, and a static import here kept it from splitting.
+ */
+export async function countTokensParams(req: CountTokensRequest): Promise<MessageCountTokensParams> {
+  const { buildParams } = await import("./anthropic");
   const { max_tokens: _max, stream: _stream, ...rest } = buildParams({ ...req, signal: new AbortController().signal });
   const params: MessageCountTokensParams = { model: rest.model, messages: rest.messages };
   if (rest.system !== undefined) params.system = rest.system;
@@ -53,7 +56,7 @@ export function createCountTokens(deps: ClientDeps = {}): CountTokensFn {
     if (!endpoint.ok) return { ok: false, reason: "refused", message: endpoint.error.message };
     try {
       const client = makeAnthropicClient(provider, deps);
-      const counted = await client.messages.countTokens(countTokensParams(req), signal ? { signal } : undefined);
+      const counted = await client.messages.countTokens(await countTokensParams(req), signal ? { signal } : undefined);
       const n = counted.input_tokens;
       if (typeof n !== "number" || !Number.isFinite(n) || n < 0) {
         return { ok: false, reason: "failed", message: "The token count in the reply is not a number." };

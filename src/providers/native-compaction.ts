@@ -9,10 +9,8 @@
  */
 import type { LlmContext } from "../core/session/context";
 import type { AnthropicCompaction, CompactionMethod, OpenAIRemoteCompaction } from "../core/session/entries";
-import { convertMessages as anthropicMessages } from "./anthropic";
 import { type ClientDeps, makeAnthropicClient, makeOpenAIClient } from "./clients";
 import { ANTHROPIC_COMPACTION_BETA, withAnthropicCompactionBlock, withOpenAINativeItems } from "./native-prefix";
-import { convertMessages as responsesInput } from "./openai-responses";
 import type { ProviderConfig } from "./types";
 
 export type NativeCompactionRequest = {
@@ -50,6 +48,8 @@ export function createCompactNative(deps: ClientDeps = {}): CompactNativeFn {
 export const compactNative: CompactNativeFn = createCompactNative();
 
 async function compactOpenAI(req: NativeCompactionRequest, deps: ClientDeps): Promise<OpenAIRemoteCompaction> {
+  // The adapters' converters on demand: the worker loads each adapter only for its own provider.
+  const { convertMessages: responsesInput } = await import("./openai-responses");
   const client = makeOpenAIClient(req.provider, deps);
   const input = withOpenAINativeItems(req.context, responsesInput(req.context));
   const instructions = req.context.system.trim() ? req.context.system : undefined;
@@ -65,6 +65,7 @@ async function compactOpenAI(req: NativeCompactionRequest, deps: ClientDeps): Pr
 }
 
 async function compactAnthropic(req: NativeCompactionRequest, deps: ClientDeps): Promise<AnthropicCompaction> {
+  const { convertMessages: anthropicMessages } = await import("./anthropic");
   const client = makeAnthropicClient(req.provider, deps);
   const instructions = req.instructions?.trim();
   // Streamed: the SDK refuses a non-streaming request whose max_tokens could take over ten minutes.

@@ -13,14 +13,12 @@ import { onVersionChange } from "../db/schema-events";
 import { getAllSettings } from "../db/settings";
 import { requestPersistentStorage } from "../db/storage";
 import { subscribeLive } from "../db/subscribe";
-import { getWorker } from "../worker/client";
 import { collectBlobsAfterBoot } from "./actions/blob-gc";
-import { sendQueuedMessage } from "./actions/chat";
+import { sendQueuedMessage } from "./actions/lazy";
 import { holdOwnerLock, isOwnerAlive } from "./actions/owner";
 import { loadQueued, startQueueFlusher } from "./actions/queued-message";
 import { reportActionError } from "./actions/report-error";
 import { startChatSearch } from "./actions/search";
-import { resumeSync } from "./actions/sync";
 import { settingsFromRows } from "./settings-model";
 import { useSettingsStore, useUiStore } from "./stores";
 
@@ -83,11 +81,15 @@ export async function boot(): Promise<() => void> {
   // The search worker loads its saved index (or builds it) and catches up before the first search.
   startChatSearch();
   const stopBlobGc = collectBlobsAfterBoot();
-  void resumeSync();
+  // Sync (when turned on) resumes from its own chunk: nothing on the first screen needs it.
+  void import("./actions/sync").then(({ resumeSync }) => resumeSync()).catch(() => {});
   // Warm the worker: the first real count (the meter, a threshold check) would otherwise pay for
   // starting it and loading the default model's token ranks.
-  void getWorker()
-    .countTexts(resolveModel(useSettingsStore.getState().settings.defaultModel.modelId).info.encoding, [])
+  // (The worker client is fetched here, not in the entry chunk.)
+  void import("../worker/client")
+    .then(({ getWorker }) =>
+      getWorker().countTexts(resolveModel(useSettingsStore.getState().settings.defaultModel.modelId).info.encoding, []),
+    )
     .catch(() => {});
 
   return () => {

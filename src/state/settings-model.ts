@@ -4,7 +4,7 @@
  */
 import type { LargerModels } from "../core/compaction/promotion";
 import { type CompactionSettings, DEFAULT_COMPACTION_SETTINGS } from "../core/compaction/settings";
-import { type PromptOverrides, promptOverridesFrom } from "../core/prompt-overrides";
+import { type PromptOverrides, promptOverridesFrom } from "../core/prompt-ids";
 import { chatParamsFrom, type ParamsPreset, type PromptPreset } from "../core/session/chat-params";
 import type { ModelRef } from "../core/session/entries";
 import type { CalibrationTable } from "../core/tokens/claude-estimate";

@@ -5,7 +5,7 @@ import { Notices } from "./common/Notices";
 import { useSessionView } from "./hooks";
 import { ImportDialog, SwitchBranchDialog } from "./lazy-dialogs";
 import { HistoryGraph, SettingsDialog } from "./lazy-panels";
-import { CommandPalette } from "./palette/CommandPalette";
+import { CommandPalette } from "./palette/CommandPaletteKeys";
 import { SkipLink } from "./SkipLink";
 import { DropToImport } from "./sessions/DropToImport";
 import { SessionSidebar } from "./sessions/SessionSidebar";

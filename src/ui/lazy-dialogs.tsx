@@ -1,5 +1,5 @@
 import { type ComponentProps, lazy, Suspense } from "react";
-import { useImportStore } from "../state/actions/import";
+import { useImportStore } from "../state/actions/import-store";
 import { useCompactDialog } from "../state/dialogs/compact-dialog";
 import { useHandoffDialog } from "../state/dialogs/handoff-dialog";
 import { useSwitchDialog } from "../state/dialogs/switch-dialog";

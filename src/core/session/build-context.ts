@@ -52,7 +52,7 @@ import {
   COMPACTION_SUMMARY_CONTEXT,
   fillTemplate,
   HANDOFF_CONTEXT,
-} from "../prompts";
+} from "../prompts-context";
 import { commandContextText, isCommandSent } from "./agent-entries";
 import type { ContextMessage, ContextUserMessage, LlmContext } from "./context";
 import {

@@ -13,7 +13,6 @@
 import { buildContext } from "../../core/session/build-context";
 import type { Entry } from "../../core/session/entries";
 import type { CountTokensFn, CountTokensRequest } from "../../providers/count-tokens";
-import { countTokens } from "../../providers/registry";
 import { useSettingsStore } from "../stores";
 import { attachmentDataFor } from "./attachments";
 import { type ChatTarget, requestParams } from "./chat-target";
@@ -26,6 +25,10 @@ export const FAILURE_BACKOFF_MS = 60_000;
 export const SEND_COUNT_WAIT_MS = 1_000;
 /** The meter waits this long for the exact count before it settles for the estimate (ms). */
 export const METER_COUNT_WAIT_MS = 10_000;
+
+/** The registry's counter, fetched with the registry on first use (the meter is on the first screen). */
+const countTokens: CountTokensFn = async (req, signal) =>
+  (await import("../../providers/registry")).countTokens(req, signal);
 
 export type ExactCounterDeps = {
   /** The counting call; default: providers/registry.ts `countTokens` (loads the adapter on first use). */

@@ -4,7 +4,7 @@
  * settings are never part of an export.
  */
 import type { SessionId } from "../../core/session/ids";
-import { type ExportedFile, type ExportFormat, type ExportRequest, exportInWorker } from "../../db/transfer/client";
+import type { ExportedFile, ExportFormat, ExportRequest } from "../../db/transfer/client";
 import { reportActionError } from "./report-error";
 
 export type { ExportedFile, ExportFormat } from "../../db/transfer/client";
@@ -30,6 +30,8 @@ export function exportAllSessions(now: number = Date.now()): Promise<ExportedFil
 }
 
 async function run(what: string, request: ExportRequest): Promise<ExportedFile | null> {
+  // The transfer worker's client is fetched with the first export (the menu is on the first screen).
+  const { exportInWorker } = await import("../../db/transfer/client");
   const outcome = await exportInWorker(request);
   if (outcome.kind === "ok") return outcome.file;
   reportActionError(what, new Error(outcome.message));

@@ -5,30 +5,21 @@
  * error (with nothing written) when the file is bad. A successful import closes the dialog,
  * says what came in, and opens the imported chat.
  */
-import { create } from "zustand";
 import {
   type ConflictChoice,
   type ImportAnalysis,
   type ImportedSessionSummary,
   type ImportHandle,
-  type ImportProgress,
   startImport,
 } from "../../db/transfer/client";
 import { pushNotice } from "../stores";
+import { type ImportState, useImportStore } from "./import-store";
 import { openSession } from "./sessions";
 
 export type { ImportProgress } from "../../db/transfer/client";
+export { type ImportState, useImportStore };
 
 type Ready = Extract<ImportAnalysis, { kind: "ready" }>;
-
-export type ImportState =
-  | { phase: "idle" }
-  | { phase: "reading"; fileName: string; progress: ImportProgress | null }
-  | { phase: "confirm"; fileName: string; analysis: Ready }
-  | { phase: "writing"; fileName: string; progress: ImportProgress | null }
-  | { phase: "error"; fileName: string; message: string };
-
-export const useImportStore = create<ImportState>(() => ({ phase: "idle" }));
 
 let handle: ImportHandle | null = null;
 

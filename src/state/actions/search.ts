@@ -5,14 +5,26 @@
 import type { EntryId, SessionId } from "../../core/session/ids";
 import { buildTreeIndex, deepestLeafFrom, pathToRoot } from "../../core/session/tree";
 import { getEntries, moveLeaf } from "../../db/entries";
-import { searchChats, startChatSearch } from "../../db/search/client";
+import type { ChatSearchAnswer } from "../../db/search/client";
 import { getSession } from "../../db/sessions";
 import { useUiStore } from "../stores";
 import { reportActionError } from "./report-error";
 import { openSession } from "./sessions";
 
 export type { ChatSearchAnswer, ChatSearchResult, SearchResultKind, SnippetPart } from "../../db/search/client";
-export { searchChats, startChatSearch };
+
+/** The search client (and comlink) is fetched at boot, off the entry chunk. */
+const client = () => import("../../db/search/client");
+
+export function startChatSearch(): void {
+  void client()
+    .then((c) => c.startChatSearch())
+    .catch(() => {}); // the first query tries again
+}
+
+export async function searchChats(query: string): Promise<ChatSearchAnswer | null> {
+  return (await client()).searchChats(query);
+}
 
 /**
  * Opens `sessionId` showing `entryId` (null: a title match, the chat as it is). An entry off the

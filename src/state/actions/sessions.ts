@@ -6,8 +6,6 @@ import { deleteSession as dbDeleteSession, renameSession as dbRename, updateSess
 import { setSetting } from "../../db/settings";
 import { useSettingsStore, useUiStore } from "../stores";
 import { collectBlobsNow } from "./blob-gc";
-import { resumeAutoCompaction } from "./compact";
-import { stopReply } from "./reply";
 import { reportActionError } from "./report-error";
 
 export function openSession(sessionId: SessionId | null): void {
@@ -30,7 +28,8 @@ export async function renameSession(sessionId: SessionId, title: string): Promis
 
 export async function deleteSession(sessionId: SessionId): Promise<void> {
   try {
-    stopReply(sessionId);
+    // The reply and compaction code load on demand (a reply running means it is loaded already).
+    (await import("./reply")).stopReply(sessionId);
     await dbDeleteSession(sessionId);
     if (useUiStore.getState().sessionId === sessionId) openSession(null);
     void collectBlobsNow();
@@ -44,7 +43,7 @@ export async function chooseModel(sessionId: SessionId | null, model: ModelRef):
   try {
     if (sessionId) {
       await updateSession(sessionId, { model });
-      resumeAutoCompaction(sessionId); // a model change lifts the pause (DESIGN §4.7)
+      (await import("./compact")).resumeAutoCompaction(sessionId); // a model change lifts the pause (DESIGN §4.7)
     }
     useSettingsStore.setState((s) => ({ settings: { ...s.settings, defaultModel: model } }));
     await setSetting("defaultModel", model);

@@ -1,6 +1,5 @@
 /** Settings actions: save (optimistically, then to the settings table) and list a provider's models. */
 import { setSetting } from "../../db/settings";
-import { listModels } from "../../providers/registry";
 import type { ProviderConfig } from "../../providers/types";
 import type { Settings } from "../settings-model";
 import { pushNotice, useSettingsStore } from "../stores";
@@ -70,7 +69,11 @@ export function fetchProviderModels(provider: ProviderConfig): Promise<string[]>
   if (!cached) {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 10_000);
-    cached = listModels(provider, controller.signal).catch(() => []);
+    // The registry (and the provider error classes it brings) is fetched on first use: the model
+    // picker asks at first paint, and the entry chunk should not carry it.
+    cached = import("../../providers/registry")
+      .then(({ listModels }) => listModels(provider, controller.signal))
+      .catch(() => []);
     modelListCache.set(key, cached);
   }
   return cached;

@@ -6,7 +6,8 @@
  */
 import { create } from "zustand";
 import type { EntryId, SessionId } from "../../core/session/ids";
-import { type CompactResult, cancelMaintenance, compactSession } from "../actions/compact";
+import type { CompactResult } from "../actions/compact";
+import { cancelMaintenance, compactSession } from "../actions/lazy";
 
 export type CompactDialogState = {
   target: { sessionId: SessionId; upToEntryId?: EntryId; upToSnippet?: string } | null;

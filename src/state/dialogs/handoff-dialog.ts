@@ -5,8 +5,7 @@
  */
 import { create } from "zustand";
 import type { EntryId, SessionId } from "../../core/session/ids";
-import { cancelMaintenance } from "../actions/compact";
-import { createHandoffSession, startHandoff } from "../actions/handoff";
+import { cancelMaintenance, createHandoffSession, startHandoff } from "../actions/lazy";
 
 export type HandoffProblem = { title: string; body: string; error: boolean; retry: boolean };
 

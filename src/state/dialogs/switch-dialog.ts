@@ -7,14 +7,8 @@
  */
 import { create } from "zustand";
 import type { EntryId, SessionId } from "../../core/session/ids";
-import { cancelMaintenance } from "../actions/compact";
-import {
-  previewSwitch,
-  rememberSwitchChoice,
-  type SwitchChoice,
-  type SwitchResult,
-  switchHere,
-} from "../actions/switch-branch";
+import { cancelMaintenance, previewSwitch, rememberSwitchChoice, switchHere } from "../actions/lazy";
+import type { SwitchChoice, SwitchResult } from "../actions/switch-branch";
 import { pushNotice } from "../stores";
 
 export type SwitchDialogTarget = {

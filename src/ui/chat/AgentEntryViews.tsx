@@ -7,7 +7,7 @@ import type {
   ThinkingLevelChangeEntry,
 } from "../../core/session/entries";
 import { contextNoteText } from "../../core/session/entry-text";
-import { Markdown } from "../markdown/Markdown";
+import { Markdown } from "../markdown/LazyMarkdown";
 import { snippet } from "./MessageItem";
 import "./agent-entries.css";
 

@@ -1,5 +1,5 @@
 import { childrenOf, deepestLeafFrom, pathToRoot } from "../../core/session/tree";
-import { returnToLatest } from "../../state/actions/chat";
+import { returnToLatest } from "../../state/actions/lazy";
 import type { SessionView } from "../hooks";
 
 /**

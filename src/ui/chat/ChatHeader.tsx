@@ -8,8 +8,8 @@ import type { SessionView } from "../hooks";
 import { splitPart } from "../sessions/title-part";
 import { ContextMeter } from "./ContextMeter";
 import { ExportMenuItems } from "./ExportMenu";
+import { SessionPromptDialog } from "./lazy-chat";
 import { ModelPicker } from "./ModelPicker";
-import { SessionPromptDialog } from "./SessionPromptDialog";
 import "./chat-header.css";
 
 /**

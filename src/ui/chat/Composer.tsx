@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import type { Session } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
-import { sendMessage } from "../../state/actions/chat";
 import {
   clearComposerDraft,
   composerDraftChanged,
@@ -9,7 +8,7 @@ import {
   flushComposerDraft,
   loadComposerDraft,
 } from "../../state/actions/composer-drafts";
-import { preloadReplyCode, stopReply } from "../../state/actions/reply";
+import { preloadReplyCode, sendMessage, stopReply } from "../../state/actions/lazy";
 import { useMaintenanceStore, useStreamStore, useUiStore } from "../../state/stores";
 import { AttachButton, filesOf } from "./AttachButton";
 import { AttachmentTray } from "./AttachmentTray";

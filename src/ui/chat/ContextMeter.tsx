@@ -13,7 +13,6 @@ import {
 import { resolveModel } from "../../core/tokens/models";
 import { type ChatTarget, chatTarget, isTargetError } from "../../state/actions/chat-target";
 import { countable, METER_COUNT_WAIT_MS } from "../../state/actions/exact-count";
-import { measureContext } from "../../state/actions/measure";
 import { keepReading, keptReading, meterKeyFor, sourceOf } from "../../state/actions/meter-readings";
 import { openCompactDialog } from "../../state/dialogs/compact-dialog";
 import { findProvider } from "../../state/settings-model";
@@ -46,7 +45,10 @@ function useMeterReading(
     if (!target || !worthMeasuring) return;
     let live = true;
     const timer = setTimeout(() => {
-      measureContext(path, target, METER_COUNT_WAIT_MS)
+      // The measuring code (worker client, exact counter) is fetched on the first measure, after
+      // the debounce: the estimate above needs none of it, and it stays out of the entry chunk.
+      import("../../state/actions/measure")
+        .then(({ measureContext }) => measureContext(path, target, METER_COUNT_WAIT_MS))
         .then((m) => {
           if (!live) return;
           const reading: MeterReading = { tokens: m.tokens, source: sourceOf(m) };

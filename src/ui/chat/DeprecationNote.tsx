@@ -1,4 +1,7 @@
 import { deprecationOf } from "../../core/tokens/models";
+// Its style (and the model-settings rules Settings › Models shares) sits in chat-setup.css, which
+// must load with the header, not with the dialogs that are chunks of their own.
+import "./chat-setup.css";
 
 /** Today as YYYY-MM-DD (UTC), the form the registry's end-of-life dates use. */
 const today = () => new Date().toISOString().slice(0, 10);

@@ -38,11 +38,6 @@ const STARTER_MODEL: Record<Choice, string> = {
   openrouter: "openrouter/auto",
 };
 
-/** Shown in the empty chat while no provider can be used: nothing has a key and there is no custom one. */
-export function needsFirstRun(settings: Settings): boolean {
-  return settings.providers.every((p) => p.builtIn && !p.apiKey.trim());
-}
-
 function providerFor(choice: Choice, settings: Settings, key: string, baseUrl: string): ProviderConfig {
   const builtIn = settings.providers.find((p) => p.id === choice);
   if (builtIn) return { ...builtIn, apiKey: key, baseUrl };

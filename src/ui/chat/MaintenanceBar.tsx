@@ -1,5 +1,5 @@
 import type { SessionId } from "../../core/session/ids";
-import { cancelMaintenance } from "../../state/actions/compact";
+import { cancelMaintenance } from "../../state/actions/lazy";
 import { discardQueued, sendUnsent } from "../../state/actions/queued-message";
 import { type MaintenanceKind, useMaintenanceStore, useStreamStore, useUiStore } from "../../state/stores";
 import { automaticReasonText, progressText } from "./maintenance-text";

@@ -1,5 +1,5 @@
 import type { MessageEntry, StopReason } from "../../core/session/entries";
-import { branchFromHere, regenerate } from "../../state/actions/chat";
+import { branchFromHere, regenerate } from "../../state/actions/lazy";
 import { openCompactDialog } from "../../state/dialogs/compact-dialog";
 import { openSwitchDialog } from "../../state/dialogs/switch-dialog";
 import { useUiStore } from "../../state/stores";

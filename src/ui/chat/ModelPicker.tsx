@@ -7,7 +7,7 @@ import { chooseModel } from "../../state/actions/sessions";
 import { fetchProviderModels, updateProvider } from "../../state/actions/settings";
 import { useSettingsStore } from "../../state/stores";
 import { DeprecationNote } from "./DeprecationNote";
-import { ModelSettingsDialog } from "./ModelSettingsDialog";
+import { ModelSettingsDialog } from "./lazy-chat";
 
 const OTHER = "__other__";
 export const encode = (ref: ModelRef) => `${ref.providerId}::${ref.modelId}`;

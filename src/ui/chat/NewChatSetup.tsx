@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { useNewChatDraft } from "../../state/actions/chat-setup";
-import { SessionPromptDialog } from "./SessionPromptDialog";
+import { SessionPromptDialog } from "./lazy-chat";
 
 /** Before the first message: set the new chat's own system prompt (saved presets included). */
 export function NewChatSetup() {

@@ -1,4 +1,4 @@
-import { EDITABLE_PROMPTS } from "../../core/prompt-overrides";
+import { PROMPT_LABELS } from "../../core/prompt-ids";
 
 /** Which version of each prompt wrote a summary (recorded in its details), if it was recorded. */
 export function promptVersionText(details: unknown): string | null {
@@ -9,7 +9,8 @@ export function promptVersionText(details: unknown): string | null {
     ([, v]) => typeof v === "string" && v !== "default",
   );
   if (custom.length === 0) return "default prompts";
-  const label = (id: string) => EDITABLE_PROMPTS.find((p) => p.id === id)?.label ?? id;
+  const label = (id: string) =>
+    Object.hasOwn(PROMPT_LABELS, id) ? PROMPT_LABELS[id as keyof typeof PROMPT_LABELS] : id;
   return `prompts: ${custom.map(([id, v]) => `${label(id)} ${String(v)}`).join(", ")}`;
 }
 

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import type { SessionId } from "../../core/session/ids";
-import { saveUnsaved } from "../../state/actions/reply";
+import { saveUnsaved } from "../../state/actions/lazy";
 import { useStreamStore } from "../../state/stores";
 import { Markdown } from "../markdown/LazyMarkdown";
 import { ThinkingView } from "./ThinkingView";

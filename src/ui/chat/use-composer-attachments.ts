@@ -2,12 +2,12 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import type { AttachmentBlock, Session } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
 import { attachFile } from "../../state/actions/attachments";
-import { attachmentProblemAt } from "../../state/actions/chat";
 import {
   composerAttachments,
   loadComposerAttachments,
   setComposerAttachments,
 } from "../../state/actions/composer-attachments";
+import { attachmentProblemAt } from "../../state/actions/lazy";
 import { useSettingsStore } from "../../state/stores";
 
 /**

@@ -9,9 +9,8 @@
 import type { Entry } from "../../core/session/entries";
 import { entryText } from "../../core/session/entry-text";
 import type { EntryId, SessionId } from "../../core/session/ids";
-import { branchFromHere } from "../../state/actions/chat";
+import { branchFromHere, switchHere } from "../../state/actions/lazy";
 import { openSession } from "../../state/actions/sessions";
-import { switchHere } from "../../state/actions/switch-branch";
 import { openCompactDialog } from "../../state/dialogs/compact-dialog";
 import { openSwitchDialog } from "../../state/dialogs/switch-dialog";
 import { pushNotice, useUiStore } from "../../state/stores";

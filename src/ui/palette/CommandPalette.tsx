@@ -7,7 +7,7 @@ import { encode, modelIdsFor, useListedModels } from "../chat/ModelPicker";
 import { CHAT_SEARCH_ID } from "../dom-ids";
 import type { SessionView } from "../hooks";
 import { filterPalette } from "./palette-filter";
-import { isPaletteKey, SHORTCUTS, shortcutLabel, whichShortcut } from "./shortcuts";
+import { SHORTCUTS, shortcutLabel } from "./shortcuts";
 import "./palette.css";
 
 type Command = {
@@ -27,33 +27,11 @@ type Command = {
 };
 
 /**
- * The command palette (Ctrl+K / ⌘K anywhere): every main action by name, filtered as you type,
- * arrows and Enter to run one. Also owns the app's other global shortcuts (shortcuts.ts), which it
- * lists next to their commands.
+ * The command palette's dialog (opened by Ctrl+K / ⌘K: CommandPaletteKeys.tsx): every main action
+ * by name, filtered as you type, arrows and Enter to run one, with the app's other global shortcuts
+ * (shortcuts.ts) listed next to their commands.
  */
-export function CommandPalette({ view, onShowSessions }: { view: SessionView; onShowSessions: () => void }) {
-  const [open, setOpen] = useState(false);
-  useEffect(() => {
-    const onKey = (e: globalThis.KeyboardEvent) => {
-      if (isPaletteKey(e)) {
-        e.preventDefault();
-        setOpen((o) => !o);
-        return;
-      }
-      const shortcut = whichShortcut(e);
-      if (!shortcut) return;
-      e.preventDefault();
-      if (shortcut === "newChat") newChat();
-      else if (shortcut === "settings") useUiStore.setState({ settingsOpen: true });
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, []);
-  if (!open) return null;
-  return <PaletteDialog view={view} onShowSessions={onShowSessions} onClose={() => setOpen(false)} />;
-}
-
-function PaletteDialog({
+export function PaletteDialog({
   view,
   onShowSessions,
   onClose,

@@ -1,0 +1,67 @@
+/**
+ * The action code the first screen calls but does not need to paint (send and reply, compaction,
+ * handoff, switching branches, the branch verbs, importing a file) as chunks fetched on demand, so the entry
+ * chunk stays small. UI modules import these stand-ins instead of the real modules: same names,
+ * same arguments, the result as a promise. `preloadActions` fetches the chunks right after the
+ * first screen (and the composer asks again on focus), so an Enter or a click rarely waits for a
+ * fetch; once loaded, a call costs one microtask.
+ *
+ * Type-only imports of the real modules keep the signatures in one place.
+ */
+
+// biome-ignore lint/suspicious/noExplicitAny: a function of any arguments, narrowed by the caller's key
+type Fn = (...args: any[]) => unknown;
+
+/** A stand-in for `key` of the module `load` brings: same parameters, its result awaited. */
+function lazily<M, K extends keyof M>(load: () => Promise<M>, key: K) {
+  type F = M[K] extends Fn ? M[K] : never;
+  return async (...args: Parameters<F>): Promise<Awaited<ReturnType<F>>> => {
+    const m = await load();
+    return (m[key] as F)(...args) as Awaited<ReturnType<F>>;
+  };
+}
+
+const chat = () => import("./chat");
+const reply = () => import("./reply");
+const compact = () => import("./compact");
+const handoff = () => import("./handoff");
+const switchBranch = () => import("./switch-branch");
+const importer = () => import("./import");
+
+/** Starts fetching the action chunks (idempotent: the module loader keeps each promise). */
+export function preloadActions(): void {
+  for (const load of [chat, reply, compact, switchBranch]) void load().catch(() => {});
+}
+
+export const sendMessage = lazily(chat, "sendMessage");
+export const sendQueuedMessage = lazily(chat, "sendQueuedMessage");
+export const editMessage = lazily(chat, "editMessage");
+export const regenerate = lazily(chat, "regenerate");
+export const continueReply = lazily(chat, "continueReply");
+export const branchFromHere = lazily(chat, "branchFromHere");
+export const returnToLatest = lazily(chat, "returnToLatest");
+export const showVersion = lazily(chat, "showVersion");
+export const attachmentProblemAt = lazily(chat, "attachmentProblemAt");
+
+export const stopReply = lazily(reply, "stopReply");
+export const saveUnsaved = lazily(reply, "saveUnsaved");
+const preloadProvider = lazily(reply, "preloadReplyCode");
+/** The composer's focus: the send and reply chunks, then the provider code for the chat's model. */
+export const preloadReplyCode: typeof preloadProvider = (...args) => {
+  preloadActions();
+  return preloadProvider(...args);
+};
+
+export const compactSession = lazily(compact, "compactSession");
+export const cancelMaintenance = lazily(compact, "cancelMaintenance");
+export const resumeAutoCompaction = lazily(compact, "resumeAutoCompaction");
+
+export const startHandoff = lazily(handoff, "startHandoff");
+export const createHandoffSession = lazily(handoff, "createHandoffSession");
+
+export const previewSwitch = lazily(switchBranch, "previewSwitch");
+export const switchHere = lazily(switchBranch, "switchHere");
+export const returnToBranch = lazily(switchBranch, "returnToBranch");
+export const rememberSwitchChoice = lazily(switchBranch, "rememberSwitchChoice");
+
+export const importFile = lazily(importer, "importFile");

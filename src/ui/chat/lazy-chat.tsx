@@ -1,0 +1,45 @@
+import { type ComponentProps, lazy, Suspense } from "react";
+import type { ModelSettingsDialog as ModelSettingsImpl } from "./ModelSettingsDialog";
+import type { SessionPromptDialog as SessionPromptImpl } from "./SessionPromptDialog";
+
+/**
+ * Parts of the chat screen that are not needed to paint it, as chunks of their own: the first-run
+ * card (shown only until a key is set), and the model options and chat prompt dialogs (opened by
+ * a click). Each loads when first rendered; `preloadChatParts` warms them once the first screen is
+ * up, so a click rarely waits. Same names and props as the components they stand for.
+ */
+const loadFirstRun = () => import("./FirstRunCard");
+const loadModelSettings = () => import("./ModelSettingsDialog");
+const loadSessionPrompt = () => import("./SessionPromptDialog");
+
+const FirstRunImpl = lazy(() => loadFirstRun().then((m) => ({ default: m.FirstRunCard })));
+const ModelSettings = lazy(() => loadModelSettings().then((m) => ({ default: m.ModelSettingsDialog })));
+const SessionPrompt = lazy(() => loadSessionPrompt().then((m) => ({ default: m.SessionPromptDialog })));
+
+export function preloadChatParts(): void {
+  for (const load of [loadModelSettings, loadSessionPrompt]) void load().catch(() => {});
+}
+
+export function FirstRunCard() {
+  return (
+    <Suspense fallback={null}>
+      <FirstRunImpl />
+    </Suspense>
+  );
+}
+
+export function ModelSettingsDialog(props: ComponentProps<typeof ModelSettingsImpl>) {
+  return (
+    <Suspense fallback={null}>
+      <ModelSettings {...props} />
+    </Suspense>
+  );
+}
+
+export function SessionPromptDialog(props: ComponentProps<typeof SessionPromptImpl>) {
+  return (
+    <Suspense fallback={null}>
+      <SessionPrompt {...props} />
+    </Suspense>
+  );
+}

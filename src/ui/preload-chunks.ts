@@ -1,0 +1,22 @@
+import { preloadActions } from "../state/actions/lazy";
+import { preloadChatParts } from "./chat/lazy-chat";
+import { preloadPalette } from "./palette/CommandPaletteKeys";
+
+/** How long the page may stay busy before the chunks are fetched anyway (ms). */
+const IDLE_TIMEOUT_MS = 2_000;
+
+/**
+ * Once the first screen is up and the page is idle, fetches the chunks a first click or Enter is
+ * likely to need (the send and reply code, the command palette, the model and chat-prompt
+ * dialogs), so that click rarely waits for the network. Not modulepreloads in index.html: those
+ * would be part of the first screen's download again.
+ */
+export function preloadChunksWhenIdle(): void {
+  const run = () => {
+    preloadActions();
+    preloadPalette();
+    preloadChatParts();
+  };
+  if (typeof requestIdleCallback === "function") requestIdleCallback(run, { timeout: IDLE_TIMEOUT_MS });
+  else setTimeout(run, IDLE_TIMEOUT_MS / 4);
+}
