@@ -105,3 +105,9 @@ export function summarizerSpec(target: ChatTarget, settings?: Settings): Summari
   if (settings && remoteSummarizerSet(settings.remoteSummarizer)) spec.remote = settings.remoteSummarizer;
   return spec;
 }
+
+/** The api a reply in `session` would use now; null when it could not be sent (no key, unknown provider). */
+export function replyApi(session: Session | undefined, settings: Settings): ApiKind | null {
+  const target = chatTarget(session, settings);
+  return isTargetError(target) ? null : target.api;
+}

@@ -17,12 +17,11 @@ import { pushNotice, useSettingsStore, useUiStore } from "../stores";
 import { attachmentProblemFor } from "./attachments";
 import { restoreNewChatDraft, takeNewChatDraft } from "./chat-setup";
 import { missingKeyFor } from "./chat-target";
-import { type ReplyOptions, replyAndMaintain } from "./conversation";
+import type { ReplyOptions } from "./conversation";
 import { knownPath, rememberPath } from "./known-paths";
 import { holdSession, isIdle, queueMessage } from "./queued-message";
-import { clearPendingReply, showPendingReply } from "./reply";
+import { clearPendingReply, showPendingReply } from "./reply-lane";
 import { reportActionError } from "./report-error";
-import { nameChatWithModel } from "./title";
 
 /**
  * Runs a reply (and its maintenance) in the background. The chat is held from the first instant: a
@@ -32,7 +31,9 @@ import { nameChatWithModel } from "./title";
 function startReply(sessionId: SessionId, parentId: EntryId, opts: ReplyOptions = {}): Promise<void> {
   const release = holdSession(sessionId);
   showPendingReply(sessionId, parentId);
-  return replyAndMaintain(sessionId, parentId, opts)
+  // The reply engine and the provider code are fetched on demand (the composer's focus fetches them early).
+  return import("./conversation")
+    .then(({ replyAndMaintain }) => replyAndMaintain(sessionId, parentId, opts))
     .catch((e) => reportActionError("The reply could not be saved", e))
     .finally(() => {
       clearPendingReply(sessionId);
@@ -256,7 +257,7 @@ async function sendFirst(text: string, attachments: readonly AttachmentBlock[]):
   sendSaved(sessionId, entry.id);
   const reply = startReply(sessionId, entry.id, { preflight: true, read: { session: fresh, path: [entry] } });
   // A new chat, once its first reply is in: a better title than the first words, if enabled.
-  void reply.then(() => nameChatWithModel(sessionId));
+  void reply.then(async () => (await import("./title")).nameChatWithModel(sessionId));
   return sessionId;
 }
 

@@ -1,7 +1,7 @@
 /** "Delete all data" (Settings › Data): stop what runs, delete the database and Grove's local keys. */
 import { deleteDatabase } from "../../db/delete-all";
 import { useStreamStore } from "../stores";
-import { stopReply } from "./reply";
+import { stopReply } from "./reply-lane";
 import { reportActionError } from "./report-error";
 
 /** Keys Grove keeps in localStorage (the theme, test flags): all start with this. */

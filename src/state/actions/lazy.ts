@@ -9,8 +9,8 @@
  * Type-only imports of the real modules keep the signatures in one place.
  */
 
-// biome-ignore lint/suspicious/noExplicitAny: a function of any arguments, narrowed by the caller's key
-type Fn = (...args: any[]) => unknown;
+/** Any function: `never[]` parameters accept every parameter list, with no `any`. */
+type Fn = (...args: never[]) => unknown;
 
 /** A stand-in for `key` of the module `load` brings: same parameters, its result awaited. */
 function lazily<M, K extends keyof M>(load: () => Promise<M>, key: K) {
@@ -33,7 +33,6 @@ export function preloadActions(): void {
   for (const load of [chat, reply, compact, switchBranch]) void load().catch(() => {});
 }
 
-export const sendMessage = lazily(chat, "sendMessage");
 export const sendQueuedMessage = lazily(chat, "sendQueuedMessage");
 export const editMessage = lazily(chat, "editMessage");
 export const regenerate = lazily(chat, "regenerate");
@@ -43,9 +42,10 @@ export const returnToLatest = lazily(chat, "returnToLatest");
 export const showVersion = lazily(chat, "showVersion");
 export const attachmentProblemAt = lazily(chat, "attachmentProblemAt");
 
-export const stopReply = lazily(reply, "stopReply");
 export const saveUnsaved = lazily(reply, "saveUnsaved");
 const preloadProvider = lazily(reply, "preloadReplyCode");
+/** Loads an api's provider code (through the reply chunk, which holds the registry's loader). */
+export const preloadApi = lazily(reply, "preloadApi");
 /** The composer's focus: the send and reply chunks, then the provider code for the chat's model. */
 export const preloadReplyCode: typeof preloadProvider = (...args) => {
   preloadActions();

@@ -11,17 +11,8 @@ import { emptyPartial } from "../../worker/testing/streams";
 import { runMaintenance } from "../maintenance/runner";
 import { DEFAULT_SETTINGS } from "../settings-model";
 import { resetStores, useSettingsStore, useStreamStore, useUiStore } from "../stores";
-import {
-  clearPendingReply,
-  DRAFT_CHECKPOINT_MS,
-  isReplying,
-  runReply,
-  STORAGE_FULL_TEXT,
-  saveUnsaved,
-  showPendingReply,
-  stopReply,
-  whenSaved,
-} from "./reply";
+import { DRAFT_CHECKPOINT_MS, isReplying, runReply, STORAGE_FULL_TEXT, saveUnsaved, whenSaved } from "./reply";
+import { clearPendingReply, showPendingReply, stopReply } from "./reply-lane";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -19,12 +19,12 @@ import { isQuotaError } from "../../db/storage";
 import { stream as defaultStream, loadProvider } from "../../providers/registry";
 import type { AssistantPartial, StreamFn } from "../../providers/types";
 import { createFrameBatcher } from "../frame-batcher";
-import type { Settings } from "../settings-model";
-import { type ActiveReply, pushNotice, useSettingsStore, useStreamStore } from "../stores";
+import { pushNotice, useSettingsStore, useStreamStore } from "../stores";
 import { attachmentDataFor } from "./attachments";
-import { type ChatTarget, chatTarget, isTargetError, requestParams } from "./chat-target";
+import { type ChatTarget, chatTarget, isTargetError, replyApi, requestParams } from "./chat-target";
 import { describeFailure } from "./describe-failure";
 import { pageOwnerId } from "./owner";
+import { controllers, pendingControllers, setReply } from "./reply-lane";
 import { keepServerCompaction, serverCompactionFor } from "./server-compaction";
 
 /** What a finished reply was: the entry written, and the target and exact request it was sent with. */
@@ -57,9 +57,6 @@ export type ReplyOptions = {
   retryOf?: MessageEntry;
 };
 
-const controllers = new Map<SessionId, AbortController>();
-/** Stop pressed while the reply was still being prepared: the request is never sent. */
-const pendingControllers = new Map<SessionId, AbortController>();
 const unsavedTimers = new Map<SessionId, ReturnType<typeof setInterval>>();
 
 export function isReplying(sessionId: SessionId): boolean {
@@ -68,73 +65,10 @@ export function isReplying(sessionId: SessionId): boolean {
   return controllers.has(sessionId) || unsavedEntries.has(sessionId);
 }
 
-/**
- * Stop the reply in flight (or about to start) for a session; what arrived is kept and marked
- * "stopped". A reply still being prepared leaves the screen at once: nothing will be sent (its
- * aborted controller stays until the reply would have started, so it cannot start after all).
- */
-export function stopReply(sessionId: SessionId): void {
-  controllers.get(sessionId)?.abort();
-  const pending = pendingControllers.get(sessionId);
-  if (!pending) return;
-  pending.abort();
-  setReply(sessionId, (r) => (r.phase === "preparing" ? null : r));
-}
-
-function setReply(sessionId: SessionId, update: (r: ActiveReply) => ActiveReply | null): void {
-  useStreamStore.setState((s) => {
-    const current = s.replies[sessionId];
-    if (!current) return s;
-    const next = update(current);
-    if (next === current) return s;
-    if (next) return { replies: { ...s.replies, [sessionId]: next } };
-    const { [sessionId]: _gone, ...rest } = s.replies;
-    return { replies: rest };
-  });
-}
-
-/**
- * Shows the reply to `parentId` at once (typing dots and Stop), before anything slow is awaited.
- * `runReply` takes it over; `clearPendingReply` removes it if no reply ever started.
- */
-export function showPendingReply(sessionId: SessionId, parentId: EntryId): void {
-  // Shown already (at the keydown, chat.ts), maybe stopped since: the same reply, not a second one.
-  if (pendingControllers.has(sessionId)) return;
-  if (controllers.has(sessionId) || useStreamStore.getState().replies[sessionId]?.phase === "unsaved") return;
-  pendingControllers.set(sessionId, new AbortController());
-  const partial: AssistantPartial = { content: [], providerId: "", api: "anthropic-messages", model: "" };
-  useStreamStore.setState((s) => ({
-    replies: {
-      ...s.replies,
-      [sessionId]: {
-        sessionId,
-        draftId: newEntryId(),
-        parentId,
-        partial,
-        retry: null,
-        phase: "preparing",
-        saveError: null,
-      },
-    },
-  }));
-}
-
-/** Removes a placeholder that no reply took over (a preflight that failed, Stop before the request). */
-export function clearPendingReply(sessionId: SessionId): void {
-  pendingControllers.delete(sessionId);
-  setReply(sessionId, (r) => (r.phase === "preparing" ? null : r));
-}
-
 /** Loads the provider code for the chat's model ahead of the first send (composer focus, a key set). */
 export function preloadReplyCode(session: Session | undefined): void {
   const api = replyApi(session, useSettingsStore.getState().settings);
   if (api) preloadApi(api);
-}
-
-/** The api a reply in `session` would use now; null when it could not be sent (no key, unknown provider). */
-export function replyApi(session: Session | undefined, settings: Settings): ApiKind | null {
-  const target = chatTarget(session, settings);
-  return isTargetError(target) ? null : target.api;
 }
 
 /** Loads an api's provider code (once; a failed load is tried again next time). */

@@ -9,7 +9,7 @@ import { resetPendingSends, usePendingSendStore } from "../pending-send";
 import { DEFAULT_SETTINGS, type Settings } from "../settings-model";
 import { resetStores, useMaintenanceStore, useSettingsStore, useStreamStore, useUiStore } from "../stores";
 import { sendMessage } from "./chat";
-import { stopReply } from "./reply";
+import { stopReply } from "./reply-lane";
 
 /** A keyless custom provider on a refused host: a reply is an error entry written at once, no network. */
 const REFUSED_ENDPOINT: Settings = {

@@ -2,6 +2,7 @@
 import type { SessionId } from "../../core/session/ids";
 import { deleteSessions as dbDeleteSessions, setSessionFlags } from "../../db/session-flags";
 import { useUiStore } from "../stores";
+import { stopReply } from "./reply-lane";
 import { reportActionError } from "./report-error";
 import { openSession } from "./sessions";
 
@@ -25,7 +26,6 @@ export async function archiveSession(sessionId: SessionId, archived: boolean): P
 /** Deletes the chats (all or none); the open one closes if it was among them. Returns whether it worked. */
 export async function deleteSessions(sessionIds: readonly SessionId[]): Promise<boolean> {
   try {
-    const { stopReply } = await import("./reply"); // loaded on demand (already, if a reply runs)
     for (const id of sessionIds) stopReply(id);
     await dbDeleteSessions(sessionIds);
     const open = useUiStore.getState().sessionId;

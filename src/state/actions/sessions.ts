@@ -6,6 +6,7 @@ import { deleteSession as dbDeleteSession, renameSession as dbRename, updateSess
 import { setSetting } from "../../db/settings";
 import { useSettingsStore, useUiStore } from "../stores";
 import { collectBlobsNow } from "./blob-gc";
+import { stopReply } from "./reply-lane";
 import { reportActionError } from "./report-error";
 
 export function openSession(sessionId: SessionId | null): void {
@@ -28,8 +29,7 @@ export async function renameSession(sessionId: SessionId, title: string): Promis
 
 export async function deleteSession(sessionId: SessionId): Promise<void> {
   try {
-    // The reply and compaction code load on demand (a reply running means it is loaded already).
-    (await import("./reply")).stopReply(sessionId);
+    stopReply(sessionId);
     await dbDeleteSession(sessionId);
     if (useUiStore.getState().sessionId === sessionId) openSession(null);
     void collectBlobsNow();

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import type { Session } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
+import { sendMessage } from "../../state/actions/chat";
 import {
   clearComposerDraft,
   composerDraftChanged,
@@ -8,7 +9,8 @@ import {
   flushComposerDraft,
   loadComposerDraft,
 } from "../../state/actions/composer-drafts";
-import { preloadReplyCode, sendMessage, stopReply } from "../../state/actions/lazy";
+import { preloadReplyCode } from "../../state/actions/lazy";
+import { stopReply } from "../../state/actions/reply-lane";
 import { useMaintenanceStore, useStreamStore, useUiStore } from "../../state/stores";
 import { AttachButton, filesOf } from "./AttachButton";
 import { AttachmentTray } from "./AttachmentTray";

@@ -1,6 +1,7 @@
 import { useEffect } from "react";
 import type { Session } from "../../core/session/entries";
-import { preloadApi, replyApi } from "../../state/actions/reply";
+import { replyApi } from "../../state/actions/chat-target";
+import { preloadApi } from "../../state/actions/lazy";
 import { useSettingsStore } from "../../state/stores";
 
 /** At the latest this long (ms) after the chat shows, idle or not. */
@@ -17,10 +18,10 @@ export function usePreloadReplyCode(session: Session | undefined): void {
     if (!api) return;
     // When the page is idle: opening a chat comes first (parsing an SDK is a long task of its own).
     if (typeof requestIdleCallback !== "function") {
-      preloadApi(api);
+      void preloadApi(api);
       return;
     }
-    const id = requestIdleCallback(() => preloadApi(api), { timeout: PRELOAD_WAIT_MS });
+    const id = requestIdleCallback(() => void preloadApi(api), { timeout: PRELOAD_WAIT_MS });
     return () => cancelIdleCallback(id);
   }, [api]);
 }
