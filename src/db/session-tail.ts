@@ -1,0 +1,51 @@
+/**
+ * The first screen of a chat: the session row and the last entries of the path to its leaf, read
+ * by walking `parentId` up from the leaf with keyed gets. The cost is `count` reads whatever the size
+ * of the tree, so opening a 10,000-entry chat shows its end as soon as a 2-message chat would;
+ * the whole tree is read afterwards (live.ts liveSessionWithEntries). Reads only: no writes here.
+ */
+import type { Entry, Session } from "../core/session/entries";
+import type { EntryId, SessionId } from "../core/session/ids";
+import { getDb } from "./schema";
+
+/**
+ * Entries read for the first screen: more than a tall window shows of short messages plus the
+ * list's overscan (a row is at least ~50 px), so the user at the end of the chat sees no gap while
+ * the rest of the path is read.
+ */
+export const TAIL_ENTRIES = 40;
+
+export type SessionTail = {
+  /** Undefined when the session does not exist. */
+  session: Session | undefined;
+  /** The last entries of the path to the session's leaf, root side first; the leaf is the last one. */
+  path: Entry[];
+  /** `path` is the whole path (it starts at a root, or the session has no leaf). */
+  whole: boolean;
+};
+
+/**
+ * The session and at most `count` entries of its leaf's path, in one read transaction, so the path
+ * matches the session row: its last entry is the row's leaf (entries are written before or with the
+ * leaf that points to them). A missing entry, an entry of another session or a cycle ends the walk;
+ * the path is then not `whole`, and the full read that follows settles what the chat shows.
+ */
+export async function getSessionTail(sessionId: SessionId, count: number = TAIL_ENTRIES): Promise<SessionTail> {
+  const db = getDb();
+  return db.transaction("r", db.sessions, db.entries, async () => {
+    const session = await db.sessions.get(sessionId);
+    if (!session) return { session, path: [], whole: true };
+    const reversed: Entry[] = [];
+    const seen = new Set<EntryId>();
+    let id: EntryId | null = session.leafId;
+    while (id !== null && reversed.length < count) {
+      if (seen.has(id)) return { session, path: reversed.reverse(), whole: false };
+      seen.add(id);
+      const entry: Entry | undefined = await db.entries.get(id);
+      if (!entry || entry.sessionId !== sessionId) return { session, path: reversed.reverse(), whole: false };
+      reversed.push(entry);
+      id = entry.parentId;
+    }
+    return { session, path: reversed.reverse(), whole: id === null };
+  });
+}
