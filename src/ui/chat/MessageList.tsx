@@ -6,12 +6,11 @@ import { useScrollToEntry } from "../graph/use-scroll-to-entry";
 import type { SessionView } from "../hooks";
 import { displayRows } from "./display-rows";
 import { EntryView } from "./EntryView";
+import { LOADING_EARLIER_PX, openingLayout } from "./opening-layout";
 import { StreamingMessage } from "./StreamingMessage";
 
 /** Before a row is measured. */
 const ROW_ESTIMATE_PX = 140;
-/** The "Loading earlier messages…" line above the end of a chat still opening (tail-first). */
-const LOADING_EARLIER_PX = 40;
 /** How close to the bottom (px) counts as "following" the conversation. */
 const FOLLOW_THRESHOLD_PX = 80;
 /** A scroll this soon (ms) after a wheel, touch, key or pointer press is the user's doing. */
@@ -38,7 +37,7 @@ export function MessageList({ view, sessionId }: { view: SessionView; sessionId:
   const continuing = streaming && lastRow?.kind === "entry" && lastRow.continuable;
   const count = rows.length + (streaming ? 1 : 0);
   // Opening a chat draws the end of its path first (hooks.ts); the rest is being read.
-  const earlierLoading = !view.complete && view.path.length > 0 && view.path[0]?.parentId !== null;
+  const opening = openingLayout(view.path, view.complete);
   const following = useRef(true);
   // Only the user stops the following: rows measured or inserted above (a compaction card drawn at
   // its cut) move the scroll position too, and must not leave the newest message out of view.
@@ -60,9 +59,6 @@ export function MessageList({ view, sessionId }: { view: SessionView; sessionId:
     count,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_ESTIMATE_PX,
-    // While the chat opens (tail-first), only the rows in view: each row above them is Markdown
-    // to render before the last message can show. The overscan comes with the whole tree.
-    overscan: view.complete ? 6 : 0,
     // A chat opens at its end: start the first render there, rather than drawing the first rows
     // only to scroll past them (on a 2,000-message chat that was a fifth of a cold open).
     initialOffset: () => Math.max(0, count * ROW_ESTIMATE_PX),
@@ -71,11 +67,9 @@ export function MessageList({ view, sessionId }: { view: SessionView; sessionId:
     // window's height is a little more than the list's: the first render draws every row in view.
     initialRect: { width: 0, height: typeof window === "undefined" ? 0 : window.innerHeight },
     getItemKey: (i) => rows[i]?.key ?? "streaming",
-    paddingStart: earlierLoading ? LOADING_EARLIER_PX : 0,
-    // When rows change at either end (the rest of the path arriving above the end a chat opened
-    // with, a message below), the virtualizer keeps the row in view where it was, by its key:
-    // whoever reads the end of the chat, or a message above it, does not see the list jump.
-    anchorTo: "end",
+    // While the chat opens: no overscan, room for "Loading earlier messages…", and the place kept
+    // by row key as the rest of the path arrives above (opening-layout.ts).
+    ...opening,
   });
   // A row measured at mount re-renders the list (the rows now in view), and React flushes an
   // update made while it commits at once, in the same task: opening a long chat chained render,
@@ -125,7 +119,7 @@ export function MessageList({ view, sessionId }: { view: SessionView; sessionId:
       }}
     >
       <div className="message-list" style={{ height: virtualizer.getTotalSize() }}>
-        {earlierLoading && (
+        {opening.paddingStart > 0 && (
           <p className="loading-earlier muted small" role="status" style={{ height: LOADING_EARLIER_PX }}>
             Loading earlier messages…
           </p>
