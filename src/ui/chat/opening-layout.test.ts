@@ -24,9 +24,10 @@ function path(n: number, from = 0): Entry[] {
 
 /** A virtualizer over a fake 600 px scroll element, as MessageList configures it. */
 function list(rows: Entry[], complete: boolean) {
-  const el = { scrollTop: 0 };
+  // Only scrollTop is read: the rect and the offset come from the observers below.
+  const el = { scrollTop: 0 } as Element;
   let report: ((offset: number, scrolling: boolean) => void) | undefined;
-  const options = (r: Entry[], c: boolean): VirtualizerOptions<typeof el, Element> => ({
+  const options = (r: Entry[], c: boolean): VirtualizerOptions<Element, Element> => ({
     count: r.length,
     getScrollElement: () => el,
     estimateSize: () => 140,
@@ -60,9 +61,13 @@ function list(rows: Entry[], complete: boolean) {
   };
 }
 
+/** Where row `id` starts in the list (px). */
+const startOf = (l: ReturnType<typeof list>, id: string) => {
+  l.v.getVirtualItems(); // brings the measurements up to date
+  return l.v.measurementsCache.find((m) => m.key === id)!.start;
+};
 /** Where row `id` is drawn relative to the top of the viewport. */
-const onScreen = (l: ReturnType<typeof list>, id: string) =>
-  l.v.getMeasurements().find((m) => m.key === id)!.start - l.el.scrollTop;
+const onScreen = (l: ReturnType<typeof list>, id: string) => startOf(l, id) - l.el.scrollTop;
 
 describe("opening layout", () => {
   it("says the start of the path is still loading only for the end of a longer path", () => {
@@ -81,8 +86,7 @@ describe("opening layout", () => {
     const tail = path(40, 1960);
     const l = list(tail, false);
     // The user scrolled into the tail: row e1990 is 30 px below the top of the viewport.
-    const start = l.v.getMeasurements().find((m) => m.key === "e1990")!.start;
-    l.scrollTo(start - 30);
+    l.scrollTo(startOf(l, "e1990") - 30);
     expect(onScreen(l, "e1990")).toBe(30);
 
     l.update(path(2000), true);
