@@ -24,14 +24,14 @@ async function chat(n: number) {
   return { id: s.id as SessionId, path, side };
 }
 
-/** Counts entries rows read by key or range while `run` runs. */
-async function rowsReadDuring<T>(run: () => Promise<T>): Promise<{ result: T; rows: number }> {
+/** Counts entries read by key (`gets`) and by range (`ranged`: requests, rows) while `run` runs. */
+async function readsDuring<T>(run: () => Promise<T>) {
   const db = getDb();
-  let rows = 0;
+  const reads = { gets: 0, ranged: 0, rangedRows: 0 };
   db.close();
   db.use({
     stack: "dbcore",
-    name: "count-entry-rows",
+    name: "count-entry-reads",
     create: (down) => ({
       ...down,
       table: (name) => {
@@ -40,34 +40,55 @@ async function rowsReadDuring<T>(run: () => Promise<T>): Promise<{ result: T; ro
         return {
           ...t,
           get: async (req) => {
-            rows += 1;
+            reads.gets += 1;
             return t.get(req);
           },
           getMany: async (req) => {
-            rows += req.keys.length;
+            reads.gets += req.keys.length;
             return t.getMany(req);
           },
           query: async (req) => {
             const res = await t.query(req);
-            rows += res.result.length;
+            reads.ranged += 1;
+            reads.rangedRows += res.result.length;
             return res;
+          },
+          openCursor: async (req) => {
+            reads.ranged += 1;
+            return t.openCursor(req);
           },
         };
       },
     }),
   });
   await db.open();
-  return { result: await run(), rows };
+  return { result: await run(), reads };
 }
 
 describe("getSessionTail", () => {
-  it("reads the last `count` entries of the leaf's path, root side first, and no more rows than that", async () => {
+  it("reads the last `count` entries of the leaf's path, root side first, by key: `count` rows", async () => {
     const { id, path } = await chat(200);
-    const { result, rows } = await rowsReadDuring(() => getSessionTail(id, 30));
+    const { result, reads } = await readsDuring(() => getSessionTail(id, 30, 0));
     expect(result.path.map((e) => e.id)).toEqual(path.slice(-30).map((e) => e.id));
     expect(result.whole).toBe(false);
     expect(result.session?.leafId).toBe(path.at(-1)?.id);
-    expect(rows).toBe(30);
+    expect(reads).toEqual({ gets: 30, ranged: 0, rangedRows: 0 });
+  });
+
+  it("with the prefetch, a path's end written last comes from one request of the newest entries", async () => {
+    const { id, path } = await chat(200);
+    const { result, reads } = await readsDuring(() => getSessionTail(id, 30, 50));
+    expect(result.path.map((e) => e.id)).toEqual(path.slice(-30).map((e) => e.id));
+    expect(reads.gets).toBe(0);
+    expect(reads.rangedRows).toBeLessThanOrEqual(50);
+  });
+
+  it("entries missing from the prefetch are read by key", async () => {
+    const { id, path } = await chat(200);
+    // Only the newest 11 (the side branch and the last 10 of the path) are prefetched.
+    const { result, reads } = await readsDuring(() => getSessionTail(id, 30, 11));
+    expect(result.path.map((e) => e.id)).toEqual(path.slice(-30).map((e) => e.id));
+    expect(reads.gets).toBe(20);
   });
 
   it("a path shorter than `count` is read whole, from its root", async () => {
