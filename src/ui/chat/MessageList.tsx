@@ -7,10 +7,9 @@ import type { SessionView } from "../hooks";
 import { displayRows } from "./display-rows";
 import { EntryView } from "./EntryView";
 import { LOADING_EARLIER_PX, openingLayout } from "./opening-layout";
+import { estimateRowHeight } from "./row-estimate";
 import { StreamingMessage } from "./StreamingMessage";
 
-/** Before a row is measured. */
-const ROW_ESTIMATE_PX = 140;
 /** How close to the bottom (px) counts as "following" the conversation. */
 const FOLLOW_THRESHOLD_PX = 80;
 /** A scroll this soon (ms) after a wheel, touch, key or pointer press is the user's doing. */
@@ -58,10 +57,12 @@ export function MessageList({ view, sessionId }: { view: SessionView; sessionId:
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_ESTIMATE_PX,
+    // Before a row is measured: from its text (row-estimate.ts), so the first render draws the rows
+    // that fill the window, not six long answers where two fit.
+    estimateSize: (i) => estimateRowHeight(rows[i]),
     // A chat opens at its end: start the first render there, rather than drawing the first rows
     // only to scroll past them (on a 2,000-message chat that was a fifth of a cold open).
-    initialOffset: () => Math.max(0, count * ROW_ESTIMATE_PX),
+    initialOffset: () => rows.reduce((sum, row) => sum + estimateRowHeight(row), 0),
     // Before the list is laid out its height is unknown (0: only the overscan rows would be drawn),
     // and the rows that then come into view were rendered at once while React committed. The
     // window's height is a little more than the list's: the first render draws every row in view.
