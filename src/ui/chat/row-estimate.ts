@@ -18,16 +18,18 @@ const CHARS_PER_LINE = 95;
 /** Past this a row is measured anyway; a huge paste must not push everything else out of range. */
 const MAX_ESTIMATE_PX = 4_000;
 
-const cache = new WeakMap<DisplayRow, number>();
+/** By entry (immutable, and the same object across reads of the open chat) or, when joined, by row. */
+const cache = new WeakMap<object, number>();
 
 export function estimateRowHeight(row: DisplayRow | undefined): number {
   if (row?.kind !== "entry" || row.entry.type !== "message") return ROW_ESTIMATE_PX;
-  const known = cache.get(row);
+  const key = row.continuations.length === 0 ? row.entry : row;
+  const known = cache.get(key);
   if (known !== undefined) return known;
   const text = [row.entry, ...row.continuations].map((m) => messageText(m.content)).join("\n");
   let lines = 0;
   for (const line of text.split("\n")) lines += line.length === 0 ? 0.6 : Math.ceil(line.length / CHARS_PER_LINE);
   const px = Math.min(MAX_ESTIMATE_PX, Math.max(ROW_ESTIMATE_PX, MESSAGE_CHROME_PX + Math.round(lines * LINE_PX)));
-  cache.set(row, px);
+  cache.set(key, px);
   return px;
 }
