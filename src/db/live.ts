@@ -14,10 +14,12 @@ import { getEntries, getEntriesInChunks } from "./entries";
 import { getLabels } from "./labels";
 import type { Draft } from "./rows";
 import { getDb } from "./schema";
+import { getSessionTail, type SessionTail } from "./session-tail";
 import { childSessions, getSession, listSessions } from "./sessions";
 import { getAllSettings } from "./settings";
 
 export type { Draft } from "./rows";
+export type { SessionTail } from "./session-tail";
 
 export const liveSessions = (): Promise<Session[]> => listSessions();
 
@@ -32,6 +34,13 @@ export const liveSession = (id: SessionId): Promise<Session | undefined> => getS
  * `liveSession(session.parentSessionId)`.
  */
 export const liveChildSessions = (sessionId: SessionId): Promise<Session[]> => childSessions(sessionId);
+
+/**
+ * The first screen of a chat (session-tail.ts): the row and the last entries of its leaf's path, a
+ * few keyed reads whatever the size of the tree. Re-runs when the row (its leaf) or one of those
+ * entries changes; the whole tree comes from `liveSessionWithEntries`.
+ */
+export const liveSessionTail = (sessionId: SessionId): Promise<SessionTail> => getSessionTail(sessionId);
 
 export const liveEntries = (sessionId: SessionId): Promise<Entry[]> => getEntries(sessionId);
 

@@ -1,10 +1,10 @@
 /** Live reads for components: narrow indexed queries (db/live.ts) plus core derivations. */
 import { useLiveQuery } from "dexie-react-hooks";
-import { useDeferredValue, useMemo } from "react";
+import { useDeferredValue, useEffect, useMemo, useState } from "react";
 import type { Entry, Session } from "../core/session/entries";
 import type { SessionId } from "../core/session/ids";
 import { buildTreeIndex, pathToRoot, type TreeIndex } from "../core/session/tree";
-import { liveSessionWithEntries } from "../db/live";
+import { liveSessionTail, liveSessionWithEntries } from "../db/live";
 
 export type SessionView = {
   session: Session | undefined;
@@ -12,28 +12,53 @@ export type SessionView = {
   path: Entry[];
   /** false until the first read returned */
   loaded: boolean;
+  /**
+   * The index holds every entry of the session. False while only the end of the path is read
+   * (opening a chat, session-tail.ts): `path` is then its last entries and `index` holds only them,
+   * so what needs the whole tree (versions, the graph, the meter's count, the chat's cost) waits.
+   */
+  complete: boolean;
 };
 
 const EMPTY: Entry[] = [];
 const NO_SESSION = { session: undefined, entries: EMPTY };
 
-type Tagged = { forId: SessionId | null; session: Session | undefined; entries: Entry[] };
+/**
+ * One read of the open chat, tagged with the chat it was made for: the end of the path first
+ * (`tail`), then the whole tree (`tree`).
+ */
+type Tagged =
+  | { kind: "tree"; forId: SessionId | null; session: Session | undefined; entries: Entry[] }
+  | { kind: "tail"; forId: SessionId; session: Session | undefined; entries: Entry[]; whole: boolean };
 // The same read answered again (nothing changed) gets the same tagged object: no re-render.
 const tagged = new WeakMap<object, Tagged>();
 function tag(forId: SessionId | null, read: { session: Session | undefined; entries: Entry[] }): Tagged {
   const before = tagged.get(read);
-  if (before?.forId === forId) return before;
-  const result = { forId, ...read };
+  if (before?.kind === "tree" && before.forId === forId) return before;
+  const result = { kind: "tree" as const, forId, ...read };
   tagged.set(read, result);
   return result;
 }
 
 export function useSessionView(sessionId: SessionId | null): SessionView {
+  // Opening is tail-first: the chat's end is read and drawn first (a few keyed reads), and only
+  // once it is on screen does the whole tree's read start (thousands of entries, in chunks), so
+  // the last message shows as soon as on a 2-message chat and the page stays responsive meanwhile.
+  const [treeFor, setTreeFor] = useState<SessionId | null>(null);
+  const wantTree = sessionId === null || treeFor === sessionId;
   // One query for both (see liveSessionWithEntries): read apart, another tab's append blanks the chat.
-  const live = useLiveQuery(
-    async () => tag(sessionId, sessionId ? await liveSessionWithEntries(sessionId) : NO_SESSION),
-    [sessionId],
+  const tree = useLiveQuery(
+    async () =>
+      wantTree ? tag(sessionId, sessionId ? await liveSessionWithEntries(sessionId) : NO_SESSION) : undefined,
+    [sessionId, wantTree],
   );
+  const treeHere = tree?.forId === sessionId ? tree : undefined;
+  const tail = useLiveQuery(async (): Promise<Tagged | undefined> => {
+    if (sessionId === null || treeHere) return undefined;
+    const read = await liveSessionTail(sessionId);
+    return { kind: "tail", forId: sessionId, session: read.session, entries: read.path, whole: read.whole };
+  }, [sessionId, treeHere !== undefined]);
+  const live = treeHere ?? (tail?.forId === sessionId ? tail : undefined);
   // A new read is rendered as a transition: React renders it in slices, yielding to the page
   // between components, instead of one long task for the tree index, the path's rows and every
   // visible message's Markdown (opening a 2,000-message chat held the main thread 0.2-0.4 s).
@@ -42,6 +67,11 @@ export function useSessionView(sessionId: SessionId | null): SessionView {
   // Right after a switch the hook still holds the previous query's result (another chat's, or the
   // empty "no chat" one, which would read as "not found"): until the new one arrives, that is loading.
   const data = shown?.forId === sessionId ? shown : undefined;
+  // The end of the chat is on screen (committed, painted): now read the whole tree.
+  const tailShown = data?.kind === "tail" ? data.forId : null;
+  useEffect(() => {
+    if (tailShown !== null) setTreeFor(tailShown);
+  }, [tailShown]);
   // useLiveQuery answers undefined while loading, so a missing session is read as null: otherwise
   // "not found" (a deleted chat's bookmark) could never be told apart from "still loading".
   const found = data === undefined ? undefined : (data.session ?? null);
@@ -49,6 +79,13 @@ export function useSessionView(sessionId: SessionId | null): SessionView {
   const entries = data?.entries;
   const index = useMemo(() => buildTreeIndex(entries ?? EMPTY), [entries]);
   const leafId = session?.leafId ?? null;
-  const path = useMemo(() => (leafId ? pathToRoot(index, leafId) : EMPTY), [index, leafId]);
-  return { session, index, path, loaded: entries !== undefined && found !== undefined };
+  const tailPath = data?.kind === "tail" ? data.entries : null;
+  const path = useMemo(() => tailPath ?? (leafId ? pathToRoot(index, leafId) : EMPTY), [tailPath, index, leafId]);
+  return {
+    session,
+    index,
+    path,
+    loaded: entries !== undefined && found !== undefined,
+    complete: data?.kind === "tree" || (data?.kind === "tail" && data.session === undefined),
+  };
 }

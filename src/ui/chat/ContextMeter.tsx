@@ -34,13 +34,15 @@ function useMeterReading(
   path: readonly Entry[],
   target: ChatTarget | null,
   key: string | null,
+  /** The whole path is read: until then nothing is measured (a count of part of it would be kept). */
+  complete: boolean,
 ): MeterReading | undefined {
   const [fresh, setFresh] = useState<{ key: string | null; path: readonly Entry[]; reading: MeterReading } | null>(
     null,
   );
   const kept = key ? keptReading(key) : undefined;
   const best: MeterSource = target && countable(target) ? "anthropic" : "tokenizer";
-  const worthMeasuring = canImprove(kept, best);
+  const worthMeasuring = complete && canImprove(kept, best);
   useEffect(() => {
     if (!target || !worthMeasuring) return;
     let live = true;
@@ -92,12 +94,19 @@ export function ContextMeter({ view }: { view: SessionView }) {
   const systemPrompt = view.session?.systemPrompt ?? settings.systemPrompt;
   // Until the first measurement of this context: the character estimate, said to be one. Reported
   // usage is not used here (meter-reading.ts): it only calibrates the Claude estimate.
+  // While a chat opens only the end of its path is read (hooks.ts): no estimate of part of it.
   const estimate = useMemo(
-    () => contextTokens(view.path, { systemPrompt, targetApi: api }, estimateTokens),
-    [view.path, systemPrompt, api],
+    () => (view.complete ? contextTokens(view.path, { systemPrompt, targetApi: api }, estimateTokens) : null),
+    [view.complete, view.path, systemPrompt, api],
   );
   const key = target ? meterKeyFor(view.session, target, settings) : null;
-  const reading = useMeterReading(view.path, target, key) ?? { tokens: estimate, source: "estimate" as const };
+  // The kept reading of this context is the same number on every visit, whole path read or not;
+  // without one, the estimate once the path is in; before that, "≈…" (pending, not a number).
+  const reading =
+    useMeterReading(view.path, target, key, view.complete) ??
+    (estimate === null ? null : { tokens: estimate, source: "estimate" as const });
+  const chatCost = useChatCost(view);
+  if (!reading) return <PendingMeter window={model.info.contextWindow} />;
 
   const tokens = reading.tokens;
   const exact = isExact(reading);
@@ -108,7 +117,6 @@ export function ContextMeter({ view }: { view: SessionView }) {
   const high = auto ? threshold : window * 0.85;
   const label = `${exact ? "" : "≈"}${formatTokens(tokens)} / ${formatTokens(window)}`;
   const warning = tokens >= high;
-  const chatCost = useChatCost(view);
   const pct = (n: number) => `${Math.round((n / window) * 100)}%`;
   const title = [
     byAnthropic ? "Counted by Anthropic." : exact ? "" : "Estimated.",
@@ -187,6 +195,20 @@ export function ContextMeter({ view }: { view: SessionView }) {
           <span className="sr-only">: {paused}</span>
         </button>
       )}
+    </div>
+  );
+}
+
+/** The meter while the chat's path is still being read and no reading of it is kept. */
+function PendingMeter({ window }: { window: number }) {
+  const title = "Counting the tokens in context…";
+  return (
+    <div className="meter" title={title}>
+      <meter aria-label="Context usage" aria-description={title} aria-busy="true" min={0} max={window} value={0} />
+      <span className="meter-text">
+        ≈… / {formatTokens(window)}
+        <span className="sr-only"> (counting)</span>
+      </span>
     </div>
   );
 }

@@ -43,7 +43,8 @@ function FromChat({ sessionId }: { sessionId: SessionId }) {
  * whatever the scroll position.
  */
 export function EndNotice({ view }: { view: SessionView }) {
-  const notice = endNotice(view.session, view.index);
+  // Whether anything hangs below the leaf is known once the whole tree is read.
+  const notice = view.complete ? endNotice(view.session, view.index) : null;
   if (!notice) return null;
   return (
     <div className="end-notice" role="status" aria-label="Latest result">

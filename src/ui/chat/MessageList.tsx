@@ -6,11 +6,11 @@ import { useScrollToEntry } from "../graph/use-scroll-to-entry";
 import type { SessionView } from "../hooks";
 import { displayRows } from "./display-rows";
 import { EntryView } from "./EntryView";
+import { LOADING_EARLIER_PX, openingLayout } from "./opening-layout";
+import { estimateRowHeight } from "./row-estimate";
 import { StreamingMessage } from "./StreamingMessage";
 import { useFollowOnResize } from "./use-follow-on-resize";
 
-/** Before a row is measured. */
-const ROW_ESTIMATE_PX = 140;
 /** How close to the bottom (px) counts as "following" the conversation. */
 const FOLLOW_THRESHOLD_PX = 80;
 /** A scroll this soon (ms) after a wheel, touch, key or pointer press is the user's doing. */
@@ -36,6 +36,8 @@ export function MessageList({ view, sessionId }: { view: SessionView; sessionId:
   const lastRow = rows[rows.length - 1];
   const continuing = streaming && lastRow?.kind === "entry" && lastRow.continuable;
   const count = rows.length + (streaming ? 1 : 0);
+  // Opening a chat draws the end of its path first (hooks.ts); the rest is being read.
+  const opening = openingLayout(view.path, view.complete);
   const following = useRef(true);
   useFollowOnResize(scrollRef, following);
   // Only the user stops the following: rows measured or inserted above (a compaction card drawn at
@@ -57,16 +59,20 @@ export function MessageList({ view, sessionId }: { view: SessionView; sessionId:
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_ESTIMATE_PX,
-    overscan: 6,
+    // Before a row is measured: from its text (row-estimate.ts), so the first render draws the rows
+    // that fill the window, not six long answers where two fit.
+    estimateSize: (i) => estimateRowHeight(rows[i]),
     // A chat opens at its end: start the first render there, rather than drawing the first rows
     // only to scroll past them (on a 2,000-message chat that was a fifth of a cold open).
-    initialOffset: () => Math.max(0, count * ROW_ESTIMATE_PX),
+    initialOffset: () => rows.reduce((sum, row) => sum + estimateRowHeight(row), 0),
     // Before the list is laid out its height is unknown (0: only the overscan rows would be drawn),
     // and the rows that then come into view were rendered at once while React committed. The
     // window's height is a little more than the list's: the first render draws every row in view.
     initialRect: { width: 0, height: typeof window === "undefined" ? 0 : window.innerHeight },
     getItemKey: (i) => rows[i]?.key ?? "streaming",
+    // While the chat opens: no overscan, room for "Loading earlier messages…", and the place kept
+    // by row key as the rest of the path arrives above (opening-layout.ts).
+    ...opening,
   });
   // A row measured at mount re-renders the list (the rows now in view), and React flushes an
   // update made while it commits at once, in the same task: opening a long chat chained render,
@@ -116,6 +122,11 @@ export function MessageList({ view, sessionId }: { view: SessionView; sessionId:
       }}
     >
       <div className="message-list" style={{ height: virtualizer.getTotalSize() }}>
+        {opening.paddingStart > 0 && (
+          <p className="loading-earlier muted small" role="status" style={{ height: LOADING_EARLIER_PX }}>
+            Loading earlier messages…
+          </p>
+        )}
         {virtualizer.getVirtualItems().map((row) => {
           const item = rows[row.index];
           return (

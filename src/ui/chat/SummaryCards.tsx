@@ -95,8 +95,10 @@ export const BranchSummaryCard = memo(function BranchSummaryCard({
             <>
               From the branch that ended at <q>{fromText}</q>
             </>
-          ) : (
+          ) : view.complete ? (
             "The branch it came from is no longer in this chat."
+          ) : (
+            "From another branch."
           )}{" "}
           · by {entry.model}
         </span>

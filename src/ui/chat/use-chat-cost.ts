@@ -2,10 +2,15 @@ import { useMemo } from "react";
 import { describeTotal, totalCost } from "../../core/cost/cost";
 import type { SessionView } from "../hooks";
 
-/** What the chat's replies cost, every branch included ("$0.42", "cost unknown"), or "" before any usage. */
+/**
+ * What the chat's replies cost, every branch included ("$0.42", "cost unknown"), or "" before any
+ * usage and while the chat opens (only the end of its path is read: a part would be a wrong sum).
+ */
 export function useChatCost(view: SessionView): string {
+  const { complete } = view;
   return useMemo(() => {
+    if (!complete) return "";
     const total = totalCost(view.index.byId.values());
     return total.priced + total.unknown === 0 ? "" : describeTotal(total);
-  }, [view.index]);
+  }, [view.index, complete]);
 }

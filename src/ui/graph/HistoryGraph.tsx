@@ -168,7 +168,8 @@ function SessionGraph({ sessionId, view }: { sessionId: SessionId; view: Session
         ? `${cursor + 1} of ${count(model.matches.length)}`
         : `${count(model.matches.length)} ${model.matches.length === 1 ? "match" : "matches"}`;
 
-  if (!data.view.loaded) {
+  // The graph is the whole tree: while the chat opens only the end of its path is read (hooks.ts).
+  if (!data.view.loaded || !data.view.complete) {
     return (
       <p className="graph-loading muted" aria-busy="true">
         Reading the conversation…

@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import type { MessageEntry } from "../../core/session/entries";
+import { asEntryId, asSessionId } from "../../core/session/ids";
+import type { DisplayRow } from "./display-rows";
+import { estimateRowHeight, ROW_ESTIMATE_PX } from "./row-estimate";
+
+const message = (text: string): DisplayRow => {
+  const entry: MessageEntry = {
+    id: asEntryId("e1"),
+    sessionId: asSessionId("s"),
+    parentId: null,
+    createdAt: 1,
+    type: "message",
+    role: "assistant",
+    content: [{ type: "text", text }],
+    status: "complete",
+  };
+  return { kind: "entry", key: "e1", entry, continuations: [], visibility: "sent", continuable: false };
+};
+
+describe("estimateRowHeight", () => {
+  it("a one-line message gets the floor; a long answer with code gets several times that", () => {
+    expect(estimateRowHeight(message("Hello there."))).toBe(ROW_ESTIMATE_PX);
+    const code = Array.from({ length: 12 }, (_, i) => `const x${i} = compute(${i});`).join("\n");
+    const long = `${"word ".repeat(200)}\n\n\`\`\`ts\n${code}\n\`\`\`\n\n${"more ".repeat(100)}`;
+    const h = estimateRowHeight(message(long));
+    // ~11 wrapped lines of prose, 14 of code, 2 blank: about 27 lines.
+    expect(h).toBeGreaterThan(500);
+    expect(h).toBeLessThan(900);
+  });
+
+  it("is bounded, and rows that are not messages get the flat estimate", () => {
+    expect(estimateRowHeight(message("x".repeat(1_000_000)))).toBe(4_000);
+    expect(estimateRowHeight(undefined)).toBe(ROW_ESTIMATE_PX);
+  });
+});

@@ -1,0 +1,35 @@
+/**
+ * A row's height before it is measured, from its text (pure: no DOM). The virtualizer draws the rows
+ * whose estimated place is in view: with one flat estimate (140 px) a chat opened at its end drew
+ * six long answers (Markdown, code, tables) where two fill the window, and each is Markdown to
+ * render before the last message can show. Roughly right is enough: rows are measured once drawn.
+ */
+import { messageText } from "../../core/session/entries";
+import type { DisplayRow } from "./display-rows";
+
+/** Rows that are not messages (cards, markers) and the floor for a message. */
+export const ROW_ESTIMATE_PX = 140;
+/** A message's header, padding and actions line (px). */
+const MESSAGE_CHROME_PX = 90;
+/** One line of body text: 15 px × 1.55 (app.css). */
+const LINE_PX = 23;
+/** Characters on a line of the 52rem-wide message column. */
+const CHARS_PER_LINE = 95;
+/** Past this a row is measured anyway; a huge paste must not push everything else out of range. */
+const MAX_ESTIMATE_PX = 4_000;
+
+/** By entry (immutable, and the same object across reads of the open chat) or, when joined, by row. */
+const cache = new WeakMap<object, number>();
+
+export function estimateRowHeight(row: DisplayRow | undefined): number {
+  if (row?.kind !== "entry" || row.entry.type !== "message") return ROW_ESTIMATE_PX;
+  const key = row.continuations.length === 0 ? row.entry : row;
+  const known = cache.get(key);
+  if (known !== undefined) return known;
+  const text = [row.entry, ...row.continuations].map((m) => messageText(m.content)).join("\n");
+  let lines = 0;
+  for (const line of text.split("\n")) lines += line.length === 0 ? 0.6 : Math.ceil(line.length / CHARS_PER_LINE);
+  const px = Math.min(MAX_ESTIMATE_PX, Math.max(ROW_ESTIMATE_PX, MESSAGE_CHROME_PX + Math.round(lines * LINE_PX)));
+  cache.set(key, px);
+  return px;
+}
