@@ -28,9 +28,15 @@ const session = (leafId: EntryId | null): Session => ({
 });
 function viewOf(entries: Entry[], leafId: EntryId | null): SessionView {
   const index = buildTreeIndex(entries);
-  return { session: session(leafId), index, path: leafId ? pathToRoot(index, leafId) : [], loaded: true };
+  return {
+    session: session(leafId),
+    index,
+    path: leafId ? pathToRoot(index, leafId) : [],
+    loaded: true,
+    complete: true,
+  };
 }
-const EMPTY: SessionView = { session: undefined, index: buildTreeIndex([]), path: [], loaded: false };
+const EMPTY: SessionView = { session: undefined, index: buildTreeIndex([]), path: [], loaded: false, complete: false };
 
 describe("the chat as shown right after Enter", () => {
   const q = message(null, "user", "Q");

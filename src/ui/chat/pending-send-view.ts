@@ -26,6 +26,7 @@ export function withPendingSend(view: SessionView, pending: PendingSend | undefi
       index: buildTreeIndex([entry]),
       path: [entry],
       loaded: true,
+      complete: true,
     };
   }
   if (view.session.leafId !== entry.parentId) return view;
@@ -34,6 +35,7 @@ export function withPendingSend(view: SessionView, pending: PendingSend | undefi
     index: indexWith(view.index, entry),
     path: [...view.path, entry],
     loaded: view.loaded,
+    complete: view.complete,
   };
 }
 
