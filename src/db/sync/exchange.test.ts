@@ -195,4 +195,30 @@ describe("exchanging records between two devices", () => {
     expect((await getDb().sessions.get(s.id))?.leafId).toBe(onA.id);
     expect(await getDb().entries.get(asEntryId(onB.id))).toBeDefined();
   });
+
+  it("a leaf from another branch that arrives before this device's own move went out: this device keeps its branch and is told", async () => {
+    setTestDatabase(a);
+    const s = makeSession();
+    const root = userMessage(s.id, null, "hello");
+    await createSession({ ...s, leafId: root.id }, [root]);
+    const clock = new HybridClock("A", () => 1_000);
+    await exchange(a, b, clock);
+    const onA = userMessage(s.id, root.id, "on A");
+    setTestDatabase(b);
+    // B sent offline: its own message is the leaf here, not yet stamped for the server.
+    const onB = userMessage(s.id, root.id, "on B");
+    await appendEntries(s.id as SessionId, [onB], { kind: "move", to: onB.id });
+    await getDb().entries.add(onA);
+    const record = { kind: "leaf", id: s.id, hlc: clock.next(), leafId: onA.id, updatedAt: 5 } as const;
+    const outcome = await applyIncoming([{ docId: "leaf", rev: "3-x", record }]);
+    expect(outcome.leafConflicts).toEqual([s.id]);
+    expect((await getDb().sessions.get(s.id))?.leafId).toBe(onB.id);
+
+    // The same device's leaf moved further along its own branch: nothing to tell.
+    const later = userMessage(s.id, onB.id, "more on B");
+    await appendEntries(s.id as SessionId, [later], { kind: "move", to: later.id });
+    // (B's own earlier leaf, as another device relays it: on B's path.)
+    const along = { kind: "leaf", id: s.id, hlc: clock.next(), leafId: onB.id, updatedAt: 6 } as const;
+    expect((await applyIncoming([{ docId: "leaf", rev: "4-x", record: along }])).leafConflicts).toEqual([]);
+  });
 });

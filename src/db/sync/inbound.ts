@@ -108,8 +108,14 @@ async function applyOne(db: GroveDb, item: Incoming, outcome: ApplyOutcome): Pro
       const state = await db.syncState.get(ref);
       const wins = replaces({ hlc: record.hlc }, state?.hlc ? { hlc: state.hlc } : undefined);
       const winnerLeaf = wins ? record.leafId : local.leafId;
-      // A move made here and not yet stamped is newer (see the session case): it wins.
-      if (state && state.digest !== leafDigest(local)) return;
+      // A move made here and not yet stamped is newer (see the session case): it wins. When the
+      // incoming leaf is on another branch, the two devices went on at the same time: this device
+      // keeps its branch and is told (the other device then takes this leaf as a plain update,
+      // with no server conflict to report it).
+      if (state && state.digest !== leafDigest(local)) {
+        if (await leftABranch(db, local.leafId, [record.leafId])) outcome.leafConflicts.push(record.id);
+        return;
+      }
       const losers = item.losingLeafIds ?? [];
       if (await leftABranch(db, winnerLeaf, losers)) outcome.leafConflicts.push(record.id);
       if (!wins) return;
