@@ -353,6 +353,9 @@ export async function regenerate(sessionId: SessionId, assistantId: EntryId, sho
     const retryOf =
       target.type === "message" && target.status === "error" && target.content.length === 0 ? target : undefined;
     await startReply(sessionId, target.parentId, retryOf ? { retryOf } : {});
+    // Normally settled once the chat reads the moved leaf; a retry that fails again moves the leaf
+    // back to the failed reply, maybe before that read: the cut must not outlive the reply.
+    if (pending) dropSend(sessionId, pending.replaces);
   } catch (e) {
     reportActionError("Could not regenerate the reply", e);
   } finally {

@@ -34,6 +34,9 @@ const REFUSED_ENDPOINT: Settings = {
   defaultModel: { providerId: "custom-test", modelId: "m" },
 };
 
+/** Waits on state, not time: generous, since the reply's first steps load modules on a busy machine. */
+const SETTLED = { timeout: 10_000 };
+
 beforeEach(() => {
   freshDatabase();
   resetStores();
@@ -44,7 +47,7 @@ afterEach(async () => {
   await vi.waitFor(() => {
     expect(useStreamStore.getState().replies).toEqual({});
     expect(useMaintenanceStore.getState().busy).toEqual({});
-  });
+  }, SETTLED);
   resetStores();
   resetPendingSends();
 });
@@ -106,7 +109,7 @@ describe("Edit", () => {
     await saving;
     expect(pendingIn(session.id)?.phase).toBe("saved");
     expect((await getSession(session.id))?.leafId).not.toBe(session.leafId);
-    await vi.waitFor(async () => expect(await getEntries(session.id)).toHaveLength(4));
+    await vi.waitFor(async () => expect(await getEntries(session.id)).toHaveLength(4), SETTLED);
     const ids = (await getEntries(session.id)).map((e) => e.id);
     expect(ids).toContain(entryId);
   });
@@ -134,7 +137,7 @@ describe("Edit", () => {
     stopReply(session.id);
     expect(replyIn(session.id)).toBeUndefined();
     await saving;
-    await vi.waitFor(() => expect(useStreamStore.getState().replies).toEqual({}));
+    await vi.waitFor(() => expect(useStreamStore.getState().replies).toEqual({}), SETTLED);
     const entries = await getEntries(session.id);
     expect(entries).toHaveLength(3);
     expect(entries.filter((e) => e.type === "message" && e.role === "assistant")).toHaveLength(1);
@@ -180,13 +183,24 @@ describe("Regenerate", () => {
   });
 });
 
+it("Retry of a reply that failed again: the leaf is back on it and nothing stays cut", async () => {
+  const { session, question, answer } = await openChat();
+  const failed: MessageEntry = { ...answer, id: newEntryId(), content: [], status: "error", createdAt: 3 };
+  await getDb().entries.add(failed);
+  await regenerate(session.id, failed.id, failed);
+  expect(pendingIn(session.id)).toBeUndefined();
+  const entries = await getEntries(session.id);
+  expect(entries.filter((e) => e.parentId === question.id)).toHaveLength(2);
+  expect((await getSession(session.id))?.leafId).toBe(failed.id);
+});
+
 describe("Continue", () => {
   it("the placeholder under the leaf on screen is shown before any await", async () => {
     const { session, answer } = await openChat();
     const running = continueReply(session.id, answer.id, answer.id);
     expect(replyIn(session.id)).toMatchObject({ phase: "preparing", parentId: answer.id });
     await running;
-    await vi.waitFor(async () => expect(await getEntries(session.id)).toHaveLength(3));
+    await vi.waitFor(async () => expect(await getEntries(session.id)).toHaveLength(3), SETTLED);
     const continuation = (await getEntries(session.id)).find((e) => e.parentId === answer.id);
     expect(continuation).toMatchObject({ continues: answer.id });
   });
