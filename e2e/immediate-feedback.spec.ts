@@ -7,7 +7,7 @@
  * mock's `hold` and on held routes, never on time.
  */
 import type { Page, Route } from "@playwright/test";
-import { assistantMessages, openConfigured, streamingMessage, userMessages, waitIdle } from "./app";
+import { assistantMessages, chatRequests, openConfigured, streamingMessage, userMessages, waitIdle } from "./app";
 import {
   compactionCards,
   FIRST_SUMMARY,
@@ -17,7 +17,7 @@ import {
   summarizerReply,
   summarizerRequests,
 } from "./compaction-helpers";
-import { expectHeld, reloadSession } from "./faults-helpers";
+import { errorNotices, expectHeld, installQuotaSwitch, reloadSession, setQuotaFull } from "./faults-helpers";
 import { expect, test } from "./fixtures";
 import { openSeeded, type Row, seed } from "./seed";
 
@@ -230,4 +230,134 @@ test("automatic compaction before a send shows its bar at once: before any token
   await expect(compactionCards(page)).toContainText("before sending");
   await expect(bar).toBeHidden();
   await expect(assistantMessages(page).last()).toContainText("Answer after the compaction.", { timeout: 15_000 });
+});
+
+/** What is on screen one animation frame after an Edit or a Regenerate. */
+type AfterVerb = { users: string[]; assistants: string[]; versions: string[]; placeholder: boolean; stop: boolean };
+
+/**
+ * Inside the page: runs `act` (an Enter keydown on the edit box, or a click on Regenerate) and reads
+ * the chat in the next `requestAnimationFrame` callback (before that frame paints).
+ */
+async function actAndLookOneFrameLater(page: Page, act: { edit: true } | { regenerate: number }): Promise<AfterVerb> {
+  return page.evaluate(async (act) => {
+    if ("edit" in act) {
+      const box = document.querySelector<HTMLTextAreaElement>('textarea[aria-label="Edit message"]');
+      if (!box) throw new Error("no edit box");
+      box.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", code: "Enter", bubbles: true, cancelable: true }));
+    } else {
+      const replies = document.querySelectorAll('article[aria-label^="Assistant message"]');
+      const button = [...(replies[act.regenerate]?.querySelectorAll("button") ?? [])].find(
+        (b) => b.textContent?.trim() === "Regenerate",
+      );
+      if (!button) throw new Error("no Regenerate button");
+      button.click();
+    }
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+    const texts = (selector: string) =>
+      [...document.querySelectorAll(selector)].map((a) => a.querySelector(".message-body")?.textContent?.trim() ?? "");
+    return {
+      users: texts('article[aria-label^="User message"]'),
+      assistants: texts('article[aria-label^="Assistant message"]:not([aria-busy="true"])'),
+      versions: [...document.querySelectorAll("article .versions > span")].map((s) => s.textContent?.trim() ?? ""),
+      placeholder: document.querySelector('article[aria-busy="true"]') !== null,
+      stop: [...document.querySelectorAll("button")].some((b) => b.textContent?.trim() === "Stop"),
+    };
+  }, act);
+}
+
+/** A chat of two exchanges (the mock echoes), opened again in a fresh tab. */
+async function twoExchangesInAFreshTab(page: Page, mock: Parameters<typeof openConfigured>[1]): Promise<void> {
+  await openConfigured(page, mock);
+  const box = page.getByRole("textbox", { name: "Message" });
+  for (const [i, text] of ["What is a grove?", "Name three trees"].entries()) {
+    await box.fill(text);
+    await box.press("Enter");
+    await expect(assistantMessages(page)).toHaveCount(i + 1, { timeout: 15_000 });
+    await waitIdle(page);
+  }
+  await reloadSession(page);
+  await expect(assistantMessages(page)).toHaveCount(2);
+}
+
+test.describe("Edit and Regenerate show their result within one frame, in a fresh tab", () => {
+  test("Edit saved with Enter: the new version (2 / 2) in the old one's place, the placeholder and Stop; then the reply in the same rows", async ({
+    page,
+    mock,
+  }) => {
+    await twoExchangesInAFreshTab(page, mock);
+    const second = userMessages(page).nth(1);
+    await second.hover();
+    await second.getByRole("button", { name: "Edit" }).click();
+    await second.getByRole("textbox", { name: "Edit message" }).fill("Name four trees");
+    mock.enqueue("anthropic", { text: "Oak, ash, elm and yew.", hold: true });
+
+    const seen = await actAndLookOneFrameLater(page, { edit: true });
+    expect(seen).toEqual({
+      users: ["What is a grove?", "Name four trees"],
+      assistants: ["Echo: What is a grove?"],
+      versions: ["2 / 2"],
+      placeholder: true,
+      stop: true,
+    });
+    await page.screenshot({ path: "test-results/e2e-artifacts/immediate-feedback-edit.png" });
+
+    // The row shown at once is the row the stored entry takes over.
+    await page.evaluate(() =>
+      document.querySelectorAll('article[aria-label^="User message"]')[1]?.setAttribute("data-test-mark", "edit"),
+    );
+    await expectHeld(mock, "anthropic");
+    mock.release("anthropic");
+    await expect(assistantMessages(page).last()).toContainText("Oak, ash, elm and yew.", { timeout: 15_000 });
+    await waitIdle(page);
+    await expect(page.locator('[data-test-mark="edit"]')).toContainText("Name four trees");
+    await reloadSession(page);
+    await expect(userMessages(page)).toHaveText([/What is a grove\?/, /Name four trees/]);
+    await expect(userMessages(page).nth(1).locator(".versions > span")).toHaveText("2 / 2");
+  });
+
+  test("Regenerate: the old reply leaves, the placeholder and Stop are under the question; then the new version", async ({
+    page,
+    mock,
+  }) => {
+    await twoExchangesInAFreshTab(page, mock);
+    mock.enqueue("anthropic", { text: "A second answer.", hold: true });
+
+    const seen = await actAndLookOneFrameLater(page, { regenerate: 1 });
+    expect(seen).toEqual({
+      users: ["What is a grove?", "Name three trees"],
+      assistants: ["Echo: What is a grove?"],
+      versions: [],
+      placeholder: true,
+      stop: true,
+    });
+    await page.screenshot({ path: "test-results/e2e-artifacts/immediate-feedback-regenerate.png" });
+
+    await expectHeld(mock, "anthropic");
+    mock.release("anthropic");
+    await expect(assistantMessages(page).last()).toContainText("A second answer.", { timeout: 15_000 });
+    await waitIdle(page);
+    await expect(assistantMessages(page).last().locator(".versions > span")).toHaveText("2 / 2");
+  });
+
+  test("an edit that cannot be stored leaves the screen again and its text is back in the editor", async ({
+    page,
+    mock,
+  }) => {
+    await installQuotaSwitch(page);
+    await twoExchangesInAFreshTab(page, mock);
+    const second = userMessages(page).nth(1);
+    await second.hover();
+    await second.getByRole("button", { name: "Edit" }).click();
+    await second.getByRole("textbox", { name: "Edit message" }).fill("Name four trees");
+    await setQuotaFull(page, true);
+    await second.getByRole("button", { name: "Save and send" }).click();
+
+    await expect(errorNotices(page).last()).toContainText("could not be saved");
+    await expect(page.getByRole("textbox", { name: "Edit message" })).toHaveValue("Name four trees");
+    await expect(userMessages(page)).toHaveCount(2);
+    await expect(streamingMessage(page)).toHaveCount(0);
+    await expect(page.locator("article .versions")).toHaveCount(0);
+    expect(chatRequests(mock, "anthropic")).toHaveLength(2);
+  });
 });

@@ -1,7 +1,16 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { MessageEntry } from "../core/session/entries";
 import { newEntryId, newSessionId, type SessionId } from "../core/session/ids";
-import { beginSend, dropSend, resetPendingSends, sendSaved, settleSend, usePendingSendStore } from "./pending-send";
+import {
+  beginRegenerate,
+  beginSend,
+  dropSend,
+  resetPendingSends,
+  returnEdit,
+  sendSaved,
+  settleSend,
+  usePendingSendStore,
+} from "./pending-send";
 
 const sessionId = newSessionId();
 const message = (id = newEntryId(), s: SessionId = sessionId): MessageEntry => ({
@@ -55,7 +64,29 @@ describe("the pending send's transitions", () => {
     beginSend(first, { kind: "existing_chat" });
     beginSend(elsewhere, { kind: "existing_chat" });
     beginSend(second, { kind: "existing_chat" });
-    expect(pending()?.entry.id).toBe(second.id);
+    expect(pending()).toMatchObject({ entry: { id: second.id } });
     expect(Object.keys(usePendingSendStore.getState().sends)).toHaveLength(2);
+  });
+
+  it("a regenerate: saving → saved → settled, known by the reply it replaces", () => {
+    const replaces = newEntryId();
+    beginRegenerate({ sessionId, replaces, parentId: newEntryId() });
+    settleSend(sessionId, replaces);
+    expect(pending()?.phase).toBe("saving");
+    sendSaved(sessionId, replaces);
+    expect(pending()?.phase).toBe("saved");
+    settleSend(sessionId, replaces);
+    expect(pending()).toBeUndefined();
+    beginRegenerate({ sessionId, replaces, parentId: newEntryId() });
+    dropSend(sessionId, replaces);
+    expect(pending()).toBeUndefined();
+  });
+
+  it("an edit that could not be stored gives its text back; saving the edit again takes it", () => {
+    const edited = newEntryId();
+    returnEdit(edited, "my careful rewording");
+    expect(usePendingSendStore.getState().returnedEdits[edited]).toBe("my careful rewording");
+    beginSend(message(), { kind: "edit", replaces: edited });
+    expect(usePendingSendStore.getState().returnedEdits[edited]).toBeUndefined();
   });
 });

@@ -12,7 +12,15 @@ import { titleFromText } from "../../core/session/title";
 import { buildTreeIndex, deepestLeafFrom, siblingsOf } from "../../core/session/tree";
 import { appendEntries, getEntries, getEntry, getSessionPath, moveLeaf, type SessionPath } from "../../db/entries";
 import { createSession, setAutoTitle } from "../../db/sessions";
-import { beginSend, dropSend, type SendTarget, sendSaved } from "../pending-send";
+import {
+  beginRegenerate,
+  beginSend,
+  dropSend,
+  type PendingRegenerate,
+  returnEdit,
+  type SendTarget,
+  sendSaved,
+} from "../pending-send";
 import { pushNotice, useSettingsStore, useUiStore } from "../stores";
 import { attachmentProblemFor } from "./attachments";
 import { restoreNewChatDraft, takeNewChatDraft } from "./chat-setup";
@@ -281,52 +289,114 @@ const titleText = (text: string, attachments: readonly AttachmentBlock[]): strin
 
 /**
  * Edit a user message: a new sibling with the new text (and the original's attachments), then a
- * reply to it. The original stays.
+ * reply to it. The original stays. With the original as on screen (`shown`), the new version and
+ * the reply placeholder are on screen before the first await (pending-send.ts), the editor closed;
+ * if the write fails they leave again and the editor reopens with the text.
  */
-export async function editMessage(sessionId: SessionId, originalId: EntryId, text: string): Promise<void> {
-  const trimmed = text.trim();
-  if (!trimmed) return;
+export async function editMessage(
+  sessionId: SessionId,
+  originalId: EntryId,
+  text: string,
+  shown?: MessageEntry,
+): Promise<void> {
+  if (!text.trim()) return;
+  const release = holdSession(sessionId);
+  let entry: MessageEntry | null = null;
   try {
-    const original = await getEntry(originalId);
+    const original = shown?.id === originalId ? shown : await getEntry(originalId);
     if (!original || original.sessionId !== sessionId) return;
     const attachments =
       original.type === "message" ? original.content.filter((b): b is AttachmentBlock => isAttachment(b)) : [];
-    const entry = userEntry(sessionId, original.parentId, text, attachments);
-    await appendEntries(sessionId, [entry], { kind: "move", to: entry.id });
+    entry = userEntry(sessionId, original.parentId, text, attachments);
+    beginSend(entry, { kind: "edit", replaces: original.id });
+    showPendingReply(sessionId, entry.id);
     useUiStore.setState({ editingId: null });
+    await appendEntries(sessionId, [entry], { kind: "move", to: entry.id });
+    sendSaved(sessionId, entry.id);
     void startReply(sessionId, entry.id, { preflight: true });
   } catch (e) {
+    if (entry) {
+      unshowSend(entry);
+      // Nothing is lost: the editor opens again with what the user wrote.
+      returnEdit(originalId, text);
+      useUiStore.setState({ editingId: originalId });
+    }
     reportActionError("The edit could not be saved", e);
-  }
-}
-
-/** Regenerate (or Retry) an assistant reply: a new sibling reply to the same parent. */
-export async function regenerate(sessionId: SessionId, assistantId: EntryId): Promise<void> {
-  try {
-    const target = await getEntry(assistantId);
-    if (!target || target.parentId === null) return;
-    await moveLeaf(sessionId, target.parentId);
-    // Retry of a reply that failed before any content: a failure again writes no second empty version.
-    const retryOf =
-      target.type === "message" && target.status === "error" && target.content.length === 0 ? target : undefined;
-    await startReply(sessionId, target.parentId, retryOf ? { retryOf } : {});
-  } catch (e) {
-    reportActionError("Could not regenerate the reply", e);
+  } finally {
+    release();
   }
 }
 
 /**
- * Continue a reply cut off by the output limit: the model is asked to go on exactly where it
- * stopped; the continuation is a new entry (`continues`) shown joined to the partial reply.
+ * Regenerate (or Retry) an assistant reply: a new sibling reply to the same parent. With the reply as
+ * on screen (`shown`), the path cut at its parent and the placeholder (with Stop) are on screen
+ * before the first await; they leave again if the leaf cannot be moved.
  */
-export async function continueReply(sessionId: SessionId, partialId: EntryId): Promise<void> {
+export async function regenerate(sessionId: SessionId, assistantId: EntryId, shown?: MessageEntry): Promise<void> {
+  const release = holdSession(sessionId);
+  const early = shown?.id === assistantId && shown.parentId !== null ? showRegenerate(shown) : null;
+  try {
+    const target = await getEntry(assistantId);
+    if (!target || target.parentId === null) {
+      if (early) unshowRegenerate(early);
+      return;
+    }
+    const pending = early ?? showRegenerate(target);
+    try {
+      await moveLeaf(sessionId, target.parentId);
+    } catch (e) {
+      if (pending) unshowRegenerate(pending);
+      throw e;
+    }
+    if (pending) sendSaved(sessionId, pending.replaces);
+    // Retry of a reply that failed before any content: a failure again writes no second empty version.
+    const retryOf =
+      target.type === "message" && target.status === "error" && target.content.length === 0 ? target : undefined;
+    await startReply(sessionId, target.parentId, retryOf ? { retryOf } : {});
+    // Normally settled once the chat reads the moved leaf; a retry that fails again moves the leaf
+    // back to the failed reply, maybe before that read: the cut must not outlive the reply.
+    if (pending) dropSend(sessionId, pending.replaces);
+  } catch (e) {
+    reportActionError("Could not regenerate the reply", e);
+  } finally {
+    release();
+  }
+}
+
+/** Shows the path cut at `reply`'s parent and the new reply's placeholder there (in this task). */
+function showRegenerate(reply: Entry): PendingRegenerate | null {
+  if (reply.parentId === null) return null;
+  const pending: PendingRegenerate = { sessionId: reply.sessionId, replaces: reply.id, parentId: reply.parentId };
+  beginRegenerate(pending);
+  showPendingReply(reply.sessionId, reply.parentId);
+  return pending;
+}
+
+function unshowRegenerate(pending: PendingRegenerate): void {
+  dropSend(pending.sessionId, pending.replaces);
+  clearPendingReply(pending.sessionId);
+}
+
+/**
+ * Continue a reply cut off by the output limit: the model is asked to go on exactly where it
+ * stopped; the continuation is a new entry (`continues`) shown joined to the partial reply. With
+ * the leaf on screen (`leafOnScreen`), the placeholder shows before the first await.
+ */
+export async function continueReply(sessionId: SessionId, partialId: EntryId, leafOnScreen?: EntryId): Promise<void> {
+  const release = holdSession(sessionId);
+  if (leafOnScreen) showPendingReply(sessionId, leafOnScreen);
   try {
     const read = await getSessionPath(sessionId, undefined, knownPath);
     const leafId = read?.session.leafId;
+    // The stored leaf is not the one on screen: the placeholder goes (startReply shows it where it belongs).
+    if (leafOnScreen && leafId !== leafOnScreen) clearPendingReply(sessionId);
     if (!read || !leafId) return;
     await startReply(sessionId, leafId, { continues: partialId, read });
   } catch (e) {
+    clearPendingReply(sessionId);
     reportActionError("Could not continue the reply", e);
+  } finally {
+    release();
   }
 }
 

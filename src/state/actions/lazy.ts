@@ -34,9 +34,8 @@ export function preloadActions(): void {
 }
 
 export const sendQueuedMessage = lazily(chat, "sendQueuedMessage");
-export const editMessage = lazily(chat, "editMessage");
-export const regenerate = lazily(chat, "regenerate");
-export const continueReply = lazily(chat, "continueReply");
+// Edit, Regenerate and Continue are imported from chat.ts itself (it is in the entry chunk): they
+// show their result in the frame after the click, which a stand-in's await would put off.
 export const branchFromHere = lazily(chat, "branchFromHere");
 export const returnToLatest = lazily(chat, "returnToLatest");
 export const showVersion = lazily(chat, "showVersion");

@@ -45,7 +45,11 @@ afterEach(async () => {
   resetPendingSends();
 });
 
-const pendingIn = (sessionId: SessionId) => usePendingSendStore.getState().sends[sessionId];
+/** The message pending in `sessionId` (a send or an edit; a regenerate has none). */
+const pendingIn = (sessionId: SessionId) => {
+  const p = usePendingSendStore.getState().sends[sessionId];
+  return p && "entry" in p ? p : undefined;
+};
 const replyIn = (sessionId: SessionId) => useStreamStore.getState().replies[sessionId];
 
 /** A stored chat with one question, open on screen. */

@@ -1,5 +1,6 @@
 import type { MessageEntry, StopReason } from "../../core/session/entries";
-import { branchFromHere, regenerate } from "../../state/actions/lazy";
+import { regenerate } from "../../state/actions/chat";
+import { branchFromHere } from "../../state/actions/lazy";
 import { openCompactDialog } from "../../state/dialogs/compact-dialog";
 import { openSwitchDialog } from "../../state/dialogs/switch-dialog";
 import { useUiStore } from "../../state/stores";
@@ -92,7 +93,7 @@ export function MessageActions({
           type="button"
           disabled={busy}
           title={busyTitle ?? ACTION_HELP.regenerate}
-          onClick={() => void regenerate(sessionId, entry.id)}
+          onClick={() => void regenerate(sessionId, entry.id, entry)}
         >
           Regenerate
         </button>

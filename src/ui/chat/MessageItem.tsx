@@ -5,8 +5,11 @@ import { messageText } from "../../core/session/entries";
 import type { EntryId } from "../../core/session/ids";
 import { joinContinuation } from "../../core/session/plan-context";
 import { siblingsOf } from "../../core/session/tree";
+// Not the lazy stand-ins: these show their result in the frame after the click (the chat module is in the entry chunk).
+import { continueReply, editMessage, regenerate } from "../../state/actions/chat";
 import { describeFailure } from "../../state/actions/describe-failure";
-import { continueReply, editMessage, regenerate, showVersion } from "../../state/actions/lazy";
+import { showVersion } from "../../state/actions/lazy";
+import { takeReturnedEdit, usePendingSendStore } from "../../state/pending-send";
 import { useMaintenanceStore, useStreamStore, useUiStore } from "../../state/stores";
 import type { SessionView } from "../hooks";
 import { Markdown } from "../markdown/LazyMarkdown";
@@ -54,6 +57,8 @@ export const MessageItem = memo(function MessageItem({
   pruned?: ReadonlyMap<number, number>;
 }) {
   const editing = useUiStore((s) => s.editingId === entry.id);
+  // An edit that could not be stored comes back to its editor.
+  const returnedEdit = usePendingSendStore((s) => s.returnedEdits[entry.id]);
   const last = continuations[continuations.length - 1] ?? entry;
   const content = continuations.length > 0 ? joinedContent(entry, continuations) : entry.content;
   const text = messageText(content);
@@ -136,10 +141,13 @@ export const MessageItem = memo(function MessageItem({
 
       {editing ? (
         <EditBox
-          initial={text}
+          initial={returnedEdit ?? text}
           busy={busy}
-          onCancel={() => useUiStore.setState({ editingId: null })}
-          onSave={(t) => void editMessage(sessionId, entry.id, t)}
+          onCancel={() => {
+            takeReturnedEdit(entry.id);
+            useUiStore.setState({ editingId: null });
+          }}
+          onSave={(t) => void editMessage(sessionId, entry.id, t, entry)}
         />
       ) : (
         <div className="message-body">
@@ -196,7 +204,7 @@ export const MessageItem = memo(function MessageItem({
             className="primary"
             disabled={busy}
             title={busyTitle}
-            onClick={() => void continueReply(sessionId, last.id)}
+            onClick={() => void continueReply(sessionId, last.id, view.session?.leafId ?? undefined)}
           >
             Continue
           </button>
@@ -211,7 +219,7 @@ export const MessageItem = memo(function MessageItem({
               className="primary"
               disabled={busy}
               title={busyTitle}
-              onClick={() => void retry(sessionId, entry, last)}
+              onClick={() => void retry(sessionId, entry, last, view.session?.leafId ?? undefined)}
             >
               Retry
             </button>
@@ -240,10 +248,15 @@ export const MessageItem = memo(function MessageItem({
  * Retry a failed reply: a new version of it — or, for a failed continuation, continue again from
  * what was there (the partial, or what the failed continuation managed to write).
  */
-function retry(sessionId: MessageEntry["sessionId"], head: MessageEntry, failed: MessageEntry): Promise<void> {
-  if (failed === head || failed.continues === undefined) return regenerate(sessionId, head.id);
+function retry(
+  sessionId: MessageEntry["sessionId"],
+  head: MessageEntry,
+  failed: MessageEntry,
+  leafOnScreen: EntryId | undefined,
+): Promise<void> {
+  if (failed === head || failed.continues === undefined) return regenerate(sessionId, head.id, head);
   const from: EntryId = hasContent(failed.content) ? failed.id : failed.continues;
-  return continueReply(sessionId, from);
+  return continueReply(sessionId, from, leafOnScreen);
 }
 
 function EditBox({

@@ -85,4 +85,44 @@ describe("the chat as shown right after Enter", () => {
     expect(withPendingSend(EMPTY, pending)).toBe(EMPTY);
     expect(withPendingSend(elsewhere, undefined)).toBe(elsewhere);
   });
+
+  it("an edit shows in the place of the message it edits, as its newest version; what was below leaves the screen", () => {
+    const q2 = message(a.id, "user", "Q2");
+    const a2 = message(q2.id, "assistant", "A2");
+    const view = viewOf([q, a, q2, a2], a2.id);
+    const edited = message(a.id, "user", "Q2, reworded");
+    const pending: PendingSend = { phase: "saving", entry: edited, target: { kind: "edit", replaces: q2.id } };
+    const shown = withPendingSend(view, pending);
+    expect(shown.path.map((e) => e.id)).toEqual([q.id, a.id, edited.id]);
+    expect(shown.session?.leafId).toBe(edited.id);
+    expect(siblingsOf(shown.index, edited.id)).toMatchObject({ position: 2, siblings: [q2, edited] });
+    // The first message edited: a new root beside it.
+    const root = message(null, "user", "Q, reworded");
+    const first = withPendingSend(view, { phase: "saving", entry: root, target: { kind: "edit", replaces: q.id } });
+    expect(first.path).toEqual([root]);
+    expect(siblingsOf(first.index, root.id).siblings.map((e) => e.id)).toEqual([q.id, root.id]);
+    // Read back (or the user moved away from the edited message): the live view as it is.
+    expect(
+      withPendingSend(viewOf([q, a, q2, a2, edited], edited.id), { ...pending, phase: "saved" }).path,
+    ).toHaveLength(3);
+    const away = viewOf([q, a], a.id);
+    expect(withPendingSend(away, pending)).toBe(away);
+  });
+
+  it("a regenerate cuts the path at the reply's parent (where the placeholder shows) until the leaf has moved", () => {
+    const q2 = message(a.id, "user", "Q2");
+    const a2 = message(q2.id, "assistant", "A2");
+    const view = viewOf([q, a, q2, a2], a2.id);
+    const regenerate = { sessionId, replaces: a.id, parentId: q.id };
+    const shown = withPendingSend(view, { phase: "saving", regenerate });
+    expect(shown.path.map((e) => e.id)).toEqual([q.id]);
+    expect(shown.session?.leafId).toBe(q.id);
+    expect(shown.index).toBe(view.index);
+    // The moved leaf read back, or the new reply stored under the question: nothing to cut any more.
+    const moved = viewOf([q, a, q2, a2], q.id);
+    expect(withPendingSend(moved, { phase: "saved", regenerate })).toBe(moved);
+    const again = message(q.id, "assistant", "A, again");
+    const answered = viewOf([q, a, q2, a2, again], again.id);
+    expect(withPendingSend(answered, { phase: "saved", regenerate })).toBe(answered);
+  });
 });

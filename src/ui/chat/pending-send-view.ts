@@ -5,18 +5,24 @@
  */
 import { useEffect, useMemo } from "react";
 import type { MessageEntry } from "../../core/session/entries";
-import type { SessionId } from "../../core/session/ids";
+import type { EntryId, SessionId } from "../../core/session/ids";
 import { buildTreeIndex, compareEntries, type TreeIndex } from "../../core/session/tree";
-import { type PendingSend, settleSend, usePendingSendStore } from "../../state/pending-send";
+import { type PendingSend, pendingId, settleSend, usePendingSendStore } from "../../state/pending-send";
 import type { SessionView } from "../hooks";
 
 /**
- * `view` with `pending` shown: a new chat's first message while the chat is not read yet, or a
- * message under the leaf on screen. Unchanged when the live read already has the entry (it takes
- * over, with the same id) or when the user is somewhere else in the tree.
+ * `view` with `pending` shown: a new chat's first message while the chat is not read yet, a
+ * message under the leaf on screen, an edit in the place of the message it edits, or the path cut
+ * at the parent of the reply being regenerated. Unchanged when the live read already has the
+ * change (it takes over, with the same ids) or when the user is somewhere else in the tree.
  */
 export function withPendingSend(view: SessionView, pending: PendingSend | undefined): SessionView {
   if (!pending) return view;
+  if ("regenerate" in pending) {
+    const at = replacedAt(view, pending.regenerate.replaces);
+    if (!view.session || at < 1) return view;
+    return { ...view, session: { ...view.session, leafId: pending.regenerate.parentId }, path: view.path.slice(0, at) };
+  }
   const { entry, target } = pending;
   if (view.index.byId.has(entry.id)) return view;
   if (!view.session) {
@@ -29,6 +35,16 @@ export function withPendingSend(view: SessionView, pending: PendingSend | undefi
       complete: true,
     };
   }
+  if (target.kind === "edit") {
+    const at = replacedAt(view, target.replaces);
+    if (at < 0) return view;
+    return {
+      ...view,
+      session: { ...view.session, leafId: entry.id },
+      index: indexWith(view.index, entry),
+      path: [...view.path.slice(0, at), entry],
+    };
+  }
   if (view.session.leafId !== entry.parentId) return view;
   return {
     session: { ...view.session, leafId: entry.id },
@@ -38,6 +54,9 @@ export function withPendingSend(view: SessionView, pending: PendingSend | undefi
     complete: view.complete,
   };
 }
+
+/** Where `id` is on the path on screen (-1: not there, the user is elsewhere or the change is read back). */
+const replacedAt = (view: SessionView, id: EntryId): number => view.path.findIndex((e) => e.id === id);
 
 /**
  * `index` with one more leaf. The live index stays as it is, and is not copied: on a 20,000-entry
@@ -80,12 +99,16 @@ function withKey<K, V>(base: ReadonlyMap<K, V>, key: K, value: V): ReadonlyMap<K
   };
 }
 
+/** The live read has `pending`: the message is in it, or the regenerated reply has left its path. */
+const readBack = (view: SessionView, pending: PendingSend): boolean =>
+  "regenerate" in pending ? replacedAt(view, pending.regenerate.replaces) < 0 : view.index.byId.has(pending.entry.id);
+
 /** The chat on screen with the message being sent in it; drops that copy once the live read has the entry. */
 export function usePendingSendView(sessionId: SessionId | null, view: SessionView): SessionView {
   const pending = usePendingSendStore((s) => (sessionId ? s.sends[sessionId] : undefined));
-  const arrived = pending?.phase === "saved" && view.index.byId.has(pending.entry.id);
+  const arrived = pending?.phase === "saved" && readBack(view, pending);
   useEffect(() => {
-    if (arrived && sessionId && pending) settleSend(sessionId, pending.entry.id);
+    if (arrived && sessionId && pending) settleSend(sessionId, pendingId(pending));
   }, [arrived, sessionId, pending]);
   return useMemo(() => withPendingSend(view, pending), [view, pending]);
 }
