@@ -1,5 +1,5 @@
 import "fake-indexeddb/auto";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { base64ToBytes } from "../core/attachments/blob-id";
 import type { DocumentBlock, ImageBlock } from "../core/session/entries";
 import type { BlobId } from "../core/session/ids";
@@ -103,6 +103,25 @@ describe("collectUnreferencedBlobs", () => {
 
     await saveComposerDraftAttachments(chat, []); // sent: the entry references it from now on
     expect(await collectUnreferencedBlobs(now)).toBe(1);
+  });
+
+  it("spares a draft's attachment sent while it scans the entries (the draft is cleared before the entry is written)", async () => {
+    const attached = await storeBlob(bytes("attached yesterday, sent now"), "image/png", old);
+    const session = makeSession();
+    await createSession(session, [userMessage(session.id, null, "hello")]);
+    const image: ImageBlock = { type: "image", blobId: attached, mimeType: "image/png", name: "a.png" };
+    await saveComposerDraftAttachments(session.id, [image]);
+    // The send lands while the collector is between its scan and its delete.
+    const entries = getDb().entries;
+    const scan = entries.each.bind(entries);
+    vi.spyOn(entries, "each").mockImplementationOnce(async (fn) => {
+      await scan(fn);
+      await saveComposerDraftAttachments(session.id, []);
+      const sent = withImage(session.id, attached);
+      await getDb().entries.add({ ...sent, parentId: null });
+    });
+    expect(await collectUnreferencedBlobs(now)).toBe(0);
+    expect(await getDb().blobs.get(attached)).toBeDefined();
   });
 
   it("does nothing when there are no blobs", async () => {

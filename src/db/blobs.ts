@@ -6,7 +6,7 @@
 import { blobIdOf, blobIdsOfBlocks, bytesToBase64 } from "../core/attachments/blob-id";
 import type { ExportedBlob } from "../core/export/grove-json";
 import type { Entry } from "../core/session/entries";
-import type { BlobId } from "../core/session/ids";
+import { type BlobId, firstEntryIdAt } from "../core/session/ids";
 import type { BlobRow } from "./rows";
 import { type GroveDb, getDb } from "./schema";
 
@@ -16,6 +16,8 @@ import { type GroveDb, getDb } from "./schema";
  * right now must not lose it. Composer drafts' attachments count as references (db/composer-drafts.ts).
  */
 export const BLOB_GC_GRACE_MS = 60 * 60 * 1000;
+/** How long before it is written an entry's id may have been made (a send's id is made at Enter). */
+const BLOB_GC_WRITE_MARGIN_MS = 60_000;
 
 /**
  * Stores `bytes` (once: the id is their hash, so the same file again rewrites the same row) and
@@ -91,7 +93,8 @@ export async function exportedBlobsOf(entries: readonly Entry[]): Promise<Export
  * `BLOB_GC_GRACE_MS`. Returns how many went. The entries are scanned outside any write transaction
  * (a big history must not block appends); the delete then re-reads each candidate and spares one
  * stored again meanwhile (its `createdAt` is fresh: it was just attached or imported) or put in a
- * composer draft meanwhile (the drafts, a few rows, are read again inside the delete's transaction).
+ * composer draft meanwhile (the drafts, a few rows, are read again inside the delete's transaction)
+ * or referenced by an entry made since the scan began (read again there too, by id range).
  */
 export async function collectUnreferencedBlobs(
   now: number = Date.now(),
@@ -99,6 +102,10 @@ export async function collectUnreferencedBlobs(
   keep: ReadonlySet<BlobId> = new Set(),
 ): Promise<number> {
   const db = getDb();
+  // Entries made from here on (less a margin: an entry's id is made a moment before it is written)
+  // are read again inside the delete: a send of a draft's attachment clears the draft first and
+  // writes its entry after, so during the scan the blob may be in neither.
+  const madeSince = firstEntryIdAt(Date.now() - BLOB_GC_WRITE_MARGIN_MS);
   const isOld = (row: BlobRow) => now - row.createdAt >= BLOB_GC_GRACE_MS && !keep.has(row.id);
   const old = (await db.blobs.toArray()).filter(isOld).map((row) => row.id);
   if (old.length === 0) return 0;
@@ -108,9 +115,10 @@ export async function collectUnreferencedBlobs(
   });
   const candidates = old.filter((id) => !referenced.has(id));
   if (candidates.length === 0) return 0;
-  return db.transaction("rw", db.blobs, db.composerDrafts, async () => {
+  return db.transaction("rw", db.blobs, db.composerDrafts, db.entries, async () => {
     const inDrafts = await draftBlobIds(db);
-    const rows = await db.blobs.bulkGet(candidates.filter((id) => !inDrafts.has(id)));
+    const recent = referencedBlobIds(await db.entries.where(":id").aboveOrEqual(madeSince).toArray());
+    const rows = await db.blobs.bulkGet(candidates.filter((id) => !inDrafts.has(id) && !recent.has(id)));
     const gone = rows.filter((row): row is BlobRow => row !== undefined && isOld(row)).map((row) => row.id);
     await db.blobs.bulkDelete(gone);
     return gone.length;

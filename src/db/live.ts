@@ -8,7 +8,7 @@
  * This is the one db/ module ui/ may import.
  */
 import type { Entry, Session } from "../core/session/entries";
-import type { BlobId, EntryId, SessionId } from "../core/session/ids";
+import { type BlobId, type EntryId, firstEntryIdAt, type SessionId } from "../core/session/ids";
 import { getBlob } from "./blobs";
 import { getEntries, getEntriesInChunks } from "./entries";
 import { getLabels } from "./labels";
@@ -94,8 +94,8 @@ export const liveSessionWithEntries = async (
   if (start?.sessionId === sessionId) {
     // Back to a margin before the last read began (a tab frozen for minutes misses nothing), or to
     // the oldest reply in flight now or then (it may have been written since).
-    const since = [idAt(start.readAt - LIVE_RECENT_MARGIN_MS), ...inFlight, ...start.inFlight].reduce((a, b) =>
-      b < a ? b : a,
+    const since = [firstEntryIdAt(start.readAt - LIVE_RECENT_MARGIN_MS), ...inFlight, ...start.inFlight].reduce(
+      (a, b) => (b < a ? b : a),
     );
     const recent = await getDb().entries.where(":id").aboveOrEqual(since).toArray();
     // Another chat's read may have replaced `known` meanwhile (a switch): then read this one whole.
@@ -147,12 +147,6 @@ function remember(
   for (const e of entries) ids.add(e.id);
   known = { sessionId, entries, ids, inFlight, readAt };
   return entries;
-}
-
-/** The smallest UUIDv7 of the millisecond `ms`. */
-function idAt(ms: number): EntryId {
-  const hex = Math.max(0, Math.floor(ms)).toString(16).padStart(12, "0");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-0000-0000-000000000000` as EntryId;
 }
 
 export const liveSettings = (): Promise<Record<string, unknown>> => getAllSettings();

@@ -19,3 +19,12 @@ export const newBlobId = (): BlobId => uuidv7() as BlobId;
 /** For ids that come from outside (URL, import, DB rows typed loosely). Validates nothing but shape. */
 export const asSessionId = (s: string): SessionId => s as SessionId;
 export const asEntryId = (s: string): EntryId => s as EntryId;
+
+/**
+ * The smallest UUIDv7 of the millisecond `ms`: every entry id made at or after `ms` sorts at or
+ * above it (ids are UUIDv7, so a primary-key range from it reads the entries made since then).
+ */
+export function firstEntryIdAt(ms: number): EntryId {
+  const hex = Math.max(0, Math.floor(ms)).toString(16).padStart(12, "0");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-0000-0000-000000000000` as EntryId;
+}
