@@ -1,4 +1,5 @@
 import "fake-indexeddb/auto";
+import Dexie from "dexie";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { base64ToBytes } from "../core/attachments/blob-id";
 import type { DocumentBlock, ImageBlock } from "../core/session/entries";
@@ -114,12 +115,16 @@ describe("collectUnreferencedBlobs", () => {
     // The send lands while the collector is between its scan and its delete.
     const entries = getDb().entries;
     const scan = entries.each.bind(entries);
-    vi.spyOn(entries, "each").mockImplementationOnce(async (fn) => {
-      await scan(fn);
-      await saveComposerDraftAttachments(session.id, []);
-      const sent = withImage(session.id, attached);
-      await getDb().entries.add({ ...sent, parentId: null });
-    });
+    vi.spyOn(entries, "each").mockImplementationOnce((fn) =>
+      Dexie.Promise.resolve(
+        (async () => {
+          await scan(fn);
+          await saveComposerDraftAttachments(session.id, []);
+          const sent = withImage(session.id, attached);
+          await getDb().entries.add({ ...sent, parentId: null });
+        })(),
+      ),
+    );
     expect(await collectUnreferencedBlobs(now)).toBe(0);
     expect(await getDb().blobs.get(attached)).toBeDefined();
   });
