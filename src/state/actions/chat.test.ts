@@ -10,6 +10,10 @@ import { resetStores, useMaintenanceStore, useSettingsStore, useStreamStore, use
 import { sendMessage, sendQueuedMessage } from "./chat";
 import { startQueueFlusher } from "./queued-message";
 
+// chat.ts loads the reply engine on demand; loaded here first, so a test waits on the send, not on
+// transforming that module graph the first time.
+await import("./conversation");
+
 let stopFlusher = () => {};
 
 const REFUSED_ENDPOINT: Settings = {

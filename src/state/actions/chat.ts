@@ -127,6 +127,8 @@ export async function sendMessage(
   }
   const parent = parentId === undefined ? known?.leafId : parentId;
   let shown = known && parent !== undefined ? showSend(userEntry(sessionId, parent, text, attachments)) : null;
+  // Once sendAt has it, sendAt takes the message off the screen if it cannot be stored.
+  let handedOver = false;
   try {
     // One read for the whole send: the session and the path to the parent, passed on to the reply.
     const read = await getSessionPath(sessionId, parent, knownPath);
@@ -147,9 +149,12 @@ export async function sendMessage(
       unshowSend(shown);
       shown = null;
     }
+    handedOver = true;
     await sendAt(read, text, to, attachments, shown ?? undefined);
     return read.session.id;
   } catch (e) {
+    // The text goes back to the composer (null): nothing of it may stay on screen as if sent.
+    if (shown && !handedOver) unshowSend(shown);
     reportActionError("Your message could not be saved", e);
     return null;
   } finally {

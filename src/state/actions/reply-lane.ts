@@ -11,8 +11,18 @@ import { type ActiveReply, useStreamStore } from "../stores";
 
 /** The replies whose request is out (or being built), by chat. */
 export const controllers = new Map<SessionId, AbortController>();
-/** Stop pressed while the reply was still being prepared: the request is never sent. */
-export const pendingControllers = new Map<SessionId, AbortController>();
+/**
+ * Replies shown but not started yet, with the message they answer. Stop pressed meanwhile aborts
+ * the controller: the request is never sent.
+ */
+const pendingControllers = new Map<SessionId, { controller: AbortController; parentId: EntryId }>();
+
+/** The controller of the reply shown for `sessionId`, if any, now taken over by the reply that starts. */
+export function takePendingController(sessionId: SessionId): AbortController | undefined {
+  const pending = pendingControllers.get(sessionId);
+  pendingControllers.delete(sessionId);
+  return pending?.controller;
+}
 
 /**
  * Stop the reply in flight (or about to start) for a session; what arrived is kept and marked
@@ -23,7 +33,7 @@ export function stopReply(sessionId: SessionId): void {
   controllers.get(sessionId)?.abort();
   const pending = pendingControllers.get(sessionId);
   if (!pending) return;
-  pending.abort();
+  pending.controller.abort();
   setReply(sessionId, (r) => (r.phase === "preparing" ? null : r));
 }
 
@@ -45,9 +55,11 @@ export function setReply(sessionId: SessionId, update: (r: ActiveReply) => Activ
  */
 export function showPendingReply(sessionId: SessionId, parentId: EntryId): void {
   // Shown already (at the keydown, chat.ts), maybe stopped since: the same reply, not a second one.
-  if (pendingControllers.has(sessionId)) return;
+  // A placeholder left by a send that never reached its reply (a failed read) answers another
+  // message: replaced, so its Stop cannot silence this one.
+  if (pendingControllers.get(sessionId)?.parentId === parentId) return;
   if (controllers.has(sessionId) || useStreamStore.getState().replies[sessionId]?.phase === "unsaved") return;
-  pendingControllers.set(sessionId, new AbortController());
+  pendingControllers.set(sessionId, { controller: new AbortController(), parentId });
   const partial: AssistantPartial = { content: [], providerId: "", api: "anthropic-messages", model: "" };
   useStreamStore.setState((s) => ({
     replies: {

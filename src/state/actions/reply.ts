@@ -24,7 +24,7 @@ import { attachmentDataFor } from "./attachments";
 import { type ChatTarget, chatTarget, isTargetError, replyApi, requestParams } from "./chat-target";
 import { describeFailure } from "./describe-failure";
 import { pageOwnerId } from "./owner";
-import { controllers, pendingControllers, setReply } from "./reply-lane";
+import { controllers, setReply, takePendingController } from "./reply-lane";
 import { keepServerCompaction, serverCompactionFor } from "./server-compaction";
 
 /** What a finished reply was: the entry written, and the target and exact request it was sent with. */
@@ -95,8 +95,7 @@ export async function runReply(
   if (controllers.has(sessionId)) return null;
   const pending = useStreamStore.getState().replies[sessionId];
   if (pending?.phase === "unsaved") return null;
-  const controller = pendingControllers.get(sessionId) ?? new AbortController();
-  pendingControllers.delete(sessionId);
+  const controller = takePendingController(sessionId) ?? new AbortController();
   controllers.set(sessionId, controller);
   const draftId = pending?.phase === "preparing" ? pending.draftId : newEntryId();
   let keepOnScreen = false;

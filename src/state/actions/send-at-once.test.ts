@@ -1,4 +1,5 @@
 import "fake-indexeddb/auto";
+import Dexie from "dexie";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { MessageEntry, Session } from "../../core/session/entries";
 import { newEntryId, newSessionId, type SessionId } from "../../core/session/ids";
@@ -10,6 +11,10 @@ import { DEFAULT_SETTINGS, type Settings } from "../settings-model";
 import { resetStores, useMaintenanceStore, useSettingsStore, useStreamStore, useUiStore } from "../stores";
 import { sendMessage } from "./chat";
 import { stopReply } from "./reply-lane";
+
+// chat.ts loads the reply engine on demand; loaded here first, so a test waits on the send, not on
+// transforming that module graph the first time.
+await import("./conversation");
 
 /** A keyless custom provider on a refused host: a reply is an error entry written at once, no network. */
 const REFUSED_ENDPOINT: Settings = {
@@ -156,6 +161,26 @@ describe("a send that cannot be stored leaves the screen, and the composer gets 
     expect(useUiStore.getState().sessionId).toBeNull();
     expect(pendingIn(sessionId)).toBeUndefined();
     expect(replyIn(sessionId)).toBeUndefined();
+  });
+
+  it("a read that fails before the write: nothing stays on screen, and a Stop then cannot silence the next send", async () => {
+    const { session, question } = await openChat();
+    const sessions = getDb().sessions;
+    vi.spyOn(sessions, "get").mockImplementationOnce(() =>
+      Dexie.Promise.reject(new DOMException("The database connection is closing.", "InvalidStateError")),
+    );
+    expect(await sendMessage("Lost?", question.id, [], session)).toBeNull();
+    expect(pendingIn(session.id)).toBeUndefined();
+    expect(replyIn(session.id)).toBeUndefined();
+    expect(useUiStore.getState().notices.at(-1)?.text).toMatch(/could not be saved/);
+    stopReply(session.id); // nothing to stop: must not carry over to the next send
+
+    expect(await sendMessage("Again", question.id, [], session)).toBe(session.id);
+    // The next send is answered (this provider answers at once with an error entry: no network).
+    await vi.waitFor(async () => {
+      const entries = await getEntries(session.id);
+      expect(entries.some((e) => e.type === "message" && e.role === "assistant")).toBe(true);
+    });
   });
 
   it("without a key nothing is shown even for a moment", async () => {

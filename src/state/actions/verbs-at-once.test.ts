@@ -16,6 +16,10 @@ import { resetStores, useMaintenanceStore, useSettingsStore, useStreamStore, use
 import { continueReply, editMessage, regenerate } from "./chat";
 import { stopReply } from "./reply-lane";
 
+// chat.ts loads the reply engine on demand; loaded here first, so a test waits on the send, not on
+// transforming that module graph the first time.
+await import("./conversation");
+
 /** A keyless custom provider on a refused host: a reply is an error entry written at once, no network. */
 const REFUSED_ENDPOINT: Settings = {
   ...DEFAULT_SETTINGS,
