@@ -1,9 +1,10 @@
-import { type ComponentProps, lazy, Suspense } from "react";
+import { type ComponentProps, lazy } from "react";
 import { useImportStore } from "../state/actions/import-store";
 import { useCompactDialog } from "../state/dialogs/compact-dialog";
 import { useHandoffDialog } from "../state/dialogs/handoff-dialog";
 import { useSwitchDialog } from "../state/dialogs/switch-dialog";
 import type { CompactDialog as CompactImpl } from "./chat/CompactDialog";
+import { LazyPart } from "./common/LazyPart";
 
 /**
  * The dialogs that open on demand (compact, handoff, switch branch, import) as chunks of their
@@ -18,35 +19,35 @@ const Import = lazy(() => import("./sessions/ImportDialog").then((m) => ({ defau
 export function CompactDialog(props: ComponentProps<typeof CompactImpl>) {
   const open = useCompactDialog((s) => s.target !== null);
   return open ? (
-    <Suspense fallback={null}>
+    <LazyPart>
       <Compact {...props} />
-    </Suspense>
+    </LazyPart>
   ) : null;
 }
 
 export function HandoffDialog() {
   const open = useHandoffDialog((s) => s.sessionId !== null);
   return open ? (
-    <Suspense fallback={null}>
+    <LazyPart>
       <Handoff />
-    </Suspense>
+    </LazyPart>
   ) : null;
 }
 
 export function SwitchBranchDialog() {
   const open = useSwitchDialog((s) => s.target !== null);
   return open ? (
-    <Suspense fallback={null}>
+    <LazyPart>
       <Switch />
-    </Suspense>
+    </LazyPart>
   ) : null;
 }
 
 export function ImportDialog() {
   const open = useImportStore((s) => s.phase !== "idle");
   return open ? (
-    <Suspense fallback={null}>
+    <LazyPart>
       <Import />
-    </Suspense>
+    </LazyPart>
   ) : null;
 }

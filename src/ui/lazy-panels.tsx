@@ -1,4 +1,5 @@
-import { type ComponentProps, lazy, Suspense } from "react";
+import { type ComponentProps, lazy } from "react";
+import { LazyPart } from "./common/LazyPart";
 import type { HistoryGraph as GraphPanel } from "./graph/HistoryGraph";
 
 /**
@@ -11,16 +12,16 @@ const SettingsImpl = lazy(() => import("./settings/SettingsDialog").then((m) => 
 
 export function HistoryGraph(props: ComponentProps<typeof GraphPanel>) {
   return (
-    <Suspense fallback={null}>
+    <LazyPart>
       <GraphImpl {...props} />
-    </Suspense>
+    </LazyPart>
   );
 }
 
 export function SettingsDialog() {
   return (
-    <Suspense fallback={null}>
+    <LazyPart>
       <SettingsImpl />
-    </Suspense>
+    </LazyPart>
   );
 }

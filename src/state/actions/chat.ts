@@ -25,6 +25,7 @@ import { pushNotice, useSettingsStore, useUiStore } from "../stores";
 import { attachmentProblemFor } from "./attachments";
 import { restoreNewChatDraft, takeNewChatDraft } from "./chat-setup";
 import { missingKeyFor } from "./chat-target";
+import { loadChunk } from "./chunk-load";
 import type { ReplyOptions } from "./conversation";
 import { knownPath, rememberPath } from "./known-paths";
 import { holdSession, isIdle, queueMessage } from "./queued-message";
@@ -40,9 +41,12 @@ function startReply(sessionId: SessionId, parentId: EntryId, opts: ReplyOptions 
   const release = holdSession(sessionId);
   showPendingReply(sessionId, parentId);
   // The reply engine and the provider code are fetched on demand (the composer's focus fetches them early).
-  return import("./conversation")
-    .then(({ replyAndMaintain }) => replyAndMaintain(sessionId, parentId, opts))
-    .catch((e) => reportActionError("The reply could not be saved", e))
+  return loadChunk(() => import("./conversation"))
+    .then(
+      ({ replyAndMaintain }) =>
+        replyAndMaintain(sessionId, parentId, opts).catch((e) => reportActionError("The reply could not be saved", e)),
+      () => {}, // the code of the reply could not be fetched: said by loadChunk; the message is stored
+    )
     .finally(() => {
       clearPendingReply(sessionId);
       release();

@@ -9,6 +9,8 @@
  * Type-only imports of the real modules keep the signatures in one place.
  */
 
+import { loadChunk } from "./chunk-load";
+
 /** Any function: `never[]` parameters accept every parameter list, with no `any`. */
 type Fn = (...args: never[]) => unknown;
 
@@ -16,7 +18,7 @@ type Fn = (...args: never[]) => unknown;
 function lazily<M, K extends keyof M>(load: () => Promise<M>, key: K) {
   type F = M[K] extends Fn ? M[K] : never;
   return async (...args: Parameters<F>): Promise<Awaited<ReturnType<F>>> => {
-    const m = await load();
+    const m = await loadChunk(load);
     return (m[key] as F)(...args) as Awaited<ReturnType<F>>;
   };
 }

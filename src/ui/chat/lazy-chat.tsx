@@ -1,4 +1,5 @@
-import { type ComponentProps, lazy, Suspense } from "react";
+import { type ComponentProps, lazy } from "react";
+import { LazyPart } from "../common/LazyPart";
 import type { ModelSettingsDialog as ModelSettingsImpl } from "./ModelSettingsDialog";
 import type { SessionPromptDialog as SessionPromptImpl } from "./SessionPromptDialog";
 
@@ -22,24 +23,24 @@ export function preloadChatParts(): void {
 
 export function FirstRunCard() {
   return (
-    <Suspense fallback={null}>
+    <LazyPart>
       <FirstRunImpl />
-    </Suspense>
+    </LazyPart>
   );
 }
 
 export function ModelSettingsDialog(props: ComponentProps<typeof ModelSettingsImpl>) {
   return (
-    <Suspense fallback={null}>
+    <LazyPart>
       <ModelSettings {...props} />
-    </Suspense>
+    </LazyPart>
   );
 }
 
 export function SessionPromptDialog(props: ComponentProps<typeof SessionPromptImpl>) {
   return (
-    <Suspense fallback={null}>
+    <LazyPart>
       <SessionPrompt {...props} />
-    </Suspense>
+    </LazyPart>
   );
 }

@@ -1,6 +1,7 @@
-import { lazy, Suspense, useEffect, useState } from "react";
+import { lazy, useEffect, useState } from "react";
 import { newChat } from "../../state/actions/sessions";
 import { useUiStore } from "../../state/stores";
+import { LazyPart } from "../common/LazyPart";
 import type { SessionView } from "../hooks";
 import { isPaletteKey, whichShortcut } from "./shortcuts";
 
@@ -37,8 +38,8 @@ export function CommandPalette({ view, onShowSessions }: { view: SessionView; on
   }, []);
   if (!open) return null;
   return (
-    <Suspense fallback={null}>
+    <LazyPart>
       <PaletteDialog view={view} onShowSessions={onShowSessions} onClose={() => setOpen(false)} />
-    </Suspense>
+    </LazyPart>
   );
 }

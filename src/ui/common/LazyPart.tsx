@@ -1,0 +1,38 @@
+import { Component, type ReactNode, Suspense } from "react";
+import { CHUNK_LOAD_FAILED } from "../../state/actions/chunk-load";
+
+type State = { failed: boolean };
+
+/**
+ * Catches a part whose code could not be fetched (offline before it was cached, or a tab left open
+ * across an update whose old chunks are gone) and says so in its place; without it the error
+ * would unmount the whole app to a blank page.
+ */
+class ChunkBoundary extends Component<{ children: ReactNode }, State> {
+  override state: State = { failed: false };
+
+  static getDerivedStateFromError(): State {
+    return { failed: true };
+  }
+
+  override render() {
+    if (!this.state.failed) return this.props.children;
+    return (
+      <p role="alert" className="lazy-part-failed">
+        {CHUNK_LOAD_FAILED}{" "}
+        <button type="button" onClick={() => window.location.reload()}>
+          Reload
+        </button>
+      </p>
+    );
+  }
+}
+
+/** A part of the screen loaded on demand (React.lazy inside): nothing while it loads, a clear line if it cannot. */
+export function LazyPart({ children }: { children: ReactNode }) {
+  return (
+    <ChunkBoundary>
+      <Suspense fallback={null}>{children}</Suspense>
+    </ChunkBoundary>
+  );
+}
