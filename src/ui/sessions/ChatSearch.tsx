@@ -150,8 +150,11 @@ function SearchResults({
   return (
     // data-query: which query the shown answer is for (the search bench waits on it).
     <div className="search-results" data-query={answer?.query}>
-      <p className="search-status muted" aria-live="polite">
-        {searchStatus(answer)}
+      {/* Seen: every step of the count and the loading. Heard: "Searching…", then the result once,
+          not a new percentage every few hundred milliseconds. */}
+      <p className="search-status muted">{searchStatus(answer)}</p>
+      <p className="sr-only" aria-live="polite">
+        {answer && !answer.loading && !answer.indexing ? searchStatus(answer) : "Searching…"}
       </p>
       <div className="session-scroll">
         <div id={id} role="listbox" aria-label="Search results" className="search-result-list">
