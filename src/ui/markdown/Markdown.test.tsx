@@ -102,6 +102,15 @@ describe("code", () => {
     expect(code?.textContent).toBe(`${source}\n`);
   });
 
+  it("shows a block coloured before at once when it mounts again (a row scrolled back into view)", async () => {
+    const text = "```python\ndef again():\n    return 1\n```";
+    const first = renderMd(text);
+    await waitFor(() => expect(first.querySelector("pre code .hljs-keyword")).not.toBeNull());
+    cleanup();
+    const second = renderMd(text);
+    expect(second.querySelector("pre code .hljs-keyword")?.textContent).toBe("def");
+  });
+
   it("copies the exact code text and briefly shows Copied", async () => {
     vi.useFakeTimers();
     renderMd(`Intro \`inline\`\n\n\`\`\`python\n${source}\n\`\`\`\n\nOutro`);

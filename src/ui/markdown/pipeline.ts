@@ -124,7 +124,7 @@ const defaultAttributes = defaultSchema.attributes ?? {};
 
 /**
  * GitHub-style default schema, plus:
- *  - highlight.js output: `hljs` + `language-*` on `code`, `hljs-*` (and the `class_`-style
+ *  - highlight.js classes: `hljs` + `language-*` on `code`, `hljs-*` (and the `class_`-style
  *    sub-scope classes lowlight emits for scopes like `title.class_`) on `span`;
  *  - our image-link class on `a`;
  *  - minus `img` (see `rehypeImagesToLinks`), fewer link protocols;

@@ -5,6 +5,27 @@ import { highlightQueue } from "./slice-queue";
 type Coloured = { language: string; text: string; nodes: ReactNode[] };
 
 /**
+ * Blocks coloured lately, by language and text: a row the virtualizer mounts again (scrolling
+ * back, a reply that just finished streaming) shows its colours at once instead of flashing plain.
+ */
+const recent = new Map<string, ReactNode[]>();
+const RECENT_MAX = 200;
+const keyOf = (language: string, text: string) => `${language}\n${text}`;
+
+function remember(language: string, text: string, nodes: ReactNode[]): void {
+  const key = keyOf(language, text);
+  recent.delete(key);
+  recent.set(key, nodes);
+  if (recent.size > RECENT_MAX) recent.delete(recent.keys().next().value as string);
+}
+
+function recall(language: string | undefined, text: string): Coloured | undefined {
+  if (!language) return undefined;
+  const nodes = recent.get(keyOf(language, text));
+  return nodes && { language, text, nodes };
+}
+
+/**
  * The coloured contents of a code block, or undefined while it shows as plain text.
  *
  * A finished block is coloured in a later task (highlightQueue), so opening a chat full of code
@@ -17,15 +38,18 @@ export function useHighlighted(
   text: string,
   streaming: boolean,
 ): ReactNode[] | undefined {
-  const [coloured, setColoured] = useState<Coloured | undefined>(undefined);
+  const [coloured, setColoured] = useState<Coloured | undefined>(() => recall(language, text));
   const now = useMemo(() => {
     if (!streaming) return undefined;
     const tree = highlightTree(language, text);
-    return tree && toReact(tree);
+    if (!tree || !language) return undefined;
+    const nodes = toReact(tree);
+    remember(language, text, nodes);
+    return nodes;
   }, [streaming, language, text]);
 
   useEffect(() => {
-    if (streaming || !language) return;
+    if (streaming || !language || recent.has(keyOf(language, text))) return;
     const colour = () => {
       // Registering the grammars is a task of its own, not added to the first block's.
       if (!highlighterReady()) {
@@ -34,12 +58,16 @@ export function useHighlighted(
         return;
       }
       const tree = highlightTree(language, text);
-      if (tree) setColoured({ language, text, nodes: toReact(tree) });
+      if (!tree) return;
+      const nodes = toReact(tree);
+      remember(language, text, nodes);
+      setColoured({ language, text, nodes });
     };
     let cancel = highlightQueue.enqueue(colour);
     return () => cancel();
   }, [streaming, language, text]);
 
   if (streaming) return now;
-  return coloured && coloured.language === language && coloured.text === text ? coloured.nodes : undefined;
+  if (coloured && coloured.language === language && coloured.text === text) return coloured.nodes;
+  return recall(language, text)?.nodes;
 }
