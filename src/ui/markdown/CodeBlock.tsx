@@ -2,6 +2,7 @@ import type { Element, ElementContent } from "hast";
 import { createContext, type ReactNode, use, useEffect, useRef, useState } from "react";
 import { CodePreview } from "./CodePreview";
 import { previewKindOf } from "./preview";
+import { useHighlighted } from "./use-highlighted";
 
 const COPIED_MS = 1500;
 
@@ -31,18 +32,20 @@ function languageOf(code: Element | undefined): string | undefined {
 
 /**
  * A fenced code block: header with the language and a "Copy code" button, then the (highlighted)
- * `<pre>`. `node` is the hast `<pre>` element react-markdown passes to `components.pre`.
+ * `<pre>`, coloured by highlight.js after the first paint (use-highlighted.ts). `node` is the hast `<pre>` element react-markdown passes to `components.pre`.
  */
 export function CodeBlock({ node, children }: { node: Element | undefined; children: ReactNode }) {
   const code = codeChild(node);
   const language = languageOf(code);
   // remark-rehype ends every fenced block's text with "\n"; copy the code as written.
-  const text = code ? textOf(code).replace(/\n$/, "") : "";
+  const raw = code ? textOf(code) : "";
+  const text = raw.replace(/\n$/, "");
 
   const previewKind = previewKindOf(language, text);
   // A Mermaid block is shown as its diagram once the message is complete (half a diagram would
   // only fail to parse); "Preview" toggles it like any other preview. null: the user has not chosen.
   const streaming = use(StreamingContext);
+  const coloured = useHighlighted(language, raw, streaming);
   const [previewChoice, setPreviewChoice] = useState<boolean | null>(null);
   const previewOpen = previewChoice ?? (previewKind === "mermaid" && !streaming);
   const [status, setStatus] = useState<"idle" | "copied" | "failed">("idle");
@@ -99,7 +102,7 @@ export function CodeBlock({ node, children }: { node: Element | undefined; child
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scroll container must take focus to scroll by keys */}
       {/* biome-ignore lint/a11y/useSemanticElements: the <pre> is the scroll container; a <section> around it would not scroll */}
       <pre tabIndex={0} role="region" aria-label={`Code: ${language ?? "text"}`}>
-        {children}
+        {coloured ? <code className={`hljs language-${language}`}>{coloured}</code> : children}
       </pre>
       {previewKind && previewOpen && <CodePreview kind={previewKind} text={text} />}
     </div>

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { useState } from "react";
 import type { Options } from "react-markdown";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -86,8 +86,12 @@ describe("code", () => {
     Object.defineProperty(navigator, "clipboard", { value: { writeText }, configurable: true });
   });
 
-  it("highlights a fenced block and shows its language", () => {
+  it("shows a fenced block as plain code first, then highlights it in a later task", async () => {
     const c = renderMd(`\`\`\`ts\n${source}\n\`\`\``);
+    const plain = c.querySelector(".md-code pre > code");
+    expect(plain?.textContent).toBe(`${source}\n`);
+    expect(plain?.querySelector(".hljs-keyword")).toBeNull();
+    await waitFor(() => expect(c.querySelector(".md-code pre > code .hljs-keyword")).not.toBeNull());
     const code = c.querySelector(".md-code pre > code");
     expect(code?.classList.contains("hljs")).toBe(true);
     expect(code?.classList.contains("language-ts")).toBe(true);
@@ -96,6 +100,15 @@ describe("code", () => {
     expect(code?.querySelector(".hljs-title.function_")?.textContent).toBe("greet");
     expect(c.querySelector(".md-code-lang")?.textContent).toBe("ts");
     expect(code?.textContent).toBe(`${source}\n`);
+  });
+
+  it("shows a block coloured before at once when it mounts again (a row scrolled back into view)", async () => {
+    const text = "```python\ndef again():\n    return 1\n```";
+    const first = renderMd(text);
+    await waitFor(() => expect(first.querySelector("pre code .hljs-keyword")).not.toBeNull());
+    cleanup();
+    const second = renderMd(text);
+    expect(second.querySelector("pre code .hljs-keyword")?.textContent).toBe("def");
   });
 
   it("copies the exact code text and briefly shows Copied", async () => {

@@ -2,13 +2,12 @@
  * The unified pipeline behind <Markdown>: URL policy, sanitize schema and the two small rehype
  * plugins that make untrusted model/user text safe to render.
  *
- * Order (rehype side): rawToText -> imagesToLinks -> highlight -> sanitize (-> KaTeX, math.ts), then react-markdown
- * applies `urlTransform` to every href/src while building React elements. Sanitize runs last so it
- * also checks what highlight produced.
+ * Order (rehype side): rawToText -> imagesToLinks -> sanitize (-> KaTeX, math.ts), then react-markdown
+ * applies `urlTransform` to every href/src while building React elements. Code is coloured after
+ * the render, from the code text (highlight.ts), not here.
  */
 import type { Element, ElementContent, Root, RootContent } from "hast";
 import type { Options as MarkdownOptions } from "react-markdown";
-import rehypeHighlight from "rehype-highlight";
 import rehypeSanitize, { defaultSchema, type Options as SanitizeSchema } from "rehype-sanitize";
 
 type Pluggables = NonNullable<MarkdownOptions["rehypePlugins"]>;
@@ -121,20 +120,11 @@ export function rehypeImagesToLinks() {
   };
 }
 
-/** Extra fence names that lowlight's `common` set does not already alias. */
-const HIGHLIGHT_ALIASES: Record<string, string[]> = {
-  bash: ["shellscript"],
-  json: ["jsonl", "ndjson"],
-  plaintext: ["plain"],
-  shell: ["terminal"],
-  xml: ["vue", "svelte"],
-};
-
 const defaultAttributes = defaultSchema.attributes ?? {};
 
 /**
  * GitHub-style default schema, plus:
- *  - highlight.js output: `hljs` + `language-*` on `code`, `hljs-*` (and the `class_`-style
+ *  - highlight.js classes: `hljs` + `language-*` on `code`, `hljs-*` (and the `class_`-style
  *    sub-scope classes lowlight emits for scopes like `title.class_`) on `span`;
  *  - our image-link class on `a`;
  *  - minus `img` (see `rehypeImagesToLinks`), fewer link protocols;
@@ -162,20 +152,4 @@ export const sanitizeSchema: SanitizeSchema = {
   },
 };
 
-// `languages` defaults to lowlight's `common` set (~37 grammars: ts/js, python, rust, go, c/c++,
-// java, bash, json, yaml, sql, diff, …). rehype-highlight imports that set statically anyway, so
-// a smaller hand-picked list would not shrink the bundle. No auto-detection for unlabelled fences
-// (slow, and often wrong on short snippets).
-// Built once: react-markdown runs its plugins per render, and rehype-highlight's attacher creates a
-// new lowlight (registering and compiling every grammar again) each time — measured at ~40 ms per
-// cold open of a long chat (bench: open-session profile).
-// `math` fences and `$…$` spans arrive as `code.language-math`: KaTeX's, not highlight.js's.
-const highlight = rehypeHighlight({ aliases: HIGHLIGHT_ALIASES, detect: false, plainText: ["math"] });
-const sharedHighlight = () => highlight;
-
-export const rehypePlugins: Pluggables = [
-  rehypeRawToText,
-  rehypeImagesToLinks,
-  sharedHighlight,
-  [rehypeSanitize, sanitizeSchema],
-];
+export const rehypePlugins: Pluggables = [rehypeRawToText, rehypeImagesToLinks, [rehypeSanitize, sanitizeSchema]];
