@@ -35,7 +35,8 @@ export function ChatHeader({ view, onToggleSessions }: { view: SessionView; onTo
       <button type="button" className="icon-button only-narrow" aria-label="Show sessions" onClick={onToggleSessions}>
         ☰
       </button>
-      <ChatTitle title={view.session?.title ?? "New chat"} />
+      {/* While a chat is read its title is not known yet: nothing, rather than "New chat" for a moment. */}
+      <ChatTitle title={view.session?.title ?? (view.loaded ? "New chat" : "")} />
       <div className="header-controls">
         <div className="model-group">
           <ModelPicker session={view.session} loading={!view.loaded} />

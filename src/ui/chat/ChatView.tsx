@@ -40,6 +40,9 @@ export function ChatView({
           <h1>Chat not found</h1>
           <p className="muted">It may have been deleted in another tab. Start a new chat or pick one from the list.</p>
         </div>
+      ) : sessionId !== null && !view.loaded ? (
+        // A chat being read: not the new-chat screen for a moment (it flashed on every open).
+        <div className="message-scroll" aria-busy="true" />
       ) : view.path.length === 0 && !replying ? (
         <div className="empty-state">
           <h1>What are we exploring?</h1>
