@@ -5,8 +5,9 @@ import type { SessionId } from "../../core/session/ids";
 import { getEntries } from "../../db/entries";
 import { getSession } from "../../db/sessions";
 import { freshDatabase } from "../../db/testing/database";
-import { DEFAULT_SETTINGS, type Settings } from "../settings-model";
+import { DEFAULT_SETTINGS } from "../settings-model";
 import { resetStores, useMaintenanceStore, useSettingsStore, useStreamStore, useUiStore } from "../stores";
+import { REFUSED_ENDPOINT } from "../testing/settings";
 import { sendMessage, sendQueuedMessage } from "./chat";
 import { startQueueFlusher } from "./queued-message";
 
@@ -15,23 +16,6 @@ import { startQueueFlusher } from "./queued-message";
 await import("./conversation");
 
 let stopFlusher = () => {};
-
-const REFUSED_ENDPOINT: Settings = {
-  ...DEFAULT_SETTINGS,
-  providers: [
-    ...DEFAULT_SETTINGS.providers,
-    {
-      id: "custom-test",
-      name: "Test server",
-      api: "openai-chat",
-      baseUrl: "http://grove-test.invalid/v1",
-      apiKey: "",
-      customModels: ["m"],
-      builtIn: false,
-    },
-  ],
-  defaultModel: { providerId: "custom-test", modelId: "m" },
-};
 
 beforeEach(() => {
   freshDatabase();

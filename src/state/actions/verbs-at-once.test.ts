@@ -11,32 +11,14 @@ import { getEntries } from "../../db/entries";
 import { createSession, getSession } from "../../db/sessions";
 import { freshDatabase, getDb } from "../../db/testing/database";
 import { resetPendingSends, usePendingSendStore } from "../pending-send";
-import { DEFAULT_SETTINGS, type Settings } from "../settings-model";
 import { resetStores, useMaintenanceStore, useSettingsStore, useStreamStore, useUiStore } from "../stores";
+import { REFUSED_ENDPOINT } from "../testing/settings";
 import { continueReply, editMessage, regenerate } from "./chat";
 import { stopReply } from "./reply-lane";
 
 // chat.ts loads the reply engine on demand; loaded here first, so a test waits on the send, not on
 // transforming that module graph the first time.
 await import("./conversation");
-
-/** A keyless custom provider on a refused host: a reply is an error entry written at once, no network. */
-const REFUSED_ENDPOINT: Settings = {
-  ...DEFAULT_SETTINGS,
-  providers: [
-    ...DEFAULT_SETTINGS.providers,
-    {
-      id: "custom-test",
-      name: "Test server",
-      api: "openai-chat",
-      baseUrl: "http://grove-test.invalid/v1",
-      apiKey: "",
-      customModels: ["m"],
-      builtIn: false,
-    },
-  ],
-  defaultModel: { providerId: "custom-test", modelId: "m" },
-};
 
 /** Waits on state, not time: generous, since the reply's first steps load modules on a busy machine. */
 const SETTLED = { timeout: 10_000 };
