@@ -3,7 +3,7 @@
  * key through Settings, reading the assistant's alert, reloading, and a raw IndexedDB snapshot to
  * prove "nothing half-written". UI access goes by accessible name, like e2e/app.ts.
  */
-import type { Locator, Page } from "@playwright/test";
+import type { Locator, Page, Route } from "@playwright/test";
 import { userMessages } from "./app";
 import { expect, type MockServer, type RecordedRequest } from "./fixtures";
 
@@ -175,4 +175,29 @@ export async function installQuotaSwitch(page: Page): Promise<void> {
 
 export async function setQuotaFull(page: Page, full: boolean): Promise<void> {
   await page.evaluate((on) => Reflect.set(window, "__groveQuotaFull", on), full);
+}
+
+/**
+ * Holds the requests for the app's chunks whose names start with one of `chunks` (e.g. the provider
+ * SDKs and the compaction worker: what a fresh tab still loads when the user presses Enter) until
+ * `release()`.
+ */
+export async function holdAppCode(
+  page: Page,
+  chunks: readonly string[],
+): Promise<{ release: () => Promise<void>; held: () => number }> {
+  const held: Route[] = [];
+  let holding = true;
+  const names = chunks.map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|");
+  await page.route(new RegExp(`/assets/(${names})-[^/]*\\.js$`), (route) => {
+    if (holding) held.push(route);
+    else void route.continue();
+  });
+  return {
+    held: () => held.length,
+    release: async () => {
+      holding = false;
+      for (const route of held.splice(0)) await route.continue();
+    },
+  };
 }

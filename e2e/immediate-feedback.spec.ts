@@ -6,7 +6,7 @@
  * happen). Every check is on state: the frame is `requestAnimationFrame`, the rest waits on the
  * mock's `hold` and on held routes, never on time.
  */
-import type { Page, Route } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { assistantMessages, chatRequests, openConfigured, streamingMessage, userMessages, waitIdle } from "./app";
 import {
   compactionCards,
@@ -17,7 +17,14 @@ import {
   summarizerReply,
   summarizerRequests,
 } from "./compaction-helpers";
-import { errorNotices, expectHeld, installQuotaSwitch, reloadSession, setQuotaFull } from "./faults-helpers";
+import {
+  errorNotices,
+  expectHeld,
+  holdAppCode,
+  installQuotaSwitch,
+  reloadSession,
+  setQuotaFull,
+} from "./faults-helpers";
 import { expect, test } from "./fixtures";
 import { openSeeded, type Row, seed } from "./seed";
 
@@ -45,23 +52,6 @@ async function enterAndLookOneFrameLater(page: Page, text: string): Promise<Afte
       stop: [...document.querySelectorAll("button")].some((b) => b.textContent?.trim() === "Stop"),
     };
   }, text);
-}
-
-/** Holds the provider SDK chunks and the compaction worker's script (what a fresh tab still loads) until `release()`. */
-async function holdAppCode(page: Page): Promise<{ release: () => Promise<void>; held: () => number }> {
-  const held: Route[] = [];
-  let holding = true;
-  await page.route(/\/assets\/(anthropic|openai|compaction\.worker)-[^/]*\.js$/, (route) => {
-    if (holding) held.push(route);
-    else void route.continue();
-  });
-  return {
-    held: () => held.length,
-    release: async () => {
-      holding = false;
-      for (const route of held.splice(0)) await route.continue();
-    },
-  };
 }
 
 test.describe("a send shows its placeholder within one frame of Enter", () => {
@@ -109,7 +99,7 @@ test.describe("a send shows its placeholder within one frame of Enter", () => {
     await openConfigured(page, mock);
     await page.reload();
     await expect(page.getByRole("heading", { name: "What are we exploring?" })).toBeVisible();
-    const code = await holdAppCode(page);
+    const code = await holdAppCode(page, ["anthropic", "openai", "compaction.worker"]);
     mock.enqueue("anthropic", { text: "Hello back." });
 
     const seen = await enterAndLookOneFrameLater(page, "Hello there");
@@ -194,7 +184,7 @@ test("automatic compaction before a send shows its bar at once: before any token
   // ~40 × 500 words: well over the window, so the send must make room first (preflight).
   await seed(page, bigChatRows(20, 500));
   // A fresh tab whose compaction worker cannot start: nothing can be counted until released.
-  const code = await holdAppCode(page);
+  const code = await holdAppCode(page, ["anthropic", "openai", "compaction.worker"]);
   await openSeeded(page, BIG);
   await expect(userMessages(page).last()).toBeVisible();
   mock.enqueue(

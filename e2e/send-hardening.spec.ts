@@ -5,7 +5,7 @@
  * to its chat and survives a reload; a reply the disk cannot hold stays on screen and is saved when
  * space returns. Every wait is on state (the mock's `hold`, held script requests), never on time.
  */
-import type { Page, Route } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import {
   assistantMessages,
   chatRequests,
@@ -16,29 +16,17 @@ import {
   userMessages,
   waitIdle,
 } from "./app";
-import { errorNotices, expectHeld, messageAlert, reloadSession, setApiKey, versionLabel } from "./faults-helpers";
+import {
+  errorNotices,
+  expectHeld,
+  holdAppCode,
+  messageAlert,
+  reloadSession,
+  setApiKey,
+  versionLabel,
+} from "./faults-helpers";
 import { expect, test } from "./fixtures";
 import { lastUserText, requestMessages } from "./mock-server/index";
-
-/**
- * Holds the requests for the provider SDK chunk and the compaction worker's script (what a fresh
- * tab still has to load when the user presses Enter) until `release()`.
- */
-async function holdAppCode(page: Page): Promise<{ release: () => Promise<void>; held: () => number }> {
-  const held: Route[] = [];
-  let holding = true;
-  await page.route(/\/assets\/(anthropic|compaction\.worker)-[^/]*\.js$/, (route) => {
-    if (holding) held.push(route);
-    else void route.continue();
-  });
-  return {
-    held: () => held.length,
-    release: async () => {
-      holding = false;
-      for (const route of held.splice(0)) await route.continue();
-    },
-  };
-}
 
 test.describe("a follow-up sent while the reply is still loading", () => {
   test("queues behind the reply on the same branch and is answered; the placeholder with Stop shows at once", async ({
@@ -48,7 +36,7 @@ test.describe("a follow-up sent while the reply is still loading", () => {
     await openConfigured(page, mock);
     await sendAndWait(page, "Earlier question");
     // A fresh tab: the provider code and the worker are not loaded yet, and stay loading.
-    const code = await holdAppCode(page);
+    const code = await holdAppCode(page, ["anthropic", "compaction.worker"]);
     await reloadSession(page);
     mock.enqueue("anthropic", { text: "Answer to the first.", hold: true });
 
