@@ -189,6 +189,17 @@ describe("chat search service", () => {
     await vi.waitFor(async () => expect(await found(s, "quokka")).toHaveLength(1));
   });
 
+  it("a query answered before the first catch-up says it is still indexing, so the page asks again", async () => {
+    await twoChats();
+    const s = service({ live: true });
+    await s.ready;
+    const early = await s.search("tangy");
+    // Either found already, or not final: "no results" with nothing indexing would never be asked again.
+    expect(early?.total === 1 || early?.indexing !== null).toBe(true);
+    await s.refresh();
+    expect(await s.search("tangy")).toMatchObject({ total: 1, indexing: null, loading: null });
+  });
+
   it("answers null to a query overtaken by a newer one", async () => {
     await twoChats();
     const s = service();

@@ -148,6 +148,10 @@ export function createSearchService(options: SearchServiceOptions = {}): SearchS
     return running;
   };
 
+  // The first sync starts now, not at the live query's first run: that can come after the saved
+  // index has loaded and a query was answered, and that answer ("no results", nothing indexing)
+  // would be final — the page asks again only while something is still loading or indexing.
+  void sync();
   const subscription =
     options.live === false
       ? null
@@ -155,7 +159,6 @@ export function createSearchService(options: SearchServiceOptions = {}): SearchS
           next: () => void sync(),
           error: () => {},
         });
-  if (!subscription) void sync();
 
   const search = async (query: string, seq = ++latestSeq): Promise<ChatSearchAnswer | null> => {
     latestSeq = Math.max(latestSeq, seq);

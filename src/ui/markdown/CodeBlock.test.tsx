@@ -51,4 +51,19 @@ describe("code block Preview", () => {
     fireEvent.click(button);
     expect(screen.queryByTitle("Preview")).toBeNull();
   });
+
+  it("an opened preview is still open when its row is mounted again (scrolled back, the window resized)", () => {
+    const text = fence("html", "<p>kept open</p>");
+    const first = render(<Markdown text={text} />);
+    fireEvent.click(screen.getByRole("button", { name: "Preview" }));
+    first.unmount();
+    const again = render(<Markdown text={text} />);
+    expect(screen.getByRole("button", { name: "Preview" }).getAttribute("aria-pressed")).toBe("true");
+    expect(screen.getByTitle("Preview").tagName).toBe("IFRAME");
+    // Closed stays closed too.
+    fireEvent.click(screen.getByRole("button", { name: "Preview" }));
+    again.unmount();
+    render(<Markdown text={text} />);
+    expect(screen.getByRole("button", { name: "Preview" }).getAttribute("aria-pressed")).toBe("false");
+  });
 });

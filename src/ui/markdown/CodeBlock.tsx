@@ -1,10 +1,14 @@
 import type { Element, ElementContent } from "hast";
 import { createContext, type ReactNode, use, useEffect, useRef, useState } from "react";
+import { BlockMemory } from "./block-memory";
 import { CodePreview } from "./CodePreview";
 import { previewKindOf } from "./preview";
 import { useHighlighted } from "./use-highlighted";
 
 const COPIED_MS = 1500;
+
+/** Previews opened or closed by the user: the row mounted again keeps the choice (block-memory.ts). */
+const previewChoices = new BlockMemory<boolean>(200);
 
 /** True inside a message that is still streaming: its code blocks are not finished yet. */
 export const StreamingContext = createContext(false);
@@ -46,8 +50,15 @@ export function CodeBlock({ node, children }: { node: Element | undefined; child
   // only fail to parse); "Preview" toggles it like any other preview. null: the user has not chosen.
   const streaming = use(StreamingContext);
   const coloured = useHighlighted(language, raw, streaming);
-  const [previewChoice, setPreviewChoice] = useState<boolean | null>(null);
+  const blockLanguage = language ?? "";
+  const [previewChoice, setPreviewChoice] = useState<boolean | null>(
+    () => previewChoices.get(blockLanguage, text) ?? null,
+  );
   const previewOpen = previewChoice ?? (previewKind === "mermaid" && !streaming);
+  const choosePreview = (open: boolean) => {
+    previewChoices.set(blockLanguage, text, open);
+    setPreviewChoice(open);
+  };
   const [status, setStatus] = useState<"idle" | "copied" | "failed">("idle");
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
@@ -79,7 +90,7 @@ export function CodeBlock({ node, children }: { node: Element | undefined; child
             type="button"
             className="md-code-copy md-code-preview"
             aria-pressed={previewOpen}
-            onClick={() => setPreviewChoice(!previewOpen)}
+            onClick={() => choosePreview(!previewOpen)}
           >
             Preview
           </button>

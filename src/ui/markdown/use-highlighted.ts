@@ -1,27 +1,19 @@
 import { type ReactNode, useEffect, useMemo, useState } from "react";
+import { BlockMemory } from "./block-memory";
 import { highlighterReady, highlightTree, prepareHighlighter, toReact } from "./highlight";
 import { highlightQueue } from "./slice-queue";
 
 type Coloured = { language: string; text: string; nodes: ReactNode[] };
 
 /**
- * Blocks coloured lately, by language and text: a row the virtualizer mounts again (scrolling
- * back, a reply that just finished streaming) shows its colours at once instead of flashing plain.
+ * Blocks coloured lately: a row the virtualizer mounts again (scrolling back, a reply that just
+ * finished streaming) shows its colours at once instead of flashing plain.
  */
-const recent = new Map<string, ReactNode[]>();
-const RECENT_MAX = 200;
-const keyOf = (language: string, text: string) => `${language}\n${text}`;
-
-function remember(language: string, text: string, nodes: ReactNode[]): void {
-  const key = keyOf(language, text);
-  recent.delete(key);
-  recent.set(key, nodes);
-  if (recent.size > RECENT_MAX) recent.delete(recent.keys().next().value as string);
-}
+const recent = new BlockMemory<ReactNode[]>(200);
 
 function recall(language: string | undefined, text: string): Coloured | undefined {
   if (!language) return undefined;
-  const nodes = recent.get(keyOf(language, text));
+  const nodes = recent.get(language, text);
   return nodes && { language, text, nodes };
 }
 
@@ -44,12 +36,12 @@ export function useHighlighted(
     const tree = highlightTree(language, text);
     if (!tree || !language) return undefined;
     const nodes = toReact(tree);
-    remember(language, text, nodes);
+    recent.set(language, text, nodes);
     return nodes;
   }, [streaming, language, text]);
 
   useEffect(() => {
-    if (streaming || !language || recent.has(keyOf(language, text))) return;
+    if (streaming || !language || recent.has(language, text)) return;
     const colour = () => {
       // Registering the grammars is a task of its own, not added to the first block's.
       if (!highlighterReady()) {
@@ -60,7 +52,7 @@ export function useHighlighted(
       const tree = highlightTree(language, text);
       if (!tree) return;
       const nodes = toReact(tree);
-      remember(language, text, nodes);
+      recent.set(language, text, nodes);
       setColoured({ language, text, nodes });
     };
     let cancel = highlightQueue.enqueue(colour);
