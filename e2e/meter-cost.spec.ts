@@ -63,8 +63,9 @@ test("nearly full: the meter offers Compact, and an exact count has no ≈", asy
   const compactNow = meterBox(page).getByRole("button", { name: "Compact (the context is nearly full)" });
   await expect(compactNow).toBeVisible();
   await meterBox(page).screenshot({ path: `${SHOTS}/meter-warning.png` });
-  // claude-sonnet-4-5 (openConfigured's model) is deprecated: the picker says until when.
-  await expect(page.getByRole("note")).toContainText("Deprecated: ends 2026-11-30");
+  // claude-sonnet-4-5 (openConfigured's model) is deprecated: the picker says until when (and, from
+  // that day on, since when).
+  await expect(page.getByRole("note")).toContainText(/Deprecated: ends 2026-11-30|Retired 2026-11-30/);
   await page.locator(".chat-header").screenshot({ path: `${SHOTS}/header-deprecated-model.png` });
   await compactNow.click();
   await expect(page.getByRole("dialog", { name: /Compact/ })).toBeVisible();

@@ -24,7 +24,13 @@ export function DeprecationNote({ modelId, short = false }: { modelId: string; s
     );
   return (
     <span className="badge warn deprecation" role="note" title={full}>
-      {d.retired ? `Retired ${d.retiresOn}` : `Deprecated: ends ${d.retiresOn}`}
+      {/* Where the header is narrow the date goes, and on a phone the word too (a "!" is left): the
+          tooltip and the description keep the whole sentence. */}
+      <span className="deprecation-mark" aria-hidden="true">
+        !
+      </span>
+      <span className="deprecation-word">{d.retired ? "Retired" : "Deprecated"}</span>
+      <span className="deprecation-when">{d.retired ? ` ${d.retiresOn}` : `: ends ${d.retiresOn}`}</span>
       <span className="sr-only">. {full}</span>
     </span>
   );

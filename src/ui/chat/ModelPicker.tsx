@@ -6,6 +6,7 @@ import { useNewChatDraft } from "../../state/actions/chat-setup";
 import { chooseModel } from "../../state/actions/sessions";
 import { fetchProviderModels, updateProvider } from "../../state/actions/settings";
 import { useSettingsStore } from "../../state/stores";
+import { SlidersIcon } from "../common/icons";
 import { DeprecationNote } from "./DeprecationNote";
 import { ModelSettingsDialog } from "./lazy-chat";
 
@@ -109,7 +110,9 @@ export function ModelPicker({ session, loading }: { session: Session | undefined
         title="Temperature, output limit and thinking for this chat"
         onClick={() => setSettingsOpen(true)}
       >
-        Model options
+        {/* On a phone the icon shows and the words are read out only (chat-header.css). */}
+        <SlidersIcon />
+        <span className="chip-label">Model options</span>
       </button>
       <DeprecationNote modelId={current.modelId} short />
       {settingsOpen && <ModelSettingsDialog session={session} onClose={() => setSettingsOpen(false)} />}

@@ -25,6 +25,18 @@ export function GraphIcon() {
   );
 }
 
+/** Three sliders: a model's parameters. */
+export function SlidersIcon() {
+  return (
+    <svg {...svg} aria-hidden="true">
+      <path d="M3 5h12M3 9h12M3 13h12" {...stroke} />
+      <circle cx="6" cy="5" r="1.6" {...stroke} fill="var(--panel, #fff)" />
+      <circle cx="12" cy="9" r="1.6" {...stroke} fill="var(--panel, #fff)" />
+      <circle cx="8" cy="13" r="1.6" {...stroke} fill="var(--panel, #fff)" />
+    </svg>
+  );
+}
+
 export function GearIcon() {
   return (
     <svg {...svg} aria-hidden="true">
