@@ -1,5 +1,8 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
+import type { OutputChunk } from "rolldown";
 import { type Connect, defineConfig, type Plugin } from "vite";
 import { VitePWA } from "vite-plugin-pwa";
 import { previewPageHtml } from "./src/preview-page";
@@ -57,9 +60,56 @@ function previewPage(): Plugin {
   };
 }
 
+/** Where the build lists the first screen's files (bench/lib/entry-size.mjs reads it). */
+const FIRST_SCREEN_FILE = ".vite/first-screen.json";
+
+/**
+ * Lists, in the build, the files a fresh tab loads before its first screen can render:
+ * index.html's script with its static imports and stylesheets, and the parts src/main.tsx imports
+ * at start, each with its static imports (main.tsx loads them a part per task, so index.html alone
+ * no longer names them). Chunks loaded on demand (Markdown, the graph, Settings…) are not in it.
+ */
+function firstScreenFiles(): Plugin {
+  return {
+    name: "grove-first-screen-files",
+    apply: "build",
+    // After the bundle is written: by then the chunks that held only CSS are gone from it.
+    writeBundle(options, bundle) {
+      const chunks = Object.values(bundle).filter((c): c is OutputChunk => c.type === "chunk");
+      const entry = chunks.find((c) => c.isEntry && c.facadeModuleId?.endsWith("/index.html"));
+      const main = entry?.moduleIds.find((id) => id.endsWith("/src/main.tsx"));
+      if (!entry || !main || !options.dir) return;
+      const files = new Set<string>();
+      const add = (chunk: OutputChunk | undefined) => {
+        if (!chunk || files.has(chunk.fileName)) return;
+        files.add(chunk.fileName);
+        for (const css of chunk.viteMetadata?.importedCss ?? []) files.add(css);
+        for (const name of chunk.imports) add(chunks.find((c) => c.fileName === name));
+      };
+      add(entry);
+      for (const id of this.getModuleInfo(main)?.dynamicallyImportedIds ?? [])
+        add(chunks.find((c) => c.moduleIds.includes(id)));
+      const out = join(options.dir, FIRST_SCREEN_FILE);
+      mkdirSync(dirname(out), { recursive: true });
+      writeFileSync(out, JSON.stringify({ files: [...files] }));
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), securityPolicy(), previewPage(), VitePWA(pwaOptions)],
+  plugins: [react(), securityPolicy(), previewPage(), firstScreenFiles(), VitePWA(pwaOptions)],
   worker: { format: "es" },
+  build: {
+    modulePreload: {
+      // A chunk loaded on demand brings its stylesheets (the loader must add those), but no
+      // modulepreload link for each of its JavaScript dependencies: adding them was main-thread work
+      // in the task that asked (tens of ms for the reply code's dozens of chunks in a fresh tab),
+      // where the browser finds the same imports itself when the chunk arrives (from the service
+      // worker's cache, one short round trip per level). index.html keeps its preloads.
+      resolveDependencies: (_file, deps, { hostType }) =>
+        hostType === "html" ? deps : deps.filter((dep) => dep.endsWith(".css")),
+    },
+  },
   // PouchDB (sync) imports Node's `events`; browsers have none (src/db/sync/events-shim.ts).
   resolve: { alias: { events: fileURLToPath(new URL("./src/db/sync/events-shim.ts", import.meta.url)) } },
   server: { port: 5173, headers: securityHeaders("dev") },

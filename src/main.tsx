@@ -1,27 +1,40 @@
-import { StrictMode, startTransition } from "react";
-import { createRoot } from "react-dom/client";
+/**
+ * The page's entry: starts the app's start-up (boot: the database opens and is read) at once, and
+ * brings the screen in while the database answers, a part per task. Evaluating all of the first
+ * screen's code in the entry's one task held a fresh tab's main thread for longer than a frame
+ * (65–90 ms); each part below is evaluated in a task of its own.
+ */
 import { boot } from "./state/boot";
-import { App } from "./ui/App";
+import { nextTask } from "./state/next-task";
 import { preloadMarkdown } from "./ui/markdown/LazyMarkdown";
-import { preloadChunksWhenIdle } from "./ui/preload-chunks";
 import "./ui/app.css";
 import { applyTheme, watchTheme } from "./ui/theme";
 
 applyTheme();
 watchTheme();
 
+const booted = boot();
 // Fetched while the database opens, so messages rarely show as plain text first.
 void preloadMarkdown();
-const root = createRoot(document.getElementById("root") as HTMLElement);
-// The first render as a transition: React renders it in slices that yield to the page, not in
-// one long task (with a chat open it is the app, the chat and its visible messages at once).
-void boot().then(() => {
-  startTransition(() =>
-    root.render(
-      <StrictMode>
-        <App />
-      </StrictMode>,
-    ),
-  );
-  preloadChunksWhenIdle();
-});
+
+/** The first screen's code, in parts of about the same weight (each brings what it imports). */
+const FIRST_SCREEN_PARTS = [
+  () => import("@tanstack/react-virtual"),
+  () => import("./ui/chat/MessageList"),
+  () => import("./ui/chat/ChatView"),
+];
+
+void (async () => {
+  const { createRoot } = await import("react-dom/client");
+  for (const part of FIRST_SCREEN_PARTS) {
+    await nextTask();
+    await part();
+  }
+  await nextTask();
+  const { startApp, prepareDateFormats } = await import("./ui/start-app");
+  await nextTask();
+  prepareDateFormats();
+  await booted;
+  await nextTask();
+  startApp(createRoot);
+})();

@@ -147,14 +147,35 @@ export async function readOpenProbe(page, timeoutMs = 30_000) {
 
 /**
  * Runs in the page before the app (init script): records every long task (> 50 ms) since navigation
- * start in `window.__groveLongTasks`. Must stay self-contained: it is serialized.
+ * start in `window.__groveLongTasks`, and, from the Long Animation Frames API, every frame's
+ * rendering step (style, layout, paint) of 50 ms or more in `window.__groveLongRenders`: the longtask
+ * API does not report a task that runs no script, so a slow first layout of a fresh tab would
+ * otherwise go unseen. Must stay self-contained: it is serialized.
  */
 export function installLongTasks() {
   const tasks = [];
+  const renders = [];
   window.__groveLongTasks = tasks;
+  window.__groveLongRenders = renders;
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) tasks.push({ start: e.startTime, duration: e.duration });
   }).observe({ type: "longtask", buffered: true });
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        if (!e.renderStart) continue;
+        const duration = e.startTime + e.duration - e.renderStart;
+        if (duration >= 50) renders.push({ start: e.renderStart, duration });
+      }
+    }).observe({ type: "long-animation-frame", buffered: true });
+  } catch {
+    // A browser without the API: rendering steps are not measured.
+  }
+}
+
+/** The long rendering steps `installLongTasks` recorded so far: `{ start, duration }` in ms. */
+export function readLongRenders(page) {
+  return page.evaluate(() => window.__groveLongRenders ?? []);
 }
 
 /** The long tasks `installLongTasks` recorded so far: `{ start, duration }` in ms. */

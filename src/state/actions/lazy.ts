@@ -9,6 +9,7 @@
  * Type-only imports of the real modules keep the signatures in one place.
  */
 
+import { nextTask } from "../next-task";
 import { loadChunk } from "./chunk-load";
 
 /** Any function: `never[]` parameters accept every parameter list, with no `any`. */
@@ -30,9 +31,20 @@ const handoff = () => import("./handoff");
 const switchBranch = () => import("./switch-branch");
 const importer = () => import("./import");
 
-/** Starts fetching the action chunks (idempotent: the module loader keeps each promise). */
+let preloadStarted = false;
+/**
+ * Fetches the action chunks ahead of their first use (once), one per task: each is evaluated when
+ * it arrives, and arriving together they made one long task.
+ */
 export function preloadActions(): void {
-  for (const load of [chat, reply, compact, switchBranch]) void load().catch(() => {});
+  if (preloadStarted) return;
+  preloadStarted = true;
+  void (async () => {
+    for (const load of [chat, reply, compact, switchBranch]) {
+      await load().catch(() => {});
+      await nextTask();
+    }
+  })();
 }
 
 export const sendQueuedMessage = lazily(chat, "sendQueuedMessage");
@@ -47,11 +59,18 @@ export const saveUnsaved = lazily(reply, "saveUnsaved");
 const preloadProvider = lazily(reply, "preloadReplyCode");
 /** Loads an api's provider code (through the reply chunk, which holds the registry's loader). */
 export const preloadApi = lazily(reply, "preloadApi");
-/** The composer's focus: the send and reply chunks, then the provider code for the chat's model. */
-export const preloadReplyCode: typeof preloadProvider = (...args) => {
-  preloadActions();
-  return preloadProvider(...args);
-};
+/**
+ * The composer's focus: the send and reply chunks, then the provider code for the chat's model,
+ * started in a task of their own. A chat that opens focuses its composer inside the task that draws
+ * it, and starting the fetches is not free (Vite's loader adds a modulepreload link per dependency
+ * of each chunk: tens of ms in a fresh tab).
+ */
+export function preloadReplyCode(...args: Parameters<typeof preloadProvider>): void {
+  setTimeout(() => {
+    preloadActions();
+    void preloadProvider(...args).catch(() => {});
+  }, 0);
+}
 
 export const compactSession = lazily(compact, "compactSession");
 export const cancelMaintenance = lazily(compact, "cancelMaintenance");

@@ -2,6 +2,7 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import { startTransition, useCallback, useEffect, useLayoutEffect, useMemo, useRef } from "react";
 import type { SessionId } from "../../core/session/ids";
 import { useStreamStore } from "../../state/stores";
+import { measureAfterFirstPaint, useAfterFirstPaint } from "../common/after-first-paint";
 import { useScrollToEntry } from "../graph/use-scroll-to-entry";
 import type { SessionView } from "../hooks";
 import { displayRows } from "./display-rows";
@@ -56,9 +57,12 @@ export function MessageList({ view, sessionId }: { view: SessionView; sessionId:
     };
   }, []);
 
+  // The scroll box is attached after the page's first paint (after-first-paint.ts).
+  const afterPaint = useAfterFirstPaint();
   const virtualizer = useVirtualizer({
     count,
-    getScrollElement: () => scrollRef.current,
+    getScrollElement: () => (afterPaint ? scrollRef.current : null),
+    measureElement: measureAfterFirstPaint(afterPaint),
     // Before a row is measured: from its text (row-estimate.ts), so the first render draws the rows
     // that fill the window, not six long answers where two fit.
     estimateSize: (i) => estimateRowHeight(rows[i]),
@@ -97,7 +101,7 @@ export function MessageList({ view, sessionId }: { view: SessionView; sessionId:
   useLayoutEffect(() => {
     if (lastIsUser) following.current = true;
     if (following.current && count > 0) virtualizer.scrollToIndex(count - 1, { align: "end" });
-  }, [lastKey, count, sessionId]);
+  }, [lastKey, count, sessionId, afterPaint]);
 
   // While a reply streams and the user is following, keep the growing row in view.
   useEffect(() => {

@@ -1,4 +1,5 @@
 import { startTransition, useEffect, useState } from "react";
+import { nextTask } from "../../state/next-task";
 import "./lazy-markdown.css";
 
 type MarkdownModule = typeof import("./Markdown");
@@ -14,7 +15,12 @@ type MarkdownModule = typeof import("./Markdown");
 let loaded: MarkdownModule | undefined;
 let pending: Promise<MarkdownModule> | undefined;
 export function preloadMarkdown(): Promise<MarkdownModule> {
-  pending ??= import("./Markdown").then((m) => {
+  pending ??= import("./Markdown").then(async (m) => {
+    // Its code warmed up a sample per task (Markdown.tsx says why) before any message renders it.
+    for (const sample of m.WARM_UP_SAMPLES) {
+      await nextTask();
+      m.renderDiscarded(sample);
+    }
     loaded = m;
     return m;
   });

@@ -52,6 +52,22 @@ const components: Components = {
 };
 
 /**
+ * Texts rendered once, each in a task of its own, before the first message is: a fresh tab runs
+ * the pipeline's code cold, and the first message rendered took 30–50 ms of one task. Each sample
+ * brings in more of it (paragraphs; lists, links and inline code; GFM tables and a fenced block).
+ */
+export const WARM_UP_SAMPLES = [
+  "Hello *there*.",
+  "- a [link](https://example.com) and `code`\n1. **two**",
+  "| a | b |\n|---|---|\n| 1 | 2 |\n\n```js\nlet a = 1;\n```",
+];
+
+/** Renders `text` to React elements and throws them away (the warm-up; no component, no hooks). */
+export function renderDiscarded(text: string): void {
+  ReactMarkdown({ children: text, remarkPlugins, rehypePlugins, components, urlTransform });
+}
+
+/**
  * Parses and renders. Memoized on `text`: a long finished message is not re-parsed (nor
  * re-highlighted) when its parent re-renders.
  */

@@ -1,9 +1,29 @@
 import { type ReactNode, useEffect, useMemo, useState } from "react";
 import { BlockMemory } from "./block-memory";
-import { highlighterReady, highlightTree, prepareHighlighter, toReact } from "./highlight";
 import { highlightQueue } from "./slice-queue";
 
 type Coloured = { language: string; text: string; nodes: ReactNode[] };
+
+type Highlighter = typeof import("./highlight");
+let highlighter: Highlighter | undefined;
+let loading: Promise<Highlighter> | undefined;
+
+/**
+ * highlight.js and its grammars are a chunk of their own, fetched when the first code block is to
+ * be coloured: the Markdown chunk is evaluated (in one task) before the first message renders, and
+ * highlight.js was half of it.
+ */
+function loadHighlighter(): Promise<Highlighter> {
+  loading ??= import("./highlight").then((m) => {
+    highlighter = m;
+    return m;
+  });
+  // A failed fetch (offline before the worker cached it) may succeed next time; until then, plain.
+  loading.catch(() => {
+    loading = undefined;
+  });
+  return loading;
+}
 
 /**
  * Blocks coloured lately: a row the virtualizer mounts again (scrolling back, a reply that just
@@ -31,32 +51,60 @@ export function useHighlighted(
   streaming: boolean,
 ): ReactNode[] | undefined {
   const [coloured, setColoured] = useState<Coloured | undefined>(() => recall(language, text));
+  // Changes when the highlighter arrives, so a streaming block colours from then on.
+  const [ready, setReady] = useState(highlighter !== undefined);
   const now = useMemo(() => {
-    if (!streaming) return undefined;
-    const tree = highlightTree(language, text);
+    if (!streaming || !ready || !highlighter) return undefined;
+    const tree = highlighter.highlightTree(language, text);
     if (!tree || !language) return undefined;
-    const nodes = toReact(tree);
+    const nodes = highlighter.toReact(tree);
     recent.set(language, text, nodes);
     return nodes;
-  }, [streaming, language, text]);
+  }, [streaming, language, text, ready]);
+
+  useEffect(() => {
+    if (ready || !streaming || !language) return;
+    let live = true;
+    loadHighlighter().then(
+      () => live && setReady(true),
+      () => {},
+    );
+    return () => {
+      live = false;
+    };
+  }, [ready, streaming, language]);
 
   useEffect(() => {
     if (streaming || !language || recent.has(language, text)) return;
+    let live = true;
     const colour = () => {
+      const h = highlighter;
+      if (!h) {
+        loadHighlighter().then(
+          () => {
+            if (live) cancel = highlightQueue.enqueue(colour);
+          },
+          () => {}, // stays plain
+        );
+        return;
+      }
       // Registering the grammars is a task of its own, not added to the first block's.
-      if (!highlighterReady()) {
-        prepareHighlighter();
+      if (!h.highlighterReady()) {
+        h.prepareHighlighter();
         cancel = highlightQueue.enqueue(colour);
         return;
       }
-      const tree = highlightTree(language, text);
+      const tree = h.highlightTree(language, text);
       if (!tree) return;
-      const nodes = toReact(tree);
+      const nodes = h.toReact(tree);
       recent.set(language, text, nodes);
       setColoured({ language, text, nodes });
     };
     let cancel = highlightQueue.enqueue(colour);
-    return () => cancel();
+    return () => {
+      live = false;
+      cancel();
+    };
   }, [streaming, language, text]);
 
   if (streaming) return now;

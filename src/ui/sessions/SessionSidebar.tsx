@@ -6,6 +6,7 @@ import type { SessionId } from "../../core/session/ids";
 import { liveSessions } from "../../db/live";
 import { archiveSession, pinSession } from "../../state/actions/session-list";
 import { deleteSession, newChat, openSession, renameSession } from "../../state/actions/sessions";
+import { measureAfterFirstPaint, useAfterFirstPaint } from "../common/after-first-paint";
 import { BulkDeleteBar } from "./BulkDelete";
 import { ChatSearch } from "./ChatSearch";
 import { groupByDate } from "./date-groups";
@@ -148,9 +149,12 @@ function SessionList({
     return out;
   }, [sessions]);
   const byId = useMemo(() => new Map(sessions.map((s) => [s.id, s])), [sessions]);
+  // The scroll box is attached after the page's first paint (after-first-paint.ts).
+  const afterPaint = useAfterFirstPaint();
   const virtualizer = useVirtualizer({
     count: rows.length,
-    getScrollElement: () => scrollRef.current,
+    getScrollElement: () => (afterPaint ? scrollRef.current : null),
+    measureElement: measureAfterFirstPaint(afterPaint),
     estimateSize: (i) => (rows[i]?.kind === "head" ? HEAD_ESTIMATE_PX : ROW_ESTIMATE_PX),
     overscan: 10,
     getItemKey: (i) => {

@@ -21,13 +21,37 @@ function daysAgo(ms: number, now: number): number {
   return Math.round((startOfDay(now) - startOfDay(ms)) / DAY_MS);
 }
 
+/**
+ * "October 2026" in `locale`: one formatter per locale, made once. `toLocaleDateString` with
+ * options builds a new one on every call (the chat list labels every row it groups).
+ */
+const monthFormats = new Map<string | undefined, Intl.DateTimeFormat>();
+export function monthYear(ms: number, locale?: string): string {
+  let format = monthFormats.get(locale);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, { month: "long", year: "numeric" });
+    monthFormats.set(locale, format);
+  }
+  return format.format(ms);
+}
+
+/**
+ * Formats a date the way the chat list does, once, ahead of it: the first date a page formats
+ * loads the locale's calendar data (10–15 ms in a fresh tab), better a task of its own than part
+ * of the list's first render.
+ */
+export function prepareDateFormats(locale?: string): void {
+  monthYear(0, locale);
+  new Date(0).toLocaleDateString(locale);
+}
+
 export function dateGroupLabel(updatedAt: number, now: number, locale?: string): string {
   const days = daysAgo(updatedAt, now);
   if (days <= 0) return "Today";
   if (days === 1) return "Yesterday";
   if (days < 7) return "Previous 7 days";
   if (days < 30) return "Previous 30 days";
-  return new Date(updatedAt).toLocaleDateString(locale, { month: "long", year: "numeric" });
+  return monthYear(updatedAt, locale);
 }
 
 /**
