@@ -6,6 +6,7 @@
  */
 import { boot } from "./state/boot";
 import { nextTask } from "./state/next-task";
+import { warmFontStrikes } from "./ui/font-warmup";
 import { preloadMarkdown } from "./ui/markdown/LazyMarkdown";
 import "./ui/app.css";
 import { applyTheme, watchTheme } from "./ui/theme";
@@ -16,6 +17,8 @@ watchTheme();
 const booted = boot();
 // Fetched while the database opens, so messages rarely show as plain text first.
 void preloadMarkdown();
+// The fonts the last screens used, looked up while the database opens (font-warmup.ts says why).
+void warmFontStrikes();
 
 /** The first screen's code, in parts of about the same weight (each brings what it imports). */
 const FIRST_SCREEN_PARTS = [

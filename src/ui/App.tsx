@@ -2,6 +2,7 @@ import { useState } from "react";
 import { useUiStore } from "../state/stores";
 import { ChatView } from "./chat/ChatView";
 import { Notices } from "./common/Notices";
+import { useRememberedFontStrikes } from "./font-warmup";
 import { useSessionView } from "./hooks";
 import { ImportDialog, SwitchBranchDialog } from "./lazy-dialogs";
 import { HistoryGraph, SettingsDialog } from "./lazy-panels";
@@ -18,6 +19,8 @@ export function App() {
   // query read and indexed a 10,000-entry session twice on every change).
   const view = useSessionView(sessionId);
   const [drawerOpen, setDrawerOpen] = useState(false);
+  // What this screen's text looks like, for the next fresh tab to look its fonts up early.
+  useRememberedFontStrikes(`${sessionId}:${view.complete}`);
   return (
     <div className={`app ${drawerOpen ? "drawer-open" : ""}${graphOpen ? " graph-open" : ""}`}>
       <SkipLink />

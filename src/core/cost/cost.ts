@@ -6,9 +6,13 @@ import type { Entry, Usage } from "../session/entries";
 import { normalizeModelId } from "../tokens/models";
 import { PRICES, type Price } from "./prices";
 
+/** Prices found, by the id as entries carry it: a chat's total looks one up per reply. */
+const priceById = new Map<string, Price | undefined>();
+
 /** The price of `modelId` (dated snapshots and router prefixes resolve), or undefined. */
 export function priceOf(modelId: string): Price | undefined {
-  return PRICES[normalizeModelId(modelId)];
+  if (!priceById.has(modelId)) priceById.set(modelId, PRICES[normalizeModelId(modelId)]);
+  return priceById.get(modelId);
 }
 
 /**
@@ -43,17 +47,26 @@ export type CostTotal = { usd: number; priced: number; unknown: number };
 export const NO_COST: CostTotal = { usd: 0, priced: 0, unknown: 0 };
 
 export function addCost(total: CostTotal, entry: Entry): CostTotal {
-  const usage = "usage" in entry ? entry.usage : undefined;
-  if (!usage) return total;
+  const sum = { ...total };
+  addTo(sum, entry);
+  return sum;
+}
+
+/** Adds `entry`'s request to `total` in place. */
+function addTo(total: CostTotal, entry: Entry): void {
+  if (!("usage" in entry) || !entry.usage) return;
   const cost = entryCost(entry);
-  return cost === null
-    ? { ...total, unknown: total.unknown + 1 }
-    : { usd: total.usd + cost, priced: total.priced + 1, unknown: total.unknown };
+  if (cost === null) total.unknown++;
+  else {
+    total.usd += cost;
+    total.priced++;
+  }
 }
 
 export function totalCost(entries: Iterable<Entry>): CostTotal {
-  let total = NO_COST;
-  for (const e of entries) total = addCost(total, e);
+  // One running sum, not a new total per entry (a chat's tree can hold 20,000 entries).
+  const total = { ...NO_COST };
+  for (const e of entries) addTo(total, e);
   return total;
 }
 

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from "react";
 import { thresholdFor } from "../../core/compaction/settings";
+import type { BuildContextOptions } from "../../core/session/build-context";
 import { contextTokens } from "../../core/session/context-tokens";
 import type { Entry } from "../../core/session/entries";
 import { estimateTokens } from "../../core/tokens/estimate";
@@ -72,6 +73,25 @@ function useMeterReading(
 }
 
 /**
+ * The character estimate of the context of `path` (null: none wanted), made in a task of its own
+ * after the render that asks: on a 2,000-message path building the context is tens of ms, and a
+ * chat opening was rendering it inside one of its long tasks.
+ */
+function useEstimate(path: readonly Entry[] | null, options: BuildContextOptions): number | null {
+  const { systemPrompt, targetApi } = options;
+  const [done, setDone] = useState<{ path: readonly Entry[]; tokens: number } | null>(null);
+  useEffect(() => {
+    if (!path) return;
+    const timer = setTimeout(
+      () => setDone({ path, tokens: contextTokens(path, { systemPrompt, targetApi }, estimateTokens) }),
+      0,
+    );
+    return () => clearTimeout(timer);
+  }, [path, systemPrompt, targetApi]);
+  return path && done?.path === path ? done.tokens : null;
+}
+
+/**
  * Tokens in context against the model's window, through the one metric (DESIGN §3): the estimate
  * at once, then the count: Anthropic's count of the exact request for Claude when it can be had, else
  * the worker's ("≈" whenever it is an estimate, the calibrated Claude estimate included). The
@@ -92,19 +112,18 @@ export function ContextMeter({ view }: { view: SessionView }) {
   }, [view.session, settings]);
   const model = target?.model ?? resolveModel(ref.modelId, settings.modelOverrides, api);
   const systemPrompt = view.session?.systemPrompt ?? settings.systemPrompt;
-  // Until the first measurement of this context: the character estimate, said to be one. Reported
-  // usage is not used here (meter-reading.ts): it only calibrates the Claude estimate.
-  // While a chat opens only the end of its path is read (hooks.ts): no estimate of part of it.
-  const estimate = useMemo(
-    () => (view.complete ? contextTokens(view.path, { systemPrompt, targetApi: api }, estimateTokens) : null),
-    [view.complete, view.path, systemPrompt, api],
-  );
   const key = target ? meterKeyFor(view.session, target, settings) : null;
   // The kept reading of this context is the same number on every visit, whole path read or not;
   // without one, the estimate once the path is in; before that, "≈…" (pending, not a number).
-  const reading =
-    useMeterReading(view.path, target, key, view.complete) ??
-    (estimate === null ? null : { tokens: estimate, source: "estimate" as const });
+  const measured = useMeterReading(view.path, target, key, view.complete);
+  // Until the first measurement of this context: the character estimate, said to be one. Reported
+  // usage is not used here (meter-reading.ts): it only calibrates the Claude estimate.
+  // While a chat opens only the end of its path is read (hooks.ts): no estimate of part of it.
+  const estimate = useEstimate(view.complete && measured === undefined ? view.path : null, {
+    systemPrompt,
+    targetApi: api,
+  });
+  const reading = measured ?? (estimate === null ? null : { tokens: estimate, source: "estimate" as const });
   const chatCost = useChatCost(view);
   if (!reading) return <PendingMeter window={model.info.contextWindow} />;
 

@@ -2,7 +2,7 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import { startTransition, useCallback, useEffect, useLayoutEffect, useMemo, useRef } from "react";
 import type { SessionId } from "../../core/session/ids";
 import { useStreamStore } from "../../state/stores";
-import { measureAfterFirstPaint, useAfterFirstPaint } from "../common/after-first-paint";
+import { measureInView, useAfterFirstPaint } from "../common/virtual-measure";
 import { useScrollToEntry } from "../graph/use-scroll-to-entry";
 import type { SessionView } from "../hooks";
 import { displayRows } from "./display-rows";
@@ -57,12 +57,12 @@ export function MessageList({ view, sessionId }: { view: SessionView; sessionId:
     };
   }, []);
 
-  // The scroll box is attached after the page's first paint (after-first-paint.ts).
+  // The scroll box is attached after the page's first paint (ui/common/virtual-measure.ts).
   const afterPaint = useAfterFirstPaint();
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => (afterPaint ? scrollRef.current : null),
-    measureElement: measureAfterFirstPaint(afterPaint),
+    measureElement: measureInView(afterPaint),
     // Before a row is measured: from its text (row-estimate.ts), so the first render draws the rows
     // that fill the window, not six long answers where two fit.
     estimateSize: (i) => estimateRowHeight(rows[i]),

@@ -6,7 +6,7 @@ import type { SessionId } from "../../core/session/ids";
 import { liveSessions } from "../../db/live";
 import { archiveSession, pinSession } from "../../state/actions/session-list";
 import { deleteSession, newChat, openSession, renameSession } from "../../state/actions/sessions";
-import { measureAfterFirstPaint, useAfterFirstPaint } from "../common/after-first-paint";
+import { measureInView, useAfterFirstPaint } from "../common/virtual-measure";
 import { BulkDeleteBar } from "./BulkDelete";
 import { ChatSearch } from "./ChatSearch";
 import { groupByDate } from "./date-groups";
@@ -149,12 +149,12 @@ function SessionList({
     return out;
   }, [sessions]);
   const byId = useMemo(() => new Map(sessions.map((s) => [s.id, s])), [sessions]);
-  // The scroll box is attached after the page's first paint (after-first-paint.ts).
+  // The scroll box is attached after the page's first paint (ui/common/virtual-measure.ts).
   const afterPaint = useAfterFirstPaint();
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => (afterPaint ? scrollRef.current : null),
-    measureElement: measureAfterFirstPaint(afterPaint),
+    measureElement: measureInView(afterPaint),
     estimateSize: (i) => (rows[i]?.kind === "head" ? HEAD_ESTIMATE_PX : ROW_ESTIMATE_PX),
     overscan: 10,
     getItemKey: (i) => {

@@ -39,14 +39,21 @@ export function useAfterFirstPaint(): boolean {
 }
 
 /**
- * A virtualizer's `measureElement` that reads no layout before the first paint: a row mounted
- * then counts as its known or estimated size, and the ResizeObserver the virtualizer attaches with
- * its scroll box reports the real one after layout. Afterwards, the virtualizer's own measuring.
+ * A virtualizer's `measureElement` that reads the layout (forcing it, inside React's commit) only
+ * for a row in view once the page has painted: a row in view must be placed right in the frame it
+ * appears in. Any other row (overscan above or below, every row before the first paint) counts as
+ * its known or estimated size, and the ResizeObserver the virtualizer keeps on every row reports its
+ * real size after the browser's own layout; the virtualizer then moves what is below it, and keeps
+ * the rows in view where they are. Opening a long chat mounted its overscan rows together, and
+ * measuring them one by one laid out Markdown (and looked up its fonts) inside one long task.
  */
-export function measureAfterFirstPaint<S extends Element, I extends Element>(afterPaint: boolean) {
+export function measureInView<S extends Element, I extends Element>(afterPaint: boolean) {
   return (element: I, entry: ResizeObserverEntry | undefined, instance: Virtualizer<S, I>): number => {
-    if (afterPaint || entry) return measureElement(element, entry, instance);
+    if (entry) return measureElement(element, entry, instance);
     const index = instance.indexFromElement(element);
+    const range = instance.range;
+    if (afterPaint && range && index >= range.startIndex && index <= range.endIndex)
+      return measureElement(element, entry, instance);
     return instance.itemSizeCache.get(instance.options.getItemKey(index)) ?? instance.options.estimateSize(index);
   };
 }
