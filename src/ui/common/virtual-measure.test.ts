@@ -1,0 +1,54 @@
+// @vitest-environment jsdom
+import type { Virtualizer } from "@tanstack/react-virtual";
+import { describe, expect, it, vi } from "vitest";
+import { measureInView } from "./virtual-measure";
+
+/** A row element whose height can be read (each read counted: in a browser, a forced layout). */
+function row(index: number, height: number) {
+  const el = document.createElement("div");
+  el.dataset.index = String(index);
+  const read = vi.fn(() => height);
+  Object.defineProperty(el, "offsetHeight", { get: read });
+  return { el, read };
+}
+
+function virtualizer(range: { startIndex: number; endIndex: number } | null, cached: Record<string, number> = {}) {
+  return {
+    range,
+    itemSizeCache: new Map(Object.entries(cached)),
+    indexFromElement: (el: Element) => Number((el as HTMLElement).dataset.index),
+    options: { getItemKey: (i: number) => `k${i}`, estimateSize: () => 50, horizontal: false },
+  } as unknown as Virtualizer<HTMLDivElement, HTMLDivElement>;
+}
+
+describe("measureInView", () => {
+  it("reads a row's size only when it is in view and the page has painted", () => {
+    const v = virtualizer({ startIndex: 3, endIndex: 5 });
+    const inView = row(4, 120);
+    expect(measureInView(true)(inView.el, undefined, v)).toBe(120);
+    expect(inView.read).toHaveBeenCalled();
+  });
+
+  it("a row out of view counts as its known size, else its estimate, without reading the layout", () => {
+    const v = virtualizer({ startIndex: 3, endIndex: 5 }, { k1: 80 });
+    const above = row(1, 999);
+    const below = row(9, 999);
+    expect(measureInView(true)(above.el, undefined, v)).toBe(80);
+    expect(measureInView(true)(below.el, undefined, v)).toBe(50);
+    expect(above.read).not.toHaveBeenCalled();
+    expect(below.read).not.toHaveBeenCalled();
+  });
+
+  it("before the first paint no row is read, in view or not", () => {
+    const inView = row(4, 120);
+    expect(measureInView(false)(inView.el, undefined, virtualizer({ startIndex: 3, endIndex: 5 }))).toBe(50);
+    expect(inView.read).not.toHaveBeenCalled();
+  });
+
+  it("a ResizeObserver entry gives the row's real size, in view or not", () => {
+    const out = row(9, 999);
+    const entry = { borderBoxSize: [{ blockSize: 222.4, inlineSize: 600 }] } as unknown as ResizeObserverEntry;
+    expect(measureInView(false)(out.el, entry, virtualizer({ startIndex: 0, endIndex: 1 }))).toBe(222);
+    expect(out.read).not.toHaveBeenCalled();
+  });
+});
