@@ -1,5 +1,3 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import type { OutputChunk } from "rolldown";
@@ -64,34 +62,45 @@ function previewPage(): Plugin {
 const FIRST_SCREEN_FILE = ".vite/first-screen.json";
 
 /**
- * Lists, in the build, the files a fresh tab loads before its first screen can render:
- * index.html's script with its static imports and stylesheets, and the parts src/main.tsx imports
- * at start, each with its static imports (main.tsx loads them a part per task, so index.html alone
- * no longer names them). Chunks loaded on demand (Markdown, the graph, Settings…) are not in it.
+ * The files a fresh tab loads before its first screen can render: index.html's script with its
+ * static imports and stylesheets, and the parts src/main.tsx imports at start, each with its static
+ * imports (main.tsx evaluates them a part per task). index.html gets a modulepreload link for each
+ * part's scripts too, so they are fetched at once, in parallel, not one part after the other; and
+ * the list is written to `.vite/first-screen.json` for the bench. Chunks loaded on demand
+ * (Markdown, the graph, Settings…) are in neither.
  */
 function firstScreenFiles(): Plugin {
   return {
     name: "grove-first-screen-files",
     apply: "build",
-    // After the bundle is written: by then the chunks that held only CSS are gone from it.
-    writeBundle(options, bundle) {
-      const chunks = Object.values(bundle).filter((c): c is OutputChunk => c.type === "chunk");
-      const entry = chunks.find((c) => c.isEntry && c.facadeModuleId?.endsWith("/index.html"));
-      const main = entry?.moduleIds.find((id) => id.endsWith("/src/main.tsx"));
-      if (!entry || !main || !options.dir) return;
-      const files = new Set<string>();
-      const add = (chunk: OutputChunk | undefined) => {
-        if (!chunk || files.has(chunk.fileName)) return;
-        files.add(chunk.fileName);
-        for (const css of chunk.viteMetadata?.importedCss ?? []) files.add(css);
-        for (const name of chunk.imports) add(chunks.find((c) => c.fileName === name));
-      };
-      add(entry);
-      for (const id of this.getModuleInfo(main)?.dynamicallyImportedIds ?? [])
-        add(chunks.find((c) => c.moduleIds.includes(id)));
-      const out = join(options.dir, FIRST_SCREEN_FILE);
-      mkdirSync(dirname(out), { recursive: true });
-      writeFileSync(out, JSON.stringify({ files: [...files] }));
+    enforce: "post",
+    generateBundle: {
+      // After Vite has written index.html and dropped the chunks that held only CSS.
+      order: "post",
+      handler(_options, bundle) {
+        const chunks = Object.values(bundle).filter((c): c is OutputChunk => c.type === "chunk");
+        const entry = chunks.find((c) => c.isEntry && c.facadeModuleId?.endsWith("/index.html"));
+        const main = entry?.moduleIds.find((id) => id.endsWith("/src/main.tsx"));
+        const html = bundle["index.html"];
+        if (!entry || !main || html?.type !== "asset") return;
+        const files = new Set<string>();
+        const add = (chunk: OutputChunk | undefined) => {
+          if (!chunk || files.has(chunk.fileName)) return;
+          files.add(chunk.fileName);
+          for (const css of chunk.viteMetadata?.importedCss ?? []) files.add(css);
+          for (const name of chunk.imports) add(chunks.find((c) => c.fileName === name));
+        };
+        add(entry);
+        const named = new Set(files);
+        for (const id of this.getModuleInfo(main)?.dynamicallyImportedIds ?? [])
+          add(chunks.find((c) => c.moduleIds.includes(id)));
+        const preloads = [...files]
+          .filter((f) => f.endsWith(".js") && !named.has(f))
+          .map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`)
+          .join("\n    ");
+        html.source = String(html.source).replace("</head>", `    ${preloads}\n  </head>`);
+        this.emitFile({ type: "asset", fileName: FIRST_SCREEN_FILE, source: JSON.stringify({ files: [...files] }) });
+      },
     },
   };
 }

@@ -21,11 +21,13 @@ function virtualizer(range: { startIndex: number; endIndex: number } | null, cac
   } as unknown as Virtualizer<HTMLDivElement, HTMLDivElement>;
 }
 
+const measure = (afterPaint: boolean) => measureInView<HTMLDivElement, HTMLDivElement>(afterPaint);
+
 describe("measureInView", () => {
   it("reads a row's size only when it is in view and the page has painted", () => {
     const v = virtualizer({ startIndex: 3, endIndex: 5 });
     const inView = row(4, 120);
-    expect(measureInView(true)(inView.el, undefined, v)).toBe(120);
+    expect(measure(true)(inView.el, undefined, v)).toBe(120);
     expect(inView.read).toHaveBeenCalled();
   });
 
@@ -33,22 +35,22 @@ describe("measureInView", () => {
     const v = virtualizer({ startIndex: 3, endIndex: 5 }, { k1: 80 });
     const above = row(1, 999);
     const below = row(9, 999);
-    expect(measureInView(true)(above.el, undefined, v)).toBe(80);
-    expect(measureInView(true)(below.el, undefined, v)).toBe(50);
+    expect(measure(true)(above.el, undefined, v)).toBe(80);
+    expect(measure(true)(below.el, undefined, v)).toBe(50);
     expect(above.read).not.toHaveBeenCalled();
     expect(below.read).not.toHaveBeenCalled();
   });
 
   it("before the first paint no row is read, in view or not", () => {
     const inView = row(4, 120);
-    expect(measureInView(false)(inView.el, undefined, virtualizer({ startIndex: 3, endIndex: 5 }))).toBe(50);
+    expect(measure(false)(inView.el, undefined, virtualizer({ startIndex: 3, endIndex: 5 }))).toBe(50);
     expect(inView.read).not.toHaveBeenCalled();
   });
 
   it("a ResizeObserver entry gives the row's real size, in view or not", () => {
     const out = row(9, 999);
     const entry = { borderBoxSize: [{ blockSize: 222.4, inlineSize: 600 }] } as unknown as ResizeObserverEntry;
-    expect(measureInView(false)(out.el, entry, virtualizer({ startIndex: 0, endIndex: 1 }))).toBe(222);
+    expect(measure(false)(out.el, entry, virtualizer({ startIndex: 0, endIndex: 1 }))).toBe(222);
     expect(out.read).not.toHaveBeenCalled();
   });
 });
