@@ -7,9 +7,9 @@
  * Safety: highlight.js builds its tree from the code *text*; `toReact` keeps only `span`s with
  * `hljs-*` (or `name_` sub-scope) classes and text, which React escapes. No HTML string is parsed.
  */
-import type { Element, ElementContent, Root } from "hast";
+import type { Element, ElementContent } from "hast";
+import { common, createLowlight } from "lowlight";
 import { createElement, type ReactNode } from "react";
-import rehypeHighlight from "rehype-highlight";
 
 /** Extra fence names that lowlight's `common` set does not already alias. */
 const HIGHLIGHT_ALIASES: Record<string, string[]> = {
@@ -20,50 +20,33 @@ const HIGHLIGHT_ALIASES: Record<string, string[]> = {
   xml: ["vue", "svelte"],
 };
 
-type Transform = ReturnType<typeof rehypeHighlight>;
+// Grammars are registered on first use, one per call of prepareHighlighter, not when the chunk is
+// evaluated and not all in one job: registering lowlight's `common` set (~37 grammars) was one
+// long task on its own. No auto-detection for unlabelled fences (it runs every grammar, and is
+// often wrong on short snippets); `math` fences are KaTeX's, shown as TeX until KaTeX is in.
+const lowlight = createLowlight();
+const unregistered = Object.keys(common);
 
-// Built on first use, not when the Markdown chunk is evaluated: registering the ~37 grammars of
-// lowlight's `common` set is work the first paint does not need. Built once: each instance compiles
-// its grammars again. No auto-detection for unlabelled fences (it runs every grammar, and is often
-// wrong on short snippets); `math` fences are KaTeX's, shown as TeX until KaTeX is in.
-let transform: Transform | undefined;
-function highlighter(): Transform {
-  transform ??= rehypeHighlight({ aliases: HIGHLIGHT_ALIASES, detect: false, plainText: ["math"] });
-  return transform;
-}
-
-/** False until the grammars are registered (one job of its own: ~10–20 ms on a busy machine). */
+/** False until every grammar is registered (a fence's name may be any grammar's alias). */
 export function highlighterReady(): boolean {
-  return transform !== undefined;
+  return unregistered.length === 0;
 }
 
+/** Registers the next grammar (a job of its own, a millisecond or two); the aliases with the last. */
 export function prepareHighlighter(): void {
-  highlighter();
+  const name = unregistered.shift();
+  if (name === undefined) return;
+  lowlight.register({ [name]: common[name]! });
+  if (unregistered.length === 0) lowlight.registerAlias(HIGHLIGHT_ALIASES);
 }
-
-/** An unknown language is reported through `file.message`; it simply stays uncoloured. */
-const quietFile = { message() {} } as unknown as Parameters<Transform>[1];
 
 /**
  * The highlighted children of a `code` element for `text` in `language`, or undefined when the
- * language is missing, unknown or not code.
+ * language is missing, unknown (or not registered yet) or not code.
  */
 export function highlightTree(language: string | undefined, text: string): ElementContent[] | undefined {
-  if (!language) return undefined;
-  const code: Element = {
-    type: "element",
-    tagName: "code",
-    properties: { className: [`language-${language}`] },
-    children: [{ type: "text", value: text }],
-  };
-  const tree: Root = {
-    type: "root",
-    children: [{ type: "element", tagName: "pre", properties: {}, children: [code] }],
-  };
-  highlighter()(tree, quietFile);
-  const className = code.properties.className;
-  const coloured = Array.isArray(className) && className.includes("hljs");
-  return coloured ? code.children : undefined;
+  if (!language || language === "math" || !lowlight.registered(language)) return undefined;
+  return lowlight.highlight(language, text).children as ElementContent[];
 }
 
 const SPAN_CLASS = /^(hljs-[\w-]+|[a-z][a-z0-9]*_+)$/;

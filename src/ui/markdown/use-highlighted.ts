@@ -11,13 +11,25 @@ let loading: Promise<Highlighter> | undefined;
 /**
  * highlight.js and its grammars are a chunk of their own, fetched when the first code block is to
  * be coloured: the Markdown chunk is evaluated (in one task) before the first message renders, and
- * highlight.js was half of it.
+ * highlight.js was half of it. Ready once every grammar is registered, one per job of the slice
+ * queue (a fence's name can be any grammar's alias; all of them at once was one long task).
  */
 function loadHighlighter(): Promise<Highlighter> {
-  loading ??= import("./highlight").then((m) => {
-    highlighter = m;
-    return m;
-  });
+  loading ??= import("./highlight").then(
+    (m) =>
+      new Promise<Highlighter>((resolve) => {
+        const step = () => {
+          if (m.highlighterReady()) {
+            highlighter = m;
+            resolve(m);
+            return;
+          }
+          m.prepareHighlighter();
+          highlightQueue.enqueue(step);
+        };
+        highlightQueue.enqueue(step);
+      }),
+  );
   // A failed fetch (offline before the worker cached it) may succeed next time; until then, plain.
   loading.catch(() => {
     loading = undefined;
@@ -86,12 +98,6 @@ export function useHighlighted(
           },
           () => {}, // stays plain
         );
-        return;
-      }
-      // Registering the grammars is a task of its own, not added to the first block's.
-      if (!h.highlighterReady()) {
-        h.prepareHighlighter();
-        cancel = highlightQueue.enqueue(colour);
         return;
       }
       const tree = h.highlightTree(language, text);
