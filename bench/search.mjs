@@ -132,12 +132,17 @@ export default {
         const all = await readLongTasks(page);
         // The app's measure of each query's round trip to the worker (sent → answer back).
         const trips = await page.evaluate(() =>
-          performance.getEntriesByName("grove:search").map((m) => ({ start: m.startTime, duration: m.duration })),
+          performance
+            .getEntriesByName("grove:search")
+            .map((m) => ({ start: m.startTime, duration: m.duration, took: m.detail?.took })),
         );
+        // The worker's own account: waiting for its turn, ranking, reading entries and snippets.
+        const split = (t) =>
+          t?.took ? ` (wait ${ms(t.took.waiting)}, rank ${ms(t.took.ranking)}, entries ${ms(t.took.describing)})` : "";
         for (const r of rows) {
           const trip = trips.filter((t) => t.start >= r.start && t.start <= r.end).at(-1);
           ctx.log(
-            `  ${JSON.stringify(r.text).padEnd(26)} ${ms(r.ms).padStart(8)}  worker ${trip ? ms(trip.duration) : "–"}  longest task ${ms(longestBetween(all, r.start, r.end))}  ${r.status}`,
+            `  ${JSON.stringify(r.text).padEnd(26)} ${ms(r.ms).padStart(8)}  worker ${trip ? ms(trip.duration) : "–"}${split(trip)}  longest task ${ms(longestBetween(all, r.start, r.end))}  ${r.status}`,
           );
         }
         return rows;

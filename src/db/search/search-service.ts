@@ -163,6 +163,7 @@ export function createSearchService(options: SearchServiceOptions = {}): SearchS
   const search = async (query: string, seq = ++latestSeq): Promise<ChatSearchAnswer | null> => {
     latestSeq = Math.max(latestSeq, seq);
     asking++;
+    const arrived = performance.now();
     try {
       // Let queued messages in first: if a newer query is among them, this one is not wanted.
       await new Promise((resolve) => setTimeout(resolve, 0));
@@ -178,9 +179,12 @@ export function createSearchService(options: SearchServiceOptions = {}): SearchS
           : running
             ? { chatsDone: 0, chatsTotal: 0 }
             : null;
+      const started = performance.now();
       const { hits, total } = index.query(query, RESULT_LIMIT);
+      const ranked = performance.now();
       const results = await describe(hits);
-      return { query, results, total, indexing, loading: loadingNow };
+      const took = { waiting: started - arrived, ranking: ranked - started, describing: performance.now() - ranked };
+      return { query, results, total, indexing, loading: loadingNow, took };
     } finally {
       asking--;
       if (asking === 0) for (const wake of waiting.splice(0)) wake();
