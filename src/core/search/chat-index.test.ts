@@ -159,6 +159,8 @@ describe("ChatIndex", () => {
       { row: bread, entries: breadEntries },
     ]);
     expect(index.diff([bread]).removed).toEqual([trip.id]);
+    // Asked before too: what a query keeps for the next one (rank.ts's columns) must not outlive the change.
+    expect(index.query("zermatt").total).toBe(3);
     index.removeChat(trip.id);
     expect(index.query("zermatt").total).toBe(0);
     expect(index.query("alps").total).toBe(0);

@@ -20,7 +20,7 @@ import type { Entry, Session } from "../session/entries";
 import { entryText } from "../session/entry-text";
 import type { EntryId, SessionId } from "../session/ids";
 import { viewOf } from "./minisearch-view";
-import { rank, type TermSpec } from "./rank";
+import { columnsCurrent, type DocColumns, docColumns, rank, type TermSpec } from "./rank";
 import { isCjkTerm, processTerm, tokenize } from "./tokenize";
 
 /**
@@ -75,7 +75,14 @@ export type SerializedSegment = { format: number; index: string; chats: Record<s
 /** What changed since the last `takeChanges()`: segments to (re)write and segments to delete. */
 export type SegmentChanges = { put: Array<{ id: number; data: SerializedSegment }>; removed: number[] };
 
-type Segment = { id: number; search: MiniSearch<Doc>; chats: Map<SessionId, IndexedChat>; dirty: boolean };
+type Segment = {
+  id: number;
+  search: MiniSearch<Doc>;
+  chats: Map<SessionId, IndexedChat>;
+  dirty: boolean;
+  /** Its documents' lengths and dates in arrays, kept across queries until it changes (rank.ts). */
+  columns?: DocColumns;
+};
 
 export class ChatIndex {
   /** Oldest first; the last one takes new chats. */
@@ -264,7 +271,12 @@ export class ChatIndex {
     const terms = [...new Set(tokenize(query).flatMap((t) => processTerm(t) ?? []))];
     if (terms.length === 0 || this.segments.length === 0) return { hits: [], total: 0 };
     const views = this.segments.map((s) => viewOf(s.search));
-    const { hits, total } = rank(views, terms.map(termSpec), limit);
+    // Built once per segment and change (only the newest segment changes as chats grow).
+    const columns = this.segments.map((s, i) => {
+      if (!columnsCurrent(s.columns, views[i]!)) s.columns = docColumns(views[i]!);
+      return s.columns;
+    });
+    const { hits, total } = rank(views, terms.map(termSpec), limit, columns);
     return {
       hits: hits.map((h) => {
         const view = views[h.segment]!;

@@ -20,6 +20,13 @@ function corpus(n: number): Doc[] {
   }));
 }
 
+/** `corpus(n)` and two documents with a rare word. */
+const withRare = (n: number): Doc[] => [
+  ...corpus(n),
+  { id: "rare1", at: 999, text: "zeppelin glacier river glacier" },
+  { id: "rare2", at: 998, text: "zeppelin over the glacial river" },
+];
+
 const OPTIONS = { fields: ["text"], storeFields: ["at"] };
 function indexOf(docs: Doc[]): MiniSearch<Doc> {
   const ms = new MiniSearch<Doc>(OPTIONS);
@@ -52,11 +59,14 @@ const QUERIES: TermSpec[][] = [
   [spec("g", true)],
   [spec("g", true), spec("gla", true)],
   [spec("g", true), spec("harbor"), spec("orbit")],
+  // A rare word drives and the common ones are looked up per candidate (not summed into arrays).
+  [spec("zeppelin"), spec("glacier")],
+  [spec("gl", true), spec("zeppelin"), spec("river")],
 ];
 
 describe("rank", () => {
   it("scores every hit exactly as MiniSearch's own search does, and finds the same hits", () => {
-    const ms = indexOf(corpus(400));
+    const ms = indexOf(withRare(400));
     for (const specs of QUERIES) {
       const ref = reference(ms, specs);
       const { hits, total } = rank([viewOf(ms)], specs, Number.POSITIVE_INFINITY);
@@ -87,7 +97,7 @@ describe("rank", () => {
   });
 
   it("over several indexes, ranks as one index holding every document would", () => {
-    const docs = corpus(400);
+    const docs = withRare(400);
     const whole = indexOf(docs);
     const parts = [indexOf(docs.slice(0, 90)), indexOf(docs.slice(90, 300)), indexOf(docs.slice(300))];
     const ids = (views: ReturnType<typeof viewOf>[], specs: TermSpec[]) =>
