@@ -200,6 +200,20 @@ describe("chat search service", () => {
     expect(await s.search("tangy")).toMatchObject({ total: 1, indexing: null, loading: null });
   });
 
+  it("keeps the entries it showed for the next queries, but never shows a deleted chat's", async () => {
+    const { trip, t1 } = await twoChats();
+    const s = service();
+    await s.refresh();
+    expect(await found(s, "zer")).toEqual([["Alps trip", t1.id, "Plan a weekend in [Zermatt]"]]);
+    const reads = vi.spyOn(getDb().entries, "bulkGet");
+    // The next letter: the same hit, shown from what was kept (and highlighted for the new word).
+    expect(await found(s, "zerm")).toEqual([["Alps trip", t1.id, "Plan a weekend in [Zermatt]"]]);
+    expect(reads).not.toHaveBeenCalled();
+    // Deleted, and the index not told yet: the hit is still ranked, but its chat is gone.
+    await deleteSession(trip.id);
+    expect(await found(s, "zerm")).toEqual([]);
+  });
+
   it("answers null to a query overtaken by a newer one", async () => {
     await twoChats();
     const s = service();
