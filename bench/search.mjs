@@ -218,7 +218,13 @@ export default {
           performance
             .getEntriesByName("grove:search")
             .filter((m) => m.startTime >= start)
-            .map((m) => `sent +${Math.round(m.startTime - start)} ms, answered in ${Math.round(m.duration)} ms`),
+            .map(
+              (m) =>
+                `sent +${Math.round(m.startTime - start)} ms, answered in ${Math.round(m.duration)} ms` +
+                (m.detail?.took
+                  ? ` (wait ${Math.round(m.detail.took.waiting)}, rank ${Math.round(m.detail.took.ranking)}, entries ${Math.round(m.detail.took.describing)})`
+                  : ""),
+            ),
         cold.start,
       );
       ctx.log(
