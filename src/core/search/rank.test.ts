@@ -1,7 +1,7 @@
 import MiniSearch from "minisearch";
 import { describe, expect, it } from "vitest";
 import { viewOf } from "./minisearch-view";
-import { rank, type TermSpec } from "./rank";
+import { columnsCurrent, docColumns, rank, type TermSpec } from "./rank";
 
 type Doc = { id: string; at: number; text: string };
 
@@ -105,6 +105,27 @@ describe("rank", () => {
     for (const specs of QUERIES) {
       expect(ids(parts.map(viewOf), specs), JSON.stringify(specs)).toEqual(ids([viewOf(whole)], specs));
     }
+  });
+
+  it("answers the same from columns kept between queries, until the index changes", () => {
+    // Large enough that the common words' postings are kept as arrays between queries.
+    const ms = indexOf(withRare(1_500));
+    const view = viewOf(ms);
+    const kept = docColumns(view);
+    const fresh = (specs: TermSpec[]) => rank([viewOf(ms)], specs, 30);
+    for (let round = 0; round < 2; round++)
+      for (const specs of QUERIES) expect(rank([view], specs, 30, [kept]), JSON.stringify(specs)).toEqual(fresh(specs));
+    expect(kept.postings.size).toBeGreaterThan(0);
+    // A change: the kept columns no longer describe the index (the caller builds new ones).
+    const before = rank([view], [spec("glacier")], Number.POSITIVE_INFINITY, [kept]);
+    const gone = before.hits[0]!;
+    ms.discard(view.documentIds.get(gone.shortId)!);
+    expect(columnsCurrent(kept, viewOf(ms))).toBe(false);
+    ms.add({ id: "late", at: 2_000, text: "glacier glacier" });
+    const after = rank([viewOf(ms)], [spec("glacier")], Number.POSITIVE_INFINITY, [docColumns(viewOf(ms))]);
+    expect(after.total).toBe(before.total); // one gone, one added
+    expect(after.hits.map((h) => h.shortId)).not.toContain(gone.shortId);
+    expect(after.hits.map((h) => h.at)).toContain(2_000);
   });
 
   it("skips discarded documents", () => {

@@ -85,7 +85,51 @@ export type DocColumns = {
   length: Float64Array;
   /** The document's `at` (0 when it has none): ties go to the newer. */
   at: Float64Array;
+  /**
+   * The postings of terms with many, as arrays (`arraysOf`), most recently used last: the words
+   * of a query come back at every keystroke ("copper lantern m", "copper lantern me", …), and
+   * walking an array is several times cheaper than walking MiniSearch's Map.
+   */
+  postings: Map<string, TermArrays>;
 };
+
+/** One term's postings in one index, as arrays: short ids and term frequencies, in the same order. */
+type TermArrays = { ids: Int32Array; tfs: Uint32Array };
+
+/** Terms with fewer postings than this are walked in their Map (cheap either way) and not kept. */
+const KEEP_MIN_POSTINGS = 256;
+/** At most this many terms' arrays kept per index (≤ 8 bytes per posting: 512 KB at 4,000 documents). */
+const KEEP_TERMS = 16;
+
+/** A term's postings as arrays, from `columns` when kept there (and kept there when it has many). */
+function arraysOf(columns: DocColumns, term: string, postings: Postings): TermArrays {
+  const cache = columns.postings;
+  const kept = cache.get(term);
+  // Still the same postings: any add rebuilds the columns (and so this cache); a vacuum only ever
+  // takes postings away, which the size shows.
+  if (kept && kept.ids.length === postings.size) {
+    cache.delete(term);
+    cache.set(term, kept);
+    return kept;
+  }
+  const ids = new Int32Array(postings.size);
+  const tfs = new Uint32Array(postings.size);
+  let i = 0;
+  for (const [shortId, tf] of postings) {
+    ids[i] = shortId;
+    tfs[i++] = tf;
+  }
+  const arrays = { ids, tfs };
+  if (postings.size >= KEEP_MIN_POSTINGS) {
+    cache.delete(term);
+    cache.set(term, arrays);
+    for (const oldest of cache.keys()) {
+      if (cache.size <= KEEP_TERMS) break;
+      cache.delete(oldest);
+    }
+  }
+  return arrays;
+}
 
 export function docColumns(view: IndexView): DocColumns {
   const length = new Float64Array(view.nextId).fill(-1);
@@ -95,7 +139,7 @@ export function docColumns(view: IndexView): DocColumns {
     const value = stored?.at;
     if (typeof value === "number") at[shortId] = value;
   }
-  return { nextId: view.nextId, documentCount: view.documentCount, length, at };
+  return { nextId: view.nextId, documentCount: view.documentCount, length, at, postings: new Map() };
 }
 
 /** Whether `columns` still describe `view` (nothing added or discarded since they were built). */
@@ -165,32 +209,48 @@ class Best {
   }
 }
 
-/** A query word in one index: its terms (sorted) with their weight, idf and postings. */
-type Word = { position: number; terms: Array<{ weight: number; idf: number; postings: Postings }>; size: number };
+/** A query word in one index: its terms (sorted) with their weight, idf, postings and arrays. */
+type Word = {
+  position: number;
+  terms: Array<{ term: string; weight: number; idf: number; postings: Postings }>;
+  size: number;
+};
 
 /**
  * A word's score for every document of the index holding any of its terms, in an array by short
  * id (`has` marks which), summed over its terms in their order (so the sum is the same to the last
- * bit as a term-by-term lookup would give). `touched` lists those documents once each.
+ * bit as a term-by-term lookup would give). `touched` lists those documents once each (its first
+ * `count`). Reused from index to index (cleared in between).
  */
-type Dense = { score: Float64Array; has: Uint8Array; touched: number[] };
+type Dense = { score: Float64Array; has: Uint8Array; touched: Int32Array; count: number };
 
-function dense(word: Word, length: Float64Array, avgLength: number): Dense {
-  const score = new Float64Array(length.length);
-  const has = new Uint8Array(length.length);
-  const touched: number[] = [];
-  for (const { weight, idf: idfOfTerm, postings } of word.terms) {
-    for (const [shortId, tf] of postings) {
+const denseOf = (size: number): Dense => ({
+  score: new Float64Array(size),
+  has: new Uint8Array(size),
+  touched: new Int32Array(size),
+  count: 0,
+});
+
+function fillDense(into: Dense, word: Word, columns: DocColumns, avgLength: number): void {
+  const { score, has, touched } = into;
+  const { length } = columns;
+  score.fill(0, 0, length.length);
+  has.fill(0, 0, length.length);
+  let count = 0;
+  for (const { term, weight, idf: idfOfTerm, postings } of word.terms) {
+    const { ids, tfs } = arraysOf(columns, term, postings);
+    for (let i = 0; i < ids.length; i++) {
+      const shortId = ids[i]!;
       const l = length[shortId]!;
       if (!(l >= 0)) continue; // discarded (its postings linger until a vacuum)
       if (has[shortId] === 0) {
         has[shortId] = 1;
-        touched.push(shortId);
+        touched[count++] = shortId;
       }
-      score[shortId] = score[shortId]! + weight * bm25(tf, idfOfTerm, l, avgLength);
+      score[shortId] = score[shortId]! + weight * bm25(tfs[i]!, idfOfTerm, l, avgLength);
     }
   }
-  return { score, has, touched };
+  into.count = count;
 }
 
 /**
@@ -235,12 +295,23 @@ export function rank(
   const quality = specs.length;
   const best = new Best(limit);
   let total = 0;
+  const cols = views.map((view, v) => {
+    const kept = columns[v];
+    return columnsCurrent(kept, view) ? kept : docColumns(view);
+  });
+  // Arrays for words summed all at once, sized for the largest index and reused for each.
+  const widest = views.reduce((n, view) => Math.max(n, view.nextId), 0);
+  const scratch: Dense[] = [];
+  const scratchFor = (i: number) => {
+    scratch[i] ??= denseOf(widest);
+    return scratch[i]!;
+  };
 
-  views.forEach((view, v) => {
+  views.forEach((_view, v) => {
     const words = derived[v]!;
     if (words.some((w) => w.length === 0)) return;
-    const kept = columns[v];
-    const { length, at } = columnsCurrent(kept, view) ? kept : docColumns(view);
+    const columnsHere = cols[v]!;
+    const { length, at } = columnsHere;
     const weighed: Word[] = words.map((word, position) => ({
       position,
       terms: word.map((d) => ({ ...d, idf: idf(frequency.get(d.term) ?? d.postings.size, documents) })),
@@ -249,9 +320,30 @@ export function rank(
     // The word with the fewest postings drives: its documents are the candidates; the other words'
     // scores are looked up for them (or computed all at once, when the candidates are many).
     const [driver, ...others] = [...weighed].sort((a, b) => a.size - b.size);
-    const lookups = others.map((word) =>
-      driver!.size * word.terms.length * LOOKUP_COST < word.size ? null : dense(word, length, avgLength),
-    );
+    const consider = (shortId: number, score: number) => {
+      total++;
+      const s = score * quality;
+      const when = at[shortId]!;
+      if (best.wants(s, when, v, shortId)) best.push({ segment: v, shortId, score: s, at: when });
+    };
+    if (others.length === 0 && driver!.terms.length === 1) {
+      // One word of one term (nearly every keystroke): its postings are the hits, each seen once.
+      const { term, weight, idf: idfOfTerm, postings } = driver!.terms[0]!;
+      const { ids, tfs } = arraysOf(columnsHere, term, postings);
+      for (let i = 0; i < ids.length; i++) {
+        const shortId = ids[i]!;
+        const l = length[shortId]!;
+        if (!(l >= 0)) continue; // discarded
+        consider(shortId, weight * bm25(tfs[i]!, idfOfTerm, l, avgLength));
+      }
+      return;
+    }
+    const lookups = others.map((word, o) => {
+      if (driver!.size * word.terms.length * LOOKUP_COST < word.size) return null;
+      const all = scratchFor(o + 1);
+      fillDense(all, word, columnsHere, avgLength);
+      return all;
+    });
     // The words' scores are added in query order whichever word drives here, so equal documents
     // in different indexes get equal sums to the last bit.
     const parts = new Float64Array(weighed.length);
@@ -275,23 +367,25 @@ export function rank(
       }
       let score = 0;
       for (let p = 0; p < parts.length; p++) score += parts[p]!;
-      total++;
-      const s = score * quality;
-      const when = at[shortId]!;
-      if (best.wants(s, when, v, shortId)) best.push({ segment: v, shortId, score: s, at: when });
+      consider(shortId, score);
     };
     if (driver!.terms.length === 1) {
-      // One term (nearly every typed word): its postings are the candidates, each seen once.
-      const { weight, idf: idfOfTerm, postings } = driver!.terms[0]!;
-      for (const [shortId, tf] of postings) {
+      const { term, weight, idf: idfOfTerm, postings } = driver!.terms[0]!;
+      const { ids, tfs } = arraysOf(columnsHere, term, postings);
+      for (let i = 0; i < ids.length; i++) {
+        const shortId = ids[i]!;
         const l = length[shortId]!;
         if (!(l >= 0)) continue; // discarded
-        candidate(shortId, l, weight * bm25(tf, idfOfTerm, l, avgLength));
+        candidate(shortId, l, weight * bm25(tfs[i]!, idfOfTerm, l, avgLength));
       }
       return;
     }
-    const all = dense(driver!, length, avgLength);
-    for (const shortId of all.touched) candidate(shortId, length[shortId]!, all.score[shortId]!);
+    const all = scratchFor(0);
+    fillDense(all, driver!, columnsHere, avgLength);
+    for (let i = 0; i < all.count; i++) {
+      const shortId = all.touched[i]!;
+      candidate(shortId, length[shortId]!, all.score[shortId]!);
+    }
   });
 
   const hits = best.sorted().map((c): RankedHit => {
