@@ -12,7 +12,14 @@ import {
   userMessage,
 } from "../testing/database";
 import { createSearchService, type SearchService } from "./search-service";
+import * as store from "./search-store";
 import { clearSavedIndex, loadSavedSegment, savedSegments } from "./search-store";
+
+// The real store, with a way to hold one segment's read (see "a query asked while a segment is read").
+vi.mock("./search-store", async (actual) => {
+  const real = await actual<typeof import("./search-store")>();
+  return { ...real, loadSavedSegment: vi.fn(real.loadSavedSegment) };
+});
 
 const services: SearchService[] = [];
 function service(options: Parameters<typeof createSearchService>[0] = {}): SearchService {
@@ -178,6 +185,27 @@ describe("chat search service", () => {
     const whole = await second.search("zermatt");
     expect(whole).toMatchObject({ total: 1, indexing: null, loading: null });
     expect(whole?.results.map((r) => r.sessionId)).toEqual([trip.id]);
+  });
+
+  it("a query asked while a saved segment is being read is answered before that segment is parsed", async () => {
+    await twoChats();
+    const first = service();
+    await first.refresh();
+    await first.flush();
+    vi.mocked(store.loadSavedSegment).mockClear();
+    let read: (data: unknown) => void = () => {};
+    const held = new Promise<unknown>((resolve) => {
+      read = resolve;
+    });
+    const data = await loadSavedSegment(0);
+    vi.mocked(store.loadSavedSegment).mockImplementationOnce(() => held as Promise<unknown>);
+    const second = service();
+    await vi.waitFor(() => expect(store.loadSavedSegment).toHaveBeenCalledTimes(2));
+    const asked = second.search("tangy");
+    read(data); // the read ends while the query is being answered: parsing waits for it
+    expect(await asked).toMatchObject({ total: 0, loading: { done: 0, total: 1 } });
+    await second.refresh();
+    expect(await second.search("tangy")).toMatchObject({ total: 1, loading: null });
   });
 
   it("follows the database live: an append elsewhere is found without asking", async () => {

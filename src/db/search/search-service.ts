@@ -76,9 +76,15 @@ export function createSearchService(options: SearchServiceOptions = {}): SearchS
   const ready = (async () => {
     const ids = await savedSegments().catch(() => []);
     loading = { done: 0, total: ids.length };
+    const queriesFirst = async () => {
+      if (asking > 0) await new Promise<void>((resolve) => waiting.push(resolve));
+    };
     for (const id of ids) {
       if (stopped) return;
       const data = await loadSavedSegment(id).catch(() => undefined);
+      // A query that arrived during the read goes first: parsing a segment holds the worker for
+      // tens of milliseconds (more on a busy machine), and the query would wait behind it.
+      await queriesFirst();
       try {
         index.loadSegment(id, data);
       } catch (e) {
@@ -89,7 +95,7 @@ export function createSearchService(options: SearchServiceOptions = {}): SearchS
       loading = { done: loading.done + 1, total: ids.length };
       await (options.loadPause ?? yieldToEvents)();
       // A query asked meanwhile goes first (its reads too): loading waits until it is answered.
-      if (asking > 0) await new Promise<void>((resolve) => waiting.push(resolve));
+      await queriesFirst();
     }
   })().finally(() => {
     loading = null;
