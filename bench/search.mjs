@@ -139,10 +139,12 @@ export default {
         // The worker's own account: waiting for its turn, ranking, reading entries and snippets.
         const split = (t) =>
           t?.took ? ` (wait ${ms(t.took.waiting)}, rank ${ms(t.took.ranking)}, entries ${ms(t.took.describing)})` : "";
+        // When the page sent the query, after the input event (the page's part before the worker).
+        const sent = (r, t) => (t ? `sent +${ms(t.start - r.start)}, ` : "");
         for (const r of rows) {
           const trip = trips.filter((t) => t.start >= r.start && t.start <= r.end).at(-1);
           ctx.log(
-            `  ${JSON.stringify(r.text).padEnd(26)} ${ms(r.ms).padStart(8)}  worker ${trip ? ms(trip.duration) : "–"}${split(trip)}  longest task ${ms(longestBetween(all, r.start, r.end))}  ${r.status}`,
+            `  ${JSON.stringify(r.text).padEnd(26)} ${ms(r.ms).padStart(8)}  ${sent(r, trip)}worker ${trip ? ms(trip.duration) : "–"}${split(trip)}  longest task ${ms(longestBetween(all, r.start, r.end))}  ${r.status}`,
           );
         }
         return rows;

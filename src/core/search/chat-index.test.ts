@@ -290,6 +290,23 @@ describe("ChatIndex segments", () => {
     expect(index.changed).toBe(false);
   });
 
+  it("prepares for the first query once a word is common, without changing any answer", () => {
+    const index = ChatIndex.empty();
+    const chats = many(1_100, (i) => `glacier walk ${i % 7 === 0 ? "meadow" : "valley"}`);
+    for (const { row, entries } of chats.slice(0, 20)) {
+      index.putChat(row, true);
+      index.addEntries(row.id, inChat(row.id, entries));
+    }
+    expect(index.prepare()).toBe(false); // nothing common enough yet
+    for (const { row, entries } of chats.slice(20)) {
+      index.putChat(row, true);
+      index.addEntries(row.id, inChat(row.id, entries));
+    }
+    const before = ["glacier", "walk meadow", "reply 7", "zzz"].map((q) => index.query(q, 10));
+    expect(index.prepare()).toBe(true);
+    expect(["glacier", "walk meadow", "reply 7", "zzz"].map((q) => index.query(q, 10))).toEqual(before);
+  });
+
   it("loads segments in any order (newest first after a reload) and searches what is loaded", () => {
     const index = ChatIndex.empty(7);
     for (const { row, entries } of many(5, (i) => `note ${i} ${i < 3 ? "early" : "late"}`)) {

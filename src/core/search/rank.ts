@@ -162,6 +162,8 @@ const before = (a: Candidate, b: Candidate) =>
 /** The best `limit` candidates seen, as a heap whose root is the worst kept. */
 class Best {
   readonly heap: Candidate[] = [];
+  /** Scores below this cannot be kept (the worst kept, once `limit` are): one comparison per hit. */
+  floor = Number.NEGATIVE_INFINITY;
   constructor(private readonly limit: number) {}
 
   /** Whether this candidate would be kept (compared without making it an object first). */
@@ -188,6 +190,7 @@ class Best {
         [h[p], h[i]] = [h[i]!, h[p]!];
         i = p;
       }
+      if (h.length === this.limit) this.floor = h[0]!.score;
       return;
     }
     h[0] = c;
@@ -202,6 +205,7 @@ class Best {
       [h[worst], h[i]] = [h[i]!, h[worst]!];
       i = worst;
     }
+    this.floor = h[0]!.score;
   }
 
   sorted(): Candidate[] {
@@ -320,21 +324,24 @@ export function rank(
     // The word with the fewest postings drives: its documents are the candidates; the other words'
     // scores are looked up for them (or computed all at once, when the candidates are many).
     const [driver, ...others] = [...weighed].sort((a, b) => a.size - b.size);
+    /** A document holding every word, with its score: counted, and kept if among the best. */
     const consider = (shortId: number, score: number) => {
-      total++;
-      const s = score * quality;
       const when = at[shortId]!;
-      if (best.wants(s, when, v, shortId)) best.push({ segment: v, shortId, score: s, at: when });
+      if (best.wants(score, when, v, shortId)) best.push({ segment: v, shortId, score, at: when });
     };
     if (others.length === 0 && driver!.terms.length === 1) {
       // One word of one term (nearly every keystroke): its postings are the hits, each seen once.
+      // No call per posting but bm25's: the first query after a start runs this before the engine
+      // has optimized it, where every call counts.
       const { term, weight, idf: idfOfTerm, postings } = driver!.terms[0]!;
       const { ids, tfs } = arraysOf(columnsHere, term, postings);
       for (let i = 0; i < ids.length; i++) {
         const shortId = ids[i]!;
         const l = length[shortId]!;
         if (!(l >= 0)) continue; // discarded
-        consider(shortId, weight * bm25(tfs[i]!, idfOfTerm, l, avgLength));
+        total++;
+        const score = weight * bm25(tfs[i]!, idfOfTerm, l, avgLength) * quality;
+        if (score >= best.floor) consider(shortId, score);
       }
       return;
     }
@@ -367,7 +374,9 @@ export function rank(
       }
       let score = 0;
       for (let p = 0; p < parts.length; p++) score += parts[p]!;
-      consider(shortId, score);
+      total++;
+      const s = score * quality;
+      if (s >= best.floor) consider(shortId, s);
     };
     if (driver!.terms.length === 1) {
       const { term, weight, idf: idfOfTerm, postings } = driver!.terms[0]!;

@@ -66,6 +66,7 @@ export function createSearchService(options: SearchServiceOptions = {}): SearchS
   let saveTimer: ReturnType<typeof setTimeout> | undefined;
   let latestSeq = 0;
   let stopped = false;
+  let prepared = false;
 
   // The saved segments load newest first, one at a time with a pause between them: a query asked
   // meanwhile is answered from what is loaded (saying how far loading is) instead of waiting.
@@ -155,6 +156,8 @@ export function createSearchService(options: SearchServiceOptions = {}): SearchS
         progress = null;
         if (changed) scheduleSave();
       } while (again && !stopped);
+      // Once per worker, when the index first has a common word: off the typing path.
+      if (!prepared && !stopped) prepared = index.prepare();
     })().finally(() => {
       running = null;
     });
