@@ -21,6 +21,7 @@ import { entryText } from "../session/entry-text";
 import type { EntryId, SessionId } from "../session/ids";
 import { viewOf } from "./minisearch-view";
 import { columnsCurrent, type DocColumns, docColumns, rank, type TermSpec } from "./rank";
+import { segmentJson } from "./segment-json";
 import { isCjkTerm, processTerm, tokenize } from "./tokenize";
 
 /**
@@ -139,18 +140,36 @@ export class ChatIndex {
    * stay for the next call) and the ones to delete.
    */
   takeChanges(limit = Number.POSITIVE_INFINITY): SegmentChanges {
+    const steps = this.serializeChanges(limit);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+    }
+  }
+
+  /**
+   * `takeChanges` a slice at a time (segment-json.ts): the caller lets other work in at every
+   * yield, and may change the index meanwhile — a segment that changed while it was written is
+   * left out and stays changed, for the next save.
+   */
+  *serializeChanges(limit = Number.POSITIVE_INFINITY): Generator<void, SegmentChanges, void> {
     const put: SegmentChanges["put"] = [];
-    for (const segment of this.segments) {
+    for (const segment of [...this.segments]) {
       if (!segment.dirty || put.length >= limit) continue;
       segment.dirty = false;
-      put.push({
-        id: segment.id,
-        data: {
-          format: INDEX_FORMAT,
-          index: JSON.stringify(segment.search),
-          chats: Object.fromEntries(segment.chats),
-        },
-      });
+      const index = yield* segmentJson(segment.search);
+      // Removed meanwhile (emptied): deleted instead. Changed meanwhile: already marked again.
+      if (!this.segments.includes(segment)) continue;
+      if (index === null) {
+        segment.dirty = true;
+        continue;
+      }
+      // Copied: the record must say what this JSON holds, not what the chats hold by the time
+      // the caller writes it.
+      const chats = Object.fromEntries(
+        [...segment.chats].map(([id, chat]) => [id, { ...chat, entryIds: [...chat.entryIds] }]),
+      );
+      put.push({ id: segment.id, data: { format: INDEX_FORMAT, index, chats } });
     }
     const removed = [...this.removedSegments];
     this.removedSegments.clear();
