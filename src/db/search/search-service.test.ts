@@ -189,7 +189,8 @@ describe("chat search service", () => {
 
   it("a query asked while a saved segment is being read is answered before that segment is parsed", async () => {
     await twoChats();
-    const first = service();
+    // Two segments: the bread chat's (1, newest, read first), then the trip's (0).
+    const first = service({ segmentDocs: 2 });
     await first.refresh();
     await first.flush();
     vi.mocked(store.loadSavedSegment).mockClear();
@@ -197,15 +198,40 @@ describe("chat search service", () => {
     const held = new Promise<unknown>((resolve) => {
       read = resolve;
     });
-    const data = await loadSavedSegment(0);
+    const real = await vi.importActual<typeof store>("./search-store");
+    const older = await real.loadSavedSegment(0);
+    vi.mocked(store.loadSavedSegment).mockImplementation((id) => (id === 0 ? held : real.loadSavedSegment(id)));
+    try {
+      const second = service();
+      await vi.waitFor(() => expect(store.loadSavedSegment).toHaveBeenCalledWith(0));
+      const asked = second.search("zermatt");
+      read(older); // the read ends while the query is being answered: parsing waits for it
+      expect(await asked).toMatchObject({ total: 0, loading: { done: 1, total: 2 } });
+      await second.refresh();
+      expect(await second.search("zermatt")).toMatchObject({ total: 1, loading: null });
+    } finally {
+      vi.mocked(store.loadSavedSegment).mockImplementation(real.loadSavedSegment);
+    }
+  });
+
+  it("a query asked before any saved segment is in waits for the newest one instead of answering 'nothing yet'", async () => {
+    await twoChats();
+    const first = service({ segmentDocs: 2 });
+    await first.refresh();
+    await first.flush();
+    vi.mocked(store.loadSavedSegment).mockClear();
+    let read: (data: unknown) => void = () => {};
+    const held = new Promise<unknown>((resolve) => {
+      read = resolve;
+    });
+    const newest = await loadSavedSegment(1);
     vi.mocked(store.loadSavedSegment).mockImplementationOnce(() => held as Promise<unknown>);
-    const second = service();
+    const second = service({ loadPause: () => new Promise<void>(() => {}) }); // loading stops after one
     await vi.waitFor(() => expect(store.loadSavedSegment).toHaveBeenCalledTimes(2));
     const asked = second.search("tangy");
-    read(data); // the read ends while the query is being answered: parsing waits for it
-    expect(await asked).toMatchObject({ total: 0, loading: { done: 0, total: 1 } });
-    await second.refresh();
-    expect(await second.search("tangy")).toMatchObject({ total: 1, loading: null });
+    read(newest);
+    // Answered early, it would have said "nothing found yet" (0 of 2 loaded).
+    expect(await asked).toMatchObject({ total: 1, loading: { done: 1, total: 2 } });
   });
 
   it("follows the database live: an append elsewhere is found without asking", async () => {

@@ -74,6 +74,11 @@ export function createSearchService(options: SearchServiceOptions = {}): SearchS
   /** Queries being answered, and what waits for there to be none (the loading below). */
   let asking = 0;
   const waiting: Array<() => void> = [];
+  let firstLoaded: () => void = () => {};
+  /** Resolves once the first (newest) saved segment is in, or there is none to load. */
+  const first = new Promise<void>((resolve) => {
+    firstLoaded = resolve;
+  });
   const ready = (async () => {
     const ids = await savedSegments().catch(() => []);
     loading = { done: 0, total: ids.length };
@@ -94,12 +99,14 @@ export function createSearchService(options: SearchServiceOptions = {}): SearchS
         index.forgetSegment(id);
       }
       loading = { done: loading.done + 1, total: ids.length };
+      firstLoaded();
       await (options.loadPause ?? yieldToEvents)();
       // A query asked meanwhile goes first (its reads too): loading waits until it is answered.
       await queriesFirst();
     }
   })().finally(() => {
     loading = null;
+    firstLoaded();
   });
 
   // Serialized a slice at a time (a few ms each: a query asked meanwhile waits for one slice, not
@@ -181,8 +188,11 @@ export function createSearchService(options: SearchServiceOptions = {}): SearchS
 
   const search = async (query: string, seq = ++latestSeq): Promise<ChatSearchAnswer | null> => {
     latestSeq = Math.max(latestSeq, seq);
-    asking++;
     const arrived = performance.now();
+    // Nothing loaded yet after a start: the answer could only be "nothing found yet", and the page
+    // would ask again 300 ms later; the newest segment is a read and a parse away.
+    if (loading && index.segmentCount === 0) await first;
+    asking++;
     try {
       // Let queued messages in first: if a newer query is among them, this one is not wanted.
       await new Promise((resolve) => setTimeout(resolve, 0));
