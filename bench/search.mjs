@@ -125,6 +125,21 @@ export default {
           `(in the import's first ${ms(AFTERMATH_MS)} aftermath: ${ms(longestBetween(tasks, imported, settled))})`,
       );
       ctx.summary("search: indexing the 100 MB import", ms(indexed - imported));
+      // The page re-asks every 0.7 s while indexing; a word found nowhere costs the worker nothing
+      // to rank, so each round trip is how long a query waited behind the indexing.
+      const polls = await page.evaluate(
+        ([from, to]) =>
+          performance
+            .getEntriesByName("grove:search")
+            .filter((m) => m.startTime >= from && m.startTime <= to)
+            .map((m) => m.duration)
+            .sort((a, b) => a - b),
+        [imported, indexed],
+      );
+      if (polls.length)
+        ctx.log(
+          `          queries while indexing: ${polls.length}, round trip median ${ms(polls[Math.floor(polls.length / 2)])}, worst ${ms(polls.at(-1))}`,
+        );
 
       const measure = async (texts) => {
         const rows = [];
@@ -132,12 +147,19 @@ export default {
         const all = await readLongTasks(page);
         // The app's measure of each query's round trip to the worker (sent → answer back).
         const trips = await page.evaluate(() =>
-          performance.getEntriesByName("grove:search").map((m) => ({ start: m.startTime, duration: m.duration })),
+          performance
+            .getEntriesByName("grove:search")
+            .map((m) => ({ start: m.startTime, duration: m.duration, took: m.detail?.took })),
         );
+        // The worker's own account: waiting for its turn, ranking, reading entries and snippets.
+        const split = (t) =>
+          t?.took ? ` (wait ${ms(t.took.waiting)}, rank ${ms(t.took.ranking)}, entries ${ms(t.took.describing)})` : "";
+        // When the page sent the query, after the input event (the page's part before the worker).
+        const sent = (r, t) => (t ? `sent +${ms(t.start - r.start)}, ` : "");
         for (const r of rows) {
           const trip = trips.filter((t) => t.start >= r.start && t.start <= r.end).at(-1);
           ctx.log(
-            `  ${JSON.stringify(r.text).padEnd(26)} ${ms(r.ms).padStart(8)}  worker ${trip ? ms(trip.duration) : "–"}  longest task ${ms(longestBetween(all, r.start, r.end))}  ${r.status}`,
+            `  ${JSON.stringify(r.text).padEnd(26)} ${ms(r.ms).padStart(8)}  ${sent(r, trip)}worker ${trip ? ms(trip.duration) : "–"}${split(trip)}  longest task ${ms(longestBetween(all, r.start, r.end))}  ${r.status}`,
           );
         }
         return rows;
@@ -179,6 +201,31 @@ export default {
               req.onerror = () => resolve(false);
             }),
         );
+      // While the worker saves (it starts SAVE_DELAY_MS = 4 s after the last query, serializes one
+      // segment per task, then writes them all): keystrokes until the save is in, each query's
+      // round trip showing how long it waited behind the saving.
+      await new Promise((resolve) => setTimeout(resolve, 4_300));
+      const whileSaving = [];
+      for (let i = 0; !(await saved()) && i < 300; i++) {
+        const text = i % 2 ? "glacier" : "glacie";
+        whileSaving.push({ text, ...(await page.evaluate(typeAndWait, text)) });
+      }
+      if (whileSaving.length) {
+        const trips = await page.evaluate(
+          ([from, to]) =>
+            performance
+              .getEntriesByName("grove:search")
+              .filter((m) => m.startTime >= from && m.startTime <= to)
+              .map((m) => m.duration),
+          [whileSaving[0].start, whileSaving.at(-1).end],
+        );
+        const shown = whileSaving.map((r) => r.ms).sort((a, b) => a - b);
+        ctx.log(
+          `saving    ${whileSaving.length} keystrokes while the index was saved: results median ${ms(shown[Math.floor(shown.length / 2)])}, ` +
+            `worst ${ms(shown.at(-1))}; worker round trip worst ${ms(Math.max(0, ...trips))}`,
+        );
+        ctx.summary("search: keystroke → results while saving, worst", ms(shown.at(-1)));
+      }
       for (let tries = 0; !(await saved()); tries++) {
         if (tries > 600) throw new Error("the search index was never saved");
         await new Promise((resolve) => setTimeout(resolve, 500));
@@ -213,7 +260,13 @@ export default {
           performance
             .getEntriesByName("grove:search")
             .filter((m) => m.startTime >= start)
-            .map((m) => `sent +${Math.round(m.startTime - start)} ms, answered in ${Math.round(m.duration)} ms`),
+            .map(
+              (m) =>
+                `sent +${Math.round(m.startTime - start)} ms, answered in ${Math.round(m.duration)} ms` +
+                (m.detail?.took
+                  ? ` (wait ${Math.round(m.detail.took.waiting)}, rank ${Math.round(m.detail.took.ranking)}, entries ${Math.round(m.detail.took.describing)})`
+                  : ""),
+            ),
         cold.start,
       );
       ctx.log(

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Entry } from "../session/entries";
 import { asSessionId, type SessionId } from "../session/ids";
 import { a, branchSummary, compaction, handoff, linkPath, thinking, tool, u } from "../testing/entries";
-import { ChatIndex, type ChatRow, INDEX_FORMAT } from "./chat-index";
+import { ChatIndex, type ChatRow, INDEX_FORMAT, type SegmentChanges } from "./chat-index";
 
 const chat = (id: string, title: string, updatedAt = 1): ChatRow => ({ id: asSessionId(id), title, updatedAt });
 const inChat = (sessionId: SessionId, entries: Entry[]): Entry[] => entries.map((e) => ({ ...e, sessionId }));
@@ -30,6 +30,12 @@ const breadEntries = linkPath([u("b1", "How do I make it tangy?"), a("b2", "Use 
 function reloaded(index: ChatIndex): ChatIndex {
   const out = ChatIndex.empty();
   for (const { id, data } of index.takeChanges().put) out.loadSegment(id, JSON.parse(JSON.stringify(data)));
+  return out;
+}
+/** A new index from saved segments. */
+function reloadedFrom(put: SegmentChanges["put"]): ChatIndex {
+  const out = ChatIndex.empty();
+  for (const { id, data } of put) out.loadSegment(id, JSON.parse(JSON.stringify(data)));
   return out;
 }
 const ids = ({ hits }: ReturnType<ChatIndex["query"]>) => hits.map((h) => h.entryId ?? `title:${h.sessionId}`);
@@ -159,6 +165,8 @@ describe("ChatIndex", () => {
       { row: bread, entries: breadEntries },
     ]);
     expect(index.diff([bread]).removed).toEqual([trip.id]);
+    // Asked before too: what a query keeps for the next one (rank.ts's columns) must not outlive the change.
+    expect(index.query("zermatt").total).toBe(3);
     index.removeChat(trip.id);
     expect(index.query("zermatt").total).toBe(0);
     expect(index.query("alps").total).toBe(0);
@@ -276,6 +284,26 @@ describe("ChatIndex segments", () => {
     expect(index.takeChanges().put.map((p) => p.id)).toEqual(changes.put.map((p) => p.id));
   });
 
+  it("written a slice at a time, a segment that changes meanwhile is left for the next save", () => {
+    const index = ChatIndex.empty(7);
+    const chats = many(5, (i) => `note ${i}`);
+    for (const { row, entries } of chats) {
+      index.putChat(row, true);
+      index.addEntries(row.id, inChat(row.id, entries));
+    }
+    const steps = index.serializeChanges();
+    expect(steps.next().done).toBe(false); // paused inside the first segment (it is tiny, but one pause per segment)
+    const first = chats[0]!;
+    index.addEntries(first.row.id, inChat(first.row.id, linkPath([u("late", "a late word")])));
+    let step = steps.next();
+    while (!step.done) step = steps.next();
+    expect(step.value.put.map((p) => p.id)).toEqual([1]);
+    expect(index.changed).toBe(true);
+    const next = index.takeChanges();
+    expect(next.put.map((p) => p.id)).toEqual([0]);
+    expect(reloadedFrom([...step.value.put, ...next.put]).query("late").total).toBe(1);
+  });
+
   it("hands changed segments over a few at a time when asked to", () => {
     const index = ChatIndex.empty(7);
     for (const { row, entries } of many(5, (i) => `note ${i}`)) {
@@ -286,6 +314,23 @@ describe("ChatIndex segments", () => {
     expect(index.changed).toBe(true);
     expect(index.takeChanges(1).put.map((p) => p.id)).toEqual([1]);
     expect(index.changed).toBe(false);
+  });
+
+  it("prepares for the first query once a word is common, without changing any answer", () => {
+    const index = ChatIndex.empty();
+    const chats = many(1_100, (i) => `glacier walk ${i % 7 === 0 ? "meadow" : "valley"}`);
+    for (const { row, entries } of chats.slice(0, 20)) {
+      index.putChat(row, true);
+      index.addEntries(row.id, inChat(row.id, entries));
+    }
+    expect(index.prepare()).toBe(false); // nothing common enough yet
+    for (const { row, entries } of chats.slice(20)) {
+      index.putChat(row, true);
+      index.addEntries(row.id, inChat(row.id, entries));
+    }
+    const before = ["glacier", "walk meadow", "reply 7", "zzz"].map((q) => index.query(q, 10));
+    expect(index.prepare()).toBe(true);
+    expect(["glacier", "walk meadow", "reply 7", "zzz"].map((q) => index.query(q, 10))).toEqual(before);
   });
 
   it("loads segments in any order (newest first after a reload) and searches what is loaded", () => {

@@ -20,7 +20,8 @@ import type { Entry, Session } from "../session/entries";
 import { entryText } from "../session/entry-text";
 import type { EntryId, SessionId } from "../session/ids";
 import { viewOf } from "./minisearch-view";
-import { rank, type TermSpec } from "./rank";
+import { columnsCurrent, type DocColumns, docColumns, rank, type TermSpec } from "./rank";
+import { segmentJson } from "./segment-json";
 import { isCjkTerm, processTerm, tokenize } from "./tokenize";
 
 /**
@@ -31,6 +32,11 @@ export const INDEX_FORMAT = 2;
 
 /** Documents per segment: about 1.5 MB serialized, loaded in a few tens of ms. */
 export const SEGMENT_DOCS = 4_000;
+
+/** `prepare()` ranks a word only this common (below it, ranking is fast however cold)… */
+const PREPARE_MIN_POSTINGS = 1_000;
+/** …keeping as many hits as a real query does. */
+const PREPARE_LIMIT = 50;
 
 /** `at`: when the entry was written (the chat's last update for its title): ties rank newer first. */
 type Doc = { id: string; sessionId: SessionId; at: number; text: string };
@@ -75,7 +81,14 @@ export type SerializedSegment = { format: number; index: string; chats: Record<s
 /** What changed since the last `takeChanges()`: segments to (re)write and segments to delete. */
 export type SegmentChanges = { put: Array<{ id: number; data: SerializedSegment }>; removed: number[] };
 
-type Segment = { id: number; search: MiniSearch<Doc>; chats: Map<SessionId, IndexedChat>; dirty: boolean };
+type Segment = {
+  id: number;
+  search: MiniSearch<Doc>;
+  chats: Map<SessionId, IndexedChat>;
+  dirty: boolean;
+  /** Its documents' lengths and dates in arrays, kept across queries until it changes (rank.ts). */
+  columns?: DocColumns;
+};
 
 export class ChatIndex {
   /** Oldest first; the last one takes new chats. */
@@ -127,18 +140,36 @@ export class ChatIndex {
    * stay for the next call) and the ones to delete.
    */
   takeChanges(limit = Number.POSITIVE_INFINITY): SegmentChanges {
+    const steps = this.serializeChanges(limit);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+    }
+  }
+
+  /**
+   * `takeChanges` a slice at a time (segment-json.ts): the caller lets other work in at every
+   * yield, and may change the index meanwhile — a segment that changed while it was written is
+   * left out and stays changed, for the next save.
+   */
+  *serializeChanges(limit = Number.POSITIVE_INFINITY): Generator<void, SegmentChanges, void> {
     const put: SegmentChanges["put"] = [];
-    for (const segment of this.segments) {
+    for (const segment of [...this.segments]) {
       if (!segment.dirty || put.length >= limit) continue;
       segment.dirty = false;
-      put.push({
-        id: segment.id,
-        data: {
-          format: INDEX_FORMAT,
-          index: JSON.stringify(segment.search),
-          chats: Object.fromEntries(segment.chats),
-        },
-      });
+      const index = yield* segmentJson(segment.search);
+      // Removed meanwhile (emptied): deleted instead. Changed meanwhile: already marked again.
+      if (!this.segments.includes(segment)) continue;
+      if (index === null) {
+        segment.dirty = true;
+        continue;
+      }
+      // Copied: the record must say what this JSON holds, not what the chats hold by the time
+      // the caller writes it.
+      const chats = Object.fromEntries(
+        [...segment.chats].map(([id, chat]) => [id, { ...chat, entryIds: [...chat.entryIds] }]),
+      );
+      put.push({ id: segment.id, data: { format: INDEX_FORMAT, index, chats } });
     }
     const removed = [...this.removedSegments];
     this.removedSegments.clear();
@@ -259,12 +290,42 @@ export class ChatIndex {
     }
   }
 
+  /**
+   * Readies the index for the first real query: builds what queries keep (each segment's columns)
+   * and ranks the newest segment's commonest word, alone and with the next commonest, so the first
+   * keystroke finds the ranking code already optimized — the engine optimizes a loop only after
+   * running it a while, and the first common word after a start ranked ~50 ms slower than the next
+   * one. Returns false (nothing done) while no word is common enough for it to matter.
+   */
+  prepare(): boolean {
+    const newest = this.segments[this.segments.length - 1];
+    if (!newest) return false;
+    const common: Array<[string, number]> = [];
+    for (const [term, data] of viewOf(newest.search).terms.atPrefix("")) {
+      const n = data.get(0)?.size ?? 0;
+      if (n < PREPARE_MIN_POSTINGS) continue;
+      common.push([term, n]);
+      common.sort((a, b) => b[1] - a[1]);
+      common.length = Math.min(common.length, 2);
+    }
+    if (common.length === 0) return false;
+    const words = common.map(([term]) => term);
+    this.query(words[0]!, PREPARE_LIMIT);
+    this.query(words.join(" "), PREPARE_LIMIT);
+    return true;
+  }
+
   /** The best `limit` hits for `query` (BM25, ties newer first) and how many there are. */
   query(query: string, limit = Number.POSITIVE_INFINITY): { hits: IndexHit[]; total: number } {
     const terms = [...new Set(tokenize(query).flatMap((t) => processTerm(t) ?? []))];
     if (terms.length === 0 || this.segments.length === 0) return { hits: [], total: 0 };
     const views = this.segments.map((s) => viewOf(s.search));
-    const { hits, total } = rank(views, terms.map(termSpec), limit);
+    // Built once per segment and change (only the newest segment changes as chats grow).
+    const columns = this.segments.map((s, i) => {
+      if (!columnsCurrent(s.columns, views[i]!)) s.columns = docColumns(views[i]!);
+      return s.columns;
+    });
+    const { hits, total } = rank(views, terms.map(termSpec), limit, columns);
     return {
       hits: hits.map((h) => {
         const view = views[h.segment]!;

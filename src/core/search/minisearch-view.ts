@@ -28,6 +28,8 @@ export type IndexView = {
   fieldLength: Map<number, number[]>;
   avgFieldLength: number[];
   documentCount: number;
+  /** The short id the next document added gets: every id in the index is below it. */
+  nextId: number;
   /** Short id → the stored fields. */
   storedFields: Map<number, Record<string, unknown> | undefined>;
 };
@@ -38,6 +40,7 @@ type Internals = {
   _fieldLength?: unknown;
   _avgFieldLength?: unknown;
   _documentCount?: unknown;
+  _nextId?: unknown;
   _storedFields?: unknown;
 };
 
@@ -52,6 +55,7 @@ export function viewOf(search: MiniSearch<never> | MiniSearch<unknown>): IndexVi
     !(s._fieldLength instanceof Map) ||
     !Array.isArray(s._avgFieldLength) ||
     typeof s._documentCount !== "number" ||
+    typeof s._nextId !== "number" ||
     !(s._storedFields instanceof Map)
   ) {
     throw new Error("MiniSearch's internals are not what rank.ts reads (was it upgraded?)");
@@ -62,6 +66,7 @@ export function viewOf(search: MiniSearch<never> | MiniSearch<unknown>): IndexVi
     fieldLength: s._fieldLength as Map<number, number[]>,
     avgFieldLength: s._avgFieldLength as number[],
     documentCount: s._documentCount,
+    nextId: s._nextId,
     storedFields: s._storedFields as Map<number, Record<string, unknown> | undefined>,
   };
 }

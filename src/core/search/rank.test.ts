@@ -1,7 +1,7 @@
 import MiniSearch from "minisearch";
 import { describe, expect, it } from "vitest";
 import { viewOf } from "./minisearch-view";
-import { rank, type TermSpec } from "./rank";
+import { columnsCurrent, docColumns, rank, type TermSpec } from "./rank";
 
 type Doc = { id: string; at: number; text: string };
 
@@ -19,6 +19,13 @@ function corpus(n: number): Doc[] {
     text: Array.from({ length: 3 + (next() % 12) }, () => WORDS[next() % WORDS.length]).join(" "),
   }));
 }
+
+/** `corpus(n)` and two documents with a rare word. */
+const withRare = (n: number): Doc[] => [
+  ...corpus(n),
+  { id: "rare1", at: 999, text: "zeppelin glacier river glacier" },
+  { id: "rare2", at: 998, text: "zeppelin over the glacial river" },
+];
 
 const OPTIONS = { fields: ["text"], storeFields: ["at"] };
 function indexOf(docs: Doc[]): MiniSearch<Doc> {
@@ -52,11 +59,14 @@ const QUERIES: TermSpec[][] = [
   [spec("g", true)],
   [spec("g", true), spec("gla", true)],
   [spec("g", true), spec("harbor"), spec("orbit")],
+  // A rare word drives and the common ones are looked up per candidate (not summed into arrays).
+  [spec("zeppelin"), spec("glacier")],
+  [spec("gl", true), spec("zeppelin"), spec("river")],
 ];
 
 describe("rank", () => {
   it("scores every hit exactly as MiniSearch's own search does, and finds the same hits", () => {
-    const ms = indexOf(corpus(400));
+    const ms = indexOf(withRare(400));
     for (const specs of QUERIES) {
       const ref = reference(ms, specs);
       const { hits, total } = rank([viewOf(ms)], specs, Number.POSITIVE_INFINITY);
@@ -87,7 +97,7 @@ describe("rank", () => {
   });
 
   it("over several indexes, ranks as one index holding every document would", () => {
-    const docs = corpus(400);
+    const docs = withRare(400);
     const whole = indexOf(docs);
     const parts = [indexOf(docs.slice(0, 90)), indexOf(docs.slice(90, 300)), indexOf(docs.slice(300))];
     const ids = (views: ReturnType<typeof viewOf>[], specs: TermSpec[]) =>
@@ -95,6 +105,27 @@ describe("rank", () => {
     for (const specs of QUERIES) {
       expect(ids(parts.map(viewOf), specs), JSON.stringify(specs)).toEqual(ids([viewOf(whole)], specs));
     }
+  });
+
+  it("answers the same from columns kept between queries, until the index changes", () => {
+    // Large enough that the common words' postings are kept as arrays between queries.
+    const ms = indexOf(withRare(1_500));
+    const view = viewOf(ms);
+    const kept = docColumns(view);
+    const fresh = (specs: TermSpec[]) => rank([viewOf(ms)], specs, 30);
+    for (let round = 0; round < 2; round++)
+      for (const specs of QUERIES) expect(rank([view], specs, 30, [kept]), JSON.stringify(specs)).toEqual(fresh(specs));
+    expect(kept.postings.size).toBeGreaterThan(0);
+    // A change: the kept columns no longer describe the index (the caller builds new ones).
+    const before = rank([view], [spec("glacier")], Number.POSITIVE_INFINITY, [kept]);
+    const gone = before.hits[0]!;
+    ms.discard(view.documentIds.get(gone.shortId)!);
+    expect(columnsCurrent(kept, viewOf(ms))).toBe(false);
+    ms.add({ id: "late", at: 2_000, text: "glacier glacier" });
+    const after = rank([viewOf(ms)], [spec("glacier")], Number.POSITIVE_INFINITY, [docColumns(viewOf(ms))]);
+    expect(after.total).toBe(before.total); // one gone, one added
+    expect(after.hits.map((h) => h.shortId)).not.toContain(gone.shortId);
+    expect(after.hits.map((h) => h.at)).toContain(2_000);
   });
 
   it("skips discarded documents", () => {

@@ -6,9 +6,11 @@
  *
  * Why not MiniSearch's `search()`: it builds an object per matching document and sorts them all;
  * a word found in 85,000 messages then costs most of a second, for 50 results shown. Here the
- * rarest word's postings are walked once, the other words' term frequencies looked up for those
- * documents only, and a heap of `limit` keeps the best: no object per hit, one pass. The words
- * a hit matched (for its snippet) are looked up for the kept hits only. Pure: no I/O.
+ * rarest word's postings are walked once, the other words' scores looked up for those documents
+ * only (or summed into an array first, when they are many), and a heap of `limit` keeps the best:
+ * no object per hit, one pass, and the per-document figures (length, date) read from arrays
+ * (`DocColumns`) instead of MiniSearch's Maps. The words a hit matched (for its snippet) are looked
+ * up for the kept hits only. Pure: no I/O.
  */
 import type { IndexView, Postings } from "./minisearch-view";
 
@@ -69,24 +71,80 @@ function bm25(tf: number, idfOfTerm: number, length: number, avgLength: number):
   return idfOfTerm * (BM25.d + (tf * (BM25.k + 1)) / (tf + BM25.k * (1 - BM25.b + (BM25.b * length) / avgLength)));
 }
 
-/** Up to this many terms, a word's score is looked up term by term; beyond, summed into a Map first. */
-const FEW_TERMS = 4;
+/**
+ * What scoring reads for every posting, per document of one index in arrays indexed by short id:
+ * MiniSearch keeps them in Maps, and a Map lookup per posting was most of a common word's cost
+ * (85,000 lookups per keystroke; an array read is a tenth of that). Built in one pass over the
+ * index's documents; the caller keeps them while `columnsCurrent` says they still fit.
+ */
+export type DocColumns = {
+  /** The index's `nextId` and `documentCount` when built: an add changes the first, a discard the second. */
+  nextId: number;
+  documentCount: number;
+  /** The document's length in terms; -1 where the id is no document (discarded, its postings linger). */
+  length: Float64Array;
+  /** The document's `at` (0 when it has none): ties go to the newer. */
+  at: Float64Array;
+  /**
+   * The postings of terms with many, as arrays (`arraysOf`), most recently used last: the words
+   * of a query come back at every keystroke ("copper lantern m", "copper lantern me", …), and
+   * walking an array is several times cheaper than walking MiniSearch's Map.
+   */
+  postings: Map<string, TermArrays>;
+};
 
-/** A word's score for every document holding any of its terms. */
-function summed(
-  view: IndexView,
-  terms: ReadonlyArray<{ weight: number; idf: number; postings: Postings }>,
-  avgLength: number,
-): Map<number, number> {
-  const out = new Map<number, number>();
-  for (const { weight, idf: idfOfTerm, postings } of terms) {
-    for (const [shortId, tf] of postings) {
-      const length = view.fieldLength.get(shortId)?.[FIELD];
-      if (length === undefined) continue; // discarded
-      out.set(shortId, (out.get(shortId) ?? 0) + weight * bm25(tf, idfOfTerm, length, avgLength));
+/** One term's postings in one index, as arrays: short ids and term frequencies, in the same order. */
+type TermArrays = { ids: Int32Array; tfs: Uint32Array };
+
+/** Terms with fewer postings than this are walked in their Map (cheap either way) and not kept. */
+const KEEP_MIN_POSTINGS = 256;
+/** At most this many terms' arrays kept per index (≤ 8 bytes per posting: 512 KB at 4,000 documents). */
+const KEEP_TERMS = 16;
+
+/** A term's postings as arrays, from `columns` when kept there (and kept there when it has many). */
+function arraysOf(columns: DocColumns, term: string, postings: Postings): TermArrays {
+  const cache = columns.postings;
+  const kept = cache.get(term);
+  // Still the same postings: any add rebuilds the columns (and so this cache); a vacuum only ever
+  // takes postings away, which the size shows.
+  if (kept && kept.ids.length === postings.size) {
+    cache.delete(term);
+    cache.set(term, kept);
+    return kept;
+  }
+  const ids = new Int32Array(postings.size);
+  const tfs = new Uint32Array(postings.size);
+  let i = 0;
+  for (const [shortId, tf] of postings) {
+    ids[i] = shortId;
+    tfs[i++] = tf;
+  }
+  const arrays = { ids, tfs };
+  if (postings.size >= KEEP_MIN_POSTINGS) {
+    cache.delete(term);
+    cache.set(term, arrays);
+    for (const oldest of cache.keys()) {
+      if (cache.size <= KEEP_TERMS) break;
+      cache.delete(oldest);
     }
   }
-  return out;
+  return arrays;
+}
+
+export function docColumns(view: IndexView): DocColumns {
+  const length = new Float64Array(view.nextId).fill(-1);
+  const at = new Float64Array(view.nextId);
+  for (const [shortId, lengths] of view.fieldLength) length[shortId] = lengths[FIELD] ?? 0;
+  for (const [shortId, stored] of view.storedFields) {
+    const value = stored?.at;
+    if (typeof value === "number") at[shortId] = value;
+  }
+  return { nextId: view.nextId, documentCount: view.documentCount, length, at, postings: new Map() };
+}
+
+/** Whether `columns` still describe `view` (nothing added or discarded since they were built). */
+export function columnsCurrent(columns: DocColumns | undefined, view: IndexView): columns is DocColumns {
+  return columns !== undefined && columns.nextId === view.nextId && columns.documentCount === view.documentCount;
 }
 
 type Candidate = { segment: number; shortId: number; score: number; at: number };
@@ -104,11 +162,21 @@ const before = (a: Candidate, b: Candidate) =>
 /** The best `limit` candidates seen, as a heap whose root is the worst kept. */
 class Best {
   readonly heap: Candidate[] = [];
+  /** Scores below this cannot be kept (the worst kept, once `limit` are): one comparison per hit. */
+  floor = Number.NEGATIVE_INFINITY;
   constructor(private readonly limit: number) {}
 
-  /** Whether a candidate of this score could be kept (a tie is settled by `before`). */
-  wants(score: number): boolean {
-    return this.heap.length < this.limit || score >= this.heap[0]!.score;
+  /** Whether this candidate would be kept (compared without making it an object first). */
+  wants(score: number, at: number, segment: number, shortId: number): boolean {
+    if (this.heap.length < this.limit) return true;
+    const w = this.heap[0]!;
+    return score !== w.score
+      ? score > w.score
+      : at !== w.at
+        ? at > w.at
+        : segment !== w.segment
+          ? segment > w.segment
+          : shortId > w.shortId;
   }
 
   push(c: Candidate): void {
@@ -122,6 +190,7 @@ class Best {
         [h[p], h[i]] = [h[i]!, h[p]!];
         i = p;
       }
+      if (h.length === this.limit) this.floor = h[0]!.score;
       return;
     }
     h[0] = c;
@@ -136,6 +205,7 @@ class Best {
       [h[worst], h[i]] = [h[i]!, h[worst]!];
       i = worst;
     }
+    this.floor = h[0]!.score;
   }
 
   sorted(): Candidate[] {
@@ -143,14 +213,67 @@ class Best {
   }
 }
 
+/** A query word in one index: its terms (sorted) with their weight, idf, postings and arrays. */
+type Word = {
+  position: number;
+  terms: Array<{ term: string; weight: number; idf: number; postings: Postings }>;
+  size: number;
+};
+
+/**
+ * A word's score for every document of the index holding any of its terms, in an array by short
+ * id (`has` marks which), summed over its terms in their order (so the sum is the same to the last
+ * bit as a term-by-term lookup would give). `touched` lists those documents once each (its first
+ * `count`). Reused from index to index (cleared in between).
+ */
+type Dense = { score: Float64Array; has: Uint8Array; touched: Int32Array; count: number };
+
+const denseOf = (size: number): Dense => ({
+  score: new Float64Array(size),
+  has: new Uint8Array(size),
+  touched: new Int32Array(size),
+  count: 0,
+});
+
+function fillDense(into: Dense, word: Word, columns: DocColumns, avgLength: number): void {
+  const { score, has, touched } = into;
+  const { length } = columns;
+  score.fill(0, 0, length.length);
+  has.fill(0, 0, length.length);
+  let count = 0;
+  for (const { term, weight, idf: idfOfTerm, postings } of word.terms) {
+    const { ids, tfs } = arraysOf(columns, term, postings);
+    for (let i = 0; i < ids.length; i++) {
+      const shortId = ids[i]!;
+      const l = length[shortId]!;
+      if (!(l >= 0)) continue; // discarded (its postings linger until a vacuum)
+      if (has[shortId] === 0) {
+        has[shortId] = 1;
+        touched[count++] = shortId;
+      }
+      score[shortId] = score[shortId]! + weight * bm25(tfs[i]!, idfOfTerm, l, avgLength);
+    }
+  }
+  into.count = count;
+}
+
+/**
+ * A word other than the driving one is scored by lookups (a Map get per term per candidate) when
+ * the candidates are few, else all at once into an array (a pass over its postings, an array
+ * read per candidate): lookups are random reads, this many times dearer than a posting walked.
+ */
+const LOOKUP_COST = 3;
+
 /**
  * The best `limit` documents holding every query word (after expansion), best first, and how many
- * documents hold them all. No words: nothing.
+ * documents hold them all. No words: nothing. `columns[i]`, when current, are `views[i]`'s
+ * document columns kept from an earlier query (else they are built here).
  */
 export function rank(
   views: readonly IndexView[],
   specs: readonly TermSpec[],
   limit: number,
+  columns: ReadonlyArray<DocColumns | undefined> = [],
 ): { hits: RankedHit[]; total: number } {
   if (specs.length === 0 || limit <= 0) return { hits: [], total: 0 };
   // Per index, per query word: its derived terms there. The document frequency of a derived term
@@ -176,68 +299,102 @@ export function rank(
   const quality = specs.length;
   const best = new Best(limit);
   let total = 0;
+  const cols = views.map((view, v) => {
+    const kept = columns[v];
+    return columnsCurrent(kept, view) ? kept : docColumns(view);
+  });
+  // Arrays for words summed all at once, sized for the largest index and reused for each.
+  const widest = views.reduce((n, view) => Math.max(n, view.nextId), 0);
+  const scratch: Dense[] = [];
+  const scratchFor = (i: number) => {
+    scratch[i] ??= denseOf(widest);
+    return scratch[i]!;
+  };
 
-  views.forEach((view, v) => {
-    const atOf = (shortId: number) => {
-      const at = view.storedFields.get(shortId)?.at;
-      return typeof at === "number" ? at : 0;
-    };
-    const consider = (shortId: number, score: number) => {
-      total++;
-      const s = score * quality;
-      if (!best.wants(s)) return;
-      const c = { segment: v, shortId, score: s, at: atOf(shortId) };
-      if (best.heap.length < limit || before(c, best.heap[0]!)) best.push(c);
-    };
+  views.forEach((_view, v) => {
     const words = derived[v]!;
     if (words.some((w) => w.length === 0)) return;
-    // The word with the fewest postings drives: its documents are the candidates, and the other
-    // words' scores are looked up for them only (no Map per word: a word in 85,000 documents
-    // would build one of 85,000 entries on every keystroke). A word that expanded to many terms
-    // (a short prefix) is summed into a Map once instead, so no document is looked up per term.
-    const weighed = words.map((word, position) => {
-      const terms = word.map((d) => ({ ...d, idf: idf(frequency.get(d.term) ?? d.postings.size, documents) }));
-      const size = terms.reduce((n, d) => n + d.postings.size, 0);
-      return { position, terms, size, summed: terms.length > FEW_TERMS ? summed(view, terms, avgLength) : null };
-    });
+    const columnsHere = cols[v]!;
+    const { length, at } = columnsHere;
+    const weighed: Word[] = words.map((word, position) => ({
+      position,
+      terms: word.map((d) => ({ ...d, idf: idf(frequency.get(d.term) ?? d.postings.size, documents) })),
+      size: word.reduce((n, d) => n + d.postings.size, 0),
+    }));
+    // The word with the fewest postings drives: its documents are the candidates; the other words'
+    // scores are looked up for them (or computed all at once, when the candidates are many).
     const [driver, ...others] = [...weighed].sort((a, b) => a.size - b.size);
+    /** A document holding every word, with its score: counted, and kept if among the best. */
+    const consider = (shortId: number, score: number) => {
+      const when = at[shortId]!;
+      if (best.wants(score, when, v, shortId)) best.push({ segment: v, shortId, score, at: when });
+    };
+    if (others.length === 0 && driver!.terms.length === 1) {
+      // One word of one term (nearly every keystroke): its postings are the hits, each seen once.
+      // No call per posting but bm25's: the first query after a start runs this before the engine
+      // has optimized it, where every call counts.
+      const { term, weight, idf: idfOfTerm, postings } = driver!.terms[0]!;
+      const { ids, tfs } = arraysOf(columnsHere, term, postings);
+      for (let i = 0; i < ids.length; i++) {
+        const shortId = ids[i]!;
+        const l = length[shortId]!;
+        if (!(l >= 0)) continue; // discarded
+        total++;
+        const score = weight * bm25(tfs[i]!, idfOfTerm, l, avgLength) * quality;
+        if (score >= best.floor) consider(shortId, score);
+      }
+      return;
+    }
+    const lookups = others.map((word, o) => {
+      if (driver!.size * word.terms.length * LOOKUP_COST < word.size) return null;
+      const all = scratchFor(o + 1);
+      fillDense(all, word, columnsHere, avgLength);
+      return all;
+    });
     // The words' scores are added in query order whichever word drives here, so equal documents
     // in different indexes get equal sums to the last bit.
     const parts = new Float64Array(weighed.length);
-    /** A word's score for a document: summed over its terms the document holds; undefined if none. */
-    const wordScore = (word: (typeof weighed)[number], shortId: number, length: number): number | undefined => {
-      if (word.summed) return word.summed.get(shortId);
-      let score: number | undefined;
-      for (const d of word.terms) {
-        const tf = d.postings.get(shortId);
-        if (tf !== undefined) score = (score ?? 0) + d.weight * bm25(tf, d.idf, length, avgLength);
-      }
-      return score;
-    };
-    const candidate = (shortId: number, length: number, driverScore: number) => {
+    const candidate = (shortId: number, l: number, driverScore: number) => {
       parts[driver!.position] = driverScore;
-      for (const other of others) {
-        const s = wordScore(other, shortId, length);
-        if (s === undefined) return;
-        parts[other.position] = s;
+      for (let o = 0; o < others.length; o++) {
+        const other = others[o]!;
+        const all = lookups[o];
+        if (all) {
+          if (all.has[shortId] === 0) return;
+          parts[other.position] = all.score[shortId]!;
+          continue;
+        }
+        let score: number | undefined;
+        for (const d of other.terms) {
+          const tf = d.postings.get(shortId);
+          if (tf !== undefined) score = (score ?? 0) + d.weight * bm25(tf, d.idf, l, avgLength);
+        }
+        if (score === undefined) return;
+        parts[other.position] = score;
       }
       let score = 0;
-      for (const part of parts) score += part;
-      consider(shortId, score);
+      for (let p = 0; p < parts.length; p++) score += parts[p]!;
+      total++;
+      const s = score * quality;
+      if (s >= best.floor) consider(shortId, s);
     };
-    if (driver!.summed) {
-      for (const [shortId, score] of driver!.summed) candidate(shortId, view.fieldLength.get(shortId)![FIELD]!, score);
+    if (driver!.terms.length === 1) {
+      const { term, weight, idf: idfOfTerm, postings } = driver!.terms[0]!;
+      const { ids, tfs } = arraysOf(columnsHere, term, postings);
+      for (let i = 0; i < ids.length; i++) {
+        const shortId = ids[i]!;
+        const l = length[shortId]!;
+        if (!(l >= 0)) continue; // discarded
+        candidate(shortId, l, weight * bm25(tfs[i]!, idfOfTerm, l, avgLength));
+      }
       return;
     }
-    driver!.terms.forEach((d, i) => {
-      next: for (const shortId of d.postings.keys()) {
-        // A document holding several of the driver's terms is scored once, at its first.
-        for (let j = 0; j < i; j++) if (driver!.terms[j]!.postings.has(shortId)) continue next;
-        const length = view.fieldLength.get(shortId)?.[FIELD];
-        if (length === undefined) continue; // discarded (its postings linger until a vacuum)
-        candidate(shortId, length, wordScore(driver!, shortId, length)!);
-      }
-    });
+    const all = scratchFor(0);
+    fillDense(all, driver!, columnsHere, avgLength);
+    for (let i = 0; i < all.count; i++) {
+      const shortId = all.touched[i]!;
+      candidate(shortId, length[shortId]!, all.score[shortId]!);
+    }
   });
 
   const hits = best.sorted().map((c): RankedHit => {

@@ -12,7 +12,14 @@ import {
   userMessage,
 } from "../testing/database";
 import { createSearchService, type SearchService } from "./search-service";
+import * as store from "./search-store";
 import { clearSavedIndex, loadSavedSegment, savedSegments } from "./search-store";
+
+// The real store, with a way to hold one segment's read (see "a query asked while a segment is read").
+vi.mock("./search-store", async (actual) => {
+  const real = await actual<typeof import("./search-store")>();
+  return { ...real, loadSavedSegment: vi.fn(real.loadSavedSegment) };
+});
 
 const services: SearchService[] = [];
 function service(options: Parameters<typeof createSearchService>[0] = {}): SearchService {
@@ -180,6 +187,53 @@ describe("chat search service", () => {
     expect(whole?.results.map((r) => r.sessionId)).toEqual([trip.id]);
   });
 
+  it("a query asked while a saved segment is being read is answered before that segment is parsed", async () => {
+    await twoChats();
+    // Two segments: the bread chat's (1, newest, read first), then the trip's (0).
+    const first = service({ segmentDocs: 2 });
+    await first.refresh();
+    await first.flush();
+    vi.mocked(store.loadSavedSegment).mockClear();
+    let read: (data: unknown) => void = () => {};
+    const held = new Promise<unknown>((resolve) => {
+      read = resolve;
+    });
+    const real = await vi.importActual<typeof store>("./search-store");
+    const older = await real.loadSavedSegment(0);
+    vi.mocked(store.loadSavedSegment).mockImplementation((id) => (id === 0 ? held : real.loadSavedSegment(id)));
+    try {
+      const second = service();
+      await vi.waitFor(() => expect(store.loadSavedSegment).toHaveBeenCalledWith(0));
+      const asked = second.search("zermatt");
+      read(older); // the read ends while the query is being answered: parsing waits for it
+      expect(await asked).toMatchObject({ total: 0, loading: { done: 1, total: 2 } });
+      await second.refresh();
+      expect(await second.search("zermatt")).toMatchObject({ total: 1, loading: null });
+    } finally {
+      vi.mocked(store.loadSavedSegment).mockImplementation(real.loadSavedSegment);
+    }
+  });
+
+  it("a query asked before any saved segment is in waits for the newest one instead of answering 'nothing yet'", async () => {
+    await twoChats();
+    const first = service({ segmentDocs: 2 });
+    await first.refresh();
+    await first.flush();
+    vi.mocked(store.loadSavedSegment).mockClear();
+    let read: (data: unknown) => void = () => {};
+    const held = new Promise<unknown>((resolve) => {
+      read = resolve;
+    });
+    const newest = await loadSavedSegment(1);
+    vi.mocked(store.loadSavedSegment).mockImplementationOnce(() => held as Promise<unknown>);
+    const second = service({ loadPause: () => new Promise<void>(() => {}) }); // loading stops after one
+    await vi.waitFor(() => expect(store.loadSavedSegment).toHaveBeenCalledTimes(2));
+    const asked = second.search("tangy");
+    read(newest);
+    // Answered early, it would have said "nothing found yet" (0 of 2 loaded).
+    expect(await asked).toMatchObject({ total: 1, loading: { done: 1, total: 2 } });
+  });
+
   it("follows the database live: an append elsewhere is found without asking", async () => {
     const { bread, b1 } = await twoChats();
     const s = service({ live: true });
@@ -198,6 +252,20 @@ describe("chat search service", () => {
     expect(early?.total === 1 || early?.indexing !== null).toBe(true);
     await s.refresh();
     expect(await s.search("tangy")).toMatchObject({ total: 1, indexing: null, loading: null });
+  });
+
+  it("keeps the entries it showed for the next queries, but never shows a deleted chat's", async () => {
+    const { trip, t1 } = await twoChats();
+    const s = service();
+    await s.refresh();
+    expect(await found(s, "zer")).toEqual([["Alps trip", t1.id, "Plan a weekend in [Zermatt]"]]);
+    const reads = vi.spyOn(getDb().entries, "bulkGet");
+    // The next letter: the same hit, shown from what was kept (and highlighted for the new word).
+    expect(await found(s, "zerm")).toEqual([["Alps trip", t1.id, "Plan a weekend in [Zermatt]"]]);
+    expect(reads).not.toHaveBeenCalled();
+    // Deleted, and the index not told yet: the hit is still ranked, but its chat is gone.
+    await deleteSession(trip.id);
+    expect(await found(s, "zerm")).toEqual([]);
   });
 
   it("answers null to a query overtaken by a newer one", async () => {

@@ -11,6 +11,7 @@ import { ChatIndex, type IndexHit, type SegmentChanges } from "../../core/search
 import { buildSnippet } from "../../core/search/snippet";
 import type { Entry } from "../../core/session/entries";
 import { entryText } from "../../core/session/entry-text";
+import type { EntryId } from "../../core/session/ids";
 import { getDb } from "../schema";
 import { loadSavedSegment, savedSegments, saveSegments } from "./search-store";
 import type { ChatSearchAnswer, ChatSearchResult } from "./search-types";
@@ -23,6 +24,12 @@ export const RESULT_LIMIT = 50;
  * reply is a burst of writes, and saving holds the worker (queries wait meanwhile).
  */
 export const SAVE_DELAY_MS = 4_000;
+
+/** Entries whose text the service keeps for results (about 1 KB each): ten queries' worth. */
+const SHOWN_KEPT = 500;
+
+/** What a result shows of an entry. */
+type Shown = { text: string; at: number; kind: Entry["type"]; role?: "user" | "assistant" | "tool" };
 
 export type SearchServiceOptions = SyncOptions & {
   saveDelayMs?: number;
@@ -59,6 +66,7 @@ export function createSearchService(options: SearchServiceOptions = {}): SearchS
   let saveTimer: ReturnType<typeof setTimeout> | undefined;
   let latestSeq = 0;
   let stopped = false;
+  let prepared = false;
 
   // The saved segments load newest first, one at a time with a pause between them: a query asked
   // meanwhile is answered from what is loaded (saying how far loading is) instead of waiting.
@@ -66,12 +74,23 @@ export function createSearchService(options: SearchServiceOptions = {}): SearchS
   /** Queries being answered, and what waits for there to be none (the loading below). */
   let asking = 0;
   const waiting: Array<() => void> = [];
+  let firstLoaded: () => void = () => {};
+  /** Resolves once the first (newest) saved segment is in, or there is none to load. */
+  const first = new Promise<void>((resolve) => {
+    firstLoaded = resolve;
+  });
   const ready = (async () => {
     const ids = await savedSegments().catch(() => []);
     loading = { done: 0, total: ids.length };
+    const queriesFirst = async () => {
+      if (asking > 0) await new Promise<void>((resolve) => waiting.push(resolve));
+    };
     for (const id of ids) {
       if (stopped) return;
       const data = await loadSavedSegment(id).catch(() => undefined);
+      // A query that arrived during the read goes first: parsing a segment holds the worker for
+      // tens of milliseconds (more on a busy machine), and the query would wait behind it.
+      await queriesFirst();
       try {
         index.loadSegment(id, data);
       } catch (e) {
@@ -80,29 +99,34 @@ export function createSearchService(options: SearchServiceOptions = {}): SearchS
         index.forgetSegment(id);
       }
       loading = { done: loading.done + 1, total: ids.length };
+      firstLoaded();
       await (options.loadPause ?? yieldToEvents)();
       // A query asked meanwhile goes first (its reads too): loading waits until it is answered.
-      if (asking > 0) await new Promise<void>((resolve) => waiting.push(resolve));
+      await queriesFirst();
     }
   })().finally(() => {
     loading = null;
+    firstLoaded();
   });
 
-  // Serialized one segment at a time (tens of ms each; a query asked meanwhile waits for one,
-  // not all), then written in one transaction: a reload finds the whole save or none of it.
+  // Serialized a slice at a time (a few ms each: a query asked meanwhile waits for one slice, not
+  // a segment's 50-150 ms), then written in one transaction, a segment per task: a reload finds
+  // the whole save or none of it.
   let saving: Promise<void> | null = null;
   const save = (): Promise<void> =>
     (saving ??= (async () => {
-      const changes: SegmentChanges = { put: [], removed: [] };
-      for (let n = index.segmentCount + 1; index.changed && !stopped && n > 0; n--) {
-        const some = index.takeChanges(1);
-        changes.put.push(...some.put);
-        changes.removed.push(...some.removed);
+      const steps = index.serializeChanges();
+      let step = steps.next();
+      while (!step.done) {
         await yieldToEvents();
+        if (stopped) return;
+        step = steps.next();
       }
-      if (stopped) return;
+      const changes: SegmentChanges = step.value;
       // Quota or a closing database: tried again after the next change.
       await saveSegments(changes).catch(() => index.keepChanges(changes));
+      // A segment that changed while it was written was left out: saved with the next quiet.
+      if (index.changed && !stopped) scheduleSave();
     })().finally(() => {
       saving = null;
     }));
@@ -142,6 +166,8 @@ export function createSearchService(options: SearchServiceOptions = {}): SearchS
         progress = null;
         if (changed) scheduleSave();
       } while (again && !stopped);
+      // Once per worker, when the index first has a common word: off the typing path.
+      if (!prepared && !stopped) prepared = index.prepare();
     })().finally(() => {
       running = null;
     });
@@ -162,6 +188,10 @@ export function createSearchService(options: SearchServiceOptions = {}): SearchS
 
   const search = async (query: string, seq = ++latestSeq): Promise<ChatSearchAnswer | null> => {
     latestSeq = Math.max(latestSeq, seq);
+    const arrived = performance.now();
+    // Nothing loaded yet after a start: the answer could only be "nothing found yet", and the page
+    // would ask again 300 ms later; the newest segment is a read and a parse away.
+    if (loading && index.segmentCount === 0) await first;
     asking++;
     try {
       // Let queued messages in first: if a newer query is among them, this one is not wanted.
@@ -178,24 +208,62 @@ export function createSearchService(options: SearchServiceOptions = {}): SearchS
           : running
             ? { chatsDone: 0, chatsTotal: 0 }
             : null;
+      const started = performance.now();
       const { hits, total } = index.query(query, RESULT_LIMIT);
+      const ranked = performance.now();
       const results = await describe(hits);
-      return { query, results, total, indexing, loading: loadingNow };
+      const took = { waiting: started - arrived, ranking: ranked - started, describing: performance.now() - ranked };
+      return { query, results, total, indexing, loading: loadingNow, took };
     } finally {
       asking--;
       if (asking === 0) for (const wake of waiting.splice(0)) wake();
     }
   };
 
+  // What results show of an entry, kept for the next queries: typing a word asks for nearly the
+  // same best hits at every letter, and reading 50 entries was as slow as ranking 100,000 (one
+  // IndexedDB get each). Entries never change, and a deleted chat's are caught by the sessions read.
+  const shown = new Map<EntryId, Shown>();
+  const shownOf = async (ids: readonly EntryId[]): Promise<Map<EntryId, Shown>> => {
+    const out = new Map<EntryId, Shown>();
+    const missing: EntryId[] = [];
+    for (const id of ids) {
+      const kept = shown.get(id);
+      if (!kept) {
+        missing.push(id);
+        continue;
+      }
+      out.set(id, kept);
+      shown.delete(id); // re-inserted: Map order is the order of last use
+      shown.set(id, kept);
+    }
+    if (missing.length === 0) return out;
+    for (const e of await getDb().entries.bulkGet(missing)) {
+      if (!e) continue;
+      const s: Shown = {
+        text: entryText(e),
+        at: e.createdAt,
+        kind: e.type,
+        ...(e.type === "message" ? { role: e.role } : {}),
+      };
+      out.set(e.id, s);
+      shown.set(e.id, s);
+    }
+    for (const id of shown.keys()) {
+      if (shown.size <= SHOWN_KEPT) break;
+      shown.delete(id);
+    }
+    return out;
+  };
+
   const describe = async (hits: readonly IndexHit[]): Promise<ChatSearchResult[]> => {
     const ids = hits.flatMap((h) => (h.entryId ? [h.entryId] : []));
-    const entries = new Map<string, Entry>();
-    for (const e of await getDb().entries.bulkGet(ids)) if (e) entries.set(e.id, e);
-    const sessions = new Map(
-      (await getDb().sessions.bulkGet([...new Set(hits.map((h) => h.sessionId))])).flatMap((s) =>
-        s ? [[s.id, s]] : [],
-      ),
-    );
+    // Both reads at once: two round trips to IndexedDB cost twice one.
+    const [entries, sessionRows] = await Promise.all([
+      shownOf(ids),
+      getDb().sessions.bulkGet([...new Set(hits.map((h) => h.sessionId))]),
+    ]);
+    const sessions = new Map(sessionRows.flatMap((s) => (s ? [[s.id, s]] : [])));
     const out: ChatSearchResult[] = [];
     for (const hit of hits) {
       const session = sessions.get(hit.sessionId);
@@ -215,12 +283,12 @@ export function createSearchService(options: SearchServiceOptions = {}): SearchS
       if (!entry) continue;
       out.push({
         sessionId: session.id,
-        entryId: entry.id,
+        entryId: hit.entryId,
         title: session.title,
-        at: entry.createdAt,
-        kind: entry.type,
-        ...(entry.type === "message" ? { role: entry.role } : {}),
-        snippet: buildSnippet(entryText(entry), hit.terms),
+        at: entry.at,
+        kind: entry.kind,
+        ...(entry.role ? { role: entry.role } : {}),
+        snippet: buildSnippet(entry.text, hit.terms),
       });
     }
     return out;

@@ -23,15 +23,20 @@ export async function loadSavedSegment(id: number): Promise<unknown> {
   return (await getDb().searchIndex.get(key(id)))?.data;
 }
 
-/** Writes changed segments and deletes removed ones, together. */
+/**
+ * Writes changed segments and deletes removed ones, together (one transaction). One put at a
+ * time: each copies its 1.5 MB segment when it is issued, and a bulk put of every segment copied
+ * them all in one task that held the search worker (and a query typed meanwhile) for 100+ ms.
+ */
 export async function saveSegments(changes: SegmentChanges, now: number = Date.now()): Promise<void> {
   if (changes.put.length === 0 && changes.removed.length === 0) return;
   const db = getDb();
   await db.transaction("rw", db.searchIndex, async () => {
     await db.searchIndex.bulkDelete(changes.removed.map(key));
     // A segment emptied after it was serialized is gone (numbers are never reused).
-    const put = changes.put.filter(({ id }) => !changes.removed.includes(id));
-    await db.searchIndex.bulkPut(put.map(({ id, data }) => ({ key: key(id), data, savedAt: now })));
+    for (const { id, data } of changes.put) {
+      if (!changes.removed.includes(id)) await db.searchIndex.put({ key: key(id), data, savedAt: now });
+    }
   });
 }
 

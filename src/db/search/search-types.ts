@@ -35,4 +35,9 @@ export type ChatSearchAnswer = {
    * while it is still counting them). The results are from the loaded ones (the newest chats).
    */
   loading: { done: number; total: number } | null;
+  /**
+   * Where the worker's time went (ms), for the search bench: waiting for its turn after the query
+   * arrived, ranking, and reading the hits' entries and building their snippets.
+   */
+  took?: { waiting: number; ranking: number; describing: number };
 };
