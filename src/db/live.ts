@@ -14,12 +14,12 @@ import { getEntries, getEntriesInChunks } from "./entries";
 import { getLabels } from "./labels";
 import type { Draft } from "./rows";
 import { getDb } from "./schema";
-import { getSessionTail, type SessionTail } from "./session-tail";
+import { getSessionTail, type SessionTail, TAIL_ENTRIES, TAIL_PREFETCH, type TailEnough } from "./session-tail";
 import { childSessions, getSession, listSessions } from "./sessions";
 import { getAllSettings } from "./settings";
 
 export type { Draft } from "./rows";
-export type { SessionTail } from "./session-tail";
+export type { SessionTail, TailEnough } from "./session-tail";
 
 export const liveSessions = (): Promise<Session[]> => listSessions();
 
@@ -40,7 +40,8 @@ export const liveChildSessions = (sessionId: SessionId): Promise<Session[]> => c
  * few keyed reads whatever the size of the tree. Re-runs when the row (its leaf) or one of those
  * entries changes; the whole tree comes from `liveSessionWithEntries`.
  */
-export const liveSessionTail = (sessionId: SessionId): Promise<SessionTail> => getSessionTail(sessionId);
+export const liveSessionTail = (sessionId: SessionId, enough?: TailEnough): Promise<SessionTail> =>
+  getSessionTail(sessionId, TAIL_ENTRIES, TAIL_PREFETCH, enough);
 
 export const liveEntries = (sessionId: SessionId): Promise<Entry[]> => getEntries(sessionId);
 

@@ -91,6 +91,16 @@ describe("getSessionTail", () => {
     expect(reads.gets).toBe(20);
   });
 
+  it("stops as soon as the caller says the entries read fill its screen", async () => {
+    const { id, path } = await chat(200);
+    const { result, reads } = await readsDuring(() =>
+      getSessionTail(id, 30, 0, (newestFirst) => newestFirst.length >= 5),
+    );
+    expect(result.path.map((e) => e.id)).toEqual(path.slice(-5).map((e) => e.id));
+    expect(result.whole).toBe(false);
+    expect(reads.gets).toBe(5);
+  });
+
   it("a path shorter than `count` is read whole, from its root", async () => {
     const { id, path } = await chat(5);
     const tail = await getSessionTail(id, 30);

@@ -5,6 +5,7 @@ import type { Entry, Session } from "../core/session/entries";
 import type { SessionId } from "../core/session/ids";
 import { buildTreeIndex, pathToRoot, type TreeIndex } from "../core/session/tree";
 import { liveSessionTail, liveSessionWithEntries } from "../db/live";
+import { fillsFirstScreen } from "./chat/row-estimate";
 
 export type SessionView = {
   session: Session | undefined;
@@ -55,7 +56,7 @@ export function useSessionView(sessionId: SessionId | null): SessionView {
   const treeHere = tree?.forId === sessionId ? tree : undefined;
   const tail = useLiveQuery(async (): Promise<Tagged | undefined> => {
     if (sessionId === null || treeHere) return undefined;
-    const read = await liveSessionTail(sessionId);
+    const read = await liveSessionTail(sessionId, fillsFirstScreen);
     return { kind: "tail", forId: sessionId, session: read.session, entries: read.path, whole: read.whole };
   }, [sessionId, treeHere !== undefined]);
   const live = treeHere ?? (tail?.forId === sessionId ? tail : undefined);

@@ -2,7 +2,18 @@ import { describe, expect, it } from "vitest";
 import type { MessageEntry } from "../../core/session/entries";
 import { asEntryId, asSessionId } from "../../core/session/ids";
 import type { DisplayRow } from "./display-rows";
-import { estimateRowHeight, ROW_ESTIMATE_PX } from "./row-estimate";
+import { estimateRowHeight, fillsFirstScreen, ROW_ESTIMATE_PX } from "./row-estimate";
+
+const messageEntry = (text: string, id = "e1"): MessageEntry => ({
+  id: asEntryId(id),
+  sessionId: asSessionId("s"),
+  parentId: null,
+  createdAt: 1,
+  type: "message",
+  role: "assistant",
+  content: [{ type: "text", text }],
+  status: "complete",
+});
 
 const message = (text: string): DisplayRow => {
   const entry: MessageEntry = {
@@ -32,5 +43,22 @@ describe("estimateRowHeight", () => {
   it("is bounded, and rows that are not messages get the flat estimate", () => {
     expect(estimateRowHeight(message("x".repeat(1_000_000)))).toBe(4_000);
     expect(estimateRowHeight(undefined)).toBe(ROW_ESTIMATE_PX);
+  });
+});
+
+describe("fillsFirstScreen", () => {
+  const entries = (n: number, text: string) => Array.from({ length: n }, (_, i) => messageEntry(text, `e${i}`));
+  const long = "word ".repeat(1200); // ~63 lines: ~1,500 px each
+
+  it("a chat of long answers is enough after a few entries, never fewer than four", () => {
+    expect(fillsFirstScreen(entries(3, long), 800)).toBe(false);
+    expect(fillsFirstScreen(entries(4, long), 800)).toBe(true);
+    expect(fillsFirstScreen(entries(4, long), 4000)).toBe(false);
+  });
+
+  it("short messages need twice the window's height of them", () => {
+    // 140 px each: 1,600 px is 11.4 of them.
+    expect(fillsFirstScreen(entries(11, "Hi."), 800)).toBe(false);
+    expect(fillsFirstScreen(entries(12, "Hi."), 800)).toBe(true);
   });
 });

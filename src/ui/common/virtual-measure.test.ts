@@ -53,4 +53,20 @@ describe("measureInView", () => {
     expect(measure(false)(out.el, entry, virtualizer({ startIndex: 0, endIndex: 1 }))).toBe(222);
     expect(out.read).not.toHaveBeenCalled();
   });
+
+  it("rows attached in one commit are read together, once each; a later commit reads again", async () => {
+    const v = virtualizer({ startIndex: 0, endIndex: 2 });
+    const rows = [row(0, 100), row(1, 200), row(2, 300)];
+    const list = document.createElement("div");
+    for (const r of rows) list.append(r.el);
+    const m = measure(true);
+    expect(m(rows[0]!.el, undefined, v)).toBe(100);
+    // One layout for all of them, before the virtualizer moves the scroll position.
+    for (const r of rows) expect(r.read).toHaveBeenCalledTimes(1);
+    expect(rows.map((r) => m(r.el, undefined, v))).toEqual([100, 200, 300]);
+    for (const r of rows) expect(r.read).toHaveBeenCalledTimes(1);
+    await Promise.resolve(); // the commit's task is over
+    expect(m(rows[1]!.el, undefined, v)).toBe(200);
+    expect(rows[1]!.read).toHaveBeenCalledTimes(2);
+  });
 });
