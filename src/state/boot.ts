@@ -18,7 +18,7 @@ import { sendQueuedMessage } from "./actions/lazy";
 import { holdOwnerLock, isOwnerAlive } from "./actions/owner";
 import { loadQueued, startQueueFlusher } from "./actions/queued-message";
 import { reportActionError } from "./actions/report-error";
-import { startChatSearch } from "./actions/search";
+import { holdSearchWhileSending, startChatSearch } from "./actions/search";
 import { settingsFromRows } from "./settings-model";
 import { useSettingsStore, useUiStore } from "./stores";
 
@@ -80,6 +80,7 @@ export async function boot(): Promise<() => void> {
   void requestPersistentStorage().catch(() => false);
   // The search worker loads its saved index (or builds it) and catches up before the first search.
   startChatSearch();
+  const stopSearchHold = holdSearchWhileSending();
   const stopBlobGc = collectBlobsAfterBoot();
   // Sync (when turned on) resumes from its own chunk: nothing on the first screen needs it.
   void import("./actions/sync").then(({ resumeSync }) => resumeSync()).catch(() => {});
@@ -99,5 +100,6 @@ export async function boot(): Promise<() => void> {
     window.removeEventListener("hashchange", onHash);
     stopUrl();
     stopBlobGc();
+    stopSearchHold();
   };
 }

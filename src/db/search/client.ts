@@ -38,7 +38,7 @@ function startInProcess(): Started {
   if (import.meta.env.PROD) throw new Error("Web Workers are not available in this browser.");
   const api = import("./search-service").then(({ createSearchService }): SearchApi => {
     const service = createSearchService();
-    return { search: service.search, refresh: service.refresh };
+    return { search: service.search, refresh: service.refresh, hold: service.hold };
   });
   return { api, died: new Promise<null>(() => {}) };
 }
@@ -51,6 +51,14 @@ function current(): Started {
 /** Starts the search worker (it loads or builds the index in the background). */
 export function startChatSearch(): void {
   current();
+}
+
+/**
+ * Holds or releases the worker's indexing (a send is in progress somewhere). Does not start the
+ * worker: one that is not running indexes nothing.
+ */
+export function holdIndexing(held: boolean): void {
+  void started?.api.then((api) => api.hold(held)).catch(() => {});
 }
 
 /**

@@ -234,6 +234,32 @@ describe("chat search service", () => {
     expect(await asked).toMatchObject({ total: 1, loading: { done: 1, total: 2 } });
   });
 
+  it("while held, indexing stops at its next pause (queries are still answered) and goes on when released", async () => {
+    await twoChats();
+    const s = service({ live: false });
+    s.hold(true);
+    const refreshed = s.refresh();
+    let done = false;
+    void refreshed.then(() => {
+      done = true;
+    });
+    // Answered meanwhile, from the index as it is (nothing yet), and saying it is still indexing.
+    expect(await s.search("zermatt")).toMatchObject({ total: 0 });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(done).toBe(false);
+    s.hold(false);
+    await refreshed;
+    expect(await s.search("zermatt")).toMatchObject({ total: 1 });
+  });
+
+  it("a hold that is never released ends by itself", async () => {
+    await twoChats();
+    const s = service({ live: false, holdMaxMs: 30 });
+    s.hold(true);
+    await s.refresh(); // would never resolve if the hold lasted
+    expect(await s.search("zermatt")).toMatchObject({ total: 1 });
+  });
+
   it("follows the database live: an append elsewhere is found without asking", async () => {
     const { bread, b1 } = await twoChats();
     const s = service({ live: true });

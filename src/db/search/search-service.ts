@@ -25,6 +25,12 @@ export const RESULT_LIMIT = 50;
  */
 export const SAVE_DELAY_MS = 4_000;
 
+/**
+ * Longest a hold keeps indexing waiting (ms): a send that never says it is done (a tab frozen
+ * mid-reply, a bug) must not stop the index for good.
+ */
+export const HOLD_MAX_MS = 15_000;
+
 /** Entries whose text the service keeps for results (about 1 KB each): ten queries' worth. */
 const SHOWN_KEPT = 500;
 
@@ -38,6 +44,8 @@ export type SearchServiceOptions = SyncOptions & {
   segmentDocs?: number;
   /** Awaited after each saved segment loaded (default: yield to the event loop). */
   loadPause?: () => Promise<void>;
+  /** Longest a hold lasts (default HOLD_MAX_MS). */
+  holdMaxMs?: number;
 };
 
 const yieldToEvents = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
@@ -54,6 +62,12 @@ export type SearchService = {
   refresh(): Promise<void>;
   /** Saves now if anything is unsaved (tests). */
   flush(): Promise<void>;
+  /**
+   * While held, indexing waits at its next pause (queries are still answered): the page holds it
+   * while a message is sent and answered, so a chat being indexed in the background does not
+   * compete with the send for the database.
+   */
+  hold(held: boolean): void;
   stop(): void;
 };
 
@@ -67,6 +81,27 @@ export function createSearchService(options: SearchServiceOptions = {}): SearchS
   let latestSeq = 0;
   let stopped = false;
   let prepared = false;
+  let release: (() => void) | null = null;
+  let held: Promise<void> | null = null;
+  let holdTimer: ReturnType<typeof setTimeout> | undefined;
+  const hold = (on: boolean) => {
+    if (on && !held) {
+      held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      holdTimer = setTimeout(() => hold(false), options.holdMaxMs ?? HOLD_MAX_MS);
+    } else if (!on && held) {
+      clearTimeout(holdTimer);
+      held = null;
+      release?.();
+      release = null;
+    }
+  };
+  /** Indexing's pause: the event loop's turn, then the end of a hold. */
+  const indexPause = async () => {
+    await (options.pause ?? yieldToEvents)();
+    while (held) await held;
+  };
 
   // The saved segments load newest first, one at a time with a pause between them: a query asked
   // meanwhile is answered from what is loaded (saying how far loading is) instead of waiting.
@@ -152,8 +187,10 @@ export function createSearchService(options: SearchServiceOptions = {}): SearchS
       await ready;
       do {
         again = false;
+        while (held) await held;
         const changed = await syncIndex(index, {
           ...options,
+          pause: indexPause,
           onProgress: (p) => {
             progress = p.chatsDone < p.chatsTotal ? p : null;
             options.onProgress?.(p);
@@ -305,8 +342,10 @@ export function createSearchService(options: SearchServiceOptions = {}): SearchS
       clearTimeout(saveTimer);
       await save();
     },
+    hold,
     stop: () => {
       stopped = true;
+      hold(false);
       clearTimeout(saveTimer);
       subscription?.unsubscribe();
     },

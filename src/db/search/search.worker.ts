@@ -7,5 +7,5 @@ import type { SearchApi } from "./search-api";
 import { createSearchService } from "./search-service";
 
 const service = createSearchService();
-const api: SearchApi = { search: service.search, refresh: service.refresh };
+const api: SearchApi = { search: service.search, refresh: service.refresh, hold: service.hold };
 Comlink.expose(api);
