@@ -52,10 +52,17 @@ export function addCost(total: CostTotal, entry: Entry): CostTotal {
   return sum;
 }
 
+/** Each entry's cost once computed (entries never change, nor does the price table). */
+const costByEntry = new WeakMap<Entry, number | null>();
+
 /** Adds `entry`'s request to `total` in place. */
 function addTo(total: CostTotal, entry: Entry): void {
   if (!("usage" in entry) || !entry.usage) return;
-  const cost = entryCost(entry);
+  let cost = costByEntry.get(entry);
+  if (cost === undefined) {
+    cost = entryCost(entry);
+    costByEntry.set(entry, cost);
+  }
   if (cost === null) total.unknown++;
   else {
     total.usd += cost;

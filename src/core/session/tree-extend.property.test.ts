@@ -1,0 +1,87 @@
+/**
+ * extendTreeIndex equals building the index afresh from all the entries: random trees (parents
+ * before or after their children in the input, dangling parents, repeated ids, equal timestamps),
+ * split at a random point.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { at, u } from "../testing/entries";
+import type { Entry } from "./entries";
+import { buildTreeIndex, extendTreeIndex, nextTreeIndex, type TreeIndex } from "./tree";
+
+/** An index as plain data: every map as sorted pairs, every list in its order. */
+function shape(index: TreeIndex) {
+  const ids = (list: readonly Entry[]) => list.map((e) => `${e.id}@${e.createdAt}`);
+  return {
+    byId: [...index.byId].map(([id, e]) => [id, `${e.id}@${e.createdAt}`]).sort(),
+    childrenOf: [...index.childrenOf].map(([id, list]) => [id, ids(list)] as const).sort(),
+    roots: ids(index.roots),
+  };
+}
+
+const entries = fc
+  .array(
+    fc.record({
+      id: fc.integer({ min: 0, max: 40 }),
+      // -1: a root; above 40: a parent that never exists (dangling).
+      parent: fc.integer({ min: -1, max: 45 }),
+      createdAt: fc.integer({ min: 0, max: 10 }),
+    }),
+    { maxLength: 60 },
+  )
+  .map((specs) =>
+    specs.map((s) => at(u(`e${s.id}`, `text ${s.id}`), s.parent < 0 ? null : `e${s.parent}`, s.createdAt)),
+  );
+
+describe("extendTreeIndex", () => {
+  it("gives the index buildTreeIndex gives for all the entries", () => {
+    fc.assert(
+      fc.property(entries, fc.nat(), (all, cut) => {
+        const split = all.length === 0 ? 0 : cut % (all.length + 1);
+        const base = all.slice(0, split);
+        const added = all.slice(split);
+        expect(shape(extendTreeIndex(buildTreeIndex(base), added))).toEqual(shape(buildTreeIndex(all)));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("leaves the index it extends unchanged, and shares what did not change", () => {
+    const base = buildTreeIndex([at(u("r", "root"), null, 1), at(u("x", "x"), "r", 2), at(u("y", "y"), "x", 3)]);
+    const before = shape(base);
+    const next = extendTreeIndex(base, [at(u("z", "z"), "r", 4)]);
+    expect(shape(base)).toEqual(before);
+    expect(next.childrenOf.get(at(u("r", ""), null, 0).id)?.map((e) => e.id)).toEqual(["x", "z"]);
+    expect(next.childrenOf.get(at(u("x", ""), null, 0).id)).toBe(base.childrenOf.get(at(u("x", ""), null, 0).id));
+    expect(next.roots).toBe(base.roots);
+    expect(extendTreeIndex(base, [])).toBe(base);
+  });
+});
+
+describe("nextTreeIndex", () => {
+  const r = at(u("r", "root"), null, 1);
+  const x = at(u("x", "x"), "r", 2);
+  const y = at(u("y", "y"), "x", 3);
+  const z = at(u("z", "z"), "y", 4);
+
+  it("extends the last index when the entries are its entries plus appended ones", () => {
+    const prev = { entries: [r, x, y], index: buildTreeIndex([r, x, y]) };
+    const next = nextTreeIndex(prev, [r, x, y, z]);
+    expect(shape(next)).toEqual(shape(buildTreeIndex([r, x, y, z])));
+    expect(next.roots).toBe(prev.index.roots); // extended, not rebuilt
+  });
+
+  it("builds afresh from a fresh read (new objects) or when an entry lands among the old ones", () => {
+    const prev = { entries: [r, x, z], index: buildTreeIndex([r, x, z]) };
+    const inserted = nextTreeIndex(prev, [r, x, y, z]);
+    expect(shape(inserted)).toEqual(shape(buildTreeIndex([r, x, y, z])));
+    expect(inserted.roots).not.toBe(prev.index.roots);
+    const reread = nextTreeIndex(
+      prev,
+      [r, x, z].map((e) => ({ ...e })),
+    );
+    expect(reread.roots).not.toBe(prev.index.roots);
+    expect(shape(reread)).toEqual(shape(prev.index));
+    expect(shape(nextTreeIndex(null, [r, x]))).toEqual(shape(buildTreeIndex([r, x])));
+  });
+});
