@@ -85,6 +85,8 @@ test("Grove JSON: export, import into an empty browser, and the same tree, graph
   browser,
   mock,
 }) => {
+  // Two browsers, two exports, an import and a send in each: ~22 s on a quiet machine.
+  test.slow();
   await seed(page, tripRows());
   await openConfigured(page, mock);
   await openSeeded(page, TRIP);
