@@ -50,7 +50,7 @@ export function buildTreeIndex(entries: Iterable<Entry>): TreeIndex {
 
 /**
  * The index of `index`'s entries plus `added`, without rebuilding it: what changes is the new
- * entries' parents' child lists (and the roots, for a new root). Opening a reply in a 20,000-entry
+ * entries' parents' child lists (and the roots, for a new root). A send in a 20,000-entry
  * chat rebuilt the whole index at every append (its user message, the reply): ~50 ms each on the
  * page's thread. Equal to `buildTreeIndex([...entries, ...added])`; built afresh when an added
  * entry replaces one of the same id or is the missing parent of a dangling root (rare: an import).
