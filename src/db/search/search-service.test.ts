@@ -45,6 +45,23 @@ async function twoChats() {
   return { trip, t1, t2, bread, b1 };
 }
 
+/**
+ * The two chats indexed and saved in two segments (the bread chat's is 1, newest, read first; the
+ * trip's 0), and a segment read the test ends itself (`read`).
+ */
+async function savedInTwoSegmentsAndARead() {
+  await twoChats();
+  const first = service({ segmentDocs: 2 });
+  await first.refresh();
+  await first.flush();
+  vi.mocked(store.loadSavedSegment).mockClear();
+  let read: (data: unknown) => void = () => {};
+  const held = new Promise<unknown>((resolve) => {
+    read = resolve;
+  });
+  return { held, read };
+}
+
 const found = async (s: SearchService, query: string) =>
   (await s.search(query))?.results.map((r) => [
     r.title,
@@ -188,16 +205,7 @@ describe("chat search service", () => {
   });
 
   it("a query asked while a saved segment is being read is answered before that segment is parsed", async () => {
-    await twoChats();
-    // Two segments: the bread chat's (1, newest, read first), then the trip's (0).
-    const first = service({ segmentDocs: 2 });
-    await first.refresh();
-    await first.flush();
-    vi.mocked(store.loadSavedSegment).mockClear();
-    let read: (data: unknown) => void = () => {};
-    const held = new Promise<unknown>((resolve) => {
-      read = resolve;
-    });
+    const { held, read } = await savedInTwoSegmentsAndARead();
     const real = await vi.importActual<typeof store>("./search-store");
     const older = await real.loadSavedSegment(0);
     vi.mocked(store.loadSavedSegment).mockImplementation((id) => (id === 0 ? held : real.loadSavedSegment(id)));
@@ -215,15 +223,7 @@ describe("chat search service", () => {
   });
 
   it("a query asked before any saved segment is in waits for the newest one instead of answering 'nothing yet'", async () => {
-    await twoChats();
-    const first = service({ segmentDocs: 2 });
-    await first.refresh();
-    await first.flush();
-    vi.mocked(store.loadSavedSegment).mockClear();
-    let read: (data: unknown) => void = () => {};
-    const held = new Promise<unknown>((resolve) => {
-      read = resolve;
-    });
+    const { held, read } = await savedInTwoSegmentsAndARead();
     const newest = await loadSavedSegment(1);
     vi.mocked(store.loadSavedSegment).mockImplementationOnce(() => held as Promise<unknown>);
     const second = service({ loadPause: () => new Promise<void>(() => {}) }); // loading stops after one

@@ -15,19 +15,14 @@ const messageEntry = (text: string, id = "e1"): MessageEntry => ({
   status: "complete",
 });
 
-const message = (text: string): DisplayRow => {
-  const entry: MessageEntry = {
-    id: asEntryId("e1"),
-    sessionId: asSessionId("s"),
-    parentId: null,
-    createdAt: 1,
-    type: "message",
-    role: "assistant",
-    content: [{ type: "text", text }],
-    status: "complete",
-  };
-  return { kind: "entry", key: "e1", entry, continuations: [], visibility: "sent", continuable: false };
-};
+const message = (text: string): DisplayRow => ({
+  kind: "entry",
+  key: "e1",
+  entry: messageEntry(text),
+  continuations: [],
+  visibility: "sent",
+  continuable: false,
+});
 
 describe("estimateRowHeight", () => {
   it("a one-line message gets the floor; a long answer with code gets several times that", () => {
