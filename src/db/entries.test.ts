@@ -1,5 +1,5 @@
 import "fake-indexeddb/auto";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { type EntryId, newEntryId, newSessionId } from "../core/session/ids";
 import {
   appendEntries,
@@ -265,6 +265,35 @@ describe("getEntriesInChunks", () => {
     await createSession(s, []);
     expect(await getEntriesInChunks(s.id, 2)).toEqual([]);
     expect(await getEntriesInChunks(newSessionId(), 2)).toEqual([]);
+  });
+
+  it("waits at `between` before each request after the first (a hold stops the read there)", async () => {
+    const s = makeSession();
+    let parent: EntryId | null = null;
+    const entries = Array.from({ length: 5 }, (_, i) => {
+      const e = userMessage(s.id, parent, `m${i}`);
+      parent = e.id;
+      return e;
+    });
+    await createSession({ ...s, leafId: parent }, entries);
+    let open = () => {};
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    let waits = 0;
+    let done = false;
+    const read = getEntriesInChunks(s.id, 2, () => {
+      waits++;
+      return gate;
+    }).then((all) => {
+      done = true;
+      return all;
+    });
+    await vi.waitFor(() => expect(waits).toBe(1));
+    expect(done).toBe(false);
+    open();
+    expect((await read).map((e) => e.id)).toEqual(entries.map((e) => e.id));
+    expect(waits).toBe(2); // 3 requests of 2, 2, 1
   });
 });
 

@@ -82,7 +82,12 @@ export const ENTRY_CHUNK = 400;
  * own task, so a 10,000-entry chat no longer holds the main thread for one 13 MB read. Entries of
  * other sessions whose ids fall inside a run (chats written at the same time) are read and dropped.
  */
-export async function getEntriesInChunks(sessionId: SessionId, chunk: number = ENTRY_CHUNK): Promise<Entry[]> {
+export async function getEntriesInChunks(
+  sessionId: SessionId,
+  chunk: number = ENTRY_CHUNK,
+  /** Awaited before each request after the first (a hold: hold.ts). */
+  between: () => Promise<void> = async () => {},
+): Promise<Entry[]> {
   const db = getDb();
   const ids = (await db.entries.where("sessionId").equals(sessionId).primaryKeys()) as EntryId[];
   if (ids.length <= chunk) return ids.length === 0 ? [] : db.entries.where("sessionId").equals(sessionId).toArray();
@@ -91,6 +96,7 @@ export async function getEntriesInChunks(sessionId: SessionId, chunk: number = E
   // at once, a send in a 20,000-entry chat waited for the whole tree (1.8 s to the first token).
   const result: Entry[] = [];
   for (let i = 0; i < ids.length; i += chunk) {
+    if (i > 0) await between();
     const first = ids[i]!;
     const last = ids[Math.min(i + chunk, ids.length) - 1]!;
     const run = await db.entries.where(":id").between(first, last, true, true).toArray();

@@ -200,6 +200,10 @@ describe("liveSessionWithEntries", () => {
     // Written without moving the leaf (the user moved on): only the draft says it was coming.
     await finalizeDraft(id, { ...assistantMessage(a.id, a.u.id, "slow reply"), id }, { kind: "keep" });
     await eventually(() => expect(view.results.at(-1)?.entries.map((e) => e.id)).toContain(id));
+    // Older than the entries already read: merged into its place, the entries stay in id order.
+    const ids = view.results.at(-1)?.entries.map((e) => e.id) ?? [];
+    expect(ids.indexOf(id)).toBe(0);
+    expect(ids).toEqual([...ids].sort());
     view.stop();
   });
 

@@ -7,10 +7,12 @@
  * not a live query: it runs in the search worker, db/search.)
  * This is the one db/ module ui/ may import.
  */
+import Dexie from "dexie";
 import type { Entry, Session } from "../core/session/entries";
 import { type BlobId, type EntryId, firstEntryIdAt, type SessionId } from "../core/session/ids";
 import { getBlob } from "./blobs";
-import { getEntries, getEntriesInChunks } from "./entries";
+import { ENTRY_CHUNK, getEntries, getEntriesInChunks } from "./entries";
+import { createHold } from "./hold";
 import { getLabels } from "./labels";
 import type { Draft } from "./rows";
 import { getDb } from "./schema";
@@ -51,6 +53,16 @@ export const liveEntries = (sessionId: SessionId): Promise<Entry[]> => getEntrie
  * start, are covered by their draft rows instead.
  */
 export const LIVE_RECENT_MARGIN_MS = 30_000;
+
+const treeReads = createHold();
+
+/**
+ * Holds (true) or lets go on (false) the open chat's whole-tree read between its chunks: the page
+ * holds it while a message is sent and answered. Opening a big chat reads its tree for seconds
+ * after the end of the chat shows, and a send made meanwhile shared the page's thread with it (a
+ * reply's first token in a 20,000-entry chat came twice as late as in a small one).
+ */
+export const holdTreeReads = (held: boolean): void => treeReads.set(held);
 
 /** The open session's entries as last read, so a re-run reads only what is new (one session at a time). */
 let known: {
@@ -105,7 +117,9 @@ export const liveSessionWithEntries = async (
       const { ids } = base;
       const fresh = recent.filter((e) => e.sessionId === sessionId && !ids.has(e.id));
       const entries =
-        fresh.length === 0 ? base.entries : remember(sessionId, [...base.entries, ...fresh], ids, inFlight, readAt);
+        fresh.length === 0
+          ? base.entries
+          : remember(sessionId, withFresh(base.entries, fresh), ids, fresh, inFlight, readAt);
       if (known) {
         known.inFlight = inFlight;
         known.readAt = Math.max(known.readAt, readAt);
@@ -113,8 +127,9 @@ export const liveSessionWithEntries = async (
       if (session.leafId === null || ids.has(session.leafId)) return answer(session, entries);
     }
   }
-  const entries = await getEntriesInChunks(sessionId);
-  remember(sessionId, entries, new Set(), inFlight, readAt);
+  // Kept in the querier's context (Dexie.waitFor), so the chunks after a hold are still observed.
+  const entries = sortedById(await getEntriesInChunks(sessionId, ENTRY_CHUNK, () => Dexie.waitFor(treeReads.passed())));
+  remember(sessionId, entries, new Set(), entries, inFlight, readAt);
   return answer(session, entries);
 };
 
@@ -129,23 +144,36 @@ function answer(session: Session, entries: Entry[]): { session: Session; entries
   return result;
 }
 
-/** Keeps `entries` (in id order) as the session's known entries; returns them. */
+const byId = (a: Entry, b: Entry): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/** `entries` in id order (sorted in place when they are not: a read in chunks comes in order). */
+function sortedById(entries: Entry[]): Entry[] {
+  for (let i = 1; i < entries.length; i++) if (entries[i - 1]!.id > entries[i]!.id) return entries.sort(byId);
+  return entries;
+}
+
+/**
+ * `known` (in id order) followed by `fresh`, in id order. New entries are almost always newer than
+ * every known one (UUIDv7 ids): then only `fresh` is sorted, and what a re-run costs is the entries
+ * it brings, not the size of the tree.
+ */
+function withFresh(known: readonly Entry[], fresh: Entry[]): Entry[] {
+  sortedById(fresh);
+  const last = known[known.length - 1];
+  const merged = known.concat(fresh);
+  return last === undefined || last.id < fresh[0]!.id ? merged : merged.sort(byId);
+}
+
+/** Keeps `entries` (in id order) as the session's known entries, `ids` (theirs once `added` are in); returns them. */
 function remember(
   sessionId: SessionId,
   entries: Entry[],
   ids: Set<EntryId>,
+  added: readonly Entry[],
   inFlight: EntryId[],
   readAt: number,
 ): Entry[] {
-  let sorted = true;
-  for (let i = 1; i < entries.length; i++) {
-    if (entries[i - 1]!.id > entries[i]!.id) {
-      sorted = false;
-      break;
-    }
-  }
-  if (!sorted) entries.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  for (const e of entries) ids.add(e.id);
+  for (const e of added) ids.add(e.id);
   known = { sessionId, entries, ids, inFlight, readAt };
   return entries;
 }

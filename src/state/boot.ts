@@ -9,6 +9,7 @@ import type { SessionId } from "../core/session/ids";
 import { asSessionId } from "../core/session/ids";
 import { resolveModel } from "../core/tokens/models";
 import { recoverOrphanedDrafts } from "../db/drafts";
+import { holdTreeReads } from "../db/live";
 import { onVersionChange } from "../db/schema-events";
 import { getAllSettings } from "../db/settings";
 import { requestPersistentStorage } from "../db/storage";
@@ -18,7 +19,8 @@ import { sendQueuedMessage } from "./actions/lazy";
 import { holdOwnerLock, isOwnerAlive } from "./actions/owner";
 import { loadQueued, startQueueFlusher } from "./actions/queued-message";
 import { reportActionError } from "./actions/report-error";
-import { holdSearchWhileSending, startChatSearch } from "./actions/search";
+import { holdSearchIndexing, startChatSearch } from "./actions/search";
+import { holdWhileSending } from "./hold-while-sending";
 import { settingsFromRows } from "./settings-model";
 import { useSettingsStore, useUiStore } from "./stores";
 
@@ -80,7 +82,7 @@ export async function boot(): Promise<() => void> {
   void requestPersistentStorage().catch(() => false);
   // The search worker loads its saved index (or builds it) and catches up before the first search.
   startChatSearch();
-  const stopSearchHold = holdSearchWhileSending();
+  const stopHolds = holdWhileSending([holdSearchIndexing, holdTreeReads]);
   const stopBlobGc = collectBlobsAfterBoot();
   // Sync (when turned on) resumes from its own chunk: nothing on the first screen needs it.
   void import("./actions/sync").then(({ resumeSync }) => resumeSync()).catch(() => {});
@@ -100,6 +102,6 @@ export async function boot(): Promise<() => void> {
     window.removeEventListener("hashchange", onHash);
     stopUrl();
     stopBlobGc();
-    stopSearchHold();
+    stopHolds();
   };
 }

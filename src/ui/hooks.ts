@@ -1,15 +1,18 @@
 /** Live reads for components: narrow indexed queries (db/live.ts) plus core derivations. */
 import { useLiveQuery } from "dexie-react-hooks";
 import { useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
+import { type CostTotal, totalCost, withCosts } from "../core/cost/cost";
 import type { Entry, Session } from "../core/session/entries";
 import type { SessionId } from "../core/session/ids";
-import { type IndexedEntries, nextTreeIndex, pathToRoot, type TreeIndex } from "../core/session/tree";
+import { appendedTo, buildTreeIndex, extendTreeIndex, pathToRoot, type TreeIndex } from "../core/session/tree";
 import { liveSessionTail, liveSessionWithEntries } from "../db/live";
 import { fillsFirstScreen } from "./chat/row-estimate";
 
 export type SessionView = {
   session: Session | undefined;
   index: TreeIndex;
+  /** What the replies in `index` cost (every branch). */
+  cost: CostTotal;
   path: Entry[];
   /** false until the first read returned */
   loaded: boolean;
@@ -41,18 +44,27 @@ function tag(forId: SessionId | null, read: { session: Session | undefined; entr
   return result;
 }
 
+/** A value derived from a chat's entries: built from all of them, or extended by appended ones. */
+type AppendFold<T> = { build: (entries: readonly Entry[]) => T; extend: (value: T, added: readonly Entry[]) => T };
+
+const TREE_INDEX: AppendFold<TreeIndex> = { build: buildTreeIndex, extend: extendTreeIndex };
+const COST: AppendFold<CostTotal> = { build: totalCost, extend: withCosts };
+
 /**
- * The tree index of `entries`, extended at an append instead of rebuilt (nextTreeIndex): rebuilding
- * a 20,000-entry chat's index at each append of a send was ~50 ms of the page's thread each time.
+ * `fold` of `entries`, extended at an append instead of rebuilt (appendedTo): rebuilding a
+ * 20,000-entry chat's index at each append of a send was ~50 ms of the page's thread each time,
+ * and summing its cost again ~10 ms. What an append costs is then the entries it brings.
  */
-function useTreeIndex(entries: readonly Entry[]): TreeIndex {
-  const last = useRef<IndexedEntries | null>(null);
+function useAppendFold<T>(entries: readonly Entry[], fold: AppendFold<T>): T {
+  const last = useRef<{ entries: readonly Entry[]; value: T } | null>(null);
   return useMemo(() => {
     // A render React discards still leaves a matching pair: the next one extends from it correctly.
-    const index = nextTreeIndex(last.current, entries);
-    last.current = { entries, index };
-    return index;
-  }, [entries]);
+    const prev = last.current;
+    const added = prev ? appendedTo(prev.entries, entries) : null;
+    const value = prev && added ? fold.extend(prev.value, added) : fold.build(entries);
+    last.current = { entries, value };
+    return value;
+  }, [entries, fold]);
 }
 
 export function useSessionView(sessionId: SessionId | null): SessionView {
@@ -92,13 +104,15 @@ export function useSessionView(sessionId: SessionId | null): SessionView {
   const found = data === undefined ? undefined : (data.session ?? null);
   const session = found ?? undefined;
   const entries = data?.entries;
-  const index = useTreeIndex(entries ?? EMPTY);
+  const index = useAppendFold(entries ?? EMPTY, TREE_INDEX);
+  const cost = useAppendFold(entries ?? EMPTY, COST);
   const leafId = session?.leafId ?? null;
   const tailPath = data?.kind === "tail" ? data.entries : null;
   const path = useMemo(() => tailPath ?? (leafId ? pathToRoot(index, leafId) : EMPTY), [tailPath, index, leafId]);
   return {
     session,
     index,
+    cost,
     path,
     loaded: entries !== undefined && found !== undefined,
     complete: data?.kind === "tree" || (data?.kind === "tail" && data.session === undefined),

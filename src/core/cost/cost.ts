@@ -47,9 +47,7 @@ export type CostTotal = { usd: number; priced: number; unknown: number };
 export const NO_COST: CostTotal = { usd: 0, priced: 0, unknown: 0 };
 
 export function addCost(total: CostTotal, entry: Entry): CostTotal {
-  const sum = { ...total };
-  addTo(sum, entry);
-  return sum;
+  return withCosts(total, [entry]);
 }
 
 /** Each entry's cost once computed (entries never change, nor does the price table). */
@@ -70,12 +68,14 @@ function addTo(total: CostTotal, entry: Entry): void {
   }
 }
 
-export function totalCost(entries: Iterable<Entry>): CostTotal {
-  // One running sum, not a new total per entry (a chat's tree can hold 20,000 entries).
-  const total = { ...NO_COST };
-  for (const e of entries) addTo(total, e);
-  return total;
+/** `total` plus what `entries` cost: one running sum, not a new total per entry (a tree can hold 20,000). */
+export function withCosts(total: CostTotal, entries: Iterable<Entry>): CostTotal {
+  const sum = { ...total };
+  for (const e of entries) addTo(sum, e);
+  return sum;
 }
+
+export const totalCost = (entries: Iterable<Entry>): CostTotal => withCosts(NO_COST, entries);
 
 /** "$0.0123", "$1.24", "<$0.0001": enough digits to see a cheap reply, no false precision on big ones. */
 export function formatUsd(usd: number): string {

@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { at, u } from "../testing/entries";
 import type { Entry } from "./entries";
-import { buildTreeIndex, extendTreeIndex, nextTreeIndex, type TreeIndex } from "./tree";
+import { appendedTo, buildTreeIndex, extendTreeIndex, type TreeIndex } from "./tree";
 
 /** An index as plain data: every map as sorted pairs, every list in its order. */
 function shape(index: TreeIndex) {
@@ -58,30 +58,26 @@ describe("extendTreeIndex", () => {
   });
 });
 
-describe("nextTreeIndex", () => {
+describe("appendedTo", () => {
   const r = at(u("r", "root"), null, 1);
   const x = at(u("x", "x"), "r", 2);
   const y = at(u("y", "y"), "x", 3);
   const z = at(u("z", "z"), "y", 4);
 
-  it("extends the last index when the entries are its entries plus appended ones", () => {
-    const prev = { entries: [r, x, y], index: buildTreeIndex([r, x, y]) };
-    const next = nextTreeIndex(prev, [r, x, y, z]);
-    expect(shape(next)).toEqual(shape(buildTreeIndex([r, x, y, z])));
-    expect(next.roots).toBe(prev.index.roots); // extended, not rebuilt
+  it("names the appended entries when the entries are the last ones plus new ones", () => {
+    expect(appendedTo([r, x, y], [r, x, y, z])).toEqual([z]);
+    expect(appendedTo([r, x, y], [r, x, y])).toEqual([]);
   });
 
-  it("builds afresh from a fresh read (new objects) or when an entry lands among the old ones", () => {
-    const prev = { entries: [r, x, z], index: buildTreeIndex([r, x, z]) };
-    const inserted = nextTreeIndex(prev, [r, x, y, z]);
-    expect(shape(inserted)).toEqual(shape(buildTreeIndex([r, x, y, z])));
-    expect(inserted.roots).not.toBe(prev.index.roots);
-    const reread = nextTreeIndex(
-      prev,
-      [r, x, z].map((e) => ({ ...e })),
-    );
-    expect(reread.roots).not.toBe(prev.index.roots);
-    expect(shape(reread)).toEqual(shape(prev.index));
-    expect(shape(nextTreeIndex(null, [r, x]))).toEqual(shape(buildTreeIndex([r, x])));
+  it("is null for a fresh read (new objects), an entry among the old ones, fewer entries, or nothing before", () => {
+    expect(appendedTo([r, x, z], [r, x, y, z])).toBeNull();
+    expect(
+      appendedTo(
+        [r, x, z],
+        [r, x, z].map((e) => ({ ...e })),
+      ),
+    ).toBeNull();
+    expect(appendedTo([r, x, y], [r, x])).toBeNull();
+    expect(appendedTo([], [r, x])).toBeNull();
   });
 });

@@ -87,20 +87,16 @@ export function extendTreeIndex(index: TreeIndex, added: readonly Entry[]): Tree
   return { byId, childrenOf, roots: roots ?? index.roots };
 }
 
-/** An index with the entries it was built from, for `nextTreeIndex`. */
-export type IndexedEntries = { readonly entries: readonly Entry[]; readonly index: TreeIndex };
-
 /**
- * The index of `entries`: extended from `prev` when `entries` are `prev.entries` (the same objects,
- * in the same places) followed by new ones, as a live read hands them over after an append; else
- * built afresh. The check looks at the first and last of `prev.entries` only: an entry inserted
- * among them shifts the last one, and a fresh read brings new objects.
+ * What `entries` adds to `prev` when it is `prev` (the same objects, in the same places) followed
+ * by new ones, as a live read hands them over after an append; else null (a fresh read, or an
+ * entry inserted among them: start over). Looks at the first and last of `prev` only: an entry
+ * inserted among them shifts the last one, and a fresh read brings new objects.
  */
-export function nextTreeIndex(prev: IndexedEntries | null, entries: readonly Entry[]): TreeIndex {
-  const n = prev?.entries.length ?? 0;
-  if (prev && n > 0 && entries.length >= n && entries[0] === prev.entries[0] && entries[n - 1] === prev.entries[n - 1])
-    return extendTreeIndex(prev.index, entries.slice(n));
-  return buildTreeIndex(entries);
+export function appendedTo(prev: readonly Entry[], entries: readonly Entry[]): readonly Entry[] | null {
+  const n = prev.length;
+  if (n === 0 || entries.length < n || entries[0] !== prev[0] || entries[n - 1] !== prev[n - 1]) return null;
+  return entries.slice(n);
 }
 
 export type PathProblem =

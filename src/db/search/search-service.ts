@@ -12,6 +12,7 @@ import { buildSnippet } from "../../core/search/snippet";
 import type { Entry } from "../../core/session/entries";
 import { entryText } from "../../core/session/entry-text";
 import type { EntryId } from "../../core/session/ids";
+import { createHold } from "../hold";
 import { getDb } from "../schema";
 import { loadSavedSegment, savedSegments, saveSegments } from "./search-store";
 import type { ChatSearchAnswer, ChatSearchResult } from "./search-types";
@@ -24,12 +25,6 @@ export const RESULT_LIMIT = 50;
  * reply is a burst of writes, and saving holds the worker (queries wait meanwhile).
  */
 export const SAVE_DELAY_MS = 4_000;
-
-/**
- * Longest a hold keeps indexing waiting (ms): a send that never says it is done (a tab frozen
- * mid-reply, a bug) must not stop the index for good.
- */
-export const HOLD_MAX_MS = 15_000;
 
 /** Entries whose text the service keeps for results (about 1 KB each): ten queries' worth. */
 const SHOWN_KEPT = 500;
@@ -44,7 +39,7 @@ export type SearchServiceOptions = SyncOptions & {
   segmentDocs?: number;
   /** Awaited after each saved segment loaded (default: yield to the event loop). */
   loadPause?: () => Promise<void>;
-  /** Longest a hold lasts (default HOLD_MAX_MS). */
+  /** Longest a hold lasts (default: hold.ts's HOLD_MAX_MS). */
   holdMaxMs?: number;
 };
 
@@ -81,26 +76,12 @@ export function createSearchService(options: SearchServiceOptions = {}): SearchS
   let latestSeq = 0;
   let stopped = false;
   let prepared = false;
-  let release: (() => void) | null = null;
-  let held: Promise<void> | null = null;
-  let holdTimer: ReturnType<typeof setTimeout> | undefined;
-  const hold = (on: boolean) => {
-    if (on && !held) {
-      held = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      holdTimer = setTimeout(() => hold(false), options.holdMaxMs ?? HOLD_MAX_MS);
-    } else if (!on && held) {
-      clearTimeout(holdTimer);
-      held = null;
-      release?.();
-      release = null;
-    }
-  };
+  const indexing = createHold(options.holdMaxMs);
+  const hold = indexing.set;
   /** Indexing's pause: the event loop's turn, then the end of a hold. */
   const indexPause = async () => {
     await (options.pause ?? yieldToEvents)();
-    while (held) await held;
+    await indexing.passed();
   };
 
   // The saved segments load newest first, one at a time with a pause between them: a query asked
@@ -187,7 +168,7 @@ export function createSearchService(options: SearchServiceOptions = {}): SearchS
       await ready;
       do {
         again = false;
-        while (held) await held;
+        await indexing.passed();
         const changed = await syncIndex(index, {
           ...options,
           pause: indexPause,

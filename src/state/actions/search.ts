@@ -7,7 +7,7 @@ import { buildTreeIndex, deepestLeafFrom, pathToRoot } from "../../core/session/
 import { getEntries, moveLeaf } from "../../db/entries";
 import type { ChatSearchAnswer } from "../../db/search/client";
 import { getSession } from "../../db/sessions";
-import { useMaintenanceStore, useStreamStore, useUiStore } from "../stores";
+import { useUiStore } from "../stores";
 import { reportActionError } from "./report-error";
 import { openSession } from "./sessions";
 
@@ -22,34 +22,11 @@ export function startChatSearch(): void {
     .catch(() => {}); // the first query tries again
 }
 
-/** A message is being stored or answered in some chat (not a reply kept on screen unsaved). */
-function sending(): boolean {
-  if (Object.keys(useMaintenanceStore.getState().busy).length > 0) return true;
-  return Object.values(useStreamStore.getState().replies).some((r) => r !== undefined && r.phase !== "unsaved");
-}
-
-/**
- * Holds the search worker's background indexing while a message is sent and answered, from the
- * Enter to the reply's end: indexing a big chat (after an import, or a tab that never stayed open
- * long enough to save the index) read the database in batches beside the send, and the first token
- * of a reply in a 20,000-entry chat came twice as late as in a small one. Returns the stop function.
- */
-export function holdSearchWhileSending(): () => void {
-  let held = false;
-  const update = () => {
-    const now = sending();
-    if (now === held) return;
-    held = now;
-    void client()
-      .then((c) => c.holdIndexing(now))
-      .catch(() => {});
-  };
-  const stopMaintenance = useMaintenanceStore.subscribe(update);
-  const stopStream = useStreamStore.subscribe(update);
-  return () => {
-    stopMaintenance();
-    stopStream();
-  };
+/** Holds the search worker's background indexing, or lets it go on (hold-while-sending.ts). */
+export function holdSearchIndexing(held: boolean): void {
+  void client()
+    .then((c) => c.holdIndexing(held))
+    .catch(() => {});
 }
 
 export async function searchChats(query: string): Promise<ChatSearchAnswer | null> {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { NO_COST, totalCost } from "../../core/cost/cost";
 import type { Entry, MessageEntry, Session } from "../../core/session/entries";
 import { type EntryId, newEntryId, newSessionId } from "../../core/session/ids";
 import { buildTreeIndex, pathToRoot, siblingsOf } from "../../core/session/tree";
@@ -31,12 +32,20 @@ function viewOf(entries: Entry[], leafId: EntryId | null): SessionView {
   return {
     session: session(leafId),
     index,
+    cost: totalCost(entries),
     path: leafId ? pathToRoot(index, leafId) : [],
     loaded: true,
     complete: true,
   };
 }
-const EMPTY: SessionView = { session: undefined, index: buildTreeIndex([]), path: [], loaded: false, complete: false };
+const EMPTY: SessionView = {
+  session: undefined,
+  index: buildTreeIndex([]),
+  cost: NO_COST,
+  path: [],
+  loaded: false,
+  complete: false,
+};
 
 describe("the chat as shown right after Enter", () => {
   const q = message(null, "user", "Q");

@@ -30,6 +30,7 @@ export function withPendingSend(view: SessionView, pending: PendingSend | undefi
     return {
       session: { ...target.session, leafId: entry.id },
       index: buildTreeIndex([entry]),
+      cost: view.cost,
       path: [entry],
       loaded: true,
       complete: true,
@@ -49,6 +50,7 @@ export function withPendingSend(view: SessionView, pending: PendingSend | undefi
   return {
     session: { ...view.session, leafId: entry.id },
     index: indexWith(view.index, entry),
+    cost: view.cost,
     path: [...view.path, entry],
     loaded: view.loaded,
     complete: view.complete,

@@ -1,5 +1,5 @@
 import { useMemo } from "react";
-import { describeTotal, totalCost } from "../../core/cost/cost";
+import { describeTotal } from "../../core/cost/cost";
 import type { SessionView } from "../hooks";
 
 /**
@@ -7,10 +7,9 @@ import type { SessionView } from "../hooks";
  * usage and while the chat opens (only the end of its path is read: a part would be a wrong sum).
  */
 export function useChatCost(view: SessionView): string {
-  const { complete } = view;
+  const { complete, cost } = view;
   return useMemo(() => {
     if (!complete) return "";
-    const total = totalCost(view.index.byId.values());
-    return total.priced + total.unknown === 0 ? "" : describeTotal(total);
-  }, [view.index, complete]);
+    return cost.priced + cost.unknown === 0 ? "" : describeTotal(cost);
+  }, [cost, complete]);
 }
