@@ -68,7 +68,6 @@ export const holdTreeReads = (held: boolean): void => treeReads.set(held);
 let known: {
   sessionId: SessionId;
   entries: Entry[];
-  ids: Set<EntryId>;
   inFlight: EntryId[];
   /** When the last read began (ms): a re-run reads back to a margin before it, however long ago. */
   readAt: number;
@@ -114,22 +113,22 @@ export const liveSessionWithEntries = async (
     // Another chat's read may have replaced `known` meanwhile (a switch): then read this one whole.
     const base = known;
     if (base?.sessionId === sessionId) {
-      const { ids } = base;
-      const fresh = recent.filter((e) => e.sessionId === sessionId && !ids.has(e.id));
+      // Of the known entries only those from `since` on can be among `recent` (id order).
+      const knownRecent = new Set(base.entries.slice(firstAtOrAfter(base.entries, since)).map((e) => e.id));
+      const fresh = recent.filter((e) => e.sessionId === sessionId && !knownRecent.has(e.id));
       const entries =
-        fresh.length === 0
-          ? base.entries
-          : remember(sessionId, withFresh(base.entries, fresh), ids, fresh, inFlight, readAt);
+        fresh.length === 0 ? base.entries : remember(sessionId, withFresh(base.entries, fresh), inFlight, readAt);
       if (known) {
         known.inFlight = inFlight;
         known.readAt = Math.max(known.readAt, readAt);
       }
-      if (session.leafId === null || ids.has(session.leafId)) return answer(session, entries);
+      const leafId = session.leafId;
+      if (leafId === null || entries[firstAtOrAfter(entries, leafId)]?.id === leafId) return answer(session, entries);
     }
   }
   // Kept in the querier's context (Dexie.waitFor), so the chunks after a hold are still observed.
   const entries = sortedById(await getEntriesInChunks(sessionId, ENTRY_CHUNK, () => Dexie.waitFor(treeReads.passed())));
-  remember(sessionId, entries, new Set(), entries, inFlight, readAt);
+  remember(sessionId, entries, inFlight, readAt);
   return answer(session, entries);
 };
 
@@ -164,17 +163,24 @@ function withFresh(known: readonly Entry[], fresh: Entry[]): Entry[] {
   return last === undefined || last.id < fresh[0]!.id ? merged : merged.sort(byId);
 }
 
-/** Keeps `entries` (in id order) as the session's known entries, `ids` (theirs once `added` are in); returns them. */
-function remember(
-  sessionId: SessionId,
-  entries: Entry[],
-  ids: Set<EntryId>,
-  added: readonly Entry[],
-  inFlight: EntryId[],
-  readAt: number,
-): Entry[] {
-  for (const e of added) ids.add(e.id);
-  known = { sessionId, entries, ids, inFlight, readAt };
+/**
+ * Where the first entry with an id at or after `id` is in `entries` (id order), by binary search:
+ * no set of a 20,000-entry chat's ids is built at its read, nor looked through at each re-run.
+ */
+function firstAtOrAfter(entries: readonly Entry[], id: EntryId): number {
+  let lo = 0;
+  let hi = entries.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (entries[mid]!.id < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Keeps `entries` (in id order) as the session's known entries; returns them. */
+function remember(sessionId: SessionId, entries: Entry[], inFlight: EntryId[], readAt: number): Entry[] {
+  known = { sessionId, entries, inFlight, readAt };
   return entries;
 }
 

@@ -13,6 +13,9 @@ describe("estimateTokens", () => {
     expect(estimateTokens("日本語")).toBe(3);
     expect(estimateTokens("👍👍")).toBe(2);
     expect(estimateTokens("ok 日本")).toBe(1 + 2);
+    // One wide character at the very end of long Latin text still counts as one.
+    expect(estimateTokens(`${"x".repeat(4_000)}日`)).toBe(1_000 + 1);
+    expect(estimateTokens(`${"x".repeat(3_999)}\u2e7f`)).toBe(1_000); // just below the wide range
   });
 
   it("is monotonic: appending text never lowers the estimate", () => {

@@ -12,8 +12,14 @@ export const CHARS_PER_TOKEN_ESTIMATE = 4;
 /** Code points from here up (CJK, most symbols, emoji) are counted as one token each. */
 const WIDE_CODE_POINT_START = 0x2e80;
 
+/** A UTF-16 unit from WIDE_CODE_POINT_START up (surrogates, which only wide code points use, included). */
+const HAS_WIDE_UNIT = new RegExp(`[\\u${WIDE_CODE_POINT_START.toString(16)}-\\uffff]`);
+
 /** Estimated token count of `text` (0 for ""). A `countText` for `contextTokens` / `contextUsage`. */
 export function estimateTokens(text: string): number {
+  // Most text has no wide character: one native scan instead of a loop over every character (the
+  // estimate of a 2,000-message context was ~10 ms of a chat's opening).
+  if (!HAS_WIDE_UNIT.test(text)) return Math.ceil(text.length / CHARS_PER_TOKEN_ESTIMATE);
   let narrow = 0;
   let wide = 0;
   for (let i = 0; i < text.length; i++) {
