@@ -254,20 +254,22 @@ describe("getEntriesInChunks", () => {
       bParent = eb.id;
     }
     for (const chunk of [1, 5, 7, 23, 400]) {
-      expect(await getEntriesInChunks(a.id, chunk)).toEqual(await getEntries(a.id));
-      expect(await getEntriesInChunks(b.id, chunk)).toEqual(await getEntries(b.id));
+      expect(await getEntriesInChunks(a.id, { chunk })).toEqual(await getEntries(a.id));
+      expect(await getEntriesInChunks(b.id, { chunk })).toEqual(await getEntries(b.id));
     }
-    expect((await getEntriesInChunks(a.id, 5)).map((e) => e.type === "message" && e.content)).toHaveLength(23);
+    expect((await getEntriesInChunks(a.id, { chunk: 5 })).map((e) => e.type === "message" && e.content)).toHaveLength(
+      23,
+    );
   });
 
   it("is empty for an unknown session or one with no entries", async () => {
     const s = makeSession();
     await createSession(s, []);
-    expect(await getEntriesInChunks(s.id, 2)).toEqual([]);
-    expect(await getEntriesInChunks(newSessionId(), 2)).toEqual([]);
+    expect(await getEntriesInChunks(s.id, { chunk: 2 })).toEqual([]);
+    expect(await getEntriesInChunks(newSessionId(), { chunk: 2 })).toEqual([]);
   });
 
-  it("waits at `between` before each request after the first (a hold stops the read there)", async () => {
+  it("waits at `between` before each request after the first (a hold stops the read there), hands over each part", async () => {
     const s = makeSession();
     let parent: EntryId | null = null;
     const entries = Array.from({ length: 5 }, (_, i) => {
@@ -282,9 +284,14 @@ describe("getEntriesInChunks", () => {
     });
     let waits = 0;
     let done = false;
-    const read = getEntriesInChunks(s.id, 2, () => {
-      waits++;
-      return gate;
+    const parts: number[] = [];
+    const read = getEntriesInChunks(s.id, {
+      chunk: 2,
+      between: () => {
+        waits++;
+        return gate;
+      },
+      onChunk: (part) => parts.push(part.length),
     }).then((all) => {
       done = true;
       return all;
@@ -294,6 +301,7 @@ describe("getEntriesInChunks", () => {
     open();
     expect((await read).map((e) => e.id)).toEqual(entries.map((e) => e.id));
     expect(waits).toBe(2); // 3 requests of 2, 2, 1
+    expect(parts).toEqual([2, 2, 1]);
   });
 });
 

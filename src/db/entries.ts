@@ -82,15 +82,27 @@ export const ENTRY_CHUNK = 400;
  * own task, so a 10,000-entry chat no longer holds the main thread for one 13 MB read. Entries of
  * other sessions whose ids fall inside a run (chats written at the same time) are read and dropped.
  */
+/** How `getEntriesInChunks` reads. */
+export type ChunkedRead = {
+  /** Entries per request (default ENTRY_CHUNK). */
+  chunk?: number;
+  /** Awaited before each request after the first (a hold: hold.ts). */
+  between?: () => Promise<void>;
+  /** Given each request's entries of the session as they arrive, to do their share of work then. */
+  onChunk?: (entries: readonly Entry[]) => void;
+};
+
 export async function getEntriesInChunks(
   sessionId: SessionId,
-  chunk: number = ENTRY_CHUNK,
-  /** Awaited before each request after the first (a hold: hold.ts). */
-  between: () => Promise<void> = async () => {},
+  { chunk = ENTRY_CHUNK, between = async () => {}, onChunk = () => {} }: ChunkedRead = {},
 ): Promise<Entry[]> {
   const db = getDb();
   const ids = (await db.entries.where("sessionId").equals(sessionId).primaryKeys()) as EntryId[];
-  if (ids.length <= chunk) return ids.length === 0 ? [] : db.entries.where("sessionId").equals(sessionId).toArray();
+  if (ids.length <= chunk) {
+    const all = ids.length === 0 ? [] : await db.entries.where("sessionId").equals(sessionId).toArray();
+    onChunk(all);
+    return all;
+  }
   // One request at a time: the tree is read in the background while the chat is already usable,
   // and a write (the user's send) waits for every read queued before it — with all of them issued
   // at once, a send in a 20,000-entry chat waited for the whole tree (1.8 s to the first token).
@@ -100,7 +112,9 @@ export async function getEntriesInChunks(
     const first = ids[i]!;
     const last = ids[Math.min(i + chunk, ids.length) - 1]!;
     const run = await db.entries.where(":id").between(first, last, true, true).toArray();
-    for (const e of run) if (e.sessionId === sessionId) result.push(e);
+    const mine = run.filter((e) => e.sessionId === sessionId);
+    for (const e of mine) result.push(e);
+    onChunk(mine);
   }
   return result;
 }

@@ -1,6 +1,7 @@
 import "fake-indexeddb/auto";
 import { liveQuery } from "dexie";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { NO_COST } from "../core/cost/cost";
 import { asEntryId, type SessionId } from "../core/session/ids";
 import { finalizeDraft, saveDraft } from "./drafts";
 import { appendEntries } from "./entries";
@@ -176,6 +177,9 @@ describe("liveSessionWithEntries", () => {
     const latest = view.results.at(-1);
     expect(latest?.entries.map((e) => e.id)).toContain(reply.id);
     expect(latest?.entries).toHaveLength(32);
+    // The index came with the read and was extended by the reply, under its parent.
+    expect([...(latest?.index.byId.keys() ?? [])].sort()).toEqual(latest?.entries.map((e) => e.id).sort());
+    expect(latest?.index.childrenOf.get(a.u.id)?.map((e) => e.id)).toContain(reply.id);
 
     const elsewhere = assistantMessage(b.id, b.u.id, "B reply");
     const runs = view.results.length;
@@ -212,7 +216,9 @@ describe("liveSessionWithEntries", () => {
     const view = watch(() => liveSessionWithEntries(a.id));
     await eventually(() => expect(view.results).toHaveLength(1));
     await deleteSession(a.id);
-    await eventually(() => expect(view.results.at(-1)).toEqual({ session: undefined, entries: [] }));
+    await eventually(() => expect(view.results.at(-1)).toMatchObject({ session: undefined, entries: [] }));
+    expect(view.results.at(-1)?.index.byId.size).toBe(0);
+    expect(view.results.at(-1)?.cost).toEqual(NO_COST);
     view.stop();
   });
 });

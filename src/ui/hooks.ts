@@ -1,11 +1,11 @@
 /** Live reads for components: narrow indexed queries (db/live.ts) plus core derivations. */
 import { useLiveQuery } from "dexie-react-hooks";
-import { useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
-import { type CostTotal, totalCost, withCosts } from "../core/cost/cost";
+import { useDeferredValue, useEffect, useMemo, useState } from "react";
+import { type CostTotal, NO_COST } from "../core/cost/cost";
 import type { Entry, Session } from "../core/session/entries";
 import type { SessionId } from "../core/session/ids";
-import { appendedTo, buildTreeIndex, extendTreeIndex, pathToRoot, type TreeIndex } from "../core/session/tree";
-import { liveSessionTail, liveSessionWithEntries } from "../db/live";
+import { buildTreeIndex, pathToRoot, type TreeIndex } from "../core/session/tree";
+import { liveSessionTail, liveSessionWithEntries, type SessionWithTree } from "../db/live";
 import { fillsFirstScreen } from "./chat/row-estimate";
 
 export type SessionView = {
@@ -25,46 +25,23 @@ export type SessionView = {
 };
 
 const EMPTY: Entry[] = [];
-const NO_SESSION = { session: undefined, entries: EMPTY };
+const NO_SESSION: SessionWithTree = { session: undefined, entries: EMPTY, index: buildTreeIndex([]), cost: NO_COST };
 
 /**
  * One read of the open chat, tagged with the chat it was made for: the end of the path first
  * (`tail`), then the whole tree (`tree`).
  */
 type Tagged =
-  | { kind: "tree"; forId: SessionId | null; session: Session | undefined; entries: Entry[] }
+  | ({ kind: "tree"; forId: SessionId | null } & SessionWithTree)
   | { kind: "tail"; forId: SessionId; session: Session | undefined; entries: Entry[]; whole: boolean };
 // The same read answered again (nothing changed) gets the same tagged object: no re-render.
 const tagged = new WeakMap<object, Tagged>();
-function tag(forId: SessionId | null, read: { session: Session | undefined; entries: Entry[] }): Tagged {
+function tag(forId: SessionId | null, read: SessionWithTree): Tagged {
   const before = tagged.get(read);
   if (before?.kind === "tree" && before.forId === forId) return before;
   const result = { kind: "tree" as const, forId, ...read };
   tagged.set(read, result);
   return result;
-}
-
-/** A value derived from a chat's entries: built from all of them, or extended by appended ones. */
-type AppendFold<T> = { build: (entries: readonly Entry[]) => T; extend: (value: T, added: readonly Entry[]) => T };
-
-const TREE_INDEX: AppendFold<TreeIndex> = { build: buildTreeIndex, extend: extendTreeIndex };
-const COST: AppendFold<CostTotal> = { build: totalCost, extend: withCosts };
-
-/**
- * `fold` of `entries`, extended at an append instead of rebuilt (appendedTo): rebuilding a
- * 20,000-entry chat's index at each append of a send was ~50 ms of the page's thread each time,
- * and summing its cost again ~10 ms. What an append costs is then the entries it brings.
- */
-function useAppendFold<T>(entries: readonly Entry[], fold: AppendFold<T>): T {
-  const last = useRef<{ entries: readonly Entry[]; value: T } | null>(null);
-  return useMemo(() => {
-    // A render React discards still leaves a matching pair: the next one extends from it correctly.
-    const prev = last.current;
-    const added = prev ? appendedTo(prev.entries, entries) : null;
-    const value = prev && added ? fold.extend(prev.value, added) : fold.build(entries);
-    last.current = { entries, value };
-    return value;
-  }, [entries, fold]);
 }
 
 export function useSessionView(sessionId: SessionId | null): SessionView {
@@ -104,10 +81,13 @@ export function useSessionView(sessionId: SessionId | null): SessionView {
   const found = data === undefined ? undefined : (data.session ?? null);
   const session = found ?? undefined;
   const entries = data?.entries;
-  const index = useAppendFold(entries ?? EMPTY, TREE_INDEX);
-  const cost = useAppendFold(entries ?? EMPTY, COST);
-  const leafId = session?.leafId ?? null;
+  // The whole tree's index and cost come with its read (built as it arrives, extended at appends:
+  // db/live.ts); the end of the path read first is indexed here (a few entries).
   const tailPath = data?.kind === "tail" ? data.entries : null;
+  const tailIndex = useMemo(() => buildTreeIndex(tailPath ?? EMPTY), [tailPath]);
+  const index = data?.kind === "tree" ? data.index : tailIndex;
+  const cost = data?.kind === "tree" ? data.cost : NO_COST;
+  const leafId = session?.leafId ?? null;
   const path = useMemo(() => tailPath ?? (leafId ? pathToRoot(index, leafId) : EMPTY), [tailPath, index, leafId]);
   return {
     session,

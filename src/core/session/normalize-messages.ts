@@ -56,7 +56,9 @@ export function isReasoningReplayable(block: ReasoningBlock, targetApi: ApiKind,
   );
 }
 
-const isBlankText = (b: TextBlock): boolean => b.text.trim() === "";
+// A search for the first non-blank character, not `trim()`: that copied every message's whole text
+// (`\s` is exactly the whitespace `trim` removes).
+const isBlankText = (b: TextBlock): boolean => !/\S/.test(b.text);
 
 function cleanUser(m: ContextUserMessage): ContextUserMessage | null {
   // Providers reject empty and whitespace-only text blocks; nothing else in a user message counts.

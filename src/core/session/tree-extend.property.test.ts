@@ -1,13 +1,15 @@
 /**
- * extendTreeIndex equals building the index afresh from all the entries: random trees (parents
- * before or after their children in the input, dangling parents, repeated ids, equal timestamps),
- * split at a random point.
+ * Building the index in parts (treeIndexBuilder, buildTreeIndex) equals the index by its plain
+ * definition, and extendTreeIndex equals building it afresh from all the entries: random trees
+ * (parents before or after their children in the input, dangling parents, repeated ids, equal
+ * timestamps), split at random points.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { at, u } from "../testing/entries";
 import type { Entry } from "./entries";
-import { appendedTo, buildTreeIndex, extendTreeIndex, type TreeIndex } from "./tree";
+import type { EntryId } from "./ids";
+import { buildTreeIndex, compareEntries, extendTreeIndex, type TreeIndex, treeIndexBuilder } from "./tree";
 
 /** An index as plain data: every map as sorted pairs, every list in its order. */
 function shape(index: TreeIndex) {
@@ -33,6 +35,39 @@ const entries = fc
     specs.map((s) => at(u(`e${s.id}`, `text ${s.id}`), s.parent < 0 ? null : `e${s.parent}`, s.createdAt)),
   );
 
+/** The index by its definition, written plainly: the later of two entries with one id wins. */
+function plainIndex(all: readonly Entry[]): TreeIndex {
+  const byId = new Map<EntryId, Entry>();
+  for (const e of all) byId.set(e.id, e);
+  const children = new Map<EntryId, Entry[]>();
+  const roots: Entry[] = [];
+  for (const e of byId.values()) {
+    if (e.parentId === null || !byId.has(e.parentId)) roots.push(e);
+    else children.set(e.parentId, [...(children.get(e.parentId) ?? []), e]);
+  }
+  for (const list of children.values()) list.sort(compareEntries);
+  return { byId, childrenOf: children, roots: roots.sort(compareEntries) };
+}
+
+describe("treeIndexBuilder", () => {
+  it("gives the plain index of everything added, however the entries come in parts", () => {
+    fc.assert(
+      fc.property(entries, fc.array(fc.nat(), { maxLength: 5 }), (all, cuts) => {
+        const at = [...new Set(cuts.map((c) => (all.length === 0 ? 0 : c % (all.length + 1))))].sort((a, b) => a - b);
+        const builder = treeIndexBuilder();
+        let from = 0;
+        for (const to of [...at, all.length]) {
+          builder.add(all.slice(from, to));
+          from = Math.max(from, to);
+        }
+        expect(shape(builder.index())).toEqual(shape(plainIndex(all)));
+        expect(shape(buildTreeIndex(all))).toEqual(shape(plainIndex(all)));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
 describe("extendTreeIndex", () => {
   it("gives the index buildTreeIndex gives for all the entries", () => {
     fc.assert(
@@ -55,29 +90,5 @@ describe("extendTreeIndex", () => {
     expect(next.childrenOf.get(at(u("x", ""), null, 0).id)).toBe(base.childrenOf.get(at(u("x", ""), null, 0).id));
     expect(next.roots).toBe(base.roots);
     expect(extendTreeIndex(base, [])).toBe(base);
-  });
-});
-
-describe("appendedTo", () => {
-  const r = at(u("r", "root"), null, 1);
-  const x = at(u("x", "x"), "r", 2);
-  const y = at(u("y", "y"), "x", 3);
-  const z = at(u("z", "z"), "y", 4);
-
-  it("names the appended entries when the entries are the last ones plus new ones", () => {
-    expect(appendedTo([r, x, y], [r, x, y, z])).toEqual([z]);
-    expect(appendedTo([r, x, y], [r, x, y])).toEqual([]);
-  });
-
-  it("is null for a fresh read (new objects), an entry among the old ones, fewer entries, or nothing before", () => {
-    expect(appendedTo([r, x, z], [r, x, y, z])).toBeNull();
-    expect(
-      appendedTo(
-        [r, x, z],
-        [r, x, z].map((e) => ({ ...e })),
-      ),
-    ).toBeNull();
-    expect(appendedTo([r, x, y], [r, x])).toBeNull();
-    expect(appendedTo([], [r, x])).toBeNull();
   });
 });
