@@ -75,13 +75,6 @@ export async function getEntries(sessionId: SessionId): Promise<Entry[]> {
 /** Entries per request of `getEntriesInChunks`: ~1.3 MB of a typical big chat, well under 50 ms to clone. */
 export const ENTRY_CHUNK = 400;
 
-/**
- * Every entry of the session, in id order, like `getEntries`, read as several small requests
- * instead of one: the session's ids first (keys only, cheap), then consecutive runs of `chunk` ids
- * each as one primary-key range. The page deserializes (and a live query clones) each answer in its
- * own task, so a 10,000-entry chat no longer holds the main thread for one 13 MB read. Entries of
- * other sessions whose ids fall inside a run (chats written at the same time) are read and dropped.
- */
 /** How `getEntriesInChunks` reads. */
 export type ChunkedRead = {
   /** Entries per request (default ENTRY_CHUNK). */
@@ -92,6 +85,13 @@ export type ChunkedRead = {
   onChunk?: (entries: readonly Entry[]) => void;
 };
 
+/**
+ * Every entry of the session, in id order, like `getEntries`, read as several small requests
+ * instead of one: the session's ids first (keys only, cheap), then consecutive runs of `chunk` ids
+ * each as one primary-key range. The page deserializes (and a live query clones) each answer in its
+ * own task, so a 10,000-entry chat no longer holds the main thread for one 13 MB read. Entries of
+ * other sessions whose ids fall inside a run (chats written at the same time) are read and dropped.
+ */
 export async function getEntriesInChunks(
   sessionId: SessionId,
   { chunk = ENTRY_CHUNK, between = async () => {}, onChunk = () => {} }: ChunkedRead = {},

@@ -10,7 +10,7 @@
 import Dexie from "dexie";
 import { type CostTotal, NO_COST, withCosts } from "../core/cost/cost";
 import type { Entry, Session } from "../core/session/entries";
-import { type BlobId, type EntryId, firstEntryIdAt, type SessionId } from "../core/session/ids";
+import { type BlobId, compareIds, type EntryId, firstEntryIdAt, type SessionId } from "../core/session/ids";
 import { buildTreeIndex, extendTreeIndex, type TreeIndex, treeIndexBuilder } from "../core/session/tree";
 import { getBlob } from "./blobs";
 import { getEntries, getEntriesInChunks } from "./entries";
@@ -76,7 +76,8 @@ export type ChatTree = { entries: Entry[]; index: TreeIndex; cost: CostTotal };
 /** A session with its whole tree (`session` undefined: no such session). */
 export type SessionWithTree = { session: Session | undefined } & ChatTree;
 
-const NO_TREE: ChatTree = { entries: [], index: buildTreeIndex([]), cost: NO_COST };
+/** The tree of no session (or of one not read). */
+export const NO_TREE: ChatTree = { entries: [], index: buildTreeIndex([]), cost: NO_COST };
 
 /** The open session's tree as last read, so a re-run reads only what is new (one session at a time). */
 let known: {
@@ -163,7 +164,7 @@ function answer(session: Session, tree: ChatTree): SessionWithTree {
   return result;
 }
 
-const byId = (a: Entry, b: Entry): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+const byId = (a: Entry, b: Entry): number => compareIds(a.id, b.id);
 
 /** `entries` in id order (sorted in place when they are not). */
 function sortedById(entries: Entry[]): Entry[] {

@@ -4,7 +4,7 @@
  */
 import type { ChatParams } from "../core/session/chat-params";
 import type { Entry, ModelRef, Session } from "../core/session/entries";
-import type { EntryId, SessionId } from "../core/session/ids";
+import { compareIds, type EntryId, type SessionId } from "../core/session/ids";
 import { addEntriesChecked } from "./append-tx";
 import { EntryNotInSessionError, SessionNotFoundError } from "./errors";
 import { type GroveDb, getDb } from "./schema";
@@ -45,7 +45,7 @@ export async function childSessions(sessionId: SessionId): Promise<Session[]> {
   const rows = await getDb()
     .sessions.filter((s) => s.parentSessionId === sessionId)
     .toArray();
-  return rows.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return rows.sort((a, b) => a.createdAt - b.createdAt || compareIds(a.id, b.id));
 }
 
 /** A title the user chose: automatic titles never replace it. @throws SessionNotFoundError */

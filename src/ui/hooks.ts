@@ -5,7 +5,7 @@ import { type CostTotal, NO_COST } from "../core/cost/cost";
 import type { Entry, Session } from "../core/session/entries";
 import type { SessionId } from "../core/session/ids";
 import { buildTreeIndex, pathToRoot, type TreeIndex } from "../core/session/tree";
-import { liveSessionTail, liveSessionWithEntries, type SessionWithTree } from "../db/live";
+import { liveSessionTail, liveSessionWithEntries, NO_TREE, type SessionWithTree } from "../db/live";
 import { fillsFirstScreen } from "./chat/row-estimate";
 
 export type SessionView = {
@@ -25,7 +25,7 @@ export type SessionView = {
 };
 
 const EMPTY: Entry[] = [];
-const NO_SESSION: SessionWithTree = { session: undefined, entries: EMPTY, index: buildTreeIndex([]), cost: NO_COST };
+const NO_SESSION: SessionWithTree = { session: undefined, ...NO_TREE };
 
 /**
  * One read of the open chat, tagged with the chat it was made for: the end of the path first

@@ -4,7 +4,7 @@
  * `parentSessionId`), generation by generation. Pure: takes the session rows.
  */
 import type { Session } from "../session/entries";
-import type { SessionId } from "../session/ids";
+import { compareIds, type SessionId } from "../session/ids";
 
 export type LineageStep = {
   /** 0 for the session asked about; negative for the sessions it continues, positive for later ones. */
@@ -13,7 +13,7 @@ export type LineageStep = {
   readonly sessions: readonly Session[];
 };
 
-const byCreated = (a: Session, b: Session) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+const byCreated = (a: Session, b: Session) => a.createdAt - b.createdAt || compareIds(a.id, b.id);
 
 /** The chain around `currentId`; empty when the session is not among `sessions`. */
 export function sessionLineage(sessions: readonly Session[], currentId: SessionId): LineageStep[] {

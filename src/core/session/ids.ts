@@ -20,6 +20,9 @@ export const newBlobId = (): BlobId => uuidv7() as BlobId;
 export const asSessionId = (s: string): SessionId => s as SessionId;
 export const asEntryId = (s: string): EntryId => s as EntryId;
 
+/** Ids in their order (UUIDv7: creation order), for sorting. */
+export const compareIds = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 /**
  * The smallest UUIDv7 of the millisecond `ms`: every entry id made at or after `ms` sorts at or
  * above it (ids are UUIDv7, so a primary-key range from it reads the entries made since then).

@@ -7,7 +7,7 @@
  * No I/O here, and nothing is mutated: entries are append-only, children are derived.
  */
 import { type Entry, messageText } from "./entries";
-import type { EntryId } from "./ids";
+import { compareIds, type EntryId } from "./ids";
 
 export type TreeIndex = {
   readonly byId: ReadonlyMap<EntryId, Entry>;
@@ -25,7 +25,7 @@ const NO_ENTRIES: readonly Entry[] = Object.freeze([]);
 /** Oldest first: createdAt, then id (ids are UUIDv7, so this is creation order too). */
 export function compareEntries(a: Entry, b: Entry): number {
   if (a.createdAt !== b.createdAt) return a.createdAt - b.createdAt;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+  return compareIds(a.id, b.id);
 }
 
 /** Builds the index in O(n log n). If two entries share an id, the later one in the input wins. */
