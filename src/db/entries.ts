@@ -3,6 +3,7 @@
  * their session (sessions.ts deleteSession). Every write is one rw transaction over sessions +
  * entries, so "append entries, move the leaf" can never half-happen.
  */
+import Dexie from "dexie";
 import type { Entry, Session } from "../core/session/entries";
 import type { EntryId, SessionId } from "../core/session/ids";
 import {
@@ -87,36 +88,34 @@ export type ChunkedRead = {
 
 /**
  * Every entry of the session, in id order, like `getEntries`, read as several small requests
- * instead of one: the session's ids first (keys only, cheap), then consecutive runs of `chunk` ids
- * each as one primary-key range. The page deserializes (and a live query clones) each answer in its
- * own task, so a 10,000-entry chat no longer holds the main thread for one 13 MB read. Entries of
- * other sessions whose ids fall inside a run (chats written at the same time) are read and dropped.
+ * instead of one: each reads the next `chunk` entries of the session's [sessionId+id] index after
+ * the last id read. The page deserializes (and a live query clones) each answer in its own task,
+ * so a 10,000-entry chat no longer holds the main thread for one 13 MB read. Entries appended
+ * meanwhile have newer ids (UUIDv7): a later request finds them, or a live query's re-run does.
+ * No request reads all of the session's ids: in a live query Dexie records each key a query
+ * answers, and recording 10,000 at once was a 100 ms task.
  */
 export async function getEntriesInChunks(
   sessionId: SessionId,
   { chunk = ENTRY_CHUNK, between = async () => {}, onChunk = () => {} }: ChunkedRead = {},
 ): Promise<Entry[]> {
   const db = getDb();
-  const ids = (await db.entries.where("sessionId").equals(sessionId).primaryKeys()) as EntryId[];
-  if (ids.length <= chunk) {
-    const all = ids.length === 0 ? [] : await db.entries.where("sessionId").equals(sessionId).toArray();
-    onChunk(all);
-    return all;
-  }
+  const result: Entry[] = [];
   // One request at a time: the tree is read in the background while the chat is already usable,
   // and a write (the user's send) waits for every read queued before it — with all of them issued
   // at once, a send in a 20,000-entry chat waited for the whole tree (1.8 s to the first token).
-  const result: Entry[] = [];
-  for (let i = 0; i < ids.length; i += chunk) {
-    if (i > 0) await between();
-    const first = ids[i]!;
-    const last = ids[Math.min(i + chunk, ids.length) - 1]!;
-    const run = await db.entries.where(":id").between(first, last, true, true).toArray();
-    const mine = run.filter((e) => e.sessionId === sessionId);
-    for (const e of mine) result.push(e);
-    onChunk(mine);
+  for (let last: EntryId | undefined; ; ) {
+    if (last !== undefined) await between();
+    const part = await db.entries
+      .where("[sessionId+id]")
+      .between([sessionId, last ?? Dexie.minKey], [sessionId, Dexie.maxKey], last === undefined, true)
+      .limit(chunk)
+      .toArray();
+    for (const e of part) result.push(e);
+    onChunk(part);
+    if (part.length < chunk) return result;
+    last = part[part.length - 1]!.id;
   }
-  return result;
 }
 
 export async function getEntry(id: EntryId): Promise<Entry | undefined> {

@@ -10,6 +10,7 @@ import {
   fromV3,
   fromV4,
   fromV7,
+  fromV9,
   type Rows,
   type SchemaFixture,
   SHIPPED_STORES,
@@ -94,8 +95,8 @@ describe("schema versions", () => {
     await expectUpgradeKeepsEveryRow(fromV3);
     // Gone from IndexedDB itself, not just from Dexie's view of it.
     const store = getDb().backendDB().transaction("entries", "readonly").objectStore("entries");
-    expect([...store.indexNames]).toEqual(["sessionId"]);
-    expect(getDb().entries.schema.indexes.map((i) => i.name)).toEqual(["sessionId"]);
+    expect([...store.indexNames]).not.toContain("[sessionId+parentId]");
+    expect(getDb().entries.schema.indexes.map((i) => i.name)).not.toContain("[sessionId+parentId]");
   });
 
   it("v6 and v7 open a v4 database, keeps every row and add the empty searchIndex and sync tables", async () => {
@@ -108,6 +109,20 @@ describe("schema versions", () => {
     await expectUpgradeKeepsEveryRow(fromV7);
     expect(await getDb().searchIndex.count()).toBe(0);
     expect(await getDb().syncMeta.count()).toBe(2);
+  });
+
+  it("v10 opens a v9 database, keeps every row and indexes the entries by [sessionId+id], in id order", async () => {
+    await expectUpgradeKeepsEveryRow(fromV9);
+    const store = getDb().backendDB().transaction("entries", "readonly").objectStore("entries");
+    expect([...store.indexNames].sort()).toEqual(["[sessionId+id]", "sessionId"]);
+    // Built from the rows that were there before the upgrade, not only from rows written since.
+    const sessionId = fromV9.rows.entries!.map((e) => (e as { sessionId: string }).sessionId)[0]!;
+    const viaIndex = await getDb()
+      .entries.where("[sessionId+id]")
+      .between([sessionId, Dexie.minKey], [sessionId, Dexie.maxKey])
+      .primaryKeys();
+    const fromRows = fromV9.rows.entries!.map((e) => (e as { id: string }).id).sort();
+    expect(viaIndex).toEqual(fromRows);
   });
 });
 

@@ -101,6 +101,17 @@ export const SCHEMA_VERSIONS: readonly SchemaVersion[] = [
     // once. It is a cache; the search worker rebuilds the index from the entries.
     upgrade: (tx) => tx.table("searchIndex").delete("chats"),
   },
+  {
+    version: 10,
+    stores: {
+      // Adds [sessionId+id]: a session's tree is read in id order a chunk at a time, each chunk
+      // starting after the last id read (db/entries.ts getEntriesInChunks). Before, the chunks were
+      // found from all of the session's ids read at once, and inside a live query Dexie recorded
+      // every one of those keys (10,000 inserts into its range set: a 100 ms task on the page).
+      entries: "id, sessionId, [sessionId+id]",
+    },
+    // Only an index is added: IndexedDB builds it from the rows, which are not touched.
+  },
 ];
 
 export const CURRENT_SCHEMA_VERSION = SCHEMA_VERSIONS[SCHEMA_VERSIONS.length - 1]!.version;

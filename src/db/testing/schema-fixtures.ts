@@ -66,6 +66,7 @@ export const SHIPPED_STORES: Readonly<Record<number, Readonly<Record<string, str
   6: { searchIndex: "key" },
   7: { syncState: "ref, docId, sessionId", syncMeta: "key" },
   9: {},
+  10: { entries: "id, sessionId, [sessionId+id]" },
 };
 
 /** Before v1: the database name exists but holds nothing (e.g. a first open that crashed). */
@@ -150,6 +151,28 @@ export const fromV7: SchemaFixture = {
       ...v7Rows,
       searchIndex: [{ key: "chats", data: { format: 1, index: "{}", chats: {} }, savedAt: 5 }],
     };
+  },
+  get expected(): Rows {
+    return v7Rows;
+  },
+};
+
+/** A v9 database with a branched chat and sync state: v10 only adds an index on the entries. */
+export const fromV9: SchemaFixture = {
+  fromVersion: 9,
+  get stores() {
+    return {
+      ...SHIPPED_STORES[1],
+      ...SHIPPED_STORES[2],
+      ...SHIPPED_STORES[3],
+      ...SHIPPED_STORES[4],
+      ...SHIPPED_STORES[6],
+      ...SHIPPED_STORES[7],
+      ...SHIPPED_STORES[9],
+    };
+  },
+  get rows(): Rows {
+    return v7Rows;
   },
   get expected(): Rows {
     return v7Rows;

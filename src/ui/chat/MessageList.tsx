@@ -11,6 +11,7 @@ import { LOADING_EARLIER_PX, openingLayout } from "./opening-layout";
 import { estimateRowHeight } from "./row-estimate";
 import { StreamingMessage } from "./StreamingMessage";
 import { useFollowOnResize } from "./use-follow-on-resize";
+import { useRamp } from "./use-ramp";
 
 /** How close to the bottom (px) counts as "following" the conversation. */
 const FOLLOW_THRESHOLD_PX = 80;
@@ -39,6 +40,8 @@ export function MessageList({ view, sessionId }: { view: SessionView; sessionId:
   const count = rows.length + (streaming ? 1 : 0);
   // Opening a chat draws the end of its path first (hooks.ts); the rest is being read.
   const opening = openingLayout(view.path, view.complete);
+  // The overscan rows join one per task once the chat is open (use-ramp.ts says why).
+  const overscan = useRamp(opening.overscan);
   const following = useRef(true);
   useFollowOnResize(scrollRef, following);
   // Only the user stops the following: rows measured or inserted above (a compaction card drawn at
@@ -77,6 +80,7 @@ export function MessageList({ view, sessionId }: { view: SessionView; sessionId:
     // While the chat opens: no overscan, room for "Loading earlier messages…", and the place kept
     // by row key as the rest of the path arrives above (opening-layout.ts).
     ...opening,
+    overscan,
   });
   // A row measured at mount re-renders the list (the rows now in view), and React flushes an
   // update made while it commits at once, in the same task: opening a long chat chained render,
