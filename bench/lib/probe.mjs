@@ -12,7 +12,8 @@
  * page load, the click event's timestamp for a click. Fields of `readOpenProbe`:
  * leaf (leaf article in the DOM), firstArticle (page loads only), painted (first frame after the
  * leaf: a task posted from the next requestAnimationFrame), settled (last DOM mutation under
- * `.message-scroll` before `quietMs` of quiet; null if not quiet within 5 s), readStart/readEnd/
+ * `.message-scroll` before `quietMs` of quiet, counted only once nothing matches `pendingSelector`
+ * when one is given; null if not quiet within 5 s), readStart/readEnd/
  * readRows (the app's `entries` read via the `sessionId` index; null when it did not read),
  * articlesAtLeaf/articlesSettled, leafVisible (inside the scroller's box when settled).
  */
@@ -42,7 +43,7 @@ export function installIdbProbe() {
 }
 
 /** Runs in the page. Must stay self-contained: it is serialized. */
-export function installOpenProbe({ leafSelector, mode, quietMs }) {
+export function installOpenProbe({ leafSelector, mode, quietMs, pendingSelector = null }) {
   const MAX_SETTLE_MS = 5000;
   const state = {
     mode,
@@ -109,7 +110,9 @@ export function installOpenProbe({ leafSelector, mode, quietMs }) {
       });
       const check = setInterval(() => {
         const t = performance.now();
-        const quiet = t - state.lastMutation >= quietMs;
+        // While `pendingSelector` is in the DOM (the chat is still opening) no quiet counts.
+        const open = pendingSelector === null || document.querySelector(pendingSelector) === null;
+        const quiet = open && t - state.lastMutation >= quietMs;
         if (quiet || t - state.leaf > MAX_SETTLE_MS) {
           clearInterval(check);
           state.settled = quiet ? state.lastMutation : null;

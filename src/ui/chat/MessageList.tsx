@@ -13,6 +13,13 @@ import { StreamingMessage } from "./StreamingMessage";
 import { useFollowOnResize } from "./use-follow-on-resize";
 import { useRamp } from "./use-ramp";
 
+/**
+ * Rows drawn when a chat opens: the last one, then one more above it per task (useRamp); from this
+ * step on, every row in range. In a fresh tab the first layout of each row of Markdown is costly
+ * (its fonts, its text), and three or four rows laid out at once were a task of 60–80 ms.
+ */
+const FIRST_ROWS_STEPS = 6;
+
 /** How close to the bottom (px) counts as "following" the conversation. */
 const FOLLOW_THRESHOLD_PX = 80;
 /** A scroll this soon (ms) after a wheel, touch, key or pointer press is the user's doing. */
@@ -42,6 +49,9 @@ export function MessageList({ view, sessionId }: { view: SessionView; sessionId:
   const opening = openingLayout(view.path, view.complete);
   // The overscan rows join one per task once the chat is open (use-ramp.ts says why).
   const overscan = useRamp(opening.overscan);
+  const firstRows = useRamp(FIRST_ROWS_STEPS, sessionId);
+  // Not while a reply is in flight: a chat's first message and its reply show at once, together.
+  const drawn = streaming || firstRows >= FIRST_ROWS_STEPS ? Number.POSITIVE_INFINITY : firstRows + 1;
   const following = useRef(true);
   useFollowOnResize(scrollRef, following);
   // Only the user stops the following: rows measured or inserted above (a compaction card drawn at
@@ -135,24 +145,27 @@ export function MessageList({ view, sessionId }: { view: SessionView; sessionId:
             Loading earlier messages…
           </p>
         )}
-        {virtualizer.getVirtualItems().map((row) => {
-          const item = rows[row.index];
-          return (
-            <div
-              key={row.key}
-              data-index={row.index}
-              ref={measure}
-              className="message-row"
-              style={{ transform: `translateY(${row.start}px)` }}
-            >
-              {item ? (
-                <EntryView row={item} view={view} />
-              ) : (
-                sessionId && <StreamingMessage sessionId={sessionId} joined={continuing} />
-              )}
-            </div>
-          );
-        })}
+        {virtualizer
+          .getVirtualItems()
+          .slice(-drawn)
+          .map((row) => {
+            const item = rows[row.index];
+            return (
+              <div
+                key={row.key}
+                data-index={row.index}
+                ref={measure}
+                className="message-row"
+                style={{ transform: `translateY(${row.start}px)` }}
+              >
+                {item ? (
+                  <EntryView row={item} view={view} />
+                ) : (
+                  sessionId && <StreamingMessage sessionId={sessionId} joined={continuing} />
+                )}
+              </div>
+            );
+          })}
       </div>
     </div>
   );

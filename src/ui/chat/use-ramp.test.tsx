@@ -37,3 +37,22 @@ describe("useRamp", () => {
     expect(result.current).toBe(1);
   });
 });
+
+describe("useRamp with a key", () => {
+  it("starts again from 0 when the key changes", async () => {
+    const { result, rerender } = renderHook(({ target, key }) => useRamp(target, key), {
+      initialProps: { target: 3, key: "a" },
+    });
+    await nextTask();
+    await nextTask();
+    expect(result.current).toBe(2);
+    rerender({ target: 3, key: "b" });
+    expect(result.current).toBe(0);
+    await nextTask();
+    expect(result.current).toBe(1);
+    await nextTask();
+    await nextTask();
+    await nextTask();
+    expect(result.current).toBe(3);
+  });
+});
