@@ -48,7 +48,7 @@ export function MessageList({ view, sessionId }: { view: SessionView; sessionId:
   // Opening a chat draws the end of its path first (hooks.ts); the rest is being read.
   const opening = openingLayout(view.path, view.complete);
   // The overscan rows join one per task once the chat is open (use-ramp.ts says why).
-  const overscan = useRamp(opening.overscan);
+  const overscan = useRamp(opening.overscan, sessionId);
   const firstRows = useRamp(FIRST_ROWS_STEPS, sessionId);
   // Not while a reply is in flight: a chat's first message and its reply show at once, together.
   const drawn = streaming || firstRows >= FIRST_ROWS_STEPS ? Number.POSITIVE_INFINITY : firstRows + 1;
