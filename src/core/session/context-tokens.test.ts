@@ -2,13 +2,7 @@ import { describe, expect, it } from "vitest";
 import { a, linkPath, text, thinking, u } from "../testing/entries";
 import { buildContext } from "./build-context";
 import { contextBlockText } from "./context";
-import {
-  contextTokens,
-  countContextTokens,
-  MESSAGE_OVERHEAD_TOKENS,
-  messageTokens,
-  systemTokens,
-} from "./context-tokens";
+import { contextTokens, countContextTokens, MESSAGE_OVERHEAD_TOKENS } from "./context-tokens";
 
 /** One token per character: makes the arithmetic visible. */
 const chars = (s: string) => s.length;
@@ -39,19 +33,5 @@ describe("contextTokens", () => {
 
   it("is zero for an empty path with no system prompt", () => {
     expect(contextTokens([], { systemPrompt: "", targetApi: "openai-chat" }, chars)).toBe(0);
-  });
-
-  it("is the system prompt's tokens plus each message's, so it can be counted a part at a time", () => {
-    const path = linkPath([u("u1", "12345"), a("a1", [text("123")]), u("u2", "1")]);
-    const opts = { systemPrompt: "sys", targetApi: "openai-chat" as const };
-    const built = buildContext(path, opts);
-    expect(systemTokens(built.system, chars)).toBe(3 + MESSAGE_OVERHEAD_TOKENS);
-    expect(built.messages.map((m) => messageTokens(m, chars))).toEqual(
-      [5, 3, 1].map((n) => n + MESSAGE_OVERHEAD_TOKENS),
-    );
-    expect(systemTokens(built.system, chars) + built.messages.reduce((n, m) => n + messageTokens(m, chars), 0)).toBe(
-      contextTokens(path, opts, chars),
-    );
-    expect(systemTokens("", chars)).toBe(0);
   });
 });

@@ -5,7 +5,7 @@
  */
 import { attachmentTokens } from "../attachments/attachment-tokens";
 import { type BuildContextOptions, buildContext } from "./build-context";
-import { type ContextMessage, contextBlockText, type LlmContext } from "./context";
+import { contextBlockText, type LlmContext } from "./context";
 import type { Entry } from "./entries";
 
 /**
@@ -18,33 +18,24 @@ export const MESSAGE_OVERHEAD_TOKENS = 4;
 /** Counts a piece of text in tokens. Must be pure and deterministic. */
 export type CountText = (text: string) => number;
 
-/** Tokens of a context's system prompt: none when it is empty, else its text and one message's overhead. */
-export function systemTokens(system: string, countText: CountText): number {
-  return system === "" ? 0 : MESSAGE_OVERHEAD_TOKENS + countText(system);
-}
-
 /**
- * Tokens of one message of a built context: every block's text (thinking blocks by their visible
- * text, reasoning items by their summary; signatures, redacted payloads and encrypted reasoning are
- * opaque and not counted), images and PDFs by their estimate (attachment-tokens.ts), plus
- * `MESSAGE_OVERHEAD_TOKENS`.
+ * Tokens in an already built context: the system prompt, then every block's text (thinking blocks
+ * by their visible text, reasoning items by their summary; signatures, redacted payloads and encrypted
+ * reasoning are opaque and not counted), images and PDFs by their estimate (attachment-tokens.ts), plus
+ * `MESSAGE_OVERHEAD_TOKENS` per message.
  */
-export function messageTokens(message: ContextMessage, countText: CountText): number {
-  let total = MESSAGE_OVERHEAD_TOKENS;
-  for (const block of message.content) {
-    // An image or a PDF costs its estimate (attachment-tokens.ts), not the tokens of its label.
-    total +=
-      block.type === "image" || block.type === "document"
-        ? attachmentTokens(block)
-        : countText(contextBlockText(block));
-  }
-  return total;
-}
-
-/** Tokens in an already built context: its system prompt and every message. */
 export function countContextTokens(context: LlmContext, countText: CountText): number {
-  let total = systemTokens(context.system, countText);
-  for (const message of context.messages) total += messageTokens(message, countText);
+  let total = context.system === "" ? 0 : MESSAGE_OVERHEAD_TOKENS + countText(context.system);
+  for (const message of context.messages) {
+    total += MESSAGE_OVERHEAD_TOKENS;
+    for (const block of message.content) {
+      // An image or a PDF costs its estimate (attachment-tokens.ts), not the tokens of its label.
+      total +=
+        block.type === "image" || block.type === "document"
+          ? attachmentTokens(block)
+          : countText(contextBlockText(block));
+    }
+  }
   return total;
 }
 

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from "react";
 import { thresholdFor } from "../../core/compaction/settings";
-import { type BuildContextOptions, buildContext } from "../../core/session/build-context";
-import { messageTokens, systemTokens } from "../../core/session/context-tokens";
+import type { BuildContextOptions } from "../../core/session/build-context";
+import { contextTokens } from "../../core/session/context-tokens";
 import type { Entry } from "../../core/session/entries";
 import { estimateTokens } from "../../core/tokens/estimate";
 import {
@@ -16,7 +16,6 @@ import { type ChatTarget, chatTarget, isTargetError } from "../../state/actions/
 import { countable, METER_COUNT_WAIT_MS } from "../../state/actions/exact-count";
 import { keepReading, keptReading, meterKeyFor, sourceOf } from "../../state/actions/meter-readings";
 import { openCompactDialog } from "../../state/dialogs/compact-dialog";
-import { nextTask } from "../../state/next-task";
 import { findProvider } from "../../state/settings-model";
 import { useMaintenanceStore, useSettingsStore, useStreamStore } from "../../state/stores";
 import type { SessionView } from "../hooks";
@@ -73,37 +72,21 @@ function useMeterReading(
   return chooseReading(kept, current) ?? current;
 }
 
-/** Messages of the built context counted per task by the estimate. */
-const ESTIMATE_SLICE = 250;
-
 /**
- * The character estimate of the context of `path` (null: none wanted), made in tasks of its own
- * after the render that asks: the context is built in one, its messages counted a slice per task
- * after it. On a 2,000-message path building and counting the context is tens of ms: inside a
- * render it was one of a chat's opening long tasks, and then one long task of its own.
+ * The character estimate of the context of `path` (null: none wanted), made in a task of its own
+ * after the render that asks: on a 2,000-message path building the context is tens of ms, and a
+ * chat opening was rendering it inside one of its long tasks.
  */
 function useEstimate(path: readonly Entry[] | null, options: BuildContextOptions): number | null {
   const { systemPrompt, targetApi } = options;
   const [done, setDone] = useState<{ path: readonly Entry[]; tokens: number } | null>(null);
   useEffect(() => {
     if (!path) return;
-    let live = true;
-    void (async () => {
-      await nextTask();
-      if (!live) return;
-      const { system, messages } = buildContext(path, { systemPrompt, targetApi });
-      let tokens = systemTokens(system, estimateTokens);
-      for (let from = 0; from < messages.length; from += ESTIMATE_SLICE) {
-        await nextTask();
-        if (!live) return;
-        for (const message of messages.slice(from, from + ESTIMATE_SLICE))
-          tokens += messageTokens(message, estimateTokens);
-      }
-      if (live) setDone({ path, tokens });
-    })();
-    return () => {
-      live = false;
-    };
+    const timer = setTimeout(
+      () => setDone({ path, tokens: contextTokens(path, { systemPrompt, targetApi }, estimateTokens) }),
+      0,
+    );
+    return () => clearTimeout(timer);
   }, [path, systemPrompt, targetApi]);
   return path && done?.path === path ? done.tokens : null;
 }
