@@ -1,6 +1,7 @@
 /**
- * The longest main-thread task while a chat opens (target: none over 50 ms): a 2-message chat and
- * the 2,000-message path of the 10,000-entry session (lib/fixtures.mjs). A `longtask`
+ * The longest main-thread task while a chat opens (target: none over 50 ms): a 2-message chat (the
+ * big chat's last question and answer) and the 2,000-message path of the 10,000-entry session
+ * (lib/fixtures.mjs). A `longtask`
  * PerformanceObserver (buffered, installed before the app's scripts) records every task over 50 ms;
  * the ones that start between the start of the open and the moment the chat is open and settled
  * (the open probe of lib/probe.mjs: leaf article in the DOM, the rest of a long path read — no
@@ -29,31 +30,23 @@ const TWO = {
   leafMarker: "BENCH-LEAF-TWO",
 };
 
-function twoMessageSession() {
+/**
+ * A 2-message chat that shows what the big chat's end shows: its last question and answer (the
+ * answer's marker swapped for this chat's), so the two opens differ in the chat's size only. With a
+ * one-line reply here, the ratio compared a line of text with a long Markdown answer.
+ */
+function twoMessageSession(big) {
+  const byId = new Map(big.entries.map((e) => [e.id, e]));
+  const answer = byId.get(big.session.leafId);
+  const question = byId.get(answer.parentId);
   const at = Date.UTC(2025, 0, 4, 9, 0, 0);
   const id = (n) => `0190b000-0000-7000-8000-0000000002${n.toString().padStart(2, "0")}`;
   const base = { sessionId: TWO.id, type: "message", status: "complete" };
+  const marked = (content) =>
+    content.map((b) => (b.type === "text" ? { ...b, text: b.text.replace(big.leafMarker, TWO.leafMarker) } : b));
   const entries = [
-    {
-      ...base,
-      id: id(1),
-      parentId: null,
-      createdAt: at,
-      role: "user",
-      content: [{ type: "text", text: "Hello there." }],
-    },
-    {
-      ...base,
-      id: id(2),
-      parentId: id(1),
-      createdAt: at + 1000,
-      role: "assistant",
-      content: [{ type: "text", text: `${TWO.leafMarker} Hello! How can I help?` }],
-      provider: "anthropic",
-      api: "anthropic-messages",
-      model: "claude-sonnet-4-5",
-      stopReason: "end",
-    },
+    { ...question, ...base, id: id(1), parentId: null, createdAt: at },
+    { ...answer, ...base, id: id(2), parentId: id(1), createdAt: at + 1000, content: marked(answer.content) },
   ];
   const session = {
     id: TWO.id,
@@ -133,7 +126,7 @@ export default {
     const seeded = await seededSessions(ctx);
     const { big, url, dbPage } = seeded;
     const { context } = await ctx.browser();
-    await ctx.fixture(`two-message ${url}`, () => seedSession(dbPage, twoMessageSession()));
+    await ctx.fixture(`two-message ${url}`, () => seedSession(dbPage, twoMessageSession(big)));
     const sessions = [
       { label: "2-message chat", target: TWO, from: { ...big } },
       { label: "2,000-message path (10k entries)", target: big, from: TWO },

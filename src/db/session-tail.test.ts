@@ -85,10 +85,25 @@ describe("getSessionTail", () => {
 
   it("entries missing from the prefetch are read by key", async () => {
     const { id, path } = await chat(200);
-    // Only the newest 11 (the side branch and the last 10 of the path) are prefetched.
+    // Only the newest 11 up to the leaf (the last 11 of the path) are prefetched.
     const { result, reads } = await readsDuring(() => getSessionTail(id, 30, 11));
     expect(result.path.map((e) => e.id)).toEqual(path.slice(-30).map((e) => e.id));
-    expect(reads.gets).toBe(20);
+    expect(reads.gets).toBe(19);
+  });
+
+  it("prefetches up to the leaf: entries of other branches written after it take no room", async () => {
+    const { id, path } = await chat(200);
+    // 40 newer entries on a branch from the first message, the leaf left where it was.
+    let parent = path[0]!.id;
+    for (let i = 0; i < 40; i++) {
+      const e = userMessage(id, parent, `later ${i}`);
+      await appendEntries(id, [e], { kind: "keep" });
+      parent = e.id;
+    }
+    const { result, reads } = await readsDuring(() => getSessionTail(id, 30, 30));
+    expect(result.path.map((e) => e.id)).toEqual(path.slice(-30).map((e) => e.id));
+    expect(reads.gets).toBe(0);
+    expect(reads.rangedRows).toBe(30);
   });
 
   it("stops as soon as the caller says the entries read fill its screen", async () => {

@@ -5,6 +5,7 @@
  * tree, so opening a 10,000-entry chat shows its end as soon as a 2-message chat would; the whole
  * tree is read afterwards (live.ts liveSessionWithEntries). Reads only: no writes here.
  */
+import Dexie from "dexie";
 import type { Entry, Session } from "../core/session/entries";
 import type { EntryId, SessionId } from "../core/session/ids";
 import { getDb } from "./schema";
@@ -18,9 +19,9 @@ import { getDb } from "./schema";
 export const TAIL_ENTRIES = 30;
 
 /**
- * The session's newest entries read in one request before the walk (ids are UUIDv7: creation
- * order): a path's end is usually among them, so the walk takes most entries from memory instead
- * of one IndexedDB round trip each. Not more: in a tree whose newest entries are on other branches
+ * The session's newest entries up to its leaf, read in one request before the walk (ids are
+ * UUIDv7: creation order): a path's end is usually among them, so the walk takes most entries from
+ * memory instead of one IndexedDB round trip each. Not more: in a tree whose newest entries are on other branches
  * a larger prefetch is paid for and unused (100 cost ~13 ms on a 10,000-entry chat, 30 ~6 ms).
  */
 export const TAIL_PREFETCH = 30;
@@ -57,7 +58,14 @@ export async function getSessionTail(
     if (!session) return { session, path: [], whole: true };
     const recent = new Map<EntryId, Entry>();
     if (session.leafId !== null && prefetch > 0) {
-      const newest = await db.entries.where("sessionId").equals(sessionId).reverse().limit(prefetch).toArray();
+      // The newest up to the leaf itself: its ancestors were written before it, and what other
+      // branches got since (a regenerated answer, an edit, the chat before a switch back) is not read.
+      const newest = await db.entries
+        .where("[sessionId+id]")
+        .between([sessionId, Dexie.minKey], [sessionId, session.leafId], true, true)
+        .reverse()
+        .limit(prefetch)
+        .toArray();
       for (const e of newest) recent.set(e.id, e);
     }
     const reversed: Entry[] = [];
