@@ -3,7 +3,7 @@
  * n-1 of the app left it, and the rows version n must find in it after upgrading.
  *
  * Adding schema version n+1: copy its stores into SHIPPED_STORES, add `fromV{n}` below (`stores:
- * SHIPPED_STORES[n]`, rows in that version's shapes, `expected` in the new shapes), then one
+ * storesAt(n)`, rows in that version's shapes, `expected` in the new shapes), then one
  * `it(...)` in schema.test.ts calling `expectUpgradeKeepsEveryRow(fromV{n})`.
  */
 import { Dexie } from "dexie";
@@ -69,6 +69,15 @@ export const SHIPPED_STORES: Readonly<Record<number, Readonly<Record<string, str
   10: { entries: "id, sessionId, [sessionId+id]" },
 };
 
+/** A database's stores at `version`: every shipped version's up to it, later ones over earlier. */
+function storesAt(version: number): Record<string, string | null> {
+  const versions = Object.keys(SHIPPED_STORES)
+    .map(Number)
+    .filter((v) => v <= version)
+    .sort((a, b) => a - b);
+  return Object.assign({}, ...versions.map((v) => SHIPPED_STORES[v]));
+}
+
 /** Before v1: the database name exists but holds nothing (e.g. a first open that crashed). */
 export const fromV0: SchemaFixture = { fromVersion: 0, stores: null, rows: {}, expected: {} };
 
@@ -88,7 +97,7 @@ export const fromV1: SchemaFixture = {
 export const fromV2: SchemaFixture = {
   fromVersion: 2,
   get stores() {
-    return { ...SHIPPED_STORES[1], ...SHIPPED_STORES[2] };
+    return storesAt(2);
   },
   get rows(): Rows {
     return v2Rows;
@@ -102,7 +111,7 @@ export const fromV2: SchemaFixture = {
 export const fromV3: SchemaFixture = {
   fromVersion: 3,
   get stores() {
-    return { ...SHIPPED_STORES[1], ...SHIPPED_STORES[2], ...SHIPPED_STORES[3] };
+    return storesAt(3);
   },
   get rows(): Rows {
     return v3Rows;
@@ -119,7 +128,7 @@ export const fromV3: SchemaFixture = {
 export const fromV4: SchemaFixture = {
   fromVersion: 4,
   get stores() {
-    return { ...SHIPPED_STORES[1], ...SHIPPED_STORES[2], ...SHIPPED_STORES[3], ...SHIPPED_STORES[4] };
+    return storesAt(4);
   },
   get rows(): Rows {
     return v3Rows;
@@ -137,14 +146,7 @@ export const fromV4: SchemaFixture = {
 export const fromV7: SchemaFixture = {
   fromVersion: 7,
   get stores() {
-    return {
-      ...SHIPPED_STORES[1],
-      ...SHIPPED_STORES[2],
-      ...SHIPPED_STORES[3],
-      ...SHIPPED_STORES[4],
-      ...SHIPPED_STORES[6],
-      ...SHIPPED_STORES[7],
-    };
+    return storesAt(7);
   },
   get rows(): Rows {
     return {
@@ -161,15 +163,7 @@ export const fromV7: SchemaFixture = {
 export const fromV9: SchemaFixture = {
   fromVersion: 9,
   get stores() {
-    return {
-      ...SHIPPED_STORES[1],
-      ...SHIPPED_STORES[2],
-      ...SHIPPED_STORES[3],
-      ...SHIPPED_STORES[4],
-      ...SHIPPED_STORES[6],
-      ...SHIPPED_STORES[7],
-      ...SHIPPED_STORES[9],
-    };
+    return storesAt(9);
   },
   get rows(): Rows {
     return v7Rows;
