@@ -1,8 +1,8 @@
 /**
  * The longest main-thread task while a chat opens (target: none over 50 ms): a 2-message chat (the
  * big chat's last question and answer) and the 2,000-message path of the 10,000-entry session
- * (lib/fixtures.mjs). A `longtask`
- * PerformanceObserver (buffered, installed before the app's scripts) records every task over 50 ms;
+ * (lib/fixtures.mjs). A `longtask` PerformanceObserver (buffered, installed before the app's
+ * scripts) records every task over 50 ms;
  * the ones that start between the start of the open and the moment the chat is open and settled
  * (the open probe of lib/probe.mjs: leaf article in the DOM, the rest of a long path read — no
  * "Loading earlier messages…" line — and then 300 ms without DOM changes) are counted. The tree

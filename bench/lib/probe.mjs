@@ -14,7 +14,8 @@
  * leaf: a task posted from the next requestAnimationFrame), settled (last DOM mutation under
  * `.message-scroll` before `quietMs` of quiet, counted only once nothing matches `pendingSelector`
  * when one is given; null if not quiet within 5 s), readStart/readEnd/
- * readRows (the app's `entries` read via the `sessionId` index; null when it did not read),
+ * readRows (the app's `entries` read via the `sessionId` or `[sessionId+id]` index; null when it
+ * did not read),
  * articlesAtLeaf/articlesSettled, leafVisible (inside the scroller's box when settled).
  */
 
@@ -130,8 +131,10 @@ export async function readOpenProbe(page, timeoutMs = 30_000) {
   return page.evaluate(() => {
     const s = window.__groveOpen;
     const rel = (t) => (t === null || t === undefined ? null : t - s.start);
+    // A session's entries are read through one of these (db/schema.ts; runs in the page, so inline).
+    const sessionIndexes = ["sessionId", "[sessionId+id]"];
     const read = (window.__groveIdb ?? []).find(
-      (r) => r.store === "entries" && r.index === "sessionId" && r.t0 >= s.start - 1 && r.t0 <= s.leaf,
+      (r) => r.store === "entries" && sessionIndexes.includes(r.index) && r.t0 >= s.start - 1 && r.t0 <= s.leaf,
     );
     return {
       leaf: rel(s.leaf),

@@ -21,8 +21,9 @@ export const TAIL_ENTRIES = 30;
 /**
  * The session's newest entries up to its leaf, read in one request before the walk (ids are
  * UUIDv7: creation order): a path's end is usually among them, so the walk takes most entries from
- * memory instead of one IndexedDB round trip each. Not more: in a tree whose newest entries are on other branches
- * a larger prefetch is paid for and unused (100 cost ~13 ms on a 10,000-entry chat, 30 ~6 ms).
+ * memory instead of one IndexedDB round trip each. Not more: where the entries just before the
+ * leaf are on other branches, a larger prefetch is paid for and unused (100 cost ~13 ms on a
+ * 10,000-entry chat, 30 ~6 ms).
  */
 export const TAIL_PREFETCH = 30;
 
