@@ -4,7 +4,6 @@
  * when a compaction cannot make room, "Automatic compaction" off, and Continue after an
  * output-length stop. The context meter's exact count and threshold mark are checked on the way.
  */
-import type { Locator, Page } from "@playwright/test";
 import { assistantMessages, openChatMenu, send, userMessages } from "./app";
 import {
   autoStatus,
@@ -13,10 +12,12 @@ import {
   compactDialog,
   compactionCards,
   conversationRequests,
+  exactTokens,
   exchange,
   FIRST_SUMMARY,
   FRAMING,
   messageWith,
+  meter,
   openSmallWindow,
   prose,
   SHORT_SUMMARY,
@@ -25,39 +26,11 @@ import {
   sentText,
   summarizerReply,
   summarizerRequests,
+  talkUntilOver,
 } from "./compaction-helpers";
 import { dbSnapshot, expectHeld, reloadSession } from "./faults-helpers";
-import { expect, type MockServer, test } from "./fixtures";
+import { expect, test } from "./fixtures";
 import { lastUserText, requestMessages } from "./mock-server/index";
-
-const meter = (page: Page): Locator => page.getByRole("meter", { name: "Context usage" });
-
-/** Waits for the meter's exact count of the chat on screen and returns it. */
-async function exactTokens(page: Page): Promise<number> {
-  await expect(meter(page).locator("..")).not.toContainText("≈", { timeout: 10_000 });
-  return Number(await meter(page).getAttribute("value"));
-}
-
-/**
- * Exchanges (user "(Ui) …", assistant "(Ai) …") until a reply takes the context over `threshold`
- * (by the meter's exact count) or automatic compaction starts. Returns how many were sent.
- */
-async function talkUntilOver(page: Page, mock: MockServer, threshold: number, replyWords = 300): Promise<number> {
-  for (let i = 1; i <= 10; i++) {
-    await exchange(page, mock, prose(`(U${i})`, 40), `(U${i})`, { text: prose(`(A${i})`, replyWords) });
-    await expect
-      .poll(
-        async () =>
-          (await autoStatus(page).count()) > 0 || !(await meter(page).locator("..").textContent())?.includes("≈"),
-      )
-      .toBe(true);
-    if ((await autoStatus(page).count()) > 0) return i;
-    if (Number(await meter(page).getAttribute("value")) > threshold) return i;
-    // Under the threshold: nothing was summarized.
-    expect(summarizerRequests(mock)).toHaveLength(0);
-  }
-  throw new Error(`the context never went over ${threshold} tokens`);
-}
 
 const SETUP = { window: 16_000, maxOutput: 1_000, reserve: 2_000, keepRecent: 600 } as const;
 

@@ -177,6 +177,41 @@ export async function exchange(
   await waitIdle(page);
 }
 
+/** The context meter in the header. */
+export const meter = (page: Page): Locator => page.getByRole("meter", { name: "Context usage" });
+
+/** Waits for the meter's exact count of the chat on screen and returns it. */
+export async function exactTokens(page: Page): Promise<number> {
+  await expect(meter(page).locator("..")).not.toContainText("≈", { timeout: 10_000 });
+  return Number(await meter(page).getAttribute("value"));
+}
+
+/**
+ * Exchanges (user "(Ui) …", assistant "(Ai) …") until a reply takes the context over `threshold`
+ * (by the meter's exact count) or automatic compaction starts. Returns how many were sent.
+ */
+export async function talkUntilOver(
+  page: Page,
+  mock: MockServer,
+  threshold: number,
+  replyWords = 300,
+): Promise<number> {
+  for (let i = 1; i <= 10; i++) {
+    await exchange(page, mock, prose(`(U${i})`, 40), `(U${i})`, { text: prose(`(A${i})`, replyWords) });
+    await expect
+      .poll(
+        async () =>
+          (await autoStatus(page).count()) > 0 || !(await meter(page).locator("..").textContent())?.includes("≈"),
+      )
+      .toBe(true);
+    if ((await autoStatus(page).count()) > 0) return i;
+    if (Number(await meter(page).getAttribute("value")) > threshold) return i;
+    // Under the threshold: nothing was summarized.
+    expect(summarizerRequests(mock)).toHaveLength(0);
+  }
+  throw new Error(`the context never went over ${threshold} tokens`);
+}
+
 /** Scroll the (virtualized) chat to its top or bottom, so those rows are in the DOM. */
 export const scrollChat = (page: Page, to: "top" | "bottom"): Promise<void> =>
   page.locator(".message-scroll").evaluate((el, where) => {

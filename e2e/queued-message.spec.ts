@@ -16,10 +16,10 @@ import {
   FIRST_SUMMARY,
   messageWith,
   openSmallWindow,
-  prose,
   SHORT_SUMMARY,
   sentText,
   summarizerReply,
+  talkUntilOver,
 } from "./compaction-helpers";
 import { expectHeld, storedQueuedTexts } from "./faults-helpers";
 import { expect, type MockServer, test } from "./fixtures";
@@ -29,17 +29,18 @@ const SETUP = { window: 16_000, maxOutput: 1_000, reserve: 2_000, keepRecent: 60
 const QUESTION = "(Q) A question typed during compaction";
 const ANSWER = "Answer to the queued question.";
 
-/** Exchanges in the chat on screen until an automatic compaction starts (its summary request held). */
+/**
+ * Exchanges in the chat on screen until an automatic compaction starts (its summary request held).
+ * Each reply waits for the app's own count of the new context: the app decides to compact only
+ * after counting, so a check right after the reply could send the next message into the queue.
+ */
 async function talkUntilCompacting(page: Page, mock: MockServer): Promise<void> {
   mock.enqueue(
     "openai",
     summarizerReply(FIRST_SUMMARY, { chunks: ["## Goal\n\n", "Keep the plan going.\n"], hold: { afterChunks: 1 } }),
     summarizerReply(SHORT_SUMMARY, { text: "Automatic summary of the plan" }),
   );
-  for (let i = 1; i <= 10; i++) {
-    await exchange(page, mock, prose(`(U${i})`, 40), `(U${i})`, { text: prose(`(A${i})`, 300) });
-    if (mock.held("openai") > 0 || (await autoStatus(page).count()) > 0) break;
-  }
+  await talkUntilOver(page, mock, SETUP.thresholdTokens);
   await expectHeld(mock, "openai");
   await expect(autoStatus(page)).toBeVisible();
 }
