@@ -1,7 +1,8 @@
 /**
  * Rendering people expect (issue 12 item 7): TeX math through KaTeX (its CSS and fonts served by
  * the app itself, nothing from the network), Mermaid blocks drawn as diagrams once the reply is
- * complete, and wide code blocks that the keyboard reaches (Tab) as named, scrollable regions.
+ * complete, code coloured by language, and wide code blocks that the keyboard reaches (Tab) as
+ * named, scrollable regions.
  */
 import { assistantMessages, openConfigured, sendAndWait } from "./app";
 import { expect, test } from "./fixtures";
@@ -67,4 +68,38 @@ test("a wide code block is a named region the Tab key reaches and the arrow keys
   await expect(region).toBeFocused();
   await page.keyboard.press("ArrowRight");
   await expect.poll(() => region.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
+});
+
+test("code blocks are coloured by their language, in the reply and again after a reload", async ({ page, mock }) => {
+  mock.enqueue("anthropic", {
+    text: [
+      "Two languages:",
+      "```ts\nconst total: number = 40 + 2;\n```",
+      "```python\ndef greet():\n    return 'hi'\n```",
+      "and the same language again:",
+      "```typescript\nexport function twice(n: number) { return n * 2; }\n```",
+    ].join("\n\n"),
+  });
+  await openConfigured(page, mock);
+  await sendAndWait(page, "Some code");
+  const coloured = async () => {
+    const reply = assistantMessages(page).last();
+    const ts = reply.getByRole("region", { name: "Code: ts" });
+    const py = reply.getByRole("region", { name: "Code: python" });
+    const again = reply.getByRole("region", { name: "Code: typescript" });
+    await expect(ts.locator(".hljs-keyword").first()).toHaveText("const");
+    await expect(ts.locator(".hljs-number").first()).toHaveText("40");
+    await expect(py.locator(".hljs-keyword").first()).toHaveText("def");
+    await expect(py.locator(".hljs-string")).toHaveText("'hi'");
+    await expect(again.locator(".hljs-keyword").first()).toHaveText("export");
+    // Colour changes no text: each block still reads as its source.
+    await expect(ts).toHaveText("const total: number = 40 + 2;");
+  };
+  await coloured();
+  // Opened again in a fresh page: coloured from a later task (the grammar compiled first).
+  await page.reload();
+  await coloured();
+  await assistantMessages(page)
+    .last()
+    .screenshot({ path: test.info().outputPath("code-colours.png") });
 });

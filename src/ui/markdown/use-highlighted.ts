@@ -100,6 +100,11 @@ export function useHighlighted(
         );
         return;
       }
+      // The grammar's first use: compiling it is this job, the colours the next.
+      if (h.compileGrammar(language)) {
+        cancel = highlightQueue.enqueue(colour);
+        return;
+      }
       const tree = h.highlightTree(language, text);
       if (!tree) return;
       const nodes = h.toReact(tree);
