@@ -40,17 +40,22 @@ export function prepareHighlighter(): void {
   if (unregistered.length === 0) lowlight.registerAlias(HIGHLIGHT_ALIASES);
 }
 
+/** A fence's name that names a registered grammar (`math` is KaTeX's, never code). */
+function isGrammar(language: string | undefined): language is string {
+  return !!language && language !== "math" && lowlight.registered(language);
+}
+
 const compiled = new Set<string>();
 
 /**
  * Compiles the grammar of `language` (a fence's name) on its first use, and says whether it did:
  * highlight.js compiles a grammar whole the first time it colours with it (TypeScript's takes
- * 10 ms here, 30-50 ms in a fresh tab on a busy machine), so a block's first colouring is two
+ * 10 ms in Node, 30-50 ms in a fresh tab on a busy machine), so a block's first colouring is two
  * jobs, the compile and then the colours, instead of one long one. False for a name seen before,
  * or one that is not a registered grammar.
  */
 export function compileGrammar(language: string | undefined): boolean {
-  if (!language || language === "math" || compiled.has(language) || !lowlight.registered(language)) return false;
+  if (!isGrammar(language) || compiled.has(language)) return false;
   compiled.add(language);
   lowlight.highlight(language, "");
   return true;
@@ -61,7 +66,7 @@ export function compileGrammar(language: string | undefined): boolean {
  * language is missing, unknown (or not registered yet) or not code.
  */
 export function highlightTree(language: string | undefined, text: string): ElementContent[] | undefined {
-  if (!language || language === "math" || !lowlight.registered(language)) return undefined;
+  if (!isGrammar(language)) return undefined;
   return lowlight.highlight(language, text).children as ElementContent[];
 }
 
