@@ -74,6 +74,11 @@ export const assistantMessages = (page: Page) =>
   page.locator('article[aria-label^="Assistant message"]:not([aria-busy="true"])');
 export const streamingMessage = (page: Page) => page.locator('article[aria-busy="true"]');
 
+/** The context meter in the header. */
+export const meter = (page: Page): Locator => page.getByRole("meter", { name: "Context usage" });
+/** The meter's box: its text ("≈" while an estimate), its tooltip (`title`) and its Compact button. */
+export const meterBox = (page: Page): Locator => meter(page).locator("..");
+
 /** Chat requests the app sent (model-list calls left out): Messages, Chat Completions or Responses. */
 export function chatRequests(mock: MockServer, api: "anthropic" | "openai") {
   return mock

@@ -4,7 +4,7 @@
  * when a compaction cannot make room, "Automatic compaction" off, and Continue after an
  * output-length stop. The context meter's exact count and threshold mark are checked on the way.
  */
-import { assistantMessages, openChatMenu, send, userMessages } from "./app";
+import { assistantMessages, meter, meterBox, openChatMenu, send, userMessages } from "./app";
 import {
   autoStatus,
   CONTINUE_PROMPT,
@@ -17,7 +17,6 @@ import {
   FIRST_SUMMARY,
   FRAMING,
   messageWith,
-  meter,
   openSmallWindow,
   prose,
   SHORT_SUMMARY,
@@ -43,7 +42,7 @@ test("at the threshold after a reply: status bar, actions paused, a message type
   // The meter marks the threshold and uses it as its "high" mark.
   await expect(meter(page)).toHaveAttribute("high", "2000");
   await expect(page.getByTestId("compaction-threshold")).toBeAttached();
-  await expect(meter(page).locator("..")).toHaveAttribute("title", /Automatic compaction at 2,000 tokens/);
+  await expect(meterBox(page)).toHaveAttribute("title", /Automatic compaction at 2,000 tokens/);
 
   mock.enqueue(
     "openai",
@@ -84,7 +83,7 @@ test("at the threshold after a reply: status bar, actions paused, a message type
   await expect(queued).toContainText("Will be sent after compaction");
   await expect(queued).toContainText("(Q) A question typed during compaction");
   expect(conversationRequests(mock).some((r) => lastUserText(r).includes("(Q)"))).toBe(false);
-  await expect(meter(page).locator("..")).not.toContainText("≈");
+  await expect(meterBox(page)).not.toContainText("≈");
   await page.screenshot({ path: "test-results/e2e-artifacts/compaction-auto-status.png" });
   mock.release("openai");
 
@@ -212,7 +211,7 @@ test("Automatic compaction off: far over the threshold, nothing is summarized an
     await exchange(page, mock, prose(`(U${i})`, 40), `(U${i})`, { text: prose(`(A${i})`, 300) });
   }
   expect(await exactTokens(page)).toBeGreaterThan(800);
-  await expect(meter(page).locator("..")).toHaveAttribute("title", /Automatic compaction is off/);
+  await expect(meterBox(page)).toHaveAttribute("title", /Automatic compaction is off/);
   await expect(autoStatus(page)).toHaveCount(0);
   expect(summarizerRequests(mock)).toHaveLength(0);
   await expect(compactionCards(page)).toHaveCount(0);

@@ -4,7 +4,7 @@
  * chat calls (by the summarizer's system prompt), and readers for what a request carried.
  */
 import type { Locator, Page } from "@playwright/test";
-import { chatAction, chatRequests, openConfigured, send, showAdvanced, waitIdle } from "./app";
+import { chatAction, chatRequests, meter, meterBox, openConfigured, send, showAdvanced, waitIdle } from "./app";
 import { expect, type MockServer, type RecordedRequest, type ReplyScript } from "./fixtures";
 import { requestMessages, requestSystem } from "./mock-server/index";
 
@@ -55,7 +55,7 @@ export async function openSmallWindow(page: Page, mock: MockServer, setup: Compa
   else await auto.check();
   await dialog.getByRole("button", { name: "Close" }).click();
   await expect(dialog).toBeHidden();
-  await expect(page.getByRole("meter", { name: "Context usage" })).toHaveAttribute("max", String(setup.window));
+  await expect(meter(page)).toHaveAttribute("max", String(setup.window));
 }
 
 /** A small window (threshold 1,500 tokens) whose strategy at the threshold is "Hand off to a new session". */
@@ -177,12 +177,9 @@ export async function exchange(
   await waitIdle(page);
 }
 
-/** The context meter in the header. */
-export const meter = (page: Page): Locator => page.getByRole("meter", { name: "Context usage" });
-
 /** Waits for the meter's exact count of the chat on screen and returns it. */
 export async function exactTokens(page: Page): Promise<number> {
-  await expect(meter(page).locator("..")).not.toContainText("≈", { timeout: 10_000 });
+  await expect(meterBox(page)).not.toContainText("≈", { timeout: 10_000 });
   return Number(await meter(page).getAttribute("value"));
 }
 
@@ -199,10 +196,7 @@ export async function talkUntilOver(
   for (let i = 1; i <= 10; i++) {
     await exchange(page, mock, prose(`(U${i})`, 40), `(U${i})`, { text: prose(`(A${i})`, replyWords) });
     await expect
-      .poll(
-        async () =>
-          (await autoStatus(page).count()) > 0 || !(await meter(page).locator("..").textContent())?.includes("≈"),
-      )
+      .poll(async () => (await autoStatus(page).count()) > 0 || !(await meterBox(page).textContent())?.includes("≈"))
       .toBe(true);
     if ((await autoStatus(page).count()) > 0) return i;
     if (Number(await meter(page).getAttribute("value")) > threshold) return i;

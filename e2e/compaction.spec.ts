@@ -5,7 +5,7 @@
  * shows as "summarized" / "kept in full".
  */
 import type { Page } from "@playwright/test";
-import { animationsDone, chatAction, messageAction, showAdvanced } from "./app";
+import { animationsDone, chatAction, messageAction, meter, meterBox, showAdvanced } from "./app";
 import {
   cardTokens,
   compactDialog,
@@ -329,7 +329,7 @@ test.describe("manual compaction", () => {
     await expect(dialog.getByRole("combobox", { name: "Summary model" })).toHaveValue("openai::gpt-4o-mini");
     await expect(dialog.getByRole("checkbox", { name: "Automatic compaction" })).toBeChecked();
     await dialog.getByRole("button", { name: "Close" }).click();
-    await expect(page.getByRole("meter", { name: "Context usage" })).toHaveAttribute("high", "11200");
+    await expect(meter(page)).toHaveAttribute("high", "11200");
 
     await converse(page, mock, 1, 3);
     mock.enqueue(
@@ -381,7 +381,7 @@ test.describe("manual compaction", () => {
       },
       "so far — £6,400 for the drones",
     );
-    await expect(meter(page).locator("..")).not.toContainText("≈");
+    await expect(meterBox(page)).not.toContainText("≈");
 
     // Desktop: the dimmed, folded history above the card at the cut.
     const card = compactionCards(page);
@@ -401,8 +401,6 @@ test.describe("manual compaction", () => {
     await expect(compactDialog(page)).toBeHidden();
   });
 });
-
-const meter = (page: Page) => page.getByRole("meter", { name: "Context usage" });
 
 const PENGUIN_SUMMARY = `## Standing facts & constraints
 

@@ -5,11 +5,10 @@
  * (a compatible endpoint without it), the meter falls back to the "≈" estimate.
  */
 import type { Page } from "@playwright/test";
-import { ANTHROPIC_KEY, chatRequests, OPENAI_KEY, openConfigured, sendAndWait } from "./app";
+import { ANTHROPIC_KEY, chatRequests, meter, meterBox, OPENAI_KEY, openConfigured, sendAndWait } from "./app";
 import { expect, type MockServer, test } from "./fixtures";
 
-const meter = (page: Page) => page.getByRole("meter", { name: "Context usage" });
-const meterText = (page: Page) => meter(page).locator("..").locator(".meter-text");
+const meterText = (page: Page) => meterBox(page).locator(".meter-text");
 const countRequests = (mock: MockServer) =>
   mock.requests({ api: "anthropic" }).filter((r) => r.path.endsWith("/v1/messages/count_tokens"));
 

@@ -6,12 +6,10 @@
  * output limit reach an OpenAI request.
  */
 import type { Page } from "@playwright/test";
-import { assistantMessages, chatRequests, chooseModel, openConfigured, sendAndWait } from "./app";
+import { assistantMessages, chatRequests, chooseModel, meter, meterBox, openConfigured, sendAndWait } from "./app";
 import { expect, test } from "./fixtures";
 
 const SHOTS = "test-results/e2e-artifacts";
-const meter = (page: Page) => page.getByRole("meter", { name: "Context usage" });
-const meterBox = (page: Page) => meter(page).locator("..");
 
 /** Waits until the meter shows a measurement (not the first text-length estimate) and returns its value. */
 async function settledValue(page: Page): Promise<string> {

@@ -4,13 +4,22 @@
  * custom OpenAI-compatible provider without a key.
  */
 import type { Page } from "@playwright/test";
-import { ANTHROPIC_KEY, chatAction, chatRequests, chooseModel, OPENAI_KEY, openConfigured, sendAndWait } from "./app";
+import {
+  ANTHROPIC_KEY,
+  chatAction,
+  chatRequests,
+  chooseModel,
+  meter,
+  meterBox,
+  OPENAI_KEY,
+  openConfigured,
+  sendAndWait,
+} from "./app";
 import { lastChat, message, meterRange, systemOf, turns, user } from "./branching-helpers";
 import { expect, test } from "./fixtures";
 import { requestMessages } from "./mock-server/index";
 
 const modelBox = (page: Page) => page.getByRole("combobox", { name: "Model" });
-const meter = (page: Page) => page.getByRole("meter", { name: "Context usage" });
 
 async function openSettings(page: Page) {
   await page.getByRole("button", { name: "Settings" }).click();
@@ -179,7 +188,7 @@ test.describe("models", () => {
     await sendAndWait(page, "Measure me");
     await expect(meter(page)).toHaveAttribute("max", "200000");
     expect((await meterRange(page, "Context usage")).max).toBe(200_000);
-    const meterArea = meter(page).locator("..");
+    const meterArea = meterBox(page);
     await expect(meterArea).toContainText("/ 200k");
     await expect(meterArea).not.toContainText("assumed");
 
