@@ -3,7 +3,9 @@ import type { Entry } from "../session/entries";
 import { buildTreeIndex } from "../session/tree";
 import { a, at, compaction, eid, linkPath, u } from "../testing/entries";
 import { displayTree } from "./display-tree";
-import { buildGraphModel, type GraphModel, RUN_MIN_HIDDEN, runKey, withSearch } from "./model";
+import { buildGraphModel, type GraphModel, withSearch } from "./model";
+import { runKey } from "./node";
+import { RUN_MIN_HIDDEN } from "./walk";
 
 /** "parent>child" for every tree edge, in node order. */
 const edgesOf = (m: GraphModel) =>

@@ -5,16 +5,10 @@ import { asSessionId, type EntryId } from "../session/ids";
 import { buildTreeIndex } from "../session/tree";
 import { a, at, branchSummary, compaction, eid, handoff, linkPath, SESSION, text, tool, u } from "../testing/entries";
 import { foldedSpans } from "./folded";
-import {
-  buildGraphModel,
-  COLUMN_PITCH,
-  type GraphModel,
-  handoffKey,
-  NODE_HEIGHT,
-  ROW_PITCH,
-  withSearch,
-} from "./model";
+import { buildGraphModel, type GraphModel, withSearch } from "./model";
 import { moveFrom, positionOf } from "./navigation";
+import { handoffKey } from "./node";
+import { COLUMN_PITCH, NODE_HEIGHT, ROW_PITCH } from "./place";
 import { fitView, nodesInRect, revealNode, visibleRect } from "./viewport";
 
 const node = (m: GraphModel, key: string) => {

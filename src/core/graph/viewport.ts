@@ -4,7 +4,8 @@
  * rectangle are looked at (levels by binary search, never all 10,000 nodes), so culling costs
  * O(log n + visible). Pure: no DOM.
  */
-import { type GraphModel, NODE_HEIGHT, NODE_WIDTH, ROW_PITCH } from "./model";
+import type { GraphModel } from "./model";
+import { NODE_HEIGHT, NODE_WIDTH, ROW_PITCH } from "./place";
 
 export type View = { readonly x: number; readonly y: number; readonly k: number };
 export type Rect = { readonly x0: number; readonly y0: number; readonly x1: number; readonly y1: number };

@@ -1,7 +1,8 @@
 import { memo, type ReactNode } from "react";
 import type { GraphModel } from "../../core/graph/model";
-import { NODE_HEIGHT, NODE_WIDTH, type GraphNode as Node } from "../../core/graph/model";
 import { positionOf } from "../../core/graph/navigation";
+import type { GraphNode as Node } from "../../core/graph/node";
+import { NODE_HEIGHT, NODE_WIDTH } from "../../core/graph/place";
 import { count, KIND_GLYPH, nodeName } from "./names";
 
 /**

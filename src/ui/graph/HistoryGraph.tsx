@@ -1,5 +1,6 @@
 import { type CSSProperties, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
-import { buildGraphModel, GRAPH_FILTERS, type GraphFilter, type GraphModel, withSearch } from "../../core/graph/model";
+import { buildGraphModel, type GraphModel, withSearch } from "../../core/graph/model";
+import { GRAPH_FILTERS, type GraphFilter } from "../../core/graph/node";
 import type { SessionId } from "../../core/session/ids";
 import { useUiStore } from "../../state/stores";
 import type { SessionView } from "../hooks";

@@ -1,5 +1,6 @@
 import { extractTail, stripTail } from "../../core/compaction/verbatim-tail";
-import type { GraphModel, GraphNode } from "../../core/graph/model";
+import type { GraphModel } from "../../core/graph/model";
+import type { GraphNode } from "../../core/graph/node";
 import { KIND_NAME } from "../../core/graph/text";
 import type { CompactionEntry, CompactionReason } from "../../core/session/entries";
 import { messageText } from "../../core/session/entries";

@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
-import type { GraphNode } from "../../core/graph/model";
+import type { GraphNode } from "../../core/graph/node";
 import type { SessionId } from "../../core/session/ids";
 import { LABEL_MAX_CHARS, labelEntry } from "../../state/actions/labels";
 import { useMaintenanceStore, useStreamStore } from "../../state/stores";

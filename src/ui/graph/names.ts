@@ -1,5 +1,5 @@
 /** The words a graph node is read and drawn with. */
-import type { GraphNode } from "../../core/graph/model";
+import type { GraphNode } from "../../core/graph/node";
 import { KIND_NAME } from "../../core/graph/text";
 
 /** "12,345" */

@@ -4,7 +4,8 @@
  * view change. A canvas because at "Fit" on a 10,000-entry session everything is in view, and
  * 10,000 DOM nodes (or SVG shapes under a 1 % transform) are neither fast nor reliably painted.
  */
-import { type GraphModel, NODE_HEIGHT, NODE_WIDTH } from "../../core/graph/model";
+import type { GraphModel } from "../../core/graph/model";
+import { NODE_HEIGHT, NODE_WIDTH } from "../../core/graph/place";
 import { growRect, nodesInRect, type Size, type View, visibleRect } from "../../core/graph/viewport";
 
 export type OverviewColors = {

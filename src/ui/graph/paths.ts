@@ -3,7 +3,8 @@
  * edges (active ones apart), branch-summary links, and the bands (with a bracket on their left)
  * that shade folded spans. A handful of <path> elements however many nodes are in view.
  */
-import { type GraphModel, NODE_HEIGHT, NODE_WIDTH, ROW_PITCH } from "../../core/graph/model";
+import type { GraphModel } from "../../core/graph/model";
+import { NODE_HEIGHT, NODE_WIDTH, ROW_PITCH } from "../../core/graph/place";
 import type { EntryId } from "../../core/session/ids";
 
 export type GraphPaths = {
