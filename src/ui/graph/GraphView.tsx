@@ -1,61 +1,31 @@
 import {
   type PointerEvent as ReactPointerEvent,
   type Ref,
-  useCallback,
-  useEffect,
   useId,
   useImperativeHandle,
-  useLayoutEffect,
   useMemo,
   useRef,
   useState,
 } from "react";
 import type { GraphModel } from "../../core/graph/model";
-import { type GraphMove, moveFrom } from "../../core/graph/navigation";
-import {
-  centerOn,
-  DETAIL_ZOOM,
-  fitPathView,
-  fitView,
-  type Insets,
-  LEGIBLE_ZOOM,
-  nodeAt,
-  nodesInRect,
-  revealNode,
-  visibleRect,
-  zoomAt,
-} from "../../core/graph/viewport";
+import { moveFrom } from "../../core/graph/navigation";
+import { centerOn, fitPathView, fitView, nodeAt, nodesInRect, zoomAt } from "../../core/graph/viewport";
 import type { SessionId } from "../../core/session/ids";
 import type { TreeIndex } from "../../core/session/tree";
 import { GraphNodeView } from "./GraphNode";
 import { openLinkedSession, showInChat, switchFromGraph } from "./graph-actions";
-import { MINIMAP_WIDTH, Minimap } from "./Minimap";
+import { Minimap, showsMinimap } from "./Minimap";
 import { NodeDetails } from "./NodeDetails";
 import { NodeMenu } from "./NodeMenu";
 import { buildPaths } from "./paths";
+import { useGraphKeyboard } from "./use-graph-keyboard";
+import { useGraphSelection } from "./use-graph-selection";
 import { READING_ZOOM, useGraphViewport } from "./use-graph-viewport";
+import { useNodeMenu } from "./use-node-menu";
 import { usePanZoomInput } from "./use-pan-zoom-input";
 
 /** Zoom buttons and +/- keys multiply the zoom by this. */
 const ZOOM_STEP = 1.5;
-/** The minimap shows when the graph at a legible zoom is this many times the viewport's size. */
-const MINIMAP_WHEN_LARGER = 2;
-/** The minimap's column beside the graph (its width plus padding), px. */
-const MINIMAP_COLUMN_PX = MINIMAP_WIDTH + 17;
-/** Narrower than this (a phone), no minimap: the graph needs the room. */
-const MINIMAP_MIN_PANEL_PX = 420;
-/** Height of the zoom bar over the top of the viewport, px (nodes are revealed below it). */
-const TOP_INSET_PX = 44;
-
-type Menu = {
-  key: string;
-  x: number;
-  y: number;
-  /** "above": (x, y) is the bottom-left corner (a menu opened from the details panel's button). */
-  placement: "below" | "above";
-  labelling: boolean;
-  returnTo: HTMLElement | null;
-};
 
 export type GraphViewHandle = {
   /** Select a node by key and pan it into view; `focus` also moves keyboard focus to it. */
@@ -67,7 +37,8 @@ export type GraphViewHandle = {
  * rendered (culled from the pan/zoom transform with overscan, use-graph-viewport.ts; zoomed out,
  * the nodes are drawn on a canvas, overview.ts). A `tree` of `treeitem`s with a roving tabindex:
  * arrows move in the model (so they reach nodes that are not drawn), and the focused node is
- * always rendered and panned into view. Node actions, details and the minimap sit on top.
+ * always rendered and panned into view (use-graph-selection.ts, use-graph-keyboard.ts). Node
+ * actions (use-node-menu.ts), details and the minimap sit on top.
  */
 export function GraphView({
   model,
@@ -84,119 +55,28 @@ export function GraphView({
   ref?: Ref<GraphViewHandle>;
 }) {
   const vp = useGraphViewport(model);
-  const { viewportRef, worldRef, canvasRef, miniRectRef, zoomLabelRef, size, frame, viewRef, sizeRef, modelRef } = vp;
+  const { viewportRef, worldRef, canvasRef, miniRectRef, zoomLabelRef, size, frame, viewRef, sizeRef } = vp;
   const { applyView, animateTo, latestView, minZoom, local } = vp;
   const treeRef = useRef<HTMLDivElement>(null);
   const hintId = useId();
-
-  const [focusedKey, setFocusedKey] = useState<string | null>(null);
-  const [selectedKey, setSelectedKey] = useState<string | null>(null);
-  const [hoverKey, setHoverKey] = useState<string | null>(null);
-  const [menu, setMenu] = useState<Menu | null>(null);
-  const pendingFocus = useRef(false);
   const minimapShown = useRef(false);
 
-  const resolve = (key: string | null) => (key === null ? -1 : (model.byKey.get(key) ?? -1));
-  const focusedIndex = (() => {
-    const i = resolve(focusedKey);
-    if (i >= 0) return i;
-    return model.currentIndex >= 0 ? model.currentIndex : (model.roots[0] ?? -1);
-  })();
-  const selectedIndex = resolve(selectedKey);
+  const nodeMenu = useNodeMenu({ viewRef, treeRef });
+  const { menu } = nodeMenu;
+  const selection = useGraphSelection({ model, vp, treeRef, onMove: nodeMenu.dismiss });
+  const { focusedIndex, selectedIndex } = selection;
+  const [hoverKey, setHoverKey] = useState<string | null>(null);
 
-  // ---- focus and selection --------------------------------------------------------------------
+  useImperativeHandle(ref, () => ({ select: selection.select }));
 
-  /** What covers the edges of the viewport: the zoom bar on top, the details panel below or beside. */
-  const insets = (): Insets => {
-    const { width, height } = sizeRef.current;
-    const panel = viewportRef.current?.querySelector<HTMLElement>(".graph-details:not(.preview)");
-    if (!panel) return { top: TOP_INSET_PX, right: 0, bottom: 0, left: 0 };
-    if (panel.offsetLeft > width / 2) return { top: TOP_INSET_PX, right: width - panel.offsetLeft, bottom: 0, left: 0 };
-    return { top: TOP_INSET_PX, right: 0, bottom: height - panel.offsetTop, left: 0 };
-  };
-
-  // Follow the leaf: when it moves (a new message, a switch) and the old one was in view.
-  const lastCurrent = useRef<string | null>(null);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: viewRef and sizeRef are refs (use-graph-viewport.ts)
-  useEffect(() => {
-    const key = model.nodes[model.currentIndex]?.key ?? null;
-    const previous = lastCurrent.current;
-    lastCurrent.current = key;
-    if (previous === null || key === null || previous === key) return;
-    setFocusedKey((f) => (f === previous ? key : f));
-    const v = viewRef.current;
-    const before = model.byKey.get(previous);
-    if (!v || before === undefined) return;
-    const vis = visibleRect(v, sizeRef.current);
-    const b = model.nodes[before]!;
-    if (b.x >= vis.x0 && b.x <= vis.x1 && b.y >= vis.y0 && b.y <= vis.y1) {
-      animateTo(revealNode(model, model.currentIndex, v, sizeRef.current, 24, insets()));
-    }
-  }, [model, animateTo]);
-
-  const reveal = (i: number, animate: boolean) => {
-    const v = viewRef.current;
-    if (!v) return;
-    const reading = v.k < DETAIL_ZOOM ? { ...v, k: READING_ZOOM } : v;
-    const target =
-      reading === v
-        ? revealNode(modelRef.current, i, v, sizeRef.current, 24, insets())
-        : centerOn(modelRef.current, i, reading, sizeRef.current);
-    if (target === v) return;
-    if (animate) animateTo(target);
-    else applyView(target);
-  };
-
-  // A selected node the details panel would cover moves into the uncovered part (the panel has
-  // just been laid out, so its size is known here).
-  // biome-ignore lint/correctness/useExhaustiveDependencies: only when the selection changes
-  useLayoutEffect(() => {
-    const v = viewRef.current;
-    if (selectedIndex < 0 || !v || v.k < DETAIL_ZOOM) return;
-    const target = revealNode(model, selectedIndex, v, sizeRef.current, 16, insets());
-    if (target !== v) animateTo(target);
-  }, [selectedKey]);
-
-  const moveTo = (i: number, opts: { focus: boolean; animate?: boolean }) => {
-    const node = model.nodes[i];
-    if (!node) return;
-    setFocusedKey(node.key);
-    setSelectedKey(node.key);
-    setMenu(null);
-    if (opts.focus) pendingFocus.current = true;
-    reveal(i, opts.animate ?? false);
-  };
-
-  useImperativeHandle(ref, () => ({
-    select: (key, opts) => {
-      const i = modelRef.current.byKey.get(key);
-      if (i === undefined) return;
-      setFocusedKey(key);
-      setSelectedKey(key);
-      setMenu(null);
-      if (opts?.focus) pendingFocus.current = true;
-      reveal(i, true);
-    },
-  }));
-
-  // After a keyboard move, the focused node is rendered: give it DOM focus (without the browser
-  // scrolling the viewport: the transform does that).
-  useLayoutEffect(() => {
-    if (!pendingFocus.current) return;
-    pendingFocus.current = false;
-    const key = model.nodes[focusedIndex]?.key;
-    if (!key) return;
-    treeRef.current?.querySelector<HTMLElement>(`[data-key="${CSS.escape(key)}"]`)?.focus({ preventScroll: true });
-  });
+  // ---- node actions ---------------------------------------------------------------------------
 
   /** Shows every entry of a collapsed run; focus lands on its first one. */
   const expandRun = (i: number, focus: boolean) => {
     const first = model.nodes[i]?.run?.entries[0];
     if (!first) return;
     onToggleCollapse(model.nodes[i]!.key);
-    setFocusedKey(first.id);
-    setSelectedKey(null);
-    if (focus) pendingFocus.current = true;
+    selection.focusOnly(first.id, focus);
   };
 
   const activate = (i: number) => {
@@ -220,66 +100,30 @@ export function GraphView({
     else if (node && (node.children.length > 0 || node.collapsed)) onToggleCollapse(node.key);
   };
 
-  const openMenu = useCallback(
-    (key: string, x: number, y: number, returnTo: HTMLElement | null, placement: Menu["placement"] = "below") => {
-      setMenu({ key, x, y, placement, labelling: false, returnTo });
+  const zoomBy = (factor: number) => {
+    const v = latestView();
+    if (!v) return;
+    animateTo(zoomAt(v, v.k * factor, size.width / 2, size.height / 2, minZoom()));
+  };
+
+  const onTreeKeyDown = useGraphKeyboard({
+    move: (move) => {
+      const target = moveFrom(model, focusedIndex, move);
+      if (target >= 0) selection.moveTo(target, { focus: true });
     },
-    [],
-  );
-  const closeMenu = useCallback((refocus: boolean) => {
-    setMenu((m) => {
-      if (refocus && m?.returnTo) requestAnimationFrame(() => m.returnTo?.focus({ preventScroll: true }));
-      return null;
-    });
-  }, []);
-
-  const menuAtNode = (i: number) => {
-    const v = viewRef.current;
-    const node = model.nodes[i];
-    if (!v || !node) return;
-    const el = treeRef.current?.querySelector<HTMLElement>(`[data-key="${CSS.escape(node.key)}"]`) ?? null;
-    openMenu(node.key, (node.x + 40) * v.k + v.x, (node.y + 50) * v.k + v.y, el);
-  };
-
-  const onTreeKeyDown = (e: React.KeyboardEvent<HTMLDivElement>) => {
-    if (e.target !== e.currentTarget && !(e.target as HTMLElement).matches('[role="treeitem"]')) return;
-    const i = focusedIndex;
-    const moves: Record<string, GraphMove> = {
-      ArrowUp: "parent",
-      ArrowDown: "first-child",
-      ArrowLeft: "previous-sibling",
-      ArrowRight: "next-sibling",
-      Home: "first",
-      End: "current",
-    };
-    const move = moves[e.key];
-    if (move) {
-      e.preventDefault();
-      const target = moveFrom(model, i, move);
-      if (target >= 0) moveTo(target, { focus: true });
-      return;
-    }
-    if (e.key === "Enter") {
-      e.preventDefault();
-      activate(i);
-    } else if (e.key === " ") {
-      e.preventDefault();
-      toggleCollapse(i);
-    } else if (e.key === "ContextMenu" || (e.key === "F10" && e.shiftKey)) {
-      e.preventDefault();
-      menuAtNode(i);
-    } else if (e.key === "+" || e.key === "=") {
-      e.preventDefault();
-      zoomBy(ZOOM_STEP);
-    } else if (e.key === "-") {
-      e.preventDefault();
-      zoomBy(1 / ZOOM_STEP);
-    } else if (e.key === "Escape" && selectedKey !== null) {
-      // Closes the details first (full screen, the panel's own Escape, waits for the next press).
-      e.preventDefault();
-      setSelectedKey(null);
-    }
-  };
+    activate: () => activate(focusedIndex),
+    toggleCollapse: () => toggleCollapse(focusedIndex),
+    openMenu: () => {
+      const node = model.nodes[focusedIndex];
+      if (node) nodeMenu.openAtNode(node);
+    },
+    zoom: (direction) => zoomBy(direction === "in" ? ZOOM_STEP : 1 / ZOOM_STEP),
+    closeDetails: () => {
+      if (selection.selectedKey === null) return false;
+      selection.deselect();
+      return true;
+    },
+  });
 
   const indexOfTarget = (target: EventTarget) => {
     const el = (target as Element).closest?.<HTMLElement>("[data-index]");
@@ -293,18 +137,10 @@ export function GraphView({
     const p = local(e.clientX, e.clientY);
     const hit = nodeAt(model, (p.x - v.x) / v.k, (p.y - v.y) / v.k, 14 / v.k);
     if (hit < 0) return;
-    const node = model.nodes[hit]!;
-    setFocusedKey(node.key);
-    setSelectedKey(node.key);
+    selection.pick(model.nodes[hit]!.key);
     animateTo(centerOn(model, hit, { ...v, k: READING_ZOOM }, sizeRef.current));
   };
   const { onPointerDown, onPointerMove, onPointerEnd, dragged } = usePanZoomInput(vp, onTap);
-
-  const zoomBy = (factor: number) => {
-    const v = latestView();
-    if (!v) return;
-    animateTo(zoomAt(v, v.k * factor, size.width / 2, size.height / 2, minZoom()));
-  };
 
   // ---- what to render -------------------------------------------------------------------------
 
@@ -317,7 +153,7 @@ export function GraphView({
     return list;
   }, [inView, focusedIndex]);
 
-  const hovered = resolve(hoverKey);
+  const hovered = hoverKey === null ? -1 : (model.byKey.get(hoverKey) ?? -1);
   const detailIndex = hovered >= 0 ? hovered : selectedIndex;
   const strongCompaction = (() => {
     const n = model.nodes[detailIndex];
@@ -325,21 +161,12 @@ export function GraphView({
   })();
   const paths = useMemo(() => buildPaths(model, inView, { strongCompaction }), [model, inView, strongCompaction]);
 
-  // Worth a minimap only when the graph is much bigger than the viewport at a legible zoom, and
-  // there is room for its column beside the graph (it never covers nodes). Decided on the width the
-  // graph has without the column, so showing it does not change the answer.
-  const b = model.bounds;
-  const fullWidth = size.width + (minimapShown.current ? MINIMAP_COLUMN_PX : 0);
-  const showMinimap =
-    size.height > 0 &&
-    model.nodes.length > 0 &&
-    fullWidth >= MINIMAP_MIN_PANEL_PX &&
-    ((b.maxY - b.minY) * LEGIBLE_ZOOM > MINIMAP_WHEN_LARGER * size.height ||
-      (b.maxX - b.minX) * LEGIBLE_ZOOM > MINIMAP_WHEN_LARGER * fullWidth);
+  const showMinimap = showsMinimap(model, size, minimapShown.current);
   minimapShown.current = showMinimap;
 
   const detailNode = model.nodes[detailIndex];
-  const menuNode = menu ? model.nodes[resolve(menu.key)] : undefined;
+  const menuIndex = menu ? model.byKey.get(menu.key) : undefined;
+  const menuNode = menuIndex === undefined ? undefined : model.nodes[menuIndex];
 
   return (
     <div className="graph-body">
@@ -398,19 +225,18 @@ export function GraphView({
             onKeyDown={onTreeKeyDown}
             onFocus={(e) => {
               const i = indexOfTarget(e.target);
-              if (i >= 0) setFocusedKey(model.nodes[i]!.key);
+              if (i >= 0) selection.focus(model.nodes[i]!.key);
             }}
             onClick={(e) => {
               const i = indexOfTarget(e.target);
               if (i < 0 || dragged.current) return;
               const node = model.nodes[i]!;
-              setMenu(null);
+              nodeMenu.dismiss();
               if (node.run) {
                 expandRun(i, false);
                 return;
               }
-              setFocusedKey(node.key);
-              setSelectedKey(node.key);
+              selection.pick(node.key);
               if (node.entry && node.onActivePath) showInChat(node.entry.id);
             }}
             onDoubleClick={(e) => {
@@ -423,10 +249,14 @@ export function GraphView({
               if (i < 0) return;
               e.preventDefault();
               const node = model.nodes[i]!;
-              setFocusedKey(node.key);
-              setSelectedKey(node.key);
+              selection.pick(node.key);
               const p = local(e.clientX, e.clientY);
-              openMenu(node.key, p.x, p.y, e.target instanceof HTMLElement ? e.target.closest("[data-index]") : null);
+              nodeMenu.open(
+                node.key,
+                p.x,
+                p.y,
+                e.target instanceof HTMLElement ? e.target.closest("[data-index]") : null,
+              );
             }}
             onMouseOver={(e) => {
               const node = model.nodes[indexOfTarget(e.target)];
@@ -481,7 +311,7 @@ export function GraphView({
             type="button"
             disabled={model.currentIndex < 0}
             title="Go to where you are in the conversation"
-            onClick={() => moveTo(model.currentIndex, { focus: false, animate: true })}
+            onClick={() => selection.moveTo(model.currentIndex, { focus: false, animate: true })}
           >
             Current
           </button>
@@ -494,19 +324,19 @@ export function GraphView({
             index={index}
             preview={detailIndex !== selectedIndex}
             menuOpen={menu !== null}
-            onClose={() => setSelectedKey(null)}
+            onClose={selection.deselect}
             onSwitch={() => detailNode.entry && void switchFromGraph(sessionId, detailNode.entry.id)}
             onShowInChat={() => detailNode.entry && showInChat(detailNode.entry.id)}
             onOpenSession={() => detailNode.handoff && openLinkedSession(detailNode.handoff.sessionId)}
             onGoTo={(entryId) => {
               const i = model.nodeOfEntry.get(entryId);
-              if (i !== undefined) moveTo(i, { focus: false, animate: true });
+              if (i !== undefined) selection.moveTo(i, { focus: false, animate: true });
             }}
             onMenu={(button) => {
               const box = button.getBoundingClientRect();
               const p = local(box.right, box.top);
-              if (menu) closeMenu(false);
-              else openMenu(detailNode.key, p.x - 200, p.y - 6, button, "above");
+              if (menu) nodeMenu.close(false);
+              else nodeMenu.open(detailNode.key, p.x - 200, p.y - 6, button, "above");
             }}
           />
         )}
@@ -519,7 +349,7 @@ export function GraphView({
             anchor={{ x: menu.x, y: menu.y, placement: menu.placement, bounds: size }}
             opener={menu.returnTo}
             startLabelling={menu.labelling}
-            onClose={closeMenu}
+            onClose={nodeMenu.close}
             onToggleCollapse={() => toggleCollapse(menuNode.index)}
           />
         )}

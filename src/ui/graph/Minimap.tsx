@@ -1,10 +1,34 @@
 import { type RefObject, useEffect, useRef } from "react";
 import type { GraphModel } from "../../core/graph/model";
-import type { Rect } from "../../core/graph/viewport";
+import { LEGIBLE_ZOOM, type Rect, type Size } from "../../core/graph/viewport";
 
 export const MINIMAP_WIDTH = 128;
 export const MINIMAP_HEIGHT = 168;
 const PAD = 6;
+/** The minimap shows when the graph at a legible zoom is this many times the viewport's size. */
+const MINIMAP_WHEN_LARGER = 2;
+/** The minimap's column beside the graph (its width plus padding), px. */
+const MINIMAP_COLUMN_PX = MINIMAP_WIDTH + 17;
+/** Narrower than this (a phone), no minimap: the graph needs the room. */
+const MINIMAP_MIN_PANEL_PX = 420;
+
+/**
+ * Whether the graph gets a minimap: only when it is much bigger than the viewport (`size`) at a
+ * legible zoom, and there is room for its column beside the graph (it never covers nodes).
+ * Decided on the width the graph has without the column (`shown`: the column is there now), so
+ * showing it does not change the answer.
+ */
+export function showsMinimap(model: Pick<GraphModel, "bounds" | "nodes">, size: Size, shown: boolean): boolean {
+  const b = model.bounds;
+  const fullWidth = size.width + (shown ? MINIMAP_COLUMN_PX : 0);
+  return (
+    size.height > 0 &&
+    model.nodes.length > 0 &&
+    fullWidth >= MINIMAP_MIN_PANEL_PX &&
+    ((b.maxY - b.minY) * LEGIBLE_ZOOM > MINIMAP_WHEN_LARGER * size.height ||
+      (b.maxX - b.minX) * LEGIBLE_ZOOM > MINIMAP_WHEN_LARGER * fullWidth)
+  );
+}
 
 export type MinimapScale = { sx: number; sy: number; ox: number; oy: number };
 
