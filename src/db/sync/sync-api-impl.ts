@@ -1,6 +1,7 @@
 /** The sync worker's API over one engine (also run in-process where there is no Worker, in tests). */
-import { SyncEngine, type SyncEvents } from "./engine";
+import { SyncEngine } from "./engine";
 import type { SyncApi } from "./sync-api";
+import type { SyncEvents } from "./sync-status";
 
 export function createSyncApi(): SyncApi {
   let engine: SyncEngine | undefined;

@@ -1,6 +1,7 @@
 /** What the sync worker exposes (over comlink), and what the page's client calls. */
-import type { ConnectResult, SyncEvents } from "./engine";
+import type { ConnectResult } from "./engine";
 import type { SyncConfig } from "./sync-meta";
+import type { SyncEvents } from "./sync-status";
 
 export type SyncApi = {
   /** Registers the page's listeners and continues a stored connection; false when there is none. */
