@@ -18,7 +18,15 @@ export class FakeLocks implements LockRequester {
   private readonly queues = new Map<string, Waiter[]>();
   private readonly holders = new Map<string, Waiter>();
 
-  request(name: string, options: { signal?: AbortSignal }, callback: () => Promise<unknown>): Promise<unknown> {
+  request(
+    name: string,
+    optionsOrCallback: { signal?: AbortSignal } | (() => Promise<unknown>),
+    maybeCallback?: () => Promise<unknown>,
+  ): Promise<unknown> {
+    // As navigator.locks: `request(name, callback)` or `request(name, options, callback)`.
+    const options = typeof optionsOrCallback === "function" ? {} : optionsOrCallback;
+    const callback = typeof optionsOrCallback === "function" ? optionsOrCallback : maybeCallback;
+    if (!callback) throw new TypeError("request() needs a callback");
     return new Promise((done, fail) => {
       const waiter: Waiter = { callback, signal: options.signal, done, fail };
       options.signal?.addEventListener("abort", () => {
