@@ -1,7 +1,6 @@
 /**
  * Sync between devices (issue 14): two browser contexts syncing through pouchdb-server, a real
- * CouchDB-protocol server started by the fixture (e2e/sync-server.ts). Run with one worker: the
- * server's port is fixed (GROVE_E2E_COUCH_PORT).
+ * CouchDB-protocol server started by the fixture (e2e/sync-server.ts, one per Playwright worker).
  */
 
 import type { Page } from "@playwright/test";

@@ -5,8 +5,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { FakeLocks, FakeWorker, fakeWorkerClass } from "../worker-kit/testing/fake-worker";
-import { isWorkerDied } from "../worker-kit/worker-died";
-import { compactInWorker, getWorker, terminateWorker, WORKER_DIED } from "./client";
+import { isWorkerDied, WORKER_DIED } from "../worker-kit/worker-died";
+import { compactInWorker, getWorker, terminateWorker } from "./client";
 
 const flush = () => new Promise((r) => setTimeout(r, 0));
 let locks: FakeLocks;

@@ -33,7 +33,6 @@ import type {
   WorkerApi,
 } from "./api";
 
-export { WORKER_DIED } from "../worker-kit/worker-died";
 export type {
   BranchSummaryJob,
   BranchSummaryJobOutcome,
