@@ -1,5 +1,7 @@
 /**
  * DESIGN §1: dependencies point one way, ui -> state -> (db, worker client, providers) -> core.
+ * The worker kit (src/worker-kit: starting a worker, its death, the in-process fallback) sits
+ * between: worker/ and db/ start their workers with it, and it imports only core/ (and comlink).
  * Each rule below is one arrow that must not exist.
  */
 
@@ -27,14 +29,21 @@ module.exports = {
       severity: "error",
       from: { path: "^src/core/" },
       to: {
-        path: "^src/(ui|state|db|worker|providers)/|node_modules/(dexie|dexie-react-hooks|react|react-dom|zustand|comlink)/",
+        path: "^src/(ui|state|db|worker|worker-kit|providers)/|node_modules/(dexie|dexie-react-hooks|react|react-dom|zustand|comlink)/",
       },
     },
     {
       name: "providers-below-state",
       severity: "error",
       from: { path: "^src/providers/" },
-      to: { path: "^src/(ui|state|db|worker)/|node_modules/(dexie|react|zustand)/" },
+      to: { path: "^src/(ui|state|db|worker|worker-kit)/|node_modules/(dexie|react|zustand)/" },
+    },
+    {
+      name: "worker-kit-imports-only-core",
+      comment: "the worker kit is shared plumbing for worker/ and db/: it knows no app layer but core/",
+      severity: "error",
+      from: { path: "^src/worker-kit/" },
+      to: { path: "^src/(ui|state|db|worker|providers)/|node_modules/(dexie|react|react-dom|zustand)/" },
     },
     {
       name: "db-below-state",

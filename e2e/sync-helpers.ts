@@ -159,3 +159,60 @@ export async function closeSettings(page: Page): Promise<void> {
   await dialog.getByRole("button", { name: "Close" }).click();
   await expect(dialog).toBeHidden();
 }
+
+/** A long chat written straight into IndexedDB: one session, `count` messages in a chain. */
+export async function seedLongChat(page: Page, count: number): Promise<string> {
+  const sessionId = "0196a000-0000-7000-8000-0000000c0001";
+  await page.goto("/");
+  await expect(page.getByRole("navigation", { name: "Sessions" })).toBeVisible();
+  await page.evaluate(
+    async ({ sessionId, count }) => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const req = indexedDB.open("grove");
+        req.onsuccess = () => resolve(req.result);
+        req.onerror = () => reject(req.error);
+      });
+      const id = (i: number) => `0196a000-0000-7000-8000-${String(i).padStart(12, "0")}`;
+      await new Promise<void>((resolve, reject) => {
+        const tx = db.transaction(["sessions", "entries"], "readwrite");
+        for (let i = 1; i <= count; i++) {
+          tx.objectStore("entries").put({
+            id: id(i),
+            sessionId,
+            parentId: i === 1 ? null : id(i - 1),
+            createdAt: 1_700_000_000_000 + i,
+            type: "message",
+            role: i % 2 ? "user" : "assistant",
+            content: [{ type: "text", text: `Long history message number ${i}` }],
+            status: "complete",
+          });
+        }
+        tx.objectStore("sessions").put({
+          id: sessionId,
+          title: "Long history",
+          titleSource: "user",
+          createdAt: 1_700_000_000_000,
+          updatedAt: 1_700_000_000_000 + count,
+          leafId: id(count),
+        });
+        tx.oncomplete = () => resolve();
+        tx.onerror = () => reject(tx.error);
+      });
+      db.close();
+    },
+    { sessionId, count },
+  );
+  return sessionId;
+}
+
+/** Seeds a long chat on `page` and connects it; resolves once the first sync shows `progress`. */
+export async function startLongFirstSync(
+  page: Page,
+  url: string,
+  count: number,
+  progress = /^(Encrypting|Uploading) [\d,]+ of [\d,]+ entries$/,
+): Promise<void> {
+  await seedLongChat(page, count);
+  await connect(page, url);
+  await expect(syncRegion(page).getByRole("status")).toHaveText(progress, { timeout: 60_000 });
+}

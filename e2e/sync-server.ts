@@ -1,6 +1,7 @@
 /**
  * The real CouchDB-protocol server for the sync specs (scripts/couch-server.mjs, shared with the sync
- * bench). Port: GROVE_E2E_COUCH_PORT (default 5985).
+ * bench), one per Playwright worker. Port: GROVE_E2E_COUCH_PORT, else a free one (two workers, or
+ * two checkouts, never share a server: one spec stopping "its" server would stop the other's).
  *
  * @example
  * const couch = await startSyncServer();
@@ -12,6 +13,6 @@ import { type CouchServer, startCouchServer } from "../scripts/couch-server.mjs"
 
 export type SyncServer = CouchServer;
 
-export function startSyncServer(port = Number(process.env.GROVE_E2E_COUCH_PORT) || 5985): Promise<SyncServer> {
+export function startSyncServer(port = Number(process.env.GROVE_E2E_COUCH_PORT) || undefined): Promise<SyncServer> {
   return startCouchServer({ port });
 }

@@ -1,7 +1,6 @@
 /**
  * Sync between devices (issue 14): two browser contexts syncing through pouchdb-server, a real
- * CouchDB-protocol server started by the fixture (e2e/sync-server.ts). Run with one worker: the
- * server's port is fixed (GROVE_E2E_COUCH_PORT).
+ * CouchDB-protocol server started by the fixture (e2e/sync-server.ts, one per Playwright worker).
  */
 
 import type { Page } from "@playwright/test";
@@ -16,6 +15,7 @@ import {
   freshDatabase,
   openTrip,
   PASSPHRASE,
+  startLongFirstSync,
   syncRegion,
   tableRows,
   test,
@@ -264,63 +264,6 @@ test("an attachment (a blobs row) syncs byte for byte", async ({ devices, mock, 
   expect(original?.length).toBe(70_000);
   expect(await readBlob(b)).toEqual(original);
 });
-
-/** A long chat written straight into IndexedDB: one session, `count` messages in a chain. */
-async function seedLongChat(page: Page, count: number): Promise<string> {
-  const sessionId = "0196a000-0000-7000-8000-0000000c0001";
-  await page.goto("/");
-  await expect(page.getByRole("navigation", { name: "Sessions" })).toBeVisible();
-  await page.evaluate(
-    async ({ sessionId, count }) => {
-      const db = await new Promise<IDBDatabase>((resolve, reject) => {
-        const req = indexedDB.open("grove");
-        req.onsuccess = () => resolve(req.result);
-        req.onerror = () => reject(req.error);
-      });
-      const id = (i: number) => `0196a000-0000-7000-8000-${String(i).padStart(12, "0")}`;
-      await new Promise<void>((resolve, reject) => {
-        const tx = db.transaction(["sessions", "entries"], "readwrite");
-        for (let i = 1; i <= count; i++) {
-          tx.objectStore("entries").put({
-            id: id(i),
-            sessionId,
-            parentId: i === 1 ? null : id(i - 1),
-            createdAt: 1_700_000_000_000 + i,
-            type: "message",
-            role: i % 2 ? "user" : "assistant",
-            content: [{ type: "text", text: `Long history message number ${i}` }],
-            status: "complete",
-          });
-        }
-        tx.objectStore("sessions").put({
-          id: sessionId,
-          title: "Long history",
-          titleSource: "user",
-          createdAt: 1_700_000_000_000,
-          updatedAt: 1_700_000_000_000 + count,
-          leafId: id(count),
-        });
-        tx.oncomplete = () => resolve();
-        tx.onerror = () => reject(tx.error);
-      });
-      db.close();
-    },
-    { sessionId, count },
-  );
-  return sessionId;
-}
-
-/** Seeds a long chat on `page` and connects it; resolves once the first sync shows `progress`. */
-async function startLongFirstSync(
-  page: Page,
-  url: string,
-  count: number,
-  progress = /^(Encrypting|Uploading) [\d,]+ of [\d,]+ entries$/,
-): Promise<void> {
-  await seedLongChat(page, count);
-  await connect(page, url);
-  await expect(syncRegion(page).getByRole("status")).toHaveText(progress, { timeout: 60_000 });
-}
 
 test("the server going down mid-sync, and a reload meanwhile: sync resumes, nothing lost or duplicated", async ({
   devices,

@@ -1,10 +1,12 @@
 /**
- * Dead workers do not hang the UI (issue 9, hardening 8). The page ends a worker the way a crash
- * or an out-of-memory kill would: `worker.terminate()` through a test-only hook (present only with
+ * Dead workers do not hang the UI (issue 9, hardening 8; issue 23: one worker kit). The page ends
+ * each of the four workers — compaction, search, sync, transfer — mid-operation the way a crash or
+ * an out-of-memory kill would: `worker.terminate()` through a test-only hook (present only with
  * localStorage `grove.testHooks` = "1"), which fires no event at all. The app must notice, fail the
- * operation with a plain message, write nothing, and start a new worker for the next call.
+ * operation with the same plain message, write nothing half, and start a new worker for the next
+ * operation, which works.
  */
-import type { Page } from "@playwright/test";
+import type { Page, Worker as PageWorker } from "@playwright/test";
 import { openChatMenu, openConfigured } from "./app";
 import {
   compactFromHeader,
@@ -17,14 +19,32 @@ import {
   summarizerReply,
 } from "./compaction-helpers";
 import { dbSnapshot, expectHeld, reloadSession } from "./faults-helpers";
-import { expect, type MockServer, test } from "./fixtures";
+import type { MockServer } from "./fixtures";
 import { openSeeded, seed, TRIP, tripRows } from "./seed";
+import {
+  databaseName,
+  expect,
+  expectUpToDate,
+  freshDatabase,
+  startLongFirstSync,
+  syncRegion,
+  tableRows,
+  test,
+} from "./sync-helpers";
+
+/** What every dead worker's operation says (src/worker-kit/worker-died.ts, WORKER_DIED). */
+const WORKER_DIED = "The background worker stopped unexpectedly (it may have run out of memory).";
 
 test.beforeEach(async ({ page }) => {
   await page.addInitScript(() => localStorage.setItem("grove.testHooks", "1"));
 });
 
-type Hooks = { groveKillCompactionWorker?: () => void; groveKillTransferWorker?: () => void };
+type Hooks = {
+  groveKillCompactionWorker?: () => void;
+  groveKillSearchWorker?: () => void;
+  groveKillSyncWorker?: () => void;
+  groveKillTransferWorker?: () => void;
+};
 
 async function kill(page: Page, which: keyof Hooks): Promise<void> {
   await page.waitForFunction((name) => typeof (window as Hooks)[name as keyof Hooks] === "function", which);
@@ -59,7 +79,7 @@ test("compaction worker killed mid-compaction: the dialog says so, nothing is wr
   await expectHeld(mock, "openai");
   await expect(dialog.getByRole("region", { name: "Summary so far" })).toContainText("half a summary");
   await kill(page, "groveKillCompactionWorker");
-  await expect(dialog.getByRole("alert")).toContainText("The background worker stopped unexpectedly");
+  await expect(dialog.getByRole("alert")).toContainText(WORKER_DIED);
   await page.screenshot({ path: "test-results/worker-death/compaction-killed.png" });
   mock.release("openai");
   await dialog.getByRole("button", { name: "OK" }).click();
@@ -109,9 +129,127 @@ test("transfer worker killed during an import: an error, nothing imported", asyn
   await expect(dialog).toContainText("One chat in again.json is already here");
   await kill(page, "groveKillTransferWorker");
   await dialog.getByRole("button", { name: "Keep both" }).click();
-  await expect(dialog.getByRole("alert")).toContainText("The background worker stopped unexpectedly");
+  await expect(dialog.getByRole("alert")).toContainText(WORKER_DIED);
   await expect(dialog).toContainText("Nothing was imported");
   await page.screenshot({ path: "test-results/worker-death/import-killed.png" });
   await dialog.getByRole("button", { name: "OK" }).click();
   expect(await dbSnapshot(page)).toEqual(snapshot);
+
+  // The next import gets a worker of its own, and works.
+  await page
+    .getByLabel("Import file")
+    .setInputFiles({ name: "again.json", mimeType: "application/json", buffer: exported });
+  await expect(dialog).toContainText("One chat in again.json is already here");
+  await dialog.getByRole("button", { name: "Keep both" }).click();
+  await expect(dialog).toBeHidden();
+  expect((await dbSnapshot(page)).sessions).toHaveLength(snapshot.sessions.length + 1);
+});
+
+/**
+ * Counts the messages the page posts to each kind of worker (the kind is in the worker's name,
+ * `grove-lifeline:<kind>:…`): a test can then wait until a query has really gone to the worker.
+ */
+function countPostsToWorkers(): void {
+  const posted: Record<string, number> = {};
+  (window as unknown as { grovePosted: Record<string, number> }).grovePosted = posted;
+  const kinds = new WeakMap<object, string>();
+  const Native = window.Worker;
+  const post = Native.prototype.postMessage;
+  Native.prototype.postMessage = function (this: Worker, ...args: unknown[]) {
+    const kind = kinds.get(this) ?? "";
+    posted[kind] = (posted[kind] ?? 0) + 1;
+    return Reflect.apply(post, this, args);
+  };
+  window.Worker = class extends Native {
+    constructor(url: string | URL, options?: WorkerOptions) {
+      super(url, options);
+      kinds.set(this, options?.name?.split(":")[1] ?? "");
+    }
+  };
+}
+
+const posts = (page: Page, kind: string) =>
+  page.evaluate((k) => (window as unknown as { grovePosted: Record<string, number> }).grovePosted[k] ?? 0, kind);
+
+/**
+ * Keeps `worker` busy (an endless loop) until it is terminated, so a query posted to it stays
+ * unanswered: resolves once the loop has started (the worker says so on a BroadcastChannel first).
+ */
+async function keepBusy(page: Page, worker: PageWorker): Promise<void> {
+  // The page listens first: a BroadcastChannel keeps no message for a later listener.
+  await page.evaluate(() => {
+    const channel = new BroadcastChannel("grove-e2e-busy");
+    (window as unknown as { groveBusy: Promise<void> }).groveBusy = new Promise<void>((resolve) => {
+      channel.onmessage = () => {
+        channel.close();
+        resolve();
+      };
+    });
+  });
+  // The loop runs as one of the worker's own tasks: terminate() cannot interrupt code the
+  // inspector is evaluating, but it stops a task.
+  await worker.evaluate(() => {
+    setTimeout(() => {
+      new BroadcastChannel("grove-e2e-busy").postMessage("busy");
+      for (;;) {
+        // busy until terminated
+      }
+    }, 0);
+  });
+  await page.evaluate(() => (window as unknown as { groveBusy: Promise<void> }).groveBusy);
+}
+
+test("search worker killed during a search: the search says so, nothing is written, the next search answers", async ({
+  page,
+}) => {
+  await page.addInitScript(countPostsToWorkers);
+  await seed(page, tripRows());
+  await page.reload();
+  const box = page.getByRole("searchbox", { name: "Search chats" });
+  const results = page.getByRole("listbox", { name: "Search results" });
+  await box.fill("Chamonix");
+  await expect(results.getByRole("option").first()).toContainText("Alps trip");
+  const snapshot = await dbSnapshot(page);
+
+  const searchWorker = page.workers().find((w) => w.url().includes("search.worker"));
+  if (!searchWorker) throw new Error("no search worker");
+  await keepBusy(page, searchWorker);
+  const before = await posts(page, "search");
+  await box.fill("Geneva");
+  await expect.poll(() => posts(page, "search")).toBeGreaterThan(before); // the query is with the worker
+  await kill(page, "groveKillSearchWorker");
+  const status = page.locator(".search-results .search-status");
+  await expect(status).toContainText(WORKER_DIED);
+  await expect(results.getByRole("option")).toHaveCount(0);
+  await page.screenshot({ path: "test-results/worker-death/search-killed.png" });
+  expect(await dbSnapshot(page)).toEqual(snapshot);
+
+  await box.fill("hotel");
+  await expect(results.getByRole("option").first()).toContainText("Alps trip");
+  await expect(status).not.toContainText(WORKER_DIED);
+});
+
+test("sync worker killed during a sync run: the status says so, nothing is half-written, Sync now finishes it", async ({
+  page,
+  couch,
+}) => {
+  test.setTimeout(120_000);
+  const N = 3000;
+  const url = freshDatabase(couch);
+  await startLongFirstSync(page, url, N, /^Uploading [\d,]+ of [\d,]+ entries$/);
+  const before = { sessions: await tableRows(page, "sessions"), entries: await tableRows(page, "entries") };
+  await kill(page, "groveKillSyncWorker");
+  const region = syncRegion(page);
+  await expect(region.getByRole("status")).toContainText(WORKER_DIED);
+  await region.screenshot({ path: "test-results/worker-death/sync-killed.png" });
+  expect(await tableRows(page, "sessions")).toEqual(before.sessions);
+  expect(await tableRows(page, "entries")).toEqual(before.entries);
+
+  await region.getByRole("button", { name: "Sync now" }).click();
+  await expectUpToDate(page);
+  // Every record once, each in its first revision: nothing was written twice or left half.
+  const docs = await couch.allDocs(databaseName(url));
+  expect(docs).toHaveLength(2 + N + 2);
+  expect(docs.filter((d) => !String(d.doc._rev).startsWith("1-"))).toEqual([]);
+  expect(await tableRows(page, "entries")).toEqual(before.entries);
 });

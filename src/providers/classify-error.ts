@@ -18,8 +18,9 @@ import {
   APIUserAbortError as OpenAIUserAbortError,
 } from "openai/core/error";
 import type { ApiKind, ErrorKind, MessageError } from "../core/session/entries";
+import { isMessageError } from "../core/session/message-error";
 import { browserOffline, OFFLINE_MESSAGE } from "./offline";
-import { redactSecrets } from "./redact";
+import { redactError, redactSecrets } from "./redact";
 
 /** The provider's own message is kept, but a proxy's HTML error page is not worth 50 kB. */
 const MAX_PROVIDER_MESSAGE_CHARS = 400;
@@ -422,6 +423,14 @@ export function isRetryable(error: MessageError): boolean {
     case "unknown":
       return false;
   }
+}
+
+/**
+ * Any thrown value as a MessageError: one already in that shape stays (its message redacted), any
+ * other is classified. The one step from "something was thrown" to the one error shape.
+ */
+export function asMessageError(e: unknown, api: ApiKind, secrets: readonly string[] = []): MessageError {
+  return isMessageError(e) ? redactError(e, secrets) : classifyError(e, api, secrets);
 }
 
 /** The error for a stream stopped through its AbortSignal. */

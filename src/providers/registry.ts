@@ -5,8 +5,8 @@
  * Adapters are loaded on first use (dynamic import): the two SDKs are a large share of the
  * bundle, and the app can paint a stored conversation without either.
  */
-import type { ApiKind, MessageError } from "../core/session/entries";
-import { classifyError } from "./classify-error";
+import type { ApiKind } from "../core/session/entries";
+import { asMessageError, classifyError } from "./classify-error";
 import type { CountTokensFn } from "./count-tokens";
 import { resolveEndpoint } from "./endpoint";
 import { redactError } from "./redact";
@@ -107,13 +107,9 @@ export const listModels: ListModelsFn = async (provider, signal) => {
   try {
     return await (await loadProvider(provider.api)).listModels(provider, signal);
   } catch (e) {
-    throw isMessageError(e) ? redactError(e, [provider.apiKey]) : classifyError(e, provider.api, [provider.apiKey]);
+    throw asMessageError(e, provider.api, [provider.apiKey]);
   }
 };
-
-function isMessageError(e: unknown): e is MessageError {
-  return typeof e === "object" && e !== null && "kind" in e && typeof (e as { message?: unknown }).message === "string";
-}
 
 /**
  * Anthropic's exact count of the request `req` would stream (count-tokens.ts), loaded on first use;

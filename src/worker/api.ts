@@ -51,7 +51,7 @@ export type SummarizeRequest = {
 
 /**
  * Receives the summary so far (the whole text, not a delta), at most every
- * `SUMMARY_PROGRESS_INTERVAL_MS` and once more with the final text. Must not throw; it runs on the
+ * `SUMMARY_PROGRESS_INTERVAL_MS` (deps.ts) and once more with the final text. Must not throw; it runs on the
  * main thread and its result is ignored.
  */
 export type SummaryProgress = ((text: string) => void) & ProxyMarked;

@@ -4,8 +4,9 @@
  * the call in flight with a plain message, and the next call starts a new worker.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { FakeLocks, FakeWorker, fakeWorkerClass } from "../core/testing/fake-locks";
-import { compactInWorker, getWorker, terminateWorker, WORKER_DIED } from "./client";
+import { FakeLocks, FakeWorker, fakeWorkerClass } from "../worker-kit/testing/fake-worker";
+import { isWorkerDied, WORKER_DIED } from "../worker-kit/worker-died";
+import { compactInWorker, getWorker, terminateWorker } from "./client";
 
 const flush = () => new Promise((r) => setTimeout(r, 0));
 let locks: FakeLocks;
@@ -50,7 +51,9 @@ describe("a dead compaction worker fails the call and is replaced", () => {
     await flush();
     expect(await state(job)).toBe("pending"); // alive and busy: no deadline, no false alarm
     lastWorker().killSilently();
-    expect(await state(job)).toEqual({ rejected: { kind: "unknown", message: WORKER_DIED } });
+    const out = await state(job);
+    expect(out).toMatchObject({ rejected: { kind: "unknown", message: WORKER_DIED } });
+    expect(isWorkerDied((out as { rejected: unknown }).rejected)).toBe(true);
     expect(lastWorker().terminated).toBe(true);
 
     const before = FakeWorker.started.length;

@@ -4,7 +4,7 @@
  * worker; Vite bundles it, with the rank files as chunks of their own, loaded on first count.
  */
 import * as Comlink from "comlink";
-import { holdLifeline } from "../core/lifeline";
+import { serveWorker } from "../worker-kit/serve-worker";
 import type { WorkerApi } from "./api";
 import { createWorkerApi } from "./worker-api";
 
@@ -28,6 +28,4 @@ const exposed: WorkerApi = {
     api.handoffDocument(job, onProgress, opId).finally(() => releaseCallback(onProgress)),
 };
 
-Comlink.expose(exposed);
-// Held until this worker ends, however it ends: the page's client notices a silent death by it.
-holdLifeline(navigator.locks, self.name, (m) => (globalThis as unknown as Worker).postMessage(m));
+serveWorker(exposed);

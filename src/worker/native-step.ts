@@ -9,17 +9,11 @@
 import type { CompactionOutcome, CompactionProgress } from "../core/compaction/compact";
 import { buildContext } from "../core/session/build-context";
 import type { CompactionPreserveData } from "../core/session/entries";
+import { errorText } from "../core/session/message-error";
 import type { CompactNativeFn } from "../providers/native-compaction";
 import type { CompactJob } from "./api";
 
 type Done = Extract<CompactionOutcome, { kind: "done" }>;
-
-const messageOf = (e: unknown): string =>
-  e instanceof Error
-    ? e.message || e.name
-    : typeof e === "object" && e !== null && "message" in e
-      ? String(e.message)
-      : "Unknown error";
 
 export async function withNativeCompaction(
   job: CompactJob,
@@ -57,7 +51,7 @@ export async function withNativeCompaction(
     return { ...outcome, entry: { ...outcome.entry, compactedBy: result.method, preserveData } };
   } catch (e) {
     if (signal.aborted) return { kind: "cancelled" };
-    const why = messageOf(e);
+    const why = errorText(e);
     return { ...outcome, entry: { ...outcome.entry, compactedBy: "grove", nativeFallback: why } };
   }
 }

@@ -253,6 +253,29 @@ describe("runCompaction: failure and cancellation write nothing", () => {
     expect(await runCompaction(plan, { summarize: s.summarize, signal: ctl.signal })).toEqual({ kind: "cancelled" });
   });
 
+  it("a summarizer failure is read by its shape, never by an Error's name: aborted -> cancelled, else failed with its message", async () => {
+    const plan = () => planOf(prepareCompaction(path, options({ settings })));
+    const signal = new AbortController().signal;
+    const aborted = fakeSummarizer(async () => {
+      throw { kind: "aborted", message: "Stopped." };
+    });
+    expect(await runCompaction(plan(), { summarize: aborted.summarize, signal })).toEqual({ kind: "cancelled" });
+    const limited = fakeSummarizer(async () => {
+      throw { kind: "rate_limit", message: "The provider is rate-limiting requests." };
+    });
+    expect(await runCompaction(plan(), { summarize: limited.summarize, signal })).toEqual({
+      kind: "failed",
+      error: "The provider is rate-limiting requests.",
+    });
+    const named = fakeSummarizer(async () => {
+      throw Object.assign(new Error("renamed"), { name: "AbortError" });
+    });
+    expect(await runCompaction(plan(), { summarize: named.summarize, signal })).toEqual({
+      kind: "failed",
+      error: "renamed",
+    });
+  });
+
   it("an abort after the summarizer answered still gives `cancelled` (never a late entry)", async () => {
     const ctl = new AbortController();
     const s = fakeSummarizer((req) => {

@@ -19,8 +19,9 @@
  */
 import type { PromptTexts } from "../prompt-overrides";
 import { contextTokens } from "../session/context-tokens";
-import type { CompactionEntry, Entry } from "../session/entries";
+import type { CompactionEntry, Entry, MessageError } from "../session/entries";
 import { asEntryId, asSessionId, type EntryId } from "../session/ids";
+import { errorText, isAbortedError } from "../session/message-error";
 import { planContext } from "../session/plan-context";
 import { assembleDigest, clampLine, cleanShortSummary, cleanSummarizerOutput, firstSentence } from "./digest";
 import { collectFileOps, withFileOpsTags } from "./file-ops";
@@ -46,7 +47,8 @@ export type { SummarizePurpose, SummarizeRequest } from "./requests";
 
 /**
  * Makes one summarizer call and resolves with the model's whole text. May throw (any provider
- * failure); must reject promptly once `signal` aborts. `onText`, when given, receives the text so
+ * failure, best as a MessageError: its message is the outcome's `error`); must reject promptly once
+ * `signal` aborts (a MessageError of kind `aborted`, thrown at any time, also reads as cancelled). `onText`, when given, receives the text so
  * far as it streams (for progress only: the resolved text is what counts).
  */
 export type SummarizeFn = (
@@ -114,14 +116,8 @@ class SummarizerOutputError extends Error {
   override name = "SummarizerOutputError";
 }
 
-class AbortedError extends Error {
-  override name = "AbortError";
-}
-
-const errorMessage = (e: unknown): string =>
-  e instanceof Error ? e.message || e.name : typeof e === "string" ? e : "Unknown error";
-
-const isAbort = (e: unknown): boolean => e instanceof Error && e.name === "AbortError";
+/** What a step throws once `signal` has aborted: the one error shape, kind `aborted`. */
+const cancelled = (): MessageError => ({ kind: "aborted", message: "Compaction cancelled" });
 
 export async function runCompaction(plan: CompactionPlan, deps: RunDeps): Promise<CompactionOutcome> {
   const { summarize, signal } = deps;
@@ -136,7 +132,7 @@ export async function runCompaction(plan: CompactionPlan, deps: RunDeps): Promis
     }
   };
   const checkAbort = (): void => {
-    if (signal.aborted) throw new AbortedError("Compaction cancelled");
+    if (signal.aborted) throw cancelled();
   };
   const call = async (
     purpose: SummarizePurpose,
@@ -258,7 +254,7 @@ export async function runCompaction(plan: CompactionPlan, deps: RunDeps): Promis
       );
       shortSummary = cleanShortSummary(raw);
     } catch (e) {
-      if (signal.aborted || isAbort(e)) throw e;
+      if (signal.aborted || isAbortedError(e)) throw e;
     }
     const shortSummaryFallback = shortSummary === null;
     if (shortSummary === null) {
@@ -300,8 +296,8 @@ export async function runCompaction(plan: CompactionPlan, deps: RunDeps): Promis
     checkAbort();
     return { kind: "done", entry: { ...entry, tokensAfter }, tokensBefore, tokensAfter };
   } catch (e) {
-    if (signal.aborted || isAbort(e)) return { kind: "cancelled" };
-    return { kind: "failed", error: errorMessage(e) };
+    if (signal.aborted || isAbortedError(e)) return { kind: "cancelled" };
+    return { kind: "failed", error: errorText(e) };
   }
 }
 

@@ -40,4 +40,6 @@ export type ChatSearchAnswer = {
    * arrived, ranking, and reading the hits' entries and building their snippets.
    */
   took?: { waiting: number; ranking: number; describing: number };
+  /** Set when the search could not run (its worker died under it): why, in plain words; no results. */
+  failed?: string;
 };

@@ -1,66 +1,61 @@
 /**
  * The page's side of sync: one sync worker per browser profile (a Web Lock keeps a second tab from
  * starting another; it takes over when the first closes), started only once there is a connection
- * or the user connects. Where there is no Worker (vitest), the engine runs in-process.
+ * or the user connects. Starting, the in-process fallback (vitest; production builds drop it) and
+ * dying are the worker kit's (src/worker-kit): if the worker dies, a call in flight rejects with
+ * the kit's `WorkerDied`, the status says so (a run in progress has no call in flight), and the
+ * next action (Sync now, Connect, a reload) starts a new worker, which continues from where the
+ * last one's checkpoints left off.
  */
 import * as Comlink from "comlink";
-import type { ConnectResult, SyncEvents } from "./engine";
+import type { SpawnedWorker, WorkerCalls } from "../../worker-kit/spawn-worker";
+import { workerSlot } from "../../worker-kit/worker-slot";
+import type { ConnectResult } from "./engine";
 import type { SyncApi } from "./sync-api";
 import { getConnection, type SyncConfig } from "./sync-meta";
+import type { SyncEvents } from "./sync-status";
 
-export type { ConnectResult, SyncEvents, SyncPhase, SyncStatus } from "./engine";
+export type { ConnectResult } from "./engine";
 export type { SyncConfig } from "./sync-meta";
+export type { SyncEvents, SyncPhase, SyncStatus } from "./sync-status";
 
 const LOCK = "grove-sync-engine";
-let api: Promise<SyncApi> | undefined;
 
-async function startApi(events: SyncEvents): Promise<SyncApi> {
-  let remote: SyncApi;
-  if (typeof Worker === "undefined") {
-    if (import.meta.env.PROD) throw new Error("Web Workers are not available in this browser.");
-    const { createSyncApi } = await import("./sync-api-impl");
-    remote = createSyncApi();
-    await remote.init(events);
-    return remote;
-  }
-  const worker = new Worker(new URL("./sync.worker.ts", import.meta.url), { type: "module", name: "grove-sync" });
-  const wrapped = Comlink.wrap<SyncApi>(worker) as unknown as SyncApi;
-  // A worker that fails to load or crashes answers nothing: calls fail with its error instead of hanging.
-  const failed = new Promise<never>((_, reject) => {
-    worker.addEventListener("error", (e) => {
-      const message = `The sync worker stopped: ${e.message || "it failed"}`;
-      events.status({ kind: "error", message });
-      reject(new Error(message));
-    });
-  });
-  failed.catch(() => {});
-  const guard = <R>(call: Promise<R>): Promise<R> => Promise.race([call, failed]);
-  remote = {
-    init: (ev) => guard(wrapped.init(ev)),
-    connect: (config, passphrase) => guard(wrapped.connect(config, passphrase)),
-    disconnect: () => guard(wrapped.disconnect()),
-    syncNow: () => guard(wrapped.syncNow()),
-    cancel: () => guard(wrapped.cancel()),
-  };
-  await remote.init(Comlink.proxy(events));
-  return remote;
-}
+const sync = workerSlot<SyncApi>({
+  kind: "sync",
+  start: (name) => new Worker(new URL("./sync.worker.ts", import.meta.url), { type: "module", name }),
+  inProcess: import.meta.env.PROD ? undefined : () => import("./sync-api-impl").then((m) => m.createSyncApi()),
+});
 
-/** Waits for this tab to own sync (another tab may), then starts the worker. */
-function ensure(events: SyncEvents): Promise<SyncApi> {
-  api ??= new Promise<SyncApi>((resolve, reject) => {
-    const run = () => startApi(events).then(resolve, reject);
+let owned: Promise<void> | undefined;
+
+/** Resolves once this tab owns sync (another tab may): the lock is held for the page's life. */
+function ownSync(): Promise<void> {
+  owned ??= new Promise<void>((resolve) => {
     if (typeof navigator === "undefined" || !navigator.locks) {
-      void run();
+      resolve();
       return;
     }
-    // Held for the page's life: released when the tab closes.
     void navigator.locks.request(LOCK, () => {
-      void run();
+      resolve();
       return new Promise<never>(() => {});
     });
   });
-  return api;
+  return owned;
+}
+
+/** The running worker, and its API once `init` has given it the page's listeners. */
+let started: { worker: SpawnedWorker<SyncApi>; ready: Promise<WorkerCalls<SyncApi>> } | undefined;
+
+/** Waits for this tab to own sync, then the running worker (a new one after a death), initialized. */
+async function ensure(events: SyncEvents): Promise<WorkerCalls<SyncApi>> {
+  await ownSync();
+  if (started?.worker.isRunning()) return started.ready;
+  const worker = sync.get();
+  const ready = worker.api.init(Comlink.proxy(events)).then(() => worker.api);
+  started = { worker, ready };
+  void worker.died.then((death) => events.status({ kind: "error", message: death.message }));
+  return ready;
 }
 
 /** Continues a stored connection at startup; does nothing (starts no worker) when there is none. */

@@ -30,9 +30,6 @@ import {
 import { SyncRun } from "./sync-run";
 import type { SyncEvents, SyncStatus } from "./sync-status";
 
-// client.ts (the page's side, being reworked on another branch) imports these from here.
-export type { SyncEvents, SyncPhase, SyncStatus } from "./sync-status";
-
 export type ConnectResult = { ok: true } | { ok: false; message: string };
 
 export const LOCAL_DB_NAME = "grove-sync";

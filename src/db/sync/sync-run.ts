@@ -13,6 +13,7 @@
  */
 import { Dexie } from "dexie";
 import PouchDB, { type ChangeRow, type PouchDoc, type SyncChange } from "pouchdb-browser";
+import { errorText } from "../../core/session/message-error";
 import { chooseVersion, type DocVersion } from "../../core/sync/conflict";
 import { HybridClock } from "../../core/sync/hlc";
 import type { SyncRecord } from "../../core/sync/records";
@@ -385,10 +386,4 @@ function stateOf(item: Outgoing, docId: string): SyncStateRow {
   if (item.digest !== undefined) row.digest = item.digest;
   if (item.record.kind === "session" && item.record.final) row.gone = true;
   return row;
-}
-
-function errorText(e: unknown): string {
-  if (e instanceof Error) return e.message;
-  const message = (e as { message?: unknown; reason?: unknown } | null)?.message;
-  return typeof message === "string" ? message : String(e);
 }

@@ -3,8 +3,9 @@
  * (terminate(), a crash) or with an error event ends with a plain error instead of waiting forever.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { FakeLocks, FakeWorker, fakeWorkerClass } from "../../core/testing/fake-locks";
-import { exportInWorker, startImport, TRANSFER_WORKER_DIED } from "./client";
+import { FakeLocks, FakeWorker, fakeWorkerClass } from "../../worker-kit/testing/fake-worker";
+import { WORKER_DIED } from "../../worker-kit/worker-died";
+import { exportInWorker, startImport } from "./client";
 
 const flush = () => new Promise((r) => setTimeout(r, 0));
 
@@ -31,7 +32,7 @@ describe("a transfer worker that dies mid-import", () => {
     const analysis = handle.analyze(new Blob(["{}"]), "x.json", () => {});
     await flush();
     lastWorker().killSilently();
-    await expect(analysis).resolves.toEqual({ kind: "error", message: TRANSFER_WORKER_DIED });
+    await expect(analysis).resolves.toEqual({ kind: "error", message: WORKER_DIED });
     expect(lastWorker().terminated).toBe(true);
     handle.dispose();
   });
@@ -41,7 +42,7 @@ describe("a transfer worker that dies mid-import", () => {
     const outcome = handle.commit("skip", () => {});
     await flush();
     lastWorker().killSilently();
-    await expect(outcome).resolves.toEqual({ kind: "error", message: TRANSFER_WORKER_DIED });
+    await expect(outcome).resolves.toEqual({ kind: "error", message: WORKER_DIED });
   });
 
   it("an error event ends an export with the worker's message", async () => {

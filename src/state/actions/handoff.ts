@@ -22,7 +22,7 @@ import { getEntry } from "../../db/entries";
 import { createSession, getSession } from "../../db/sessions";
 import { handoffInWorker } from "../../worker/client";
 import { failurePrefix } from "../maintenance/operation";
-import { errorText, type MaintenanceDeps, maintenanceDeps, runMaintenance } from "../maintenance/runner";
+import { type MaintenanceDeps, maintenanceDeps, runMaintenance } from "../maintenance/runner";
 import { thinkingFor } from "../settings-model";
 import { pushNotice, useMaintenanceStore, useSettingsStore, useUiStore } from "../stores";
 import { chatTarget, isTargetError } from "./chat-target";
@@ -214,7 +214,7 @@ export async function createHandoffSession(
     if (opts.open ?? true) useUiStore.setState({ sessionId: session.id, editingId: null });
     return { kind: "created", session };
   } catch (e) {
-    return { kind: "failed", message: `Could not start the new session: ${errorText(e)}` };
+    return { kind: "failed", message: `Could not start the new session: ${describeFailure(e)}` };
   }
 }
 

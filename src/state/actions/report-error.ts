@@ -1,5 +1,4 @@
 /** Turns a thrown action error (db, quota, bug) into a plain notice. Actions catch; UI shows. */
-import type { MessageError } from "../../core/session/entries";
 import { isQuotaError } from "../../db/storage";
 import { pushNotice } from "../stores";
 import { describeFailure } from "./describe-failure";
@@ -12,17 +11,6 @@ export function reportActionError(what: string, error: unknown): void {
     );
     return;
   }
-  pushNotice("error", `${what}: ${detailOf(error)}`);
+  pushNotice("error", `${what}: ${describeFailure(error)}`);
   console.error(what, error);
-}
-
-/** An Error's message, a classified provider failure's own sentence (not prefixed again), or the value. */
-function detailOf(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  if (isMessageError(error)) return describeFailure(error);
-  return String(error);
-}
-
-function isMessageError(e: unknown): e is MessageError {
-  return typeof e === "object" && e !== null && "kind" in e && typeof (e as { message?: unknown }).message === "string";
 }

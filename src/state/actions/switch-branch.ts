@@ -18,7 +18,7 @@ import { buildTreeIndex } from "../../core/session/tree";
 import { getSessionWithEntries, moveLeaf } from "../../db/entries";
 import { setSetting } from "../../db/settings";
 import { branchSummaryInWorker } from "../../worker/client";
-import { errorText, type MaintenanceDeps, maintenanceDeps, runMaintenance } from "../maintenance/runner";
+import { type MaintenanceDeps, maintenanceDeps, runMaintenance } from "../maintenance/runner";
 import type { SwitchSummaryDefault } from "../settings-model";
 import { useMaintenanceStore, useSettingsStore, useUiStore } from "../stores";
 import { chatTarget, isTargetError, summarizerSpec, summarizerTarget } from "./chat-target";
@@ -161,7 +161,7 @@ export async function switchHere(
       if (!read) return { kind: "not_found" };
       return read.plan.kind === "switch" ? await moveOnly(sessionId, read.plan) : read.plan;
     } catch (e) {
-      return { kind: "failed", message: `Could not switch: ${errorText(e)}` };
+      return { kind: "failed", message: `Could not switch: ${describeFailure(e)}` };
     }
   }
 

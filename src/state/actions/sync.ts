@@ -17,6 +17,7 @@ import {
 } from "../../db/sync/client";
 import { pushNotice } from "../stores";
 import { useSyncStore } from "../sync-store";
+import { describeFailure } from "./describe-failure";
 import { reportActionError } from "./report-error";
 
 async function noticeLeafConflicts(ids: SessionId[]): Promise<void> {
@@ -65,7 +66,7 @@ export async function connect(config: SyncConfig, passphrase: string): Promise<b
     useSyncStore.setState({ connected: connectedView(config) });
     return true;
   } catch (e) {
-    useSyncStore.setState({ problem: `Could not connect: ${e instanceof Error ? e.message : String(e)}` });
+    useSyncStore.setState({ problem: `Could not connect: ${describeFailure(e)}` });
     return false;
   } finally {
     useSyncStore.setState({ busy: false });

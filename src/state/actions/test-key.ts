@@ -3,6 +3,7 @@
  * to the configured base URL, and what it found in plain words. Nothing is saved here.
  */
 import type { MessageError } from "../../core/session/entries";
+import { isMessageError } from "../../core/session/message-error";
 import { listModels } from "../../providers/registry";
 import type { ProviderConfig } from "../../providers/types";
 import { describeFailure } from "./describe-failure";
@@ -32,10 +33,9 @@ export async function testKey(provider: ProviderConfig, list = listModels): Prom
 }
 
 function keyTestFailure(e: unknown): KeyTest {
-  const error: MessageError =
-    typeof e === "object" && e !== null && "kind" in e
-      ? (e as MessageError)
-      : { kind: "unknown", message: "Something went wrong testing the key." };
+  const error: MessageError = isMessageError(e)
+    ? e
+    : { kind: "unknown", message: "Something went wrong testing the key." };
   const message = describeFailure(error);
   switch (error.kind) {
     case "auth":

@@ -112,7 +112,7 @@ export async function runMaintenance<O extends MaintenanceOperation, R>(
       fail,
     });
   } catch (e) {
-    return fail(errorText(e));
+    return fail(describeFailure(e));
   } finally {
     endMaintenance(ac);
   }
@@ -121,13 +121,4 @@ export async function runMaintenance<O extends MaintenanceOperation, R>(
 function failed(op: MaintenanceOperation, message: string): { kind: "failed"; message: string } {
   if (isAutomatic(op)) pushNotice("error", `${failurePrefix(op)}: ${message}`);
   return { kind: "failed", message };
-}
-
-/** A thrown value as words: an Error's message, a classified provider failure, or its string. */
-export function errorText(e: unknown): string {
-  if (e instanceof Error) return e.message;
-  if (typeof e === "object" && e !== null && "kind" in e && "message" in e) {
-    return describeFailure(e as Parameters<typeof describeFailure>[0]);
-  }
-  return String(e);
 }

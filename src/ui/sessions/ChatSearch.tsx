@@ -191,6 +191,7 @@ function SearchResults({
 
 function searchStatus(answer: ChatSearchAnswer | null): string {
   if (!answer) return "Searching…";
+  if (answer.failed) return answer.failed;
   const progress = answer.indexing;
   const loading = answer.loading;
   const indexing = loading

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { holdLifeline, isLifelineHeld, lifelineName, watchLifeline } from "./lifeline";
-import { FakeLocks } from "./testing/fake-locks";
+import { FakeLocks } from "./testing/fake-worker";
 
 const flush = () => new Promise((r) => setTimeout(r, 0));
 

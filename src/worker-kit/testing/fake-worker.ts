@@ -1,8 +1,10 @@
 /**
- * TEST-ONLY: a Web Locks manager in memory (one queue per name, granted in request order) and a
- * fake dedicated Worker whose script "holds its lifeline" like the real worker entries do, and
- * can be killed silently, as `worker.terminate()` or a crash would.
+ * TEST-ONLY: a Web Locks manager in memory (one queue per name, granted in request order) and
+ * fake dedicated Workers whose script "holds its lifeline" like the real worker entries do, and
+ * can be killed silently, as `worker.terminate()` or a crash would: `FakeWorker` never answers a
+ * call; `channelWorker` serves a real implementation with comlink over a MessageChannel.
  */
+import * as Comlink from "comlink";
 import { holdLifeline, type LockRequester } from "../lifeline";
 
 type Waiter = {
@@ -16,7 +18,15 @@ export class FakeLocks implements LockRequester {
   private readonly queues = new Map<string, Waiter[]>();
   private readonly holders = new Map<string, Waiter>();
 
-  request(name: string, options: { signal?: AbortSignal }, callback: () => Promise<unknown>): Promise<unknown> {
+  request(
+    name: string,
+    optionsOrCallback: { signal?: AbortSignal } | (() => Promise<unknown>),
+    maybeCallback?: () => Promise<unknown>,
+  ): Promise<unknown> {
+    // As navigator.locks: `request(name, callback)` or `request(name, options, callback)`.
+    const options = typeof optionsOrCallback === "function" ? {} : optionsOrCallback;
+    const callback = typeof optionsOrCallback === "function" ? optionsOrCallback : maybeCallback;
+    if (!callback) throw new TypeError("request() needs a callback");
     return new Promise((done, fail) => {
       const waiter: Waiter = { callback, signal: options.signal, done, fail };
       options.signal?.addEventListener("abort", () => {
@@ -110,4 +120,38 @@ export function fakeWorkerClass(locks: FakeLocks): new (url: URL | string, optio
       super(locks, url, options);
     }
   };
+}
+
+/**
+ * A start function for `WorkerSpec.start` whose worker serves `implementation` (comlink over a
+ * MessageChannel, as serve-worker.ts does in a real worker) and holds its lifeline in `locks`.
+ * `workers` lists the started ones; `kill(name)` on `locks` ends one silently.
+ */
+export function channelWorkers(
+  locks: FakeLocks,
+  implementation: () => object,
+): { start: (name: string) => Worker; workers: Array<{ name: string; terminated: boolean }> } {
+  const workers: Array<{ name: string; terminated: boolean }> = [];
+  const start = (name: string): Worker => {
+    const { port1, port2 } = new MessageChannel();
+    port1.start(); // a Worker delivers its messages without it
+    const record = { name, terminated: false };
+    workers.push(record);
+    Comlink.expose(implementation(), port2 as unknown as Comlink.Endpoint);
+    holdLifeline(locks, name, (m) => port2.postMessage(m));
+    const worker = {
+      postMessage: (message: unknown, transfer?: Transferable[]) => port1.postMessage(message, transfer ?? []),
+      addEventListener: (type: string, listener: EventListener) => port1.addEventListener(type, listener),
+      removeEventListener: (type: string, listener: EventListener) => port1.removeEventListener(type, listener),
+      start: () => port1.start(),
+      terminate: () => {
+        record.terminated = true;
+        port1.close();
+        port2.close();
+        locks.kill(name);
+      },
+    };
+    return worker as unknown as Worker;
+  };
+  return { start, workers };
 }

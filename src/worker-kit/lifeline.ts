@@ -7,9 +7,9 @@
  * parse on a loaded machine) for a dead one, and needs no polling.
  *
  * Pure protocol: the lock manager and the messaging are injected (navigator.locks, postMessage),
- * so this module stays free of effects of its own. Without Web Locks (an old browser, a page not
- * served from a secure context) there is no lifeline: the error events still catch a worker that
- * fails to load or throws.
+ * so this module stays free of effects of its own (spawn-worker.ts watches, serve-worker.ts holds).
+ * Without Web Locks (an old browser, a page not served from a secure context) there is no
+ * lifeline: the error events still catch a worker that fails to load or throws.
  */
 
 /** The part of the Web Locks API (navigator.locks) a lifeline uses. */
@@ -63,6 +63,3 @@ export function watchLifeline(
     stop: () => stopped.abort(),
   };
 }
-
-/** localStorage key that, set to "1", lets e2e tests end a worker the way a crash would. */
-export const TEST_HOOKS_FLAG = "grove.testHooks";
