@@ -27,7 +27,7 @@ function isConversation(item: unknown): boolean {
 export function isChatbotUiShaped(raw: unknown): boolean {
   const o = asRecord(raw);
   if (o) return Array.isArray(o.history) && (typeof o.version === "number" || Array.isArray(o.folders));
-  return Array.isArray(raw) && raw.length > 0 && raw.every((item) => asRecord(item) === undefined || isConversation(item));
+  return Array.isArray(raw) && raw.some(isConversation) && raw.every((item) => !asRecord(item) || isConversation(item));
 }
 
 export function parseChatbotUiValue(raw: unknown, options: ChatbotUiImportOptions = {}): ImportResult {

@@ -160,7 +160,8 @@ function legacySpans(text: string, citations: unknown): Span[] {
 
 /** Maps a code-point offset to a UTF-16 offset (the same unless the text holds astral characters). */
 function codePointOffsets(text: string): (cp: number) => number | undefined {
-  if (!/[\uD800-\uDBFF]/.test(text)) return (cp) => (Number.isInteger(cp) && cp >= 0 && cp <= text.length ? cp : undefined);
+  if (!/[\uD800-\uDBFF]/.test(text))
+    return (cp) => (Number.isInteger(cp) && cp >= 0 && cp <= text.length ? cp : undefined);
   const offsets: number[] = [];
   for (let i = 0; i < text.length; i++) {
     offsets.push(i);

@@ -248,7 +248,11 @@ function searchResultsText(metadata: Record<string, unknown> | undefined): strin
  * that is in the .zip becomes an image block; one that is not is named (a user's or a tool's), or
  * left out (an assistant's). Audio is left out: its transcription carries the words.
  */
-function partBlocks(m: ChatGptMessage, assets: ChatGptAssets | undefined, role: "user" | "assistant" | "tool"): Block[] {
+function partBlocks(
+  m: ChatGptMessage,
+  assets: ChatGptAssets | undefined,
+  role: "user" | "assistant" | "tool",
+): Block[] {
   const out: Block[] = [];
   const parts = Array.isArray(m.content.parts) ? m.content.parts : undefined;
   if (!parts) {
@@ -293,24 +297,24 @@ export function assetId(pointer: string): string {
 function imageBlock(m: ChatGptMessage, p: Record<string, unknown>, assets: ChatGptAssets | undefined): Block | null {
   const pointer = str(p.asset_pointer);
   const asset = pointer ? assets?.get(assetId(pointer)) : undefined;
-  if (!asset || !asset.mimeType.startsWith("image/")) return null;
+  if (!asset?.mimeType.startsWith("image/")) return null;
   const width = p.width;
   const height = p.height;
   return {
     type: "image",
     blobId: asset.blobId,
     mimeType: asset.mimeType,
-    name: imageName(m, p),
+    name: imageName(m, p, asset),
     size: asset.size,
     ...(typeof width === "number" && width > 0 ? { width } : {}),
     ...(typeof height === "number" && height > 0 ? { height } : {}),
   };
 }
 
-/** An image's name: the attachment's, else the .zip file's, else its id. */
-function imageName(m: ChatGptMessage, p: Record<string, unknown>): string {
+/** An image's name: the attachment's, else the one the .zip lists for the file, else its id. */
+function imageName(m: ChatGptMessage, p: Record<string, unknown>, asset?: ChatGptAsset): string {
   const id = assetId(str(p.asset_pointer) ?? "");
-  return attachmentsOf(m).find((a) => a.id === id)?.name || id || "image";
+  return attachmentsOf(m).find((a) => a.id === id)?.name || asset?.name || id || "image";
 }
 
 type Attachment = { id: string; name: string; isImagePart: boolean };

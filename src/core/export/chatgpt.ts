@@ -42,8 +42,8 @@ type Options = Required<Omit<ChatGptImportOptions, "assets">> & { assets: ChatGp
 /** Reasoning seen on the way down a branch, waiting for the assistant message it belongs to. */
 type Thinking = { readonly text: string; readonly label: string };
 
-/** What each node hands its children. */
-type Carry = { readonly parent: EntryId | null; readonly thinking: Thinking | null };
+/** What each node hands its children; `call`: the last tool call on the branch, which a tool's result answers. */
+type Carry = { readonly parent: EntryId | null; readonly thinking: Thinking | null; readonly call: string | null };
 
 type Converted = { ok: true; value: ExportedSession } | { ok: false; reason: string };
 
@@ -93,7 +93,7 @@ function convertConversation(conv: Record<string, unknown>, opts: Options, title
     return id;
   };
 
-  const unreached = walkTree<Carry>(children, { parent: null, thinking: null }, (key, carry, isLeaf) => {
+  const unreached = walkTree<Carry>(children, { parent: null, thinking: null, call: null }, (key, carry, isLeaf) => {
     const m = readMessage(asRecord(mapping[key])?.message, key);
     if (m) messagesSeen++;
     const node = classifyNode(m, opts.assets);
@@ -104,12 +104,12 @@ function convertConversation(conv: Record<string, unknown>, opts: Options, title
         break;
       case "thoughts": {
         const text = [carry.thinking?.text ?? "", node.text].filter((t) => t.trim() !== "").join("\n\n");
-        next = { parent: carry.parent, thinking: { text, label: carry.thinking?.label ?? "" } };
+        next = { ...carry, thinking: { text, label: carry.thinking?.label ?? "" } };
         keptAs.set(key, carry.parent);
         break;
       }
       case "recap":
-        next = { parent: carry.parent, thinking: { text: carry.thinking?.text ?? "", label: node.label } };
+        next = { ...carry, thinking: { text: carry.thinking?.text ?? "", label: node.label } };
         keptAs.set(key, carry.parent);
         break;
       case "message": {
@@ -118,10 +118,16 @@ function convertConversation(conv: Record<string, unknown>, opts: Options, title
         const thinking = thinkingBlock(carry.thinking);
         let parent = carry.parent;
         if (thinking && node.role === "user") parent = append(undefined, parent, "assistant", [thinking]);
-        const content = thinking && node.role === "assistant" ? [thinking, ...node.content] : node.content;
+        let content = thinking && node.role === "assistant" ? [thinking, ...node.content] : node.content;
+        if (node.role === "tool" && carry.call !== null) content = answering(content, carry.call);
         const id = append(m, parent, node.role, content);
         keptAs.set(key, id);
-        next = { parent: id, thinking: node.role === "tool" ? carry.thinking : null };
+        const call = node.content.find((b) => b.type === "tool_call");
+        next = {
+          parent: id,
+          thinking: node.role === "tool" ? carry.thinking : null,
+          call: call?.type === "tool_call" ? call.id : node.role === "user" ? null : carry.call,
+        };
         break;
       }
     }
@@ -152,6 +158,10 @@ function convertConversation(conv: Record<string, unknown>, opts: Options, title
   };
   return { ok: true, value: { session, entries, labels: {} } };
 }
+
+/** A tool's results, linked to the call they answer. */
+const answering = (content: Block[], callId: string): Block[] =>
+  content.map((b) => (b.type === "tool_result" ? { ...b, callId } : b));
 
 /** The gathered reasoning as a block; none when it has no words (a recap alone folds nothing). */
 function thinkingBlock(t: Thinking | null): Block | null {

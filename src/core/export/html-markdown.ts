@@ -49,7 +49,7 @@ function rehypeRawToText() {
     mapChildren(tree, (node, parent) => {
       if (node.type !== "raw") return node;
       const text: ElementContent = { type: "text", value: node.value };
-      const isBlock = parent.type === "root" || (parent.tagName === "blockquote" || parent.tagName === "section");
+      const isBlock = parent.type === "root" || parent.tagName === "blockquote" || parent.tagName === "section";
       return isBlock
         ? { type: "element", tagName: "p", properties: { className: [RAW_HTML_CLASS] }, children: [text] }
         : text;
@@ -116,7 +116,9 @@ function rehypeSafeLinks() {
         const { href: _href, ...rest } = node.properties;
         return { ...node, properties: rest };
       }
-      return href.startsWith("#") ? node : { ...node, properties: { ...node.properties, rel: ["noopener", "noreferrer"] } };
+      return href.startsWith("#")
+        ? node
+        : { ...node, properties: { ...node.properties, rel: ["noopener", "noreferrer"] } };
     });
   };
 }

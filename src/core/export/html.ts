@@ -290,7 +290,8 @@ function renderBlock(b: Block, role: MessageEntry["role"], idPrefix: string, ctx
     case "document": {
       // The PDF travels in the page: a download, since a page may not open a data: URL itself.
       const url = ctx.dataUrls.get(b.blobId);
-      if (url === undefined || b.mimeType !== "application/pdf") return `<p class="image">[PDF: ${escapeHtml(b.name)}]</p>`;
+      if (url === undefined || b.mimeType !== "application/pdf")
+        return `<p class="image">[PDF: ${escapeHtml(b.name)}]</p>`;
       return `<p class="download">PDF: <a download="${escapeHtml(b.name)}" href="${escapeHtml(url)}">${escapeHtml(b.name)}</a></p>`;
     }
     case "text_file":

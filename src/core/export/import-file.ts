@@ -9,7 +9,7 @@
  */
 import { formatBytes } from "../format-bytes";
 import type { EntryId, SessionId } from "../session/ids";
-import { parseChatbotUiValue, isChatbotUiShaped } from "./chatbot-ui";
+import { isChatbotUiShaped, parseChatbotUiValue } from "./chatbot-ui";
 import { type ChatGptAssets, parseChatGptValue } from "./chatgpt";
 import { isClaudeShaped, parseClaudeValue } from "./claude";
 import {
@@ -96,8 +96,11 @@ export function parseImportFile(text: string, fileName: string, options: ImportI
 function nothingReadable(parsed: Extract<ParsedImport, { kind: "ok" }>): string | null {
   if (parsed.sessions.length > 0 || parsed.skipped.length === 0) return null;
   const n = parsed.skipped.length;
-  const what = n === 1 ? "its one conversation" : `none of its ${n.toLocaleString("en")} conversations`;
-  return `This looks like a ${FORMAT_NAMES[parsed.format]}, but ${what} could be read (${describeSkipped(parsed.skipped)}).`;
+  const what =
+    n === 1
+      ? "its one conversation could not be read"
+      : `none of its ${n.toLocaleString("en")} conversations could be read`;
+  return `This looks like a ${FORMAT_NAMES[parsed.format]}, but ${what} (${describeSkipped(parsed.skipped)}).`;
 }
 
 function parseByFormat(text: string, fileName: string, options: ImportIdOptions): ParsedImport {

@@ -11,7 +11,7 @@
  */
 import type { Block, Entry, MessageEntry, Session } from "../session/entries";
 import { type EntryId, newEntryId, newSessionId, type SessionId } from "../session/ids";
-import { checkSessionGraph, type ExportedSession, type ImportResult } from "./grove-json";
+import { checkSessionGraph, type ImportResult } from "./grove-json";
 import { asRecord, childrenByParent, dateMs, newestLeaf, str, type TreeNode, walkTree } from "./message-tree";
 import { recordTitle, SKIP_REASON, type SkippedRecord } from "./skipped";
 

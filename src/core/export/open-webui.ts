@@ -102,7 +102,9 @@ function convertChat(item: Record<string, unknown>, title: string, ids: Ids, ima
       role,
       content,
       status: failed ? "error" : m.done === false ? "interrupted" : "complete",
-      ...(failed ? { error: { kind: "unknown", message: str(asRecord(m.error)?.content) ?? "The reply failed." } } : {}),
+      ...(failed
+        ? { error: { kind: "unknown", message: str(asRecord(m.error)?.content) ?? "The reply failed." } }
+        : {}),
       ...(model ? { model } : {}),
     };
     entries.push(entry);

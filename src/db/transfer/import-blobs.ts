@@ -57,17 +57,9 @@ export async function zipAssetBlobs(
     if (!mimeType || assets.has(file.id)) return;
     const blobId = await blobIdOf(data);
     if (!rows.has(blobId)) rows.set(blobId, row(blobId, data, mimeType, now));
-    const name = file.name ?? displayName(file);
-    assets.set(file.id, { blobId, mimeType, size: data.length, ...(name ? { name } : {}) });
+    assets.set(file.id, { blobId, mimeType, size: data.length, ...(file.name ? { name: file.name } : {}) });
   });
   return assets;
-}
-
-/** `file-AbC-photo.jpg` → `photo.jpg`; a name that is only the id has none. */
-function displayName(file: ZipAssetFile): string | undefined {
-  const base = file.path.slice(file.path.lastIndexOf("/") + 1);
-  const rest = base.slice(file.id.length).replace(/^-/, "");
-  return rest && !rest.startsWith(".") && !rest.endsWith(".dat") ? rest : undefined;
 }
 
 /**
@@ -121,7 +113,8 @@ export function referencedRows(rows: ReadonlyMap<BlobId, BlobRow>, sessions: rea
   const wanted = new Set<BlobId>();
   for (const s of sessions) {
     for (const e of s.entries) {
-      if (e.type === "message" || e.type === "context_note") for (const id of blobIdsOfBlocks(e.content)) wanted.add(id);
+      if (e.type === "message" || e.type === "context_note")
+        for (const id of blobIdsOfBlocks(e.content)) wanted.add(id);
     }
   }
   const out: BlobRow[] = [];

@@ -12,6 +12,7 @@
  * structured cloning of its rows into IndexedDB touches the page's thread; tests run it in-process.
  */
 
+import type { ChatGptAsset } from "../../core/export/chatgpt";
 import type { ExportedSession } from "../../core/export/grove-json";
 import {
   checkFileSize,
@@ -22,7 +23,6 @@ import {
 } from "../../core/export/import-file";
 import { remapSessions } from "../../core/export/remap-ids";
 import type { SkippedRecord } from "../../core/export/skipped";
-import type { ChatGptAsset } from "../../core/export/chatgpt";
 import { type BlobId, newEntryId, newSessionId, type SessionId } from "../../core/session/ids";
 import type { BlobRow } from "../rows";
 import { isQuotaError } from "../storage";

@@ -15,7 +15,12 @@ import { IMPORT_LIMITS } from "../../core/export/import-file";
 import { formatBytes } from "../../core/format-bytes";
 
 /** A file of the zip that an asset pointer may name. `id`: ChatGPT's file id. */
-export type ZipAssetFile = { readonly path: string; readonly id: string; readonly size: number; readonly name?: string };
+export type ZipAssetFile = {
+  readonly path: string;
+  readonly id: string;
+  readonly size: number;
+  readonly name?: string;
+};
 
 export type ZipExport =
   | { kind: "ok"; files: { name: string; text: string }[]; assets: ZipAssetFile[] }
