@@ -206,6 +206,32 @@ describe("parseChatGptExport on small inputs", () => {
     ]);
   });
 
+  it("reasoning the user spoke over stands alone as an unfinished reply; the next answer's thinking is its own", () => {
+    const thoughts = (text: string) => ({
+      ...msg("assistant", []),
+      content: { content_type: "thoughts", thoughts: [{ summary: "", content: text }] },
+    });
+    const text = JSON.stringify(
+      conv([
+        { id: "u1", parent: null, children: ["t1"], message: msg("user", ["first"]) },
+        { id: "t1", parent: "u1", children: ["u2"], message: thoughts("abandoned idea") },
+        { id: "u2", parent: "t1", children: ["t2"], message: msg("user", ["never mind, second"]) },
+        { id: "t2", parent: "u2", children: ["a2"], message: thoughts("fresh idea") },
+        { id: "a2", parent: "t2", children: [], message: msg("assistant", ["answer"]) },
+      ]),
+    );
+    const es = (ok(text)[0]?.entries ?? []) as MessageEntry[];
+    expect(es.map((e) => [e.role, e.status, e.content.map((b) => b.type).join("+")])).toEqual([
+      ["user", "complete", "text"],
+      ["assistant", "interrupted", "thinking"],
+      ["user", "complete", "text"],
+      ["assistant", "complete", "thinking+text"],
+    ]);
+    expect(es[1]?.content[0]).toEqual({ type: "thinking", text: "abandoned idea" });
+    expect(es[3]?.content[0]).toEqual({ type: "thinking", text: "fresh idea" });
+    expect(es.map((e) => e.parentId)).toEqual([null, es[0]?.id, es[1]?.id, es[2]?.id]);
+  });
+
   it("a node whose parent is not in the mapping starts a branch of its own; an unreadable node is passed over", () => {
     const text = JSON.stringify([
       conv([
