@@ -14,6 +14,26 @@ import {
 } from "./src/security-headers";
 
 /**
+ * Workers have no DOM. A package whose "browser" export builds on `document` is given, inside a
+ * worker, the export it publishes for workers: decode-named-character-reference (micromark, in
+ * the transfer worker's HTML export) creates an element as it loads.
+ */
+function workerSafeExports(): Plugin {
+  const DOM_ONLY = /[\\/]decode-named-character-reference[\\/]index\.dom\.js$/;
+  return {
+    name: "grove-worker-safe-exports",
+    enforce: "pre",
+    async resolveId(source, importer, options) {
+      if (source !== "decode-named-character-reference") return null;
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      return resolved && DOM_ONLY.test(resolved.id)
+        ? { ...resolved, id: resolved.id.replace(/index\.dom\.js$/, "index.js") }
+        : resolved;
+    },
+  };
+}
+
+/**
  * The built app carries its Content-Security-Policy twice (src/security-headers.ts says why):
  * a `<meta>` first in index.html, for any static host, and a `_headers` file beside it, for hosts
  * that read one. Build only: in dev the policy comes as headers (React Refresh needs an inline script).
@@ -107,7 +127,7 @@ function firstScreenFiles(): Plugin {
 
 export default defineConfig({
   plugins: [react(), securityPolicy(), previewPage(), firstScreenFiles(), VitePWA(pwaOptions)],
-  worker: { format: "es" },
+  worker: { format: "es", plugins: () => [workerSafeExports()] },
   build: {
     modulePreload: {
       // A chunk loaded on demand brings its stylesheets (the loader must add those), but no

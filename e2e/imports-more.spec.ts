@@ -96,14 +96,15 @@ test("a ChatGPT export .zip: its conversations are imported, the rest of the zip
   await expect(sessionLinks(page)).toHaveCount(1);
 });
 
-test("a Claude export: linear chats with their titles and messages, the attachment's text shown; again: Keep both / Skip", async ({
+test("a Claude export: linear chats with their titles and messages, the attachment's text shown, the empty one left out; again: Keep both / Skip", async ({
   page,
   mock,
 }) => {
   await openConfigured(page, mock);
   const claude: Upload = { name: "conversations.json", mimeType: "application/json", buffer: readFileSync(CLAUDE) };
   await choose(page, [claude]);
-  await expect(sessionLinks(page)).toHaveCount(3);
+  // The third conversation has no messages: skipped, not imported as an empty chat.
+  await expect(sessionLinks(page)).toHaveCount(2);
   await sessionLinks(page).filter({ hasText: "Parsing CSV in Rust" }).click();
   await expect(page.getByRole("heading", { name: "Parsing CSV in Rust", level: 1 })).toBeVisible();
   await expect(userMessages(page)).toHaveText([/It stops at the second row/, /Here's a screenshot/]);
@@ -111,7 +112,7 @@ test("a Claude export: linear chats with their titles and messages, the attachme
   // The attachment's extracted text, in the first message, under its file name.
   await expect(userMessages(page).first()).toContainText("orders.csv");
   await expect(userMessages(page).first()).toContainText('2,Grace,"says ""hi"""');
-  await expect(userMessages(page).last()).toContainText("[file output.png omitted]");
+  await expect(userMessages(page).last()).toContainText("[file: output.png — not in the export]");
   await userMessages(page).first().scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${SHOTS}/claude-chat.png` });
 
@@ -123,10 +124,9 @@ test("a Claude export: linear chats with their titles and messages, the attachme
   await expect(importDialog(page).getByRole("listitem")).toHaveText([
     "Parsing CSV in Rust",
     "Imported Claude conversation",
-    "Untitled draft",
   ]);
   await expect(importDialog(page).getByRole("button", { name: "Keep both" })).toBeVisible();
   await importDialog(page).getByRole("button", { name: "Skip" }).click();
   await expect(page.getByText("Nothing imported: every chat in the file is already here.")).toBeVisible();
-  await expect(sessionLinks(page)).toHaveCount(3);
+  await expect(sessionLinks(page)).toHaveCount(2);
 });

@@ -57,14 +57,17 @@ describe("attachments in exports", () => {
     expect(parseGroveJson(exportGroveJson([plain]))).toEqual({ kind: "ok", sessions: [plain] });
   });
 
-  it("HTML shows the image inline as a data: URL (its CSP allows img-src data: only) and names the files", () => {
+  it("HTML carries the attachments inline: the image as a data: URL (its CSP allows img-src data: only), the PDF as a download, the text file's text", () => {
     const html = exportHtml(exported, { now: 0 });
     expect(html).toContain('<img src="data:image/png;base64,YWJj" alt="chart.png">');
-    expect(html).toContain("[PDF: table.pdf]");
+    expect(html).toContain('PDF: <a download="table.pdf" href="data:image/png;base64,YWJj">table.pdf</a>');
     expect(html).toContain("notes.md");
+    expect(html).toContain("# Notes");
     expect(html).toContain("img-src data:");
     // Without the bytes, a note stands in.
-    expect(exportHtml({ ...exported, blobs: [] }, { now: 0 })).toContain("[image: chart.png]");
+    const bare = exportHtml({ ...exported, blobs: [] }, { now: 0 });
+    expect(bare).toContain("[image: chart.png]");
+    expect(bare).toContain("[PDF: table.pdf]");
   });
 
   it("Markdown names the image and the PDF and includes the text file fenced", () => {

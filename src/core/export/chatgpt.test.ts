@@ -130,7 +130,7 @@ function conv(nodes: Node[], current?: string) {
 }
 
 describe("parseChatGptExport on small inputs", () => {
-  it("accepts one conversation object, maps tool messages and omits images visibly", () => {
+  it("accepts one conversation object, maps tool messages and names an image the file does not hold", () => {
     const text = JSON.stringify(
       conv(
         [
@@ -156,8 +156,8 @@ describe("parseChatGptExport on small inputs", () => {
     const [s] = ok(text);
     const es = (s?.entries ?? []) as MessageEntry[];
     expect(es.map((e) => e.role)).toEqual(["user", "assistant", "tool"]);
-    expect(es[0]?.content).toEqual([{ type: "text", text: "look\n\n[image omitted]" }]);
-    expect(es[1]?.content[0]).toMatchObject({ type: "tool_call", name: "python" });
+    expect(es[0]?.content).toEqual([{ type: "text", text: "look\n\n[image: x — not in this export]" }]);
+    expect(es[1]?.content).toEqual([{ type: "tool_call", id: "a", name: "python", args: { code: "1+1" } }]);
     expect(es[2]?.parentId).toBe(es[1]?.id); // the empty node was skipped, its child re-parented
     expect(es[2]?.content).toEqual([
       { type: "tool_result", callId: "a", toolName: "python", text: "2", isError: false },
@@ -177,22 +177,72 @@ describe("parseChatGptExport on small inputs", () => {
     expect(textOf(s?.entries.find((e) => e.id === s.session.leafId))).toBe("two");
   });
 
-  it("gives clear errors for malformed files", () => {
+  it("gives clear errors for files that are not an export at all", () => {
     expect(err("{ not json")).toMatch(/ChatGPT export file is not valid JSON/);
     expect(err(fixture.slice(0, 500))).toMatch(/truncated/);
     expect(err("42")).toMatch(/Not a ChatGPT export/);
-    expect(err(JSON.stringify([{ title: "No tree" }]))).toMatch(/conversation 1 \("No tree"\) has no "mapping"/);
-    const dangling = conv([{ id: "u", parent: "ghost", children: [], message: msg("user", ["q"]) }]);
-    expect(err(JSON.stringify([dangling]))).toMatch(
-      /Conversation 1 \("small"\): node u has parent ghost, which is not in the mapping/,
+  });
+
+  it("skips a conversation it cannot read, with its title and why, and imports the others", () => {
+    const good = conv([{ id: "u", parent: null, children: [], message: msg("user", ["q"]) }]);
+    const cycle = {
+      ...conv([
+        { id: "x", parent: "y", children: ["y"], message: msg("user", ["q"]) },
+        { id: "y", parent: "x", children: ["x"], message: msg("assistant", ["a"]) },
+      ]),
+      title: "Loop",
+    };
+    const r = parseChatGptExport(
+      JSON.stringify([{ title: "No tree" }, good, 7, cycle, { ...conv([]), title: "" }]),
+      counter(),
     );
-    const cycle = conv([
-      { id: "x", parent: "y", children: ["y"], message: msg("user", ["q"]) },
-      { id: "y", parent: "x", children: ["x"], message: msg("assistant", ["a"]) },
+    if (r.kind !== "ok") throw new Error(r.message);
+    expect(r.sessions.map((x) => x.session.title)).toEqual(["small"]);
+    expect(r.skipped).toEqual([
+      { title: "No tree", reason: "no messages" },
+      { title: "Untitled conversation 3", reason: "not a conversation" },
+      { title: "Loop", reason: "its messages form a loop" },
+      { title: "Untitled conversation 5", reason: "no messages" },
     ]);
-    expect(err(JSON.stringify([cycle]))).toMatch(/cycle/);
-    expect(err(JSON.stringify([conv([{ id: "u", parent: null, children: [], message: { author: {} } }])]))).toMatch(
-      /invalid at mapping\.u\.message\.author\.role/,
+  });
+
+  it("reasoning the user spoke over stands alone as an unfinished reply; the next answer's thinking is its own", () => {
+    const thoughts = (text: string) => ({
+      ...msg("assistant", []),
+      content: { content_type: "thoughts", thoughts: [{ summary: "", content: text }] },
+    });
+    const text = JSON.stringify(
+      conv([
+        { id: "u1", parent: null, children: ["t1"], message: msg("user", ["first"]) },
+        { id: "t1", parent: "u1", children: ["u2"], message: thoughts("abandoned idea") },
+        { id: "u2", parent: "t1", children: ["t2"], message: msg("user", ["never mind, second"]) },
+        { id: "t2", parent: "u2", children: ["a2"], message: thoughts("fresh idea") },
+        { id: "a2", parent: "t2", children: [], message: msg("assistant", ["answer"]) },
+      ]),
     );
+    const es = (ok(text)[0]?.entries ?? []) as MessageEntry[];
+    expect(es.map((e) => [e.role, e.status, e.content.map((b) => b.type).join("+")])).toEqual([
+      ["user", "complete", "text"],
+      ["assistant", "interrupted", "thinking"],
+      ["user", "complete", "text"],
+      ["assistant", "complete", "thinking+text"],
+    ]);
+    expect(es[1]?.content[0]).toEqual({ type: "thinking", text: "abandoned idea" });
+    expect(es[3]?.content[0]).toEqual({ type: "thinking", text: "fresh idea" });
+    expect(es.map((e) => e.parentId)).toEqual([null, es[0]?.id, es[1]?.id, es[2]?.id]);
+  });
+
+  it("a node whose parent is not in the mapping starts a branch of its own; an unreadable node is passed over", () => {
+    const text = JSON.stringify([
+      conv([
+        { id: "u", parent: "ghost", children: ["bad"], message: msg("user", ["q"]) },
+        { id: "bad", parent: "u", children: ["a"], message: { author: {} } },
+        { id: "a", parent: "bad", children: [], message: msg("assistant", ["a"]) },
+      ]),
+    ]);
+    const [s] = ok(text);
+    const [u, a] = s?.entries ?? [];
+    expect(u?.parentId).toBeNull();
+    expect(a?.parentId).toBe(u?.id);
   });
 });

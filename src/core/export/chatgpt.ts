@@ -1,11 +1,31 @@
 /**
- * Import of a ChatGPT data export (`conversations.json`): each conversation's `mapping` tree
- * becomes one Grove session with every branch. Pure: text in, sessions out.
+ * Import of a ChatGPT data export (`conversations.json`, or its split `conversations-000.json…`
+ * files): each conversation's `mapping` tree becomes one Grove session with every branch.
+ * A conversation that cannot be read (a stub with no `mapping`, one with no message) is skipped
+ * with its title and the reason; the others are imported.
+ *
+ * Reasoning never becomes a message: `thoughts` nodes gather into a thinking block on the next
+ * assistant message below them (the reply or tool call they led to), labelled by the
+ * `reasoning_recap` ("Thought for 16s"); empty thoughts vanish. Hidden nodes (system prompts,
+ * custom instructions, memory) are passed over: their children hang on the nearest shown
+ * ancestor. Node contents: chatgpt-content.ts. Pure: JSON in, sessions out.
  */
-import { z } from "zod";
-import type { Block, Entry, MessageEntry, MessageStatus, Session, StopReason } from "../session/entries";
+import type { Block, Entry, MessageEntry, Session } from "../session/entries";
 import { type EntryId, newEntryId, newSessionId, type SessionId } from "../session/ids";
+import {
+  type ChatGptAssets,
+  type ChatGptMessage,
+  classifyNode,
+  modelOf,
+  readMessage,
+  statusOf,
+  stopReasonOf,
+} from "./chatgpt-content";
 import { checkSessionGraph, type ExportedSession, type ImportResult, parseJsonText } from "./grove-json";
+import { asRecord, childrenByParent, epochMs, newestLeaf, str, type TreeNode, walkTree } from "./message-tree";
+import { recordTitle, SKIP_REASON, type SkippedRecord } from "./skipped";
+
+export type { ChatGptAsset, ChatGptAssets } from "./chatgpt-content";
 
 export type ChatGptImportOptions = {
   /** Id factories; tests pass deterministic ones. */
@@ -13,237 +33,140 @@ export type ChatGptImportOptions = {
   newEntryId?: () => EntryId;
   /** Used when a conversation has no timestamps at all. */
   now?: () => number;
+  /** The export .zip's images and files, stored already (db/transfer); absent for a bare conversations.json. */
+  assets?: ChatGptAssets;
 };
 
-const seconds = z.number().finite().nullish();
+type Options = Required<Omit<ChatGptImportOptions, "assets">> & { assets: ChatGptAssets | undefined };
 
-const messageSchema = z.looseObject({
-  id: z.string().optional(),
-  author: z.looseObject({ role: z.string(), name: z.string().nullish() }),
-  create_time: seconds,
-  content: z
-    .looseObject({
-      content_type: z.string(),
-      parts: z.array(z.unknown()).nullish(),
-      text: z.string().nullish(),
-    })
-    .nullish(),
-  status: z.string().nullish(),
-  recipient: z.string().nullish(),
-  metadata: z.record(z.string(), z.unknown()).nullish(),
-});
-type ChatGptMessage = z.infer<typeof messageSchema>;
+/** Reasoning seen on the way down a branch, waiting for the assistant message it belongs to. */
+type Thinking = { readonly text: string; readonly label: string };
 
-const nodeSchema = z.looseObject({
-  id: z.string().optional(),
-  message: messageSchema.nullish(),
-  parent: z.string().nullish(),
-  children: z.array(z.string()).nullish(),
-});
+/** What each node hands its children; `call`: the last tool call on the branch, which a tool's result answers. */
+type Carry = { readonly parent: EntryId | null; readonly thinking: Thinking | null; readonly call: string | null };
 
-const conversationSchema = z.looseObject({
-  title: z.string().nullish(),
-  create_time: seconds,
-  update_time: seconds,
-  mapping: z.record(z.string(), nodeSchema),
-  current_node: z.string().nullish(),
-  id: z.string().nullish(),
-  conversation_id: z.string().nullish(),
-});
-type Conversation = z.infer<typeof conversationSchema>;
+type Converted = { ok: true; value: ExportedSession } | { ok: false; reason: string };
 
-const toMs = (s: number | null | undefined): number | undefined =>
-  typeof s === "number" ? Math.round(s * 1000) : undefined;
-
-/** A part that isn't text becomes a visible note saying what was left out. */
-function omittedNote(part: unknown): string {
-  if (part !== null && typeof part === "object") {
-    const type = (part as { content_type?: unknown }).content_type;
-    if (typeof type === "string") {
-      if (type.includes("image")) return "[image omitted]";
-      if (type.includes("audio")) return "[audio omitted]";
-      if (type.includes("video")) return "[video omitted]";
-      return `[${type} omitted]`;
-    }
-  }
-  return "[attachment omitted]";
-}
-
-/** The message's visible text, non-text parts replaced by notes. Empty string = nothing to show. */
-function messageTextOf(msg: ChatGptMessage): string {
-  const content = msg.content;
-  if (!content) return "";
-  const pieces: string[] = [];
-  if (content.parts) {
-    for (const part of content.parts) {
-      if (typeof part === "string") {
-        if (part.trim() !== "") pieces.push(part);
-      } else if (part !== null && part !== undefined) {
-        pieces.push(omittedNote(part));
-      }
-    }
-  } else if (typeof content.text === "string") {
-    if (content.text.trim() !== "") {
-      pieces.push(content.content_type === "code" ? `\`\`\`\n${content.text}\n\`\`\`` : content.text);
-    }
-  } else {
-    pieces.push(`[${content.content_type} omitted]`);
-  }
-  return pieces.join("\n\n");
-}
-
-function statusOf(msg: ChatGptMessage): MessageStatus {
-  switch (msg.status) {
-    case "in_progress":
-      return "interrupted";
-    case "finished_partial_completion":
-      return "stopped";
-    default:
-      return "complete";
-  }
-}
-
-function stopReasonOf(msg: ChatGptMessage): StopReason | undefined {
-  const fd = msg.metadata?.finish_details;
-  const type = fd !== null && typeof fd === "object" ? (fd as { type?: unknown }).type : undefined;
-  switch (type) {
-    case "stop":
-      return "end";
-    case "max_tokens":
-      return "length";
-    case "interrupted":
-      return "aborted";
-    default:
-      return undefined;
-  }
-}
-
-const isHidden = (msg: ChatGptMessage): boolean => msg.metadata?.is_visually_hidden_from_conversation === true;
-
-function convertConversation(
-  conv: Conversation,
-  index: number,
-  opts: Required<ChatGptImportOptions>,
-): { ok: true; value: ExportedSession } | { ok: false; message: string } {
-  const title = conv.title?.trim() || "Imported ChatGPT conversation";
-  const where = `Conversation ${index + 1} ("${title}")`;
-  const mapping = conv.mapping;
+function convertConversation(conv: Record<string, unknown>, opts: Options, title: string): Converted {
+  const mapping = asRecord(conv.mapping);
+  if (!mapping) return { ok: false, reason: SKIP_REASON.noMessages };
   const keys = Object.keys(mapping);
-
-  for (const key of keys) {
-    const parent = mapping[key]?.parent;
-    if (parent != null && !(parent in mapping)) {
-      return { ok: false, message: `${where}: node ${key} has parent ${parent}, which is not in the mapping.` };
-    }
-  }
-
-  // Children in the export's own order (the `children` list), then any only linked by `parent`.
-  const childrenOf = new Map<string | null, string[]>();
-  const push = (parent: string | null, child: string) => {
-    const list = childrenOf.get(parent) ?? [];
-    if (!list.includes(child)) list.push(child);
-    childrenOf.set(parent, list);
-  };
-  for (const key of keys) {
-    for (const child of mapping[key]?.children ?? []) {
-      if (mapping[child]?.parent === key) push(key, child);
-    }
-  }
-  for (const key of keys) push(mapping[key]?.parent ?? null, key);
+  const nodes: TreeNode[] = [];
+  for (const key of keys) nodes.push({ key, parent: str(asRecord(mapping[key])?.parent) ?? null });
+  const children = childrenByParent(nodes, (key) => {
+    const list = asRecord(mapping[key])?.children;
+    return Array.isArray(list) ? list.filter((c): c is string => typeof c === "string") : undefined;
+  });
 
   const sessionId = opts.newSessionId();
-  const convCreated = toMs(conv.create_time);
+  const convCreated = epochMs(conv.create_time);
   const entries: Entry[] = [];
-  /** Original node id -> the Grove entry it became, or of its nearest kept ancestor (null = root). */
-  const keptAs = new Map<string, EntryId | null>();
-  /** Grove entry id -> the tool call id it made (assistant messages addressed to a tool). */
-  const toolCallOf = new Map<EntryId, string>();
   const createdOf = new Map<EntryId, number>();
+  /** Node key -> the entry it became, or its nearest kept ancestor's (null = root). */
+  const keptAs = new Map<string, EntryId | null>();
+  let messagesSeen = 0;
 
-  // Iterative DFS from the roots, parents before children.
-  const stack: { key: string; parentEntry: EntryId | null }[] = (childrenOf.get(null) ?? [])
-    .map((key) => ({ key, parentEntry: null }))
-    .reverse();
-  while (stack.length > 0) {
-    const item = stack.pop();
-    if (!item) break;
-    const { key, parentEntry } = item;
-    if (keptAs.has(key)) continue;
-    const msg = mapping[key]?.message;
-    let self: EntryId | null = parentEntry;
-    const role = msg?.author.role;
-    if (msg && !isHidden(msg) && (role === "user" || role === "assistant" || role === "tool")) {
-      const text = messageTextOf(msg);
-      if (text !== "") {
-        const id = opts.newEntryId();
-        const parentCreated = parentEntry ? createdOf.get(parentEntry) : undefined;
-        const createdAt = toMs(msg.create_time) ?? parentCreated ?? convCreated ?? opts.now();
-        const originalId = msg.id ?? key;
-        let content: Block[];
-        if (role === "tool") {
-          const callId = (parentEntry && toolCallOf.get(parentEntry)) ?? originalId;
-          content = [{ type: "tool_result", callId, toolName: msg.author.name ?? undefined, text, isError: false }];
-        } else if (role === "assistant" && msg.recipient && msg.recipient !== "all") {
-          content = [{ type: "tool_call", id: originalId, name: msg.recipient, args: { input: text } }];
-          toolCallOf.set(id, originalId);
-        } else {
-          content = [{ type: "text", text }];
-        }
-        const model = msg.metadata?.model_slug;
-        const entry: MessageEntry = {
-          type: "message",
-          id,
-          sessionId,
-          parentId: parentEntry,
-          createdAt,
-          role,
-          content,
-          status: statusOf(msg),
-          ...(role === "assistant" && typeof model === "string" ? { model } : {}),
-          ...(role === "assistant" && stopReasonOf(msg) ? { stopReason: stopReasonOf(msg) } : {}),
+  const append = (
+    m: ChatGptMessage | undefined,
+    parent: EntryId | null,
+    role: MessageEntry["role"],
+    content: Block[],
+  ): EntryId => {
+    const id = opts.newEntryId();
+    const createdAt = m?.createdAt ?? (parent ? createdOf.get(parent) : undefined) ?? convCreated ?? opts.now();
+    const model = m && role === "assistant" ? modelOf(m) : undefined;
+    const stopReason = m && role === "assistant" ? stopReasonOf(m) : undefined;
+    const entry: MessageEntry = {
+      type: "message",
+      id,
+      sessionId,
+      parentId: parent,
+      createdAt,
+      role,
+      content,
+      status: m ? statusOf(m) : "interrupted",
+      ...(model ? { model } : {}),
+      ...(stopReason ? { stopReason } : {}),
+    };
+    entries.push(entry);
+    createdOf.set(id, createdAt);
+    return id;
+  };
+
+  const unreached = walkTree<Carry>(children, { parent: null, thinking: null, call: null }, (key, carry, isLeaf) => {
+    const m = readMessage(asRecord(mapping[key])?.message, key);
+    if (m) messagesSeen++;
+    const node = classifyNode(m, opts.assets);
+    let next: Carry = carry;
+    switch (node.kind) {
+      case "pass":
+        keptAs.set(key, carry.parent);
+        break;
+      case "thoughts": {
+        const text = [carry.thinking?.text ?? "", node.text].filter((t) => t.trim() !== "").join("\n\n");
+        next = { ...carry, thinking: { text, label: carry.thinking?.label ?? "" } };
+        keptAs.set(key, carry.parent);
+        break;
+      }
+      case "recap":
+        next = { ...carry, thinking: { text: carry.thinking?.text ?? "", label: node.label } };
+        keptAs.set(key, carry.parent);
+        break;
+      case "message": {
+        // Thinking goes on the assistant message it led to (across tool calls and results); one
+        // that led to nothing before the user spoke again stands alone, an unfinished reply.
+        const thinking = thinkingBlock(carry.thinking);
+        let parent = carry.parent;
+        if (thinking && node.role === "user") parent = append(undefined, parent, "assistant", [thinking]);
+        let content = thinking && node.role === "assistant" ? [thinking, ...node.content] : node.content;
+        if (node.role === "tool" && carry.call !== null) content = answering(content, carry.call);
+        const id = append(m, parent, node.role, content);
+        keptAs.set(key, id);
+        const call = node.content.find((b) => b.type === "tool_call");
+        next = {
+          parent: id,
+          thinking: node.role === "tool" ? carry.thinking : null,
+          call: call?.type === "tool_call" ? call.id : node.role === "user" ? null : carry.call,
         };
-        entries.push(entry);
-        createdOf.set(id, createdAt);
-        self = id;
+        break;
       }
     }
-    keptAs.set(key, self);
-    const kids = childrenOf.get(key) ?? [];
-    for (let i = kids.length - 1; i >= 0; i--) {
-      const child = kids[i];
-      if (child !== undefined) stack.push({ key: child, parentEntry: self });
+    // A branch that ends in reasoning (stopped while thinking): the reasoning is the reply, unfinished.
+    if (isLeaf && node.kind !== "message") {
+      const thinking = thinkingBlock(next.thinking);
+      if (thinking) keptAs.set(key, append(m, next.parent, "assistant", [thinking]));
     }
-  }
+    return next;
+  });
+  if (unreached.some((k) => asRecord(mapping[k])?.message)) return { ok: false, reason: SKIP_REASON.loops };
+  if (messagesSeen === 0 || entries.length === 0) return { ok: false, reason: SKIP_REASON.noMessages };
 
-  const unreached = keys.find((k) => !keptAs.has(k));
-  if (unreached !== undefined) {
-    return { ok: false, message: `${where}: node ${unreached} is part of a parent cycle and never reaches a root.` };
-  }
-
-  let leafId: EntryId | null = null;
-  if (conv.current_node && keptAs.has(conv.current_node)) {
-    leafId = keptAs.get(conv.current_node) ?? null;
-  } else {
-    // No usable current_node: the newest entry that has no children.
-    const parents = new Set(entries.map((e) => e.parentId));
-    let best: Entry | undefined;
-    for (const e of entries) if (!parents.has(e.id) && (!best || e.createdAt >= best.createdAt)) best = e;
-    leafId = best?.id ?? null;
-  }
-
+  const current = str(conv.current_node);
+  const leafId = current !== undefined && keptAs.has(current) ? (keptAs.get(current) ?? null) : newestLeaf(entries);
   const createdAt = convCreated ?? entries[0]?.createdAt ?? opts.now();
-  const lastEntry = entries.reduce((m, e) => Math.max(m, e.createdAt), createdAt);
-  const sourceId = conv.conversation_id ?? conv.id;
+  let lastEntry = createdAt;
+  for (const e of entries) if (e.createdAt > lastEntry) lastEntry = e.createdAt;
+  const sourceId = str(conv.conversation_id) ?? str(conv.id);
   const session: Session = {
     id: sessionId,
     title,
     titleSource: "user",
     createdAt,
-    updatedAt: toMs(conv.update_time) ?? lastEntry,
+    updatedAt: epochMs(conv.update_time) ?? lastEntry,
     leafId,
     ...(sourceId ? { importedFrom: `chatgpt:${sourceId}` } : {}),
   };
   return { ok: true, value: { session, entries, labels: {} } };
+}
+
+/** A tool's results, linked to the call they answer. */
+const answering = (content: Block[], callId: string): Block[] =>
+  content.map((b) => (b.type === "tool_result" ? { ...b, callId } : b));
+
+/** The gathered reasoning as a block; none when it has no words (a recap alone folds nothing). */
+function thinkingBlock(t: Thinking | null): Block | null {
+  if (!t || t.text.trim() === "") return null;
+  return { type: "thinking", text: t.text, ...(t.label !== "" ? { label: t.label } : {}) };
 }
 
 export function parseChatGptExport(text: string, options: ChatGptImportOptions = {}): ImportResult {
@@ -253,12 +176,13 @@ export function parseChatGptExport(text: string, options: ChatGptImportOptions =
 
 /** The same conversion as parseChatGptExport, on JSON already parsed. */
 export function parseChatGptValue(raw: unknown, options: ChatGptImportOptions = {}): ImportResult {
-  const opts: Required<ChatGptImportOptions> = {
+  const opts: Options = {
     newSessionId: options.newSessionId ?? newSessionId,
     newEntryId: options.newEntryId ?? newEntryId,
     now: options.now ?? Date.now,
+    assets: options.assets,
   };
-  const list: unknown[] | null = Array.isArray(raw) ? raw : raw !== null && typeof raw === "object" ? [raw] : null;
+  const list: unknown[] | null = Array.isArray(raw) ? raw : asRecord(raw) ? [raw] : null;
   if (!list) {
     return {
       kind: "error",
@@ -266,30 +190,19 @@ export function parseChatGptValue(raw: unknown, options: ChatGptImportOptions = 
     };
   }
   const sessions: ExportedSession[] = [];
+  const skipped: SkippedRecord[] = [];
   for (const [i, item] of list.entries()) {
-    const parsed = conversationSchema.safeParse(item);
-    if (!parsed.success) {
-      const rawTitle = item !== null && typeof item === "object" ? (item as { title?: unknown }).title : undefined;
-      const name = typeof rawTitle === "string" ? ` ("${rawTitle}")` : "";
-      const issue = parsed.error.issues[0];
-      const path = issue?.path.map(String).join(".") ?? "";
-      const missingMapping =
-        item === null ||
-        typeof item !== "object" ||
-        !("mapping" in item) ||
-        (issue?.path[0] === "mapping" && issue.path.length === 1);
-      return {
-        kind: "error",
-        message: missingMapping
-          ? `Not a ChatGPT export: conversation ${i + 1}${name} has no "mapping" message tree.`
-          : `Conversation ${i + 1}${name}: invalid at ${path || "(top level)"}: ${issue?.message ?? "invalid"}.`,
-      };
+    const conv = asRecord(item);
+    const title = recordTitle(conv?.title, i);
+    if (!conv) {
+      skipped.push({ title, reason: SKIP_REASON.notAConversation });
+      continue;
     }
-    const converted = convertConversation(parsed.data, i, opts);
-    if (!converted.ok) return { kind: "error", message: converted.message };
-    sessions.push(converted.value);
+    const converted = convertConversation(conv, opts, str(conv.title)?.trim() || "Imported ChatGPT conversation");
+    if (converted.ok) sessions.push(converted.value);
+    else skipped.push({ title, reason: converted.reason });
   }
   const problem = checkSessionGraph(sessions);
   if (problem) return { kind: "error", message: `ChatGPT import produced an invalid session: ${problem}` };
-  return { kind: "ok", sessions };
+  return { kind: "ok", sessions, skipped };
 }

@@ -6,6 +6,7 @@ import { z } from "zod";
 import type { Entry, Session } from "../session/entries";
 import { asEntryId, asSessionId, type BlobId, type EntryId, type SessionId } from "../session/ids";
 import { nativeCompactionFields } from "./native-compaction-schema";
+import type { SkippedRecord } from "./skipped";
 
 export const GROVE_EXPORT_FORMAT = "grove-session-export";
 export const GROVE_EXPORT_VERSION = 1;
@@ -30,7 +31,10 @@ export type ExportedSession = {
 /** One stored attachment: `id` is the SHA-256 of the bytes (hex), `data` the bytes in base64. */
 export type ExportedBlob = { id: BlobId; mimeType: string; data: string };
 
-export type ImportResult = { kind: "ok"; sessions: ExportedSession[] } | { kind: "error"; message: string };
+/** `skipped`: records of the file left out, each with its title and why (formats that skip rather than refuse). */
+export type ImportResult =
+  | { kind: "ok"; sessions: ExportedSession[]; skipped?: SkippedRecord[] }
+  | { kind: "error"; message: string };
 
 // ---- schema ---------------------------------------------------------------------------------
 
@@ -71,6 +75,7 @@ const block = z.discriminatedUnion("type", [
     signature: z.string().optional(),
     redactedData: z.string().optional(),
     signedBy: apiKind.optional(),
+    label: z.string().optional(),
   }),
   z.object({
     type: z.literal("reasoning"),

@@ -114,8 +114,10 @@ describe("exportHtml: a self-contained, inert document", () => {
     expect(doc.querySelector("b")).toBeNull();
   });
 
-  it("shows message text as written and tool output in <pre>, leading newline kept", () => {
-    expect(elementWithText(doc, "Here is a plan.").textContent).toBe("Here is a plan.\n\n  indented");
+  it("shows a reply's Markdown rendered, what the user typed as written, and tool output in <pre>, leading newline kept", () => {
+    const plan = elementWithText(doc, "Here is a plan.").closest(".markdown");
+    expect([...(plan?.querySelectorAll("p") ?? [])].map((p) => p.textContent)).toEqual(["Here is a plan.", "indented"]);
+    expect(elementWithText(doc, "What about food?").className).toBe("text");
     expect(doc.querySelector(".thinking summary")?.textContent).toBe("Thinking");
     expect(doc.querySelector(".thinking .text")?.textContent).toBe("Let me think.");
     expect(doc.querySelector(".tool-call")?.textContent).toBe('Tool call: get_food{\n  "city": "Lisbon"\n}');

@@ -9,6 +9,7 @@ import { checkJsonShape, JSON_SHAPE_LIMITS } from "./json-shape";
 
 const FIXTURES = resolve(__dirname, "../../../../shared/fixtures/real-world");
 const fixture = (name: string) => readFileSync(resolve(FIXTURES, name), "utf8");
+const sample = (name: string) => readFileSync(resolve(__dirname, "testing/fixtures", name), "utf8");
 
 function oneSession(text: string, blocks?: readonly Block[]): string {
   const id = asSessionId("s1");
@@ -54,7 +55,12 @@ describe("parseImportFile: the format is found from the content", () => {
   });
 
   it("an empty ChatGPT list is a ChatGPT export with no chats", () => {
-    expect(parseImportFile("[]", "conversations.json")).toEqual({ kind: "ok", format: "chatgpt", sessions: [] });
+    expect(parseImportFile("[]", "conversations.json")).toEqual({
+      kind: "ok",
+      format: "chatgpt",
+      sessions: [],
+      skipped: [],
+    });
   });
 
   it.each([
@@ -68,6 +74,60 @@ describe("parseImportFile: the format is found from the content", () => {
     const result = parseImportFile(text, name);
     expect(result.kind).toBe("error");
     if (result.kind === "error") expect(result.message).toContain(message);
+  });
+
+  it.each([
+    ["chatgpt-2026-conversations.json", "chatgpt"],
+    ["claude-2026-conversations.json", "claude"],
+    ["open-webui-export.json", "open-webui"],
+    ["librechat-linear.json", "librechat"],
+    ["librechat-tree.json", "librechat"],
+    ["chatbot-ui-export.json", "chatbot-ui"],
+  ])("the sample %s is read as %s, whatever its name, with what it skipped", (name, format) => {
+    const result = parseImportFile(sample(name), "export.json");
+    expect(result.kind === "ok" ? result.format : result.message).toBe(format);
+    expect(result.kind === "ok" && result.sessions.length).toBeGreaterThan(0);
+  });
+
+  it("a ChatGPT list whose first conversation is a stub is still a ChatGPT export", () => {
+    const result = parseImportFile(
+      JSON.stringify([{ title: "Stub" }, ...JSON.parse(fixture("chatgpt-tree.json"))]),
+      "c.json",
+    );
+    expect(result).toMatchObject({
+      kind: "ok",
+      format: "chatgpt",
+      skipped: [{ title: "Stub", reason: "no messages" }],
+    });
+  });
+
+  it("a file with nothing readable is refused, naming the format it looked like and what was wrong with each", () => {
+    const stubs = JSON.stringify([
+      { title: "Corrupted entry", mapping: null },
+      { title: "Broken record", mapping: {} },
+    ]);
+    expect(parseImportFile(stubs, "conversations.json")).toEqual({
+      kind: "error",
+      message:
+        'This looks like a ChatGPT export, but none of its 2 conversations could be read (no messages: "Corrupted entry", "Broken record").',
+    });
+    const claude = JSON.stringify([{ uuid: "u", name: "Draft", chat_messages: [] }]);
+    expect(parseImportFile(claude, "conversations.json")).toEqual({
+      kind: "error",
+      message: 'This looks like a Claude export, but its one conversation could not be read (no messages: "Draft").',
+    });
+  });
+
+  it.each([
+    ["chat.md", "# Plan a weekend trip\n\n**User:** hi"],
+    ["notes.markdown", "just words"],
+    ["export.txt", "# A heading\n\nSome text"],
+    ["export", "**You:** hello\n\n**ChatGPT:** hi"],
+  ])("a Markdown file (%s) is refused, naming every format Grove imports", (name, text) => {
+    const result = parseImportFile(text, name);
+    expect(result.kind === "error" && result.message).toBe(
+      "Markdown can't be imported; Grove imports Grove JSON exports; a ChatGPT data export (conversations.json, its split conversations-000.json… files, or the export .zip with its images); a Claude.ai export's conversations.json; Open WebUI, LibreChat and chatbot-ui chat exports (.json); and pi session .jsonl files.",
+    );
   });
 
   it("a pi file with a broken line names the line", () => {

@@ -2,10 +2,15 @@
  * One entry point for every importable file: sniff the format from the text, parse it once,
  * validate the whole of it, and check the result against size limits. Nothing is written until
  * this says ok (the caller's job), so a bad file never leaves half an import behind.
+ *
+ * Other apps' exports are read record by record: a conversation that cannot be read is skipped
+ * (listed in `skipped` with its title and why) and the rest imported. A file with nothing
+ * readable is refused, naming the format it was recognised as and what was wrong.
  */
 import { formatBytes } from "../format-bytes";
 import type { EntryId, SessionId } from "../session/ids";
-import { type ChatGptImportOptions, parseChatGptValue } from "./chatgpt";
+import { isChatbotUiShaped, parseChatbotUiValue } from "./chatbot-ui";
+import { type ChatGptAssets, parseChatGptValue } from "./chatgpt";
 import { isClaudeShaped, parseClaudeValue } from "./claude";
 import {
   type ExportedSession,
@@ -15,14 +20,21 @@ import {
   parseJsonText,
 } from "./grove-json";
 import { checkJsonShape } from "./json-shape";
+import { isLibreChatShaped, parseLibreChatValue } from "./librechat";
+import { asRecord } from "./message-tree";
+import { isOpenWebUiShaped, parseOpenWebUiValue } from "./open-webui";
 import { parsePiJsonl } from "./pi/import";
+import { describeSkipped, type SkippedRecord } from "./skipped";
 
-export type ImportFormat = "grove-json" | "chatgpt" | "claude" | "pi-jsonl";
+export type ImportFormat = "grove-json" | "chatgpt" | "claude" | "open-webui" | "librechat" | "chatbot-ui" | "pi-jsonl";
 
 export const FORMAT_NAMES: Readonly<Record<ImportFormat, string>> = {
   "grove-json": "Grove JSON",
   chatgpt: "ChatGPT export",
   claude: "Claude export",
+  "open-webui": "Open WebUI export",
+  librechat: "LibreChat export",
+  "chatbot-ui": "chatbot-ui export",
   "pi-jsonl": "pi session",
 };
 
@@ -40,14 +52,27 @@ export const IMPORT_LIMITS = {
   maxEntryChars: 20_000_000,
 } as const;
 
+/** `skipped`: the records left out of an import that goes ahead (a stub conversation, an empty one). */
 export type ParsedImport =
-  | { kind: "ok"; format: ImportFormat; sessions: ExportedSession[] }
+  | { kind: "ok"; format: ImportFormat; sessions: ExportedSession[]; skipped: SkippedRecord[] }
   | { kind: "error"; message: string };
 
-export type ImportIdOptions = { newSessionId?: () => SessionId; newEntryId?: () => EntryId; now?: () => number };
+export type ImportIdOptions = {
+  newSessionId?: () => SessionId;
+  newEntryId?: () => EntryId;
+  now?: () => number;
+  /** The images and files of a ChatGPT export .zip, stored already (db/transfer). */
+  assets?: ChatGptAssets;
+};
 
-const KNOWN =
-  "Grove reads Grove JSON exports, a ChatGPT data export (conversations.json, its split conversations-000.json… files, or the export .zip), a Claude.ai export's conversations.json, and pi session .jsonl files.";
+/** Every format Grove imports, in words: error messages end with it. */
+export const IMPORTABLE_FORMATS =
+  "Grove JSON exports; a ChatGPT data export (conversations.json, its split conversations-000.json… files, or the export .zip with its images); a Claude.ai export's conversations.json; Open WebUI, LibreChat and chatbot-ui chat exports (.json); and pi session .jsonl files";
+
+const KNOWN = `Grove imports ${IMPORTABLE_FORMATS}.`;
+
+/** A Markdown file (Grove's own Markdown export among them) has no structure to import. */
+const MARKDOWN_FILE = /\.(md|markdown|mdown|mkd)$/i;
 
 /** The reason a file of `bytes` can't even be read, or null. */
 export function checkFileSize(bytes: number): string | null {
@@ -61,13 +86,29 @@ export function checkFileSize(bytes: number): string | null {
 export function parseImportFile(text: string, fileName: string, options: ImportIdOptions = {}): ParsedImport {
   const parsed = parseByFormat(text, fileName, options);
   if (parsed.kind === "error") return parsed;
+  const nothing = nothingReadable(parsed);
+  if (nothing) return { kind: "error", message: nothing };
   const tooBig = checkLimits(parsed.sessions);
   return tooBig ? { kind: "error", message: tooBig } : parsed;
+}
+
+/** A file whose every record was skipped is refused: the format it looked like, and why each failed. */
+function nothingReadable(parsed: Extract<ParsedImport, { kind: "ok" }>): string | null {
+  if (parsed.sessions.length > 0 || parsed.skipped.length === 0) return null;
+  const n = parsed.skipped.length;
+  const what =
+    n === 1
+      ? "its one conversation could not be read"
+      : `none of its ${n.toLocaleString("en")} conversations could be read`;
+  return `This looks like a ${FORMAT_NAMES[parsed.format]}, but ${what} (${describeSkipped(parsed.skipped)}).`;
 }
 
 function parseByFormat(text: string, fileName: string, options: ImportIdOptions): ParsedImport {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   if (body.trim() === "") return { kind: "error", message: "The file is empty." };
+  if (MARKDOWN_FILE.test(fileName) || looksLikeMarkdown(body)) {
+    return { kind: "error", message: `Markdown can't be imported; ${KNOWN}` };
+  }
   const badShape = checkJsonShape(body);
   if (badShape) return { kind: "error", message: badShape };
   if (looksLikePiSession(body)) return tagged("pi-jsonl", parsePiJsonl(body, options));
@@ -89,7 +130,10 @@ function parseByFormat(text: string, fileName: string, options: ImportIdOptions)
     };
   }
   if (isClaudeShaped(raw)) return tagged("claude", parseClaudeValue(raw, options));
-  if (isChatGptShaped(raw)) return tagged("chatgpt", parseChatGptValue(raw, options as ChatGptImportOptions));
+  if (isChatGptShaped(raw)) return tagged("chatgpt", parseChatGptValue(raw, options));
+  if (isOpenWebUiShaped(raw)) return tagged("open-webui", parseOpenWebUiValue(raw, options));
+  if (isLibreChatShaped(raw)) return tagged("librechat", parseLibreChatValue(raw, options));
+  if (isChatbotUiShaped(raw)) return tagged("chatbot-ui", parseChatbotUiValue(raw, options));
   return {
     kind: "error",
     message: `Unknown file format: ${fileName || "the file"} is JSON, but not one Grove knows. ${KNOWN}`,
@@ -109,19 +153,36 @@ export function parseImportFiles(
   if (files.length === 1 && first) return parseImportFile(first.text, first.name, options);
   let format: ImportFormat | null = null;
   const sessions: ExportedSession[] = [];
+  const skipped: SkippedRecord[] = [];
   for (const file of files) {
     const parsed = parseByFormat(file.text, file.name, options);
     if (parsed.kind === "error") return { kind: "error", message: `${file.name}: ${parsed.message}` };
     format ??= parsed.format;
     for (const s of parsed.sessions) sessions.push(s);
+    for (const s of parsed.skipped) skipped.push(s);
   }
   if (!format) return { kind: "error", message: "No file was chosen." };
+  const all: ParsedImport = { kind: "ok", format, sessions, skipped };
+  const nothing = nothingReadable(all);
+  if (nothing) return { kind: "error", message: nothing };
   const tooBig = checkLimits(sessions);
-  return tooBig ? { kind: "error", message: tooBig } : { kind: "ok", format, sessions };
+  return tooBig ? { kind: "error", message: tooBig } : all;
 }
 
 const tagged = (format: ImportFormat, result: ImportResult): ParsedImport =>
-  result.kind === "ok" ? { kind: "ok", format, sessions: result.sessions } : { kind: "error", message: result.message };
+  result.kind === "ok"
+    ? { kind: "ok", format, sessions: result.sessions, skipped: result.skipped ?? [] }
+    : { kind: "error", message: result.message };
+
+/**
+ * Not JSON, and reads as Markdown: a heading, a front matter block, or a chat export's bold
+ * speaker lines. Only the start is looked at.
+ */
+function looksLikeMarkdown(body: string): boolean {
+  const start = body.trimStart().slice(0, 2000);
+  if (start.startsWith("{") || start.startsWith("[")) return false;
+  return /^(#{1,6} |---\n)/.test(start) || /^\*\*[^*\n]{1,40}\*\*/m.test(start);
+}
 
 /** pi files open with a one-line `session` header; only the first line is parsed to find out. */
 function looksLikePiSession(text: string): boolean {
@@ -139,10 +200,13 @@ function looksLikePiSession(text: string): boolean {
   }
 }
 
-/** conversations.json is a list of conversations with a `mapping`; a single conversation object also works. */
+/**
+ * conversations.json is a list of conversations with a `mapping` (any of them: a stub without one
+ * may come first); a single conversation object also works, and so does an empty list.
+ */
 function isChatGptShaped(raw: unknown): boolean {
-  const hasMapping = (v: unknown) => v !== null && typeof v === "object" && "mapping" in v;
-  if (Array.isArray(raw)) return raw.length === 0 || hasMapping(raw[0]);
+  const hasMapping = (v: unknown) => asRecord(v)?.mapping !== undefined;
+  if (Array.isArray(raw)) return raw.length === 0 || raw.some(hasMapping);
   return hasMapping(raw);
 }
 

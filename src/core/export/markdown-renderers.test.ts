@@ -151,6 +151,7 @@ const PARTS: Record<string, (h: string) => ExportedSession> = {
   "user message": (h) => chat([u("u1", h)]),
   "assistant message": (h) => chat([u("u1", "hi"), a("a1", [text("ok"), text(h)])]),
   thinking: (h) => chat([u("u1", "hi"), a("a1", [thinking(h), text("ok")])]),
+  "thinking label": (h) => chat([u("u1", "hi"), a("a1", [thinking("considered", { label: h }), text("ok")])]),
   "compaction summary": (h) => chat([u("u1", "hi"), compaction("c1", { summary: h, firstKept: null })]),
   "compaction instructions": (h) =>
     chat([u("u1", "hi"), { ...compaction("c1", { summary: "s", firstKept: null }), instructions: h }]),

@@ -135,6 +135,15 @@ describe("exportMarkdown: the active path", () => {
     ]);
   });
 
+  it('names thinking by its label (an imported reply\'s "Thought for 16s")', () => {
+    const s: ExportedSession = {
+      session: { id: SESSION, title: "t", titleSource: "user", createdAt: 0, updatedAt: 0, leafId: eid("a1") },
+      entries: linkPath([u("u1", "q"), a("a1", [thinking("Weighed it.", { label: "Thought for 16s" }), text("Yes.")])]),
+      labels: {},
+    };
+    expect(exportMarkdown(s, { allBranches: false })).toContain("> **Thinking** (Thought for 16s)\n>\n> Weighed it.");
+  });
+
   it("fences tool calls with more backticks than any run inside", () => {
     const md = exportMarkdown(forkedSession(), { allBranches: false });
     expect(md).toContain('**Tool call: get\\_food**\n\n``````json\n{\n  "snippet": "`````"\n}\n``````');

@@ -218,7 +218,10 @@ function renderBlock(b: Block): string | null {
     case "text_file":
       return `**${escapeInline(oneLine(b.name))}**\n\n${fenced(b.text, fenceLanguage(b.name))}`;
     case "thinking":
-      if (b.text.trim() !== "") return quoted("**Thinking**", inertMarkdown(b.text));
+      if (b.text.trim() !== "") {
+        const label = b.label?.trim() ? ` (${escapeInline(oneLine(b.label))})` : "";
+        return quoted(`**Thinking**${label}`, inertMarkdown(b.text));
+      }
       return b.redactedData ? "> **Thinking** (redacted)" : null;
     case "reasoning": {
       // The readable summary, like thinking; the encrypted content means nothing to a reader.

@@ -50,6 +50,11 @@ export type ThinkingBlock = {
   /** Anthropic `redacted_thinking` payload: opaque, only meaningful to Anthropic. */
   redactedData?: string;
   signedBy?: ApiKind;
+  /**
+   * What the app that produced it called this reasoning, shown on the folded block (an imported
+   * ChatGPT reply's "Thought for 16s"). Display only: never sent.
+   */
+  label?: string;
 };
 export type ToolCallBlock = { type: "tool_call"; id: string; name: string; args: unknown };
 export type ToolResultBlock = {

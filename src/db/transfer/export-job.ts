@@ -7,7 +7,6 @@
  */
 import { exportAllFileName, fileBaseName } from "../../core/export/file-name";
 import { exportGroveJson } from "../../core/export/grove-json";
-import { exportHtml } from "../../core/export/html";
 import { exportMarkdown } from "../../core/export/markdown";
 import { exportPiJsonl } from "../../core/export/pi/export";
 import { assertNever } from "../../core/session/entries";
@@ -49,8 +48,12 @@ async function exportFile(request: ExportRequest): Promise<ExportedFile> {
         fileName: `${base}.md`,
         blob: textBlob(exportMarkdown(s, { allBranches: request.allBranches }), "text/markdown"),
       };
-    case "html":
+    case "html": {
+      // Loaded for this export only: its Markdown, code colouring and math (KaTeX) are most of the
+      // worker's code, and every import starts this worker too.
+      const { exportHtml } = await import("../../core/export/html");
       return { fileName: `${base}.html`, blob: textBlob(exportHtml(s, { now: request.now }), "text/html") };
+    }
     case "pi-jsonl":
       return {
         fileName: `${base}.jsonl`,

@@ -54,15 +54,24 @@ describe("import job: several files, zips, Claude", () => {
     expect(await listSessions()).toHaveLength(2);
   });
 
-  it("a Claude export read twice is recognized by its conversation uuids", async () => {
+  it("a Claude export read twice is recognized by its conversation uuids (its empty conversation skipped each time)", async () => {
     const blob = new Blob([readFileSync(CLAUDE, "utf8")]);
     const once = createImportJob();
-    expect(await once.analyze(blob, "conversations.json", () => {})).toMatchObject({ kind: "ready", format: "claude" });
+    expect(await once.analyze(blob, "conversations.json", () => {})).toMatchObject({
+      kind: "ready",
+      format: "claude",
+      unreadable: [{ title: "Untitled draft", reason: "no messages" }],
+    });
     await once.commit("keep-both", () => {});
     const again = createImportJob();
     const analysis = await again.analyze(blob, "conversations.json", () => {});
-    expect(analysis.kind === "ready" && analysis.conflicts.length).toBe(3);
-    expect(await again.commit("skip", () => {})).toMatchObject({ kind: "done", imported: [], skipped: 3 });
-    expect(await listSessions()).toHaveLength(3);
+    expect(analysis.kind === "ready" && analysis.conflicts.length).toBe(2);
+    expect(await again.commit("skip", () => {})).toMatchObject({
+      kind: "done",
+      imported: [],
+      skipped: 2,
+      unreadable: [{ title: "Untitled draft", reason: "no messages" }],
+    });
+    expect(await listSessions()).toHaveLength(2);
   });
 });

@@ -2,12 +2,17 @@
  * One import, in two steps the user sees: `analyze` reads the file (progress in bytes), parses and
  * validates all of it and finds sessions that already exist; `commit` writes (progress in entries)
  * after the user chose "Keep both" or "Skip" for those. Nothing is written before `commit`, and a
- * failed or cancelled `commit` leaves the database as it was.
+ * failed or cancelled `commit` leaves the database as it was: sessions, entries, labels and the
+ * attachment bytes they bring go in one transaction.
+ *
+ * Conversations of another app's export that cannot be read are left out and listed
+ * (`unreadable`: title and reason) in the analysis and the outcome; the rest is imported.
  *
  * Runs inside the transfer worker (transfer.worker.ts), so neither the parse of a 100 MB file nor the
  * structured cloning of its rows into IndexedDB touches the page's thread; tests run it in-process.
  */
 
+import type { ChatGptAsset } from "../../core/export/chatgpt";
 import type { ExportedSession } from "../../core/export/grove-json";
 import {
   checkFileSize,
@@ -17,12 +22,16 @@ import {
   parseImportFiles,
 } from "../../core/export/import-file";
 import { remapSessions } from "../../core/export/remap-ids";
-import { newEntryId, newSessionId, type SessionId } from "../../core/session/ids";
+import type { SkippedRecord } from "../../core/export/skipped";
+import { type BlobId, newEntryId, newSessionId, type SessionId } from "../../core/session/ids";
+import type { BlobRow } from "../rows";
 import { isQuotaError } from "../storage";
-import { storeImportedImages } from "./pi-images";
+import { inlineImageBlobs, referencedRows, zipAssetBlobs } from "./import-blobs";
 import { readFileBytes } from "./read-file";
-import { isZip, readZipConversations } from "./read-zip";
+import { isZip, readZipExport } from "./read-zip";
 import { findIdConflicts, ImportCancelledError, writeImportedSessions } from "./write-sessions";
+
+export type { SkippedRecord } from "../../core/export/skipped";
 
 export type ImportProgress =
   | { phase: "reading"; bytesRead: number; totalBytes: number }
@@ -40,14 +49,26 @@ export type ImportAnalysis =
       /** Sessions whose ids exist here already: the user chooses "Keep both" or "Skip" for them. */
       conflicts: ImportedSessionSummary[];
       totalEntries: number;
+      /** Conversations of the file that could not be read and will not be imported, with why. */
+      unreadable: SkippedRecord[];
     }
   | { kind: "error"; message: string }
   | { kind: "cancelled" };
 
 export type ConflictChoice = "keep-both" | "skip";
 
+/**
+ * `skipped`: chats already here that the user chose to skip; `unreadable`: conversations of the
+ * file that could not be read (a stub with no messages), each with its title and the reason.
+ */
 export type ImportOutcome =
-  | { kind: "done"; imported: ImportedSessionSummary[]; skipped: number; entries: number }
+  | {
+      kind: "done";
+      imported: ImportedSessionSummary[];
+      skipped: number;
+      unreadable: SkippedRecord[];
+      entries: number;
+    }
   | { kind: "error"; message: string }
   | { kind: "cancelled" };
 
@@ -71,6 +92,9 @@ const PROGRESS_INTERVAL_MS = 100;
 
 export function createImportJob(ids: ImportIdOptions = {}): ImportJob {
   let parsed: ExportedSession[] | null = null;
+  let unreadable: SkippedRecord[] = [];
+  /** Attachment rows the parsed sessions may refer to, by content address. */
+  let blobRows = new Map<BlobId, BlobRow>();
   let conflicts = new Set<SessionId>();
   let cancelled = false;
   const isCancelled = () => cancelled;
@@ -79,6 +103,7 @@ export function createImportJob(ids: ImportIdOptions = {}): ImportJob {
     async analyze(input, fileName, onProgress) {
       cancelled = false;
       parsed = null;
+      blobRows = new Map();
       const files: { blob: Blob; name: string }[] = isFileList(input)
         ? input.map((f) => ({ blob: f, name: f.name }))
         : [{ blob: input, name: fileName }];
@@ -92,6 +117,8 @@ export function createImportJob(ids: ImportIdOptions = {}): ImportJob {
       const together = checkFileSize(totalBytes);
       if (together) return { kind: "error", message: `The files together: ${together}` };
       const texts: { name: string; text: string }[] = [];
+      const rows = new Map<BlobId, BlobRow>();
+      const assets = new Map<string, ChatGptAsset>();
       let before = 0;
       let last = 0;
       for (const f of files) {
@@ -113,23 +140,28 @@ export function createImportJob(ids: ImportIdOptions = {}): ImportJob {
         }
         before += f.blob.size;
         if (isZip(bytes)) {
-          const inZip = readZipConversations(bytes, f.name);
+          const inZip = readZipExport(bytes, f.name);
           if (inZip.kind === "error") return inZip;
           for (const t of inZip.files) texts.push({ name: `${f.name}: ${t.name}`, text: t.text });
+          for (const [id, asset] of await zipAssetBlobs(bytes, inZip.assets, rows)) assets.set(id, asset);
+          if (cancelled) return { kind: "cancelled" };
         } else {
           texts.push({ name: f.name, text: new TextDecoder("utf-8").decode(bytes) });
         }
       }
       onProgress({ phase: "checking" });
-      const result = parseImportFiles(texts, ids);
+      const result = parseImportFiles(texts, assets.size > 0 ? { ...ids, assets } : ids);
       if (result.kind === "error") return result;
       if (cancelled) return { kind: "cancelled" };
+      const sessions = await inlineImageBlobs(result.sessions, rows);
       // pi files keep their entry ids (core/export/pi/ids.ts): a Grove-made file holds Grove's own.
-      conflicts = await findIdConflicts(result.sessions, {
+      conflicts = await findIdConflicts(sessions, {
         fileIds: result.format === "grove-json" || result.format === "pi-jsonl",
       });
-      parsed = result.sessions;
-      const summaries = result.sessions.map(summarize);
+      parsed = sessions;
+      unreadable = result.skipped;
+      blobRows = rows;
+      const summaries = sessions.map(summarize);
       return {
         kind: "ready",
         format: result.format,
@@ -137,6 +169,7 @@ export function createImportJob(ids: ImportIdOptions = {}): ImportJob {
         sessions: summaries,
         conflicts: summaries.filter((s) => conflicts.has(s.id)),
         totalEntries: summaries.reduce((n, s) => n + s.entries, 0),
+        unreadable,
       };
     },
 
@@ -147,7 +180,8 @@ export function createImportJob(ids: ImportIdOptions = {}): ImportJob {
       const totalEntries = toWrite.reduce((n, s) => n + s.entries.length, 0);
       onProgress({ phase: "writing", entriesWritten: 0, totalEntries });
       try {
-        await writeImportedSessions(await storeImportedImages(toWrite), {
+        await writeImportedSessions(toWrite, {
+          blobRows: referencedRows(blobRows, toWrite),
           isCancelled,
           onProgress: (entriesWritten) => onProgress({ phase: "writing", entriesWritten, totalEntries }),
         });
@@ -156,10 +190,12 @@ export function createImportJob(ids: ImportIdOptions = {}): ImportJob {
         return { kind: "error", message: writeFailure(e) };
       }
       parsed = null;
+      blobRows = new Map();
       return {
         kind: "done",
         imported: toWrite.map(summarize),
         skipped: choice === "skip" ? conflicts.size : 0,
+        unreadable,
         entries: totalEntries,
       };
     },

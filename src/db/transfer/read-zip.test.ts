@@ -1,9 +1,9 @@
 import { strToU8, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { IMPORT_LIMITS } from "../../core/export/import-file";
-import { isZip, readZipConversations } from "./read-zip";
+import { inflateZipFiles, isZip, readZipExport } from "./read-zip";
 
-describe("readZipConversations", () => {
+describe("readZipExport", () => {
   it("finds conversations.json and the split conversations-NNN.json files at any depth, ignoring the rest", () => {
     const zip = zipSync({
       "chat.html": strToU8("<html>"),
@@ -13,22 +13,56 @@ describe("readZipConversations", () => {
       "file-abc.png": new Uint8Array([1, 2, 3]),
     });
     expect(isZip(zip)).toBe(true);
-    const r = readZipConversations(zip, "export.zip");
+    const r = readZipExport(zip, "export.zip");
     if (r.kind !== "ok") throw new Error(r.message);
     expect(r.files).toEqual([
       { name: "export/conversations-000.json", text: "[0]" },
       { name: "export/conversations-001.json", text: "[1]" },
     ]);
+    // The image is listed by its file id, not inflated.
+    expect(r.assets).toEqual([{ path: "file-abc.png", id: "file-abc", size: 3 }]);
+  });
+
+  it("lists the files asset pointers may name, in both layouts ChatGPT has used, with their real names", async () => {
+    const zip = zipSync({
+      "conversations.json": strToU8("[]"),
+      "file-7Hc2Q9wRkLpXz3VbN1-IMG_4821.jpeg": new Uint8Array([1]),
+      "dalle-generations/file-Ab12-3f0c9a.webp": new Uint8Array([2]),
+      "user-x/file_00000000a1b2c3d4-9f8e7d6c.png": new Uint8Array([3]),
+      "file_00000000ffee.dat": new Uint8Array([4, 4]),
+      "conversation_asset_file_names.json": strToU8(JSON.stringify({ "file_00000000ffee.dat": "scan.png" })),
+      "audio/0a1b2c.wav": new Uint8Array([5]),
+      "chat.html": strToU8("<html>"),
+      "../file-evil.png": new Uint8Array([6]),
+    });
+    const r = readZipExport(zip, "export.zip");
+    if (r.kind !== "ok") throw new Error(r.message);
+    expect(r.assets.map((a) => [a.id, a.path, a.name])).toEqual([
+      ["file-7Hc2Q9wRkLpXz3VbN1", "file-7Hc2Q9wRkLpXz3VbN1-IMG_4821.jpeg", undefined],
+      ["file-Ab12", "dalle-generations/file-Ab12-3f0c9a.webp", undefined],
+      ["file_00000000a1b2c3d4", "user-x/file_00000000a1b2c3d4-9f8e7d6c.png", undefined],
+      ["file_00000000ffee", "file_00000000ffee.dat", "scan.png"],
+    ]);
+    const seen: [string, number[]][] = [];
+    await inflateZipFiles(zip, r.assets, async (f, data) => {
+      seen.push([f.id, [...data]]);
+    });
+    expect(seen).toEqual([
+      ["file-7Hc2Q9wRkLpXz3VbN1", [1]],
+      ["file-Ab12", [2]],
+      ["file_00000000a1b2c3d4", [3]],
+      ["file_00000000ffee", [4, 4]],
+    ]);
   });
 
   it("ignores names that climb out of the folder", () => {
     const zip = zipSync({ "../conversations.json": strToU8("[]"), "a/../../conversations-000.json": strToU8("[]") });
-    const r = readZipConversations(zip, "evil.zip");
+    const r = readZipExport(zip, "evil.zip");
     expect(r.kind === "error" && r.message).toMatch(/evil\.zip holds no conversations file/);
   });
 
   it("says plainly when the zip holds no conversations file", () => {
-    const r = readZipConversations(zipSync({ "notes.txt": strToU8("hi") }), "photos.zip");
+    const r = readZipExport(zipSync({ "notes.txt": strToU8("hi") }), "photos.zip");
     expect(r.kind === "error" && r.message).toMatch(/^photos\.zip holds no conversations file/);
   });
 
@@ -37,7 +71,7 @@ describe("readZipConversations", () => {
     // instead, the directory entry's size is patched, so nothing big is ever allocated.
     const zip = zipSync({ "conversations.json": strToU8("[]") }, { level: 0 });
     patchOriginalSizes(zip, IMPORT_LIMITS.maxFileBytes + 1);
-    const r = readZipConversations(zip, "big.zip");
+    const r = readZipExport(zip, "big.zip");
     expect(r.kind === "error" && r.message).toMatch(/big\.zip unpack to more than/);
   });
 

@@ -85,6 +85,8 @@ export type WriteOptions = {
   /** Checked between chunks and before the commit; true aborts the transaction. */
   isCancelled?: () => boolean;
   batchEntries?: number;
+  /** Attachment rows made before the import (a ChatGPT .zip's images, inline images): written with it. */
+  blobRows?: readonly BlobRow[];
 };
 
 /**
@@ -116,6 +118,7 @@ export async function writeImportedSessions(
   // its content's hash, so one already here is the same bytes; its createdAt is refreshed.
   const now = Date.now();
   const blobs = new Map<BlobId, BlobRow>();
+  for (const r of options.blobRows ?? []) blobs.set(r.id, { ...r, createdAt: now });
   for (const s of sessions) {
     for (const b of s.blobs ?? []) {
       const bytes = base64ToBytes(b.data);

@@ -1,0 +1,123 @@
+/**
+ * The attachment bytes an import brings, made into blob rows before anything is written, so the
+ * import job writes them with the sessions in its one transaction:
+ * - the images and PDFs of a ChatGPT export .zip, stored under the SHA-256 of their bytes (the
+ *   content address every attachment has, db/blobs.ts) and handed to the parser by file id;
+ * - the base64 images a format carries inline (pi sessions, Open WebUI's `data:` URLs), which the
+ *   parser gave temporary ids: their blocks are pointed at the content address.
+ * Only what an imported entry refers to is kept.
+ */
+import { base64ToBytes, blobIdOf, blobIdsOfBlocks } from "../../core/attachments/blob-id";
+import type { ChatGptAsset } from "../../core/export/chatgpt";
+import type { ExportedSession } from "../../core/export/grove-json";
+import type { Block, Entry } from "../../core/session/entries";
+import type { BlobId } from "../../core/session/ids";
+import type { BlobRow } from "../rows";
+import { inflateZipFiles, type ZipAssetFile } from "./read-zip";
+
+/** The kinds of file a message can show: images a provider accepts, and PDFs. */
+const SNIFFED: readonly { mimeType: string; test: (b: Uint8Array) => boolean }[] = [
+  { mimeType: "image/png", test: (b) => b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47 },
+  { mimeType: "image/jpeg", test: (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
+  { mimeType: "image/gif", test: (b) => b[0] === 0x47 && b[1] === 0x49 && b[2] === 0x46 && b[3] === 0x38 },
+  {
+    mimeType: "image/webp",
+    test: (b) => ascii(b, 0, 4) === "RIFF" && ascii(b, 8, 12) === "WEBP",
+  },
+  { mimeType: "application/pdf", test: (b) => ascii(b, 0, 5) === "%PDF-" },
+];
+
+const ascii = (b: Uint8Array, from: number, to: number): string => String.fromCharCode(...b.subarray(from, to));
+
+/** What the bytes are, from their first bytes (a `.dat` file's name says nothing), or undefined. */
+export function sniffMimeType(bytes: Uint8Array): string | undefined {
+  return SNIFFED.find((s) => s.test(bytes))?.mimeType;
+}
+
+function row(id: BlobId, bytes: Uint8Array, mimeType: string, now: number): BlobRow {
+  return {
+    id,
+    data: new Blob([bytes as Uint8Array<ArrayBuffer>], { type: mimeType }),
+    mimeType,
+    size: bytes.length,
+    createdAt: now,
+  };
+}
+
+/** The zip's images and PDFs by ChatGPT file id, and their rows. Other files (audio, text) are left out. */
+export async function zipAssetBlobs(
+  zip: Uint8Array,
+  files: readonly ZipAssetFile[],
+  rows: Map<BlobId, BlobRow>,
+  now: number = Date.now(),
+): Promise<Map<string, ChatGptAsset>> {
+  const assets = new Map<string, ChatGptAsset>();
+  await inflateZipFiles(zip, files, async (file, data) => {
+    const mimeType = sniffMimeType(data);
+    if (!mimeType || assets.has(file.id)) return;
+    const blobId = await blobIdOf(data);
+    if (!rows.has(blobId)) rows.set(blobId, row(blobId, data, mimeType, now));
+    assets.set(file.id, { blobId, mimeType, size: data.length, ...(file.name ? { name: file.name } : {}) });
+  });
+  return assets;
+}
+
+/**
+ * Sessions carrying base64 images (`images`, by temporary id): each image becomes a row under
+ * its content address and its blocks point there. A bad base64 string is left out (its block
+ * then has no bytes, and the chat says so).
+ */
+export async function inlineImageBlobs(
+  sessions: readonly ExportedSession[],
+  rows: Map<BlobId, BlobRow>,
+  now: number = Date.now(),
+): Promise<ExportedSession[]> {
+  const out: ExportedSession[] = [];
+  for (const s of sessions) {
+    if (!s.images || s.images.size === 0) {
+      out.push(s);
+      continue;
+    }
+    const ids = new Map<BlobId, BlobId>();
+    for (const [temp, image] of s.images) {
+      let bytes: Uint8Array;
+      try {
+        bytes = base64ToBytes(image.data);
+      } catch {
+        continue;
+      }
+      const id = await blobIdOf(bytes);
+      ids.set(temp, id);
+      if (!rows.has(id)) rows.set(id, row(id, bytes, image.mimeType, now));
+    }
+    const { images: _images, ...rest } = s;
+    out.push({ ...rest, entries: s.entries.map((e) => rekeyEntry(e, ids)) });
+  }
+  return out;
+}
+
+function rekey(content: readonly Block[], ids: ReadonlyMap<BlobId, BlobId>): Block[] {
+  return content.map((b) => (b.type === "image" ? { ...b, blobId: ids.get(b.blobId) ?? b.blobId } : b));
+}
+
+function rekeyEntry(e: Entry, ids: ReadonlyMap<BlobId, BlobId>): Entry {
+  if (e.type === "message" || e.type === "context_note") {
+    return e.content.some((b) => b.type === "image") ? { ...e, content: rekey(e.content, ids) } : e;
+  }
+  return e;
+}
+
+/** The rows an entry of `sessions` refers to: an import keeps no file nothing shows. */
+export function referencedRows(rows: ReadonlyMap<BlobId, BlobRow>, sessions: readonly ExportedSession[]): BlobRow[] {
+  if (rows.size === 0) return [];
+  const wanted = new Set<BlobId>();
+  for (const s of sessions) {
+    for (const e of s.entries) {
+      if (e.type === "message" || e.type === "context_note")
+        for (const id of blobIdsOfBlocks(e.content)) wanted.add(id);
+    }
+  }
+  const out: BlobRow[] = [];
+  for (const [id, r] of rows) if (wanted.has(id)) out.push(r);
+  return out;
+}
