@@ -296,7 +296,8 @@ describe("openai server tools", () => {
     mock.enqueue("openai", { text: "Ok." });
     const again = await run("openai-responses", { context: nextContext(partial, {}), tools: [{ kind: "web_search" }] });
     expect(again.partial.content).toEqual([{ type: "text", text: "Ok." }]);
-    const input = (mock.requests({ api: "openai" })[1]?.body as { input: Array<{ type?: string }> }).input;
+    const body2 = mock.requests({ api: "openai" })[1]?.body as { input: Array<{ type?: string }> } | undefined;
+    const input = body2?.input ?? [];
     expect(input.map((i) => i.type)).toEqual([
       "message",
       "web_search_call",
