@@ -6,9 +6,13 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type MockServer, requestTools, startMockServer } from "../../e2e/mock-server/index";
+import { runAgentLoop } from "../core/agent/agent-loop";
 import type { FunctionToolSpec, ToolSpec } from "../core/agent/tool-spec";
+import type { StepStreamFn } from "../core/agent/types";
+import { buildContext } from "../core/session/build-context";
 import type { ContextMessage, LlmContext } from "../core/session/context";
-import type { ApiKind, ServerToolBlock, ToolCallBlock } from "../core/session/entries";
+import type { ApiKind, Entry, MessageEntry, ServerToolBlock, ToolCallBlock } from "../core/session/entries";
+import { asEntryId, asSessionId } from "../core/session/ids";
 import { createAnthropicStream, createAnthropicToolStream } from "./anthropic";
 import { createOpenAIToolStream } from "./openai";
 import { createOpenAIResponsesToolStream } from "./openai-responses";
@@ -307,5 +311,70 @@ describe("openai server tools", () => {
       "message",
       "message",
     ]);
+  });
+});
+
+describe.each(["anthropic-messages", "openai-chat", "openai-responses"] as const)("the tool loop over %s", (api) => {
+  it("drives the adapter against the mock: call, result, answer; every request accepted", async () => {
+    mock.enqueue(
+      MOCK_API(api),
+      {
+        toolCalls: [
+          { name: "read_file", input: { path: "a.txt" } },
+          { name: "read_file", input: { path: "b.txt" } },
+        ],
+      },
+      { text: "Both files say hello.", match: { lastToolResult: "hello" } },
+    );
+    const S = asSessionId("s");
+    let n = 0;
+    const start: Entry[] = [
+      {
+        type: "message",
+        id: asEntryId("u1"),
+        sessionId: S,
+        parentId: null,
+        createdAt: 0,
+        role: "user",
+        content: [{ type: "text", text: "Read a and b." }],
+        status: "complete",
+      },
+    ];
+    // The adapter as the loop's stream: the providers' tool stream fits the loop's contract.
+    const stream: StepStreamFn<ToolStreamEvent> = (context, signal) => ADAPTERS[api](request(api, { context, signal }));
+    const result = await runAgentLoop(
+      start,
+      {
+        buildContext: (path) =>
+          buildContext(path, {
+            systemPrompt: "",
+            targetApi: api,
+            targetProviderId: request(api).provider.id,
+            nativeTools: true,
+          }),
+        appendStep: async (draft, path) => [
+          ...path,
+          {
+            ...draft,
+            id: asEntryId(`e${++n}`),
+            sessionId: S,
+            parentId: path.at(-1)?.id ?? null,
+            createdAt: n,
+          } as MessageEntry,
+        ],
+        approve: async () => "allow",
+        executeTool: async (call) => ({
+          text: `hello from ${String((call.args as { path: string }).path)}`,
+          isError: false,
+        }),
+      },
+      () => {},
+      new AbortController().signal,
+      stream,
+    );
+    expect(result.outcome).toEqual({ kind: "done" });
+    expect(mock.requests({ api: MOCK_API(api) }).map((r) => r.status)).toEqual([200, 200]);
+    const answer = result.path.at(-1);
+    expect(answer?.type === "message" ? answer.content : []).toEqual([{ type: "text", text: "Both files say hello." }]);
   });
 });
