@@ -5,7 +5,7 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import { buildContext } from "../session/build-context";
-import type { Block, Entry, MessageEntry, ToolCallBlock, ToolResultBlock } from "../session/entries";
+import type { Entry, MessageEntry, TextBlock, ToolCallBlock, ToolResultBlock } from "../session/entries";
 import { asEntryId } from "../session/ids";
 import { compaction, linkPath, u } from "../testing/entries";
 import { type ScriptedEvent, type ScriptedStep, scriptedStream } from "../testing/scripted-step-stream";
@@ -19,7 +19,7 @@ const call = (id: string, path = `${id}.txt`, name = "read_file"): ToolCallBlock
   name,
   args: { path },
 });
-const text = (t: string): Block => ({ type: "text", text: t });
+const text = (t: string): TextBlock => ({ type: "text", text: t });
 const calls = (...c: ToolCallBlock[]): ScriptedStep => ({ content: c, stopReason: "tool_use" });
 const answer = (t: string): ScriptedStep => ({ content: [text(t)] });
 
