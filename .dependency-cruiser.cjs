@@ -27,7 +27,7 @@ module.exports = {
       severity: "error",
       from: { path: "^src/core/" },
       to: {
-        path: "^src/(ui|state|db|worker|providers)/|node_modules/(dexie|dexie-react-hooks|react|react-dom|zustand|comlink)/",
+        path: "^src/(ui|state|db|worker|providers|tools)/|node_modules/(dexie|dexie-react-hooks|react|react-dom|zustand|comlink|@modelcontextprotocol)/",
       },
     },
     {
@@ -35,6 +35,24 @@ module.exports = {
       severity: "error",
       from: { path: "^src/providers/" },
       to: { path: "^src/(ui|state|db|worker)/|node_modules/(dexie|react|zustand)/" },
+    },
+    {
+      name: "tools-below-state",
+      comment:
+        "tools/ (the MCP client) talks to MCP servers with the SDK and uses core/ only: no stores, no Dexie, no workers, no provider adapters",
+      severity: "error",
+      from: { path: "^src/tools/" },
+      to: {
+        path: "^src/(ui|state|db|worker|providers)/|node_modules/(dexie|dexie-react-hooks|react|react-dom|zustand|comlink)/",
+      },
+    },
+    {
+      name: "only-state-uses-tools",
+      comment:
+        "the MCP client is an edge like providers/: state/ orchestrates it; core/, db/, worker/ and providers/ never import it",
+      severity: "error",
+      from: { path: "^src/(core|db|worker|providers)/" },
+      to: { path: "^src/tools/" },
     },
     {
       name: "db-below-state",

@@ -34,7 +34,10 @@ export declare function startMcpServers(options?: {
   allowOrigin?: string | null;
 }): Promise<McpServers>;
 
-export declare function startEverything(root?: string): Promise<EverythingServer>;
+export declare function startEverything(
+  root?: string,
+  options?: { transport?: "streamableHttp" | "sse" },
+): Promise<EverythingServer>;
 
 export declare function startFilesServer(options?: {
   token?: string | null;

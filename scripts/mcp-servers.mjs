@@ -58,20 +58,26 @@ export async function startMcpServers({ root = resolve(HERE, ".."), token = null
   };
 }
 
-/** server-everything in its Streamable HTTP mode, as its package runs it. */
-export async function startEverything(root = resolve(HERE, "..")) {
+/**
+ * server-everything in its Streamable HTTP mode (endpoint `/mcp`), as its package runs it; or, with
+ * `transport: "sse"`, in its older SSE mode (endpoint `/sse`, messages to `/message`).
+ */
+export async function startEverything(root = resolve(HERE, ".."), { transport = "streamableHttp" } = {}) {
   const port = await freePort();
-  const url = `http://127.0.0.1:${port}/mcp`;
+  const url = `http://127.0.0.1:${port}/${transport === "sse" ? "sse" : "mcp"}`;
   const bin = join(root, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-  const child = spawn(process.execPath, ["--import", join(HERE, "loopback-only.mjs"), bin, "streamableHttp"], {
+  const child = spawn(process.execPath, ["--import", join(HERE, "loopback-only.mjs"), bin, transport], {
     env: { ...process.env, PORT: String(port) },
     stdio: "ignore",
   });
   const exited = new Promise((r) => child.once("exit", r));
   for (let i = 0; ; i++) {
-    // Without a session the server answers 400: it is up.
+    // Streamable HTTP without a session answers 400; the SSE endpoint opens a stream (closed at once).
     const up = await fetch(url).then(
-      (r) => r.status === 400,
+      (r) => {
+        void r.body?.cancel();
+        return transport === "sse" ? r.status === 200 : r.status === 400;
+      },
       () => false,
     );
     if (up) break;
