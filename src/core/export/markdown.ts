@@ -25,7 +25,7 @@
 import { fenceLanguage } from "../attachments/attachment-text";
 import { commandContextText, settingChangeText } from "../session/agent-entries";
 import { assertNever, type Block, type Entry, type MessageEntry, type ServerToolBlock } from "../session/entries";
-import { contextNoteText, serverToolLabel } from "../session/entry-text";
+import { contextNoteText, serverToolKindLabel } from "../session/entry-text";
 import type { EntryId } from "../session/ids";
 import {
   type BranchLine,
@@ -241,9 +241,13 @@ function renderBlock(b: Block): string | null {
  * Not folded: the export holds no raw HTML (a `<details>` is one), so it reads as a labelled block.
  */
 function serverToolMarkdown(b: ServerToolBlock): string {
-  const parts = [
-    `**${escapeInline(oneLine(serverToolLabel(b)))}${b.part === "result" ? " result" : ""}**${b.isError ? " *(error)*" : ""}`,
-  ];
+  // The server's and the tool's names stand apart (space-separated): two untrusted strings touching
+  // could let an autolink in the first swallow the escape of the second.
+  const names = (b.tool === "mcp" ? [b.server ?? "", b.name] : b.tool === "other" ? [b.name] : [])
+    .map((n) => escapeInline(oneLine(n)))
+    .filter((n) => n !== "");
+  const heading = `**${serverToolKindLabel(b.tool)}${b.part === "result" ? " result" : ""}**`;
+  const parts = [`${heading}${names.length > 0 ? ` ${names.join(" · ")}` : ""}${b.isError ? " *(error)*" : ""}`];
   if (b.input !== undefined) parts.push(fenced(prettyJson(b.input), "json"));
   if (b.sources && b.sources.length > 0) {
     parts.push(

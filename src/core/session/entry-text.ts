@@ -78,6 +78,9 @@ const SERVER_TOOL_LABELS: Record<ServerToolKind, string> = {
   other: "Server tool",
 };
 
+/** What kind of provider-run tool it is, in words: "Web search", "MCP tool". */
+export const serverToolKindLabel = (tool: ServerToolKind): string => SERVER_TOOL_LABELS[tool];
+
 /** A server tool's label: "Web search", "MCP tool: files/read_file", "Server tool: tool_search". */
 export function serverToolLabel(block: Pick<ServerToolBlock, "tool" | "name" | "server">): string {
   const label = SERVER_TOOL_LABELS[block.tool];
