@@ -29,7 +29,7 @@ module.exports = {
       severity: "error",
       from: { path: "^src/core/" },
       to: {
-        path: "^src/(ui|state|db|worker|worker-kit|providers)/|node_modules/(dexie|dexie-react-hooks|react|react-dom|zustand|comlink)/",
+        path: "^src/(ui|state|db|worker|worker-kit|providers|tools)/|node_modules/(dexie|dexie-react-hooks|react|react-dom|zustand|comlink|@modelcontextprotocol)/",
       },
     },
     {
@@ -43,7 +43,25 @@ module.exports = {
       comment: "the worker kit is shared plumbing for worker/ and db/: it knows no app layer but core/",
       severity: "error",
       from: { path: "^src/worker-kit/" },
-      to: { path: "^src/(ui|state|db|worker|providers)/|node_modules/(dexie|react|react-dom|zustand)/" },
+      to: { path: "^src/(ui|state|db|worker|providers|tools)/|node_modules/(dexie|react|react-dom|zustand)/" },
+    },
+    {
+      name: "tools-below-state",
+      comment:
+        "tools/ (the MCP client) talks to MCP servers with the SDK and uses core/ only: no stores, no Dexie, no workers, no provider adapters",
+      severity: "error",
+      from: { path: "^src/tools/" },
+      to: {
+        path: "^src/(ui|state|db|worker|worker-kit|providers)/|node_modules/(dexie|dexie-react-hooks|react|react-dom|zustand|comlink)/",
+      },
+    },
+    {
+      name: "only-state-uses-tools",
+      comment:
+        "the MCP client is an edge like providers/: state/ orchestrates it; core/, db/, worker/ and providers/ never import it",
+      severity: "error",
+      from: { path: "^src/(core|db|worker|worker-kit|providers)/" },
+      to: { path: "^src/tools/" },
     },
     {
       name: "db-below-state",

@@ -3,6 +3,14 @@
  * JSON), `POST /v1/messages/count_tokens`, `GET /v1/models[/{id}]`. Event order, field names and error
  * shapes follow https://docs.claude.com/en/api/messages-streaming and /en/api/errors.
  */
+import {
+  leadingToolBlocks,
+  type ReplyBlock,
+  serverToolUsage,
+  textBlock,
+  toolPairingViolation,
+  toolUseBlocks,
+} from "./anthropic-tools";
 import type { Exchange } from "./exchange";
 import { checkAuth, type HandlerContext, padId } from "./handler-context";
 import {
@@ -125,6 +133,12 @@ export async function handleAnthropic(ex: Exchange, route: string, ctx: HandlerC
     sendError(ex, ctx, 400, "invalid_request_error", invalid.message);
     return;
   }
+  // The API checks tool pairing whatever the mock's validation setting: no real request skips it.
+  const unpaired = toolPairingViolation((ex.record.body as { messages?: unknown[] }).messages ?? []);
+  if (unpaired) {
+    sendError(ex, ctx, 400, "invalid_request_error", unpaired);
+    return;
+  }
   const strict = config.strict ? strictViolation(ex.record) : null;
   if (strict) {
     sendError(ex, ctx, 400, "invalid_request_error", strict);
@@ -167,15 +181,41 @@ function modelInfo(id: string): { type: "model"; id: string; display_name: strin
   return { type: "model", id, display_name: id, created_at: "2025-01-01T00:00:00Z" };
 }
 
-function stopReason(plan: ReplyPlan): "end_turn" | "max_tokens" {
-  return plan.stop === "length" ? "max_tokens" : "end_turn";
+function stopReason(plan: ReplyPlan): "end_turn" | "max_tokens" | "tool_use" {
+  return plan.stop === "length" ? "max_tokens" : plan.stop === "tool_use" ? "tool_use" : "end_turn";
 }
 
-function contentBlocks(plan: ReplyPlan): Array<Record<string, string>> {
-  const blocks: Array<Record<string, string>> = [];
+/** The reply's blocks around its text: server tools before it, function calls after it. */
+type ToolBlocks = { leading: ReplyBlock[]; calls: ReplyBlock[] };
+
+function toolBlocks(plan: ReplyPlan, ctx: HandlerContext): ToolBlocks {
+  const nextId = (): string => padId(ctx.nextId());
+  return { leading: leadingToolBlocks(plan, nextId), calls: toolUseBlocks(plan, nextId) };
+}
+
+/** A reply that only calls tools has no text block (the API sends none either). */
+function hasText(plan: ReplyPlan, tools: ToolBlocks): boolean {
+  return plan.text !== "" || (tools.leading.length === 0 && tools.calls.length === 0);
+}
+
+function contentBlocks(plan: ReplyPlan, tools: ToolBlocks): Array<Record<string, unknown>> {
+  const blocks: Array<Record<string, unknown>> = [];
   if (plan.thinking !== "") blocks.push({ type: "thinking", thinking: plan.thinking, signature: plan.signature });
-  blocks.push({ type: "text", text: plan.text });
+  blocks.push(...tools.leading.map((b) => b.full));
+  if (hasText(plan, tools)) blocks.push(textBlock(plan).full);
+  blocks.push(...tools.calls.map((b) => b.full));
   return blocks;
+}
+
+function usageBody(plan: ReplyPlan, outputTokens: number): Record<string, unknown> {
+  const serverToolUse = serverToolUsage(plan);
+  return {
+    input_tokens: plan.usage.input,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 0,
+    output_tokens: outputTokens,
+    ...(serverToolUse ? { server_tool_use: serverToolUse } : {}),
+  };
 }
 
 async function sendMessage(
@@ -209,15 +249,12 @@ async function sendMessage(
       type: "message",
       role: "assistant",
       model,
-      content: lead ? [lead, ...contentBlocks(plan)] : contentBlocks(plan),
+      content: lead
+        ? [lead, ...contentBlocks(plan, toolBlocks(plan, ctx))]
+        : contentBlocks(plan, toolBlocks(plan, ctx)),
       stop_reason: stopReason(plan),
       stop_sequence: null,
-      usage: {
-        input_tokens: plan.usage.input,
-        cache_creation_input_tokens: 0,
-        cache_read_input_tokens: 0,
-        output_tokens: plan.usage.output,
-      },
+      usage: usageBody(plan, plan.usage.output),
     },
     { "request-id": requestId(ctx) },
   );
@@ -278,7 +315,27 @@ async function streamMessage(
     index++;
   }
 
-  send("content_block_start", { index, content_block: { type: "text", text: "" } });
+  const tools = toolBlocks(plan, ctx);
+  const streamBlock = async (block: ReplyBlock): Promise<void> => {
+    send("content_block_start", { index, content_block: block.start });
+    for (const delta of block.deltas) {
+      await ex.sleep(plan.chunkDelayMs);
+      send("content_block_delta", { index, delta });
+    }
+    send("content_block_stop", { index });
+    index++;
+  };
+  for (const block of tools.leading) {
+    if (ex.closed) return;
+    await streamBlock(block);
+  }
+
+  const text = textBlock(plan);
+  const withText = hasText(plan, tools);
+  if (withText) {
+    send("content_block_start", { index, content_block: text.start });
+    for (const delta of text.citationDeltas) send("content_block_delta", { index, delta });
+  }
   if (!pinged) ping();
   const faultAt = faultPoint(plan);
   const holdAt = holdPoint(plan);
@@ -298,15 +355,17 @@ async function streamMessage(
     send("content_block_delta", { index, delta: { type: "text_delta", text: chunk } });
     if ((sent + 1) % PING_EVERY_DELTAS === 0) ping();
   }
-  send("content_block_stop", { index });
+  if (withText) {
+    send("content_block_stop", { index });
+    index++;
+  }
+  for (const block of tools.calls) {
+    if (ex.closed) return;
+    await streamBlock(block);
+  }
   send("message_delta", {
     delta: { stop_reason: stopReason(plan), stop_sequence: null },
-    usage: {
-      input_tokens: plan.usage.input,
-      cache_creation_input_tokens: 0,
-      cache_read_input_tokens: 0,
-      output_tokens: plan.usage.output,
-    },
+    usage: usageBody(plan, plan.usage.output),
   });
   send("message_stop", {});
   ex.end();

@@ -15,12 +15,18 @@ export type {
   ReplyScript,
   RequestFilter,
   RequestOutcome,
+  ScriptCitation,
   ScriptMatch,
+  ScriptToolCall,
+  ServerToolScript,
 } from "./types";
 export {
+  lastToolResultText,
   lastUserText,
   type MessageView,
   ROLE_ALTERNATION_MESSAGE,
   requestMessages,
   requestSystem,
+  requestTools,
+  type ToolView,
 } from "./wire";

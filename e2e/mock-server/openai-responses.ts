@@ -16,6 +16,13 @@ import { type HandlerContext, padId, requestApiKey } from "./handler-context";
 import { compactedResponse, compactionText } from "./native-compaction";
 import { httpFaultBody, midstreamBody, sendError as sendOpenAIError } from "./openai";
 import { faultPoint, holdPoint, holdsAtStart, planReply, type ReplyPlan } from "./plan";
+import {
+  functionCallItems,
+  leadingItems,
+  type ReplyItem,
+  responsesToolPairingViolation,
+  urlCitations,
+} from "./responses-tools";
 import { isRecord, requestModel, strictViolation, wantsStream } from "./wire";
 
 const ENCRYPTED_PREFIX = "grove-mock-reasoning";
@@ -113,6 +120,11 @@ function acceptsResponsesBody(ex: Exchange, ctx: HandlerContext, body: unknown):
     sendOpenAIError(ex, ctx, 400, { ...invalid, type: "invalid_request_error" });
     return false;
   }
+  const unpaired = Array.isArray(body.input) ? responsesToolPairingViolation(body.input) : null;
+  if (unpaired) {
+    sendOpenAIError(ex, ctx, 400, { message: unpaired, type: "invalid_request_error", param: "input", code: null });
+    return false;
+  }
   return true;
 }
 
@@ -143,12 +155,21 @@ export async function handleResponses(ex: Exchange, ctx: HandlerContext): Promis
   }
   const n = padId(ctx.nextId());
   const ids = { response: `resp_mock${n}`, reasoning: `rs_mock${n}`, message: `msg_mock${n}` };
-  if (wantsStream(ex.record)) await streamResponse(ex, ctx, plan, { ids, model, body });
-  else await sendResponse(ex, ctx, plan, { ids, model, body });
+  const nextId = (): string => padId(ctx.nextId());
+  const tools = { leading: leadingItems(plan, nextId), calls: functionCallItems(plan, nextId) };
+  if (wantsStream(ex.record)) await streamResponse(ex, ctx, plan, { ids, model, body, tools });
+  else await sendResponse(ex, ctx, plan, { ids, model, body, tools });
 }
 
 type Ids = { response: string; reasoning: string; message: string };
-type Meta = { ids: Ids; model: string; body: Record<string, unknown> };
+/** The reply's tool items: server tools before the message, function calls after it. */
+type ToolItems = { leading: ReplyItem[]; calls: ReplyItem[] };
+type Meta = { ids: Ids; model: string; body: Record<string, unknown>; tools: ToolItems };
+
+/** A reply that only calls tools has no message item. */
+function hasMessage(plan: ReplyPlan, tools: ToolItems): boolean {
+  return plan.text !== "" || (tools.leading.length === 0 && tools.calls.length === 0);
+}
 
 function reasoningItem(plan: ReplyPlan, ids: Ids, done: boolean): Record<string, unknown> {
   return {
@@ -160,16 +181,21 @@ function reasoningItem(plan: ReplyPlan, ids: Ids, done: boolean): Record<string,
   };
 }
 
-function outputText(text: string): Record<string, unknown> {
-  return { type: "output_text", annotations: [], logprobs: [], text };
+function outputText(text: string, annotations: unknown[] = []): Record<string, unknown> {
+  return { type: "output_text", annotations, logprobs: [], text };
 }
 
-function messageItem(ids: Ids, text: string, status: "in_progress" | "completed" | "incomplete") {
+function messageItem(
+  ids: Ids,
+  text: string,
+  status: "in_progress" | "completed" | "incomplete",
+  annotations: unknown[] = [],
+) {
   return {
     id: ids.message,
     type: "message",
     status,
-    content: status === "in_progress" ? [] : [outputText(text)],
+    content: status === "in_progress" ? [] : [outputText(text, annotations)],
     role: "assistant",
   };
 }
@@ -211,7 +237,7 @@ function responseObject(
     temperature: 1,
     text: { format: { type: "text" } },
     tool_choice: "auto",
-    tools: [],
+    tools: Array.isArray(body.tools) ? body.tools : [],
     top_p: 1,
     truncation: "disabled",
     usage: state.usage,
@@ -220,10 +246,15 @@ function responseObject(
   };
 }
 
-function finalOutput(plan: ReplyPlan, ids: Ids): unknown[] {
+function finalOutput(plan: ReplyPlan, meta: Meta): unknown[] {
   const output: unknown[] = [];
-  if (plan.thinking !== "") output.push(reasoningItem(plan, ids, true));
-  output.push(messageItem(ids, plan.text, plan.stop === "length" ? "incomplete" : "completed"));
+  if (plan.thinking !== "") output.push(reasoningItem(plan, meta.ids, true));
+  output.push(...meta.tools.leading.map((item) => item.done));
+  if (hasMessage(plan, meta.tools)) {
+    const status = plan.stop === "length" ? "incomplete" : "completed";
+    output.push(messageItem(meta.ids, plan.text, status, urlCitations(plan)));
+  }
+  output.push(...meta.tools.calls.map((item) => item.done));
   return output;
 }
 
@@ -246,7 +277,7 @@ async function sendResponse(ex: Exchange, ctx: HandlerContext, plan: ReplyPlan, 
     200,
     responseObject(meta, Math.floor(Date.now() / 1000), {
       status: plan.stop === "length" ? "incomplete" : "completed",
-      output: finalOutput(plan, meta.ids),
+      output: finalOutput(plan, meta),
       usage: usageBody(plan),
     }),
     { "x-request-id": `req_mock${padId(ctx.nextId())}` },
@@ -282,10 +313,27 @@ async function streamResponse(ex: Exchange, ctx: HandlerContext, plan: ReplyPlan
     send("response.output_item.done", { output_index: at, item: reasoningItem(plan, ids, true) });
   }
 
-  const at = outputIndex++;
+  const streamItem = async (item: ReplyItem): Promise<void> => {
+    const at = outputIndex++;
+    send("response.output_item.added", { output_index: at, item: item.added });
+    for (const event of item.events) {
+      await ex.sleep(plan.chunkDelayMs);
+      send(event.type, { ...event.data, output_index: at });
+    }
+    send("response.output_item.done", { output_index: at, item: item.done });
+  };
+  for (const item of meta.tools.leading) {
+    if (ex.closed) return;
+    await streamItem(item);
+  }
+
+  const withMessage = hasMessage(plan, meta.tools);
+  const at = withMessage ? outputIndex++ : -1;
   const content = { item_id: ids.message, output_index: at, content_index: 0 };
-  send("response.output_item.added", { output_index: at, item: messageItem(ids, "", "in_progress") });
-  send("response.content_part.added", { ...content, part: outputText("") });
+  if (withMessage) {
+    send("response.output_item.added", { output_index: at, item: messageItem(ids, "", "in_progress") });
+    send("response.content_part.added", { ...content, part: outputText("") });
+  }
   const faultAt = faultPoint(plan);
   const holdAt = holdPoint(plan);
   for (let sent = 0; ; sent++) {
@@ -304,15 +352,25 @@ async function streamResponse(ex: Exchange, ctx: HandlerContext, plan: ReplyPlan
     send("response.output_text.delta", { ...content, delta: piece, logprobs: [] });
   }
   const incomplete = plan.stop === "length";
-  send("response.output_text.done", { ...content, text: plan.text, logprobs: [] });
-  send("response.content_part.done", { ...content, part: outputText(plan.text) });
-  send("response.output_item.done", {
-    output_index: at,
-    item: messageItem(ids, plan.text, incomplete ? "incomplete" : "completed"),
-  });
+  if (withMessage) {
+    const annotations = urlCitations(plan);
+    annotations.forEach((annotation, annotation_index) => {
+      send("response.output_text.annotation.added", { ...content, annotation, annotation_index });
+    });
+    send("response.output_text.done", { ...content, text: plan.text, logprobs: [] });
+    send("response.content_part.done", { ...content, part: outputText(plan.text, annotations) });
+    send("response.output_item.done", {
+      output_index: at,
+      item: messageItem(ids, plan.text, incomplete ? "incomplete" : "completed", annotations),
+    });
+  }
+  for (const item of meta.tools.calls) {
+    if (ex.closed) return;
+    await streamItem(item);
+  }
   const final = responseObject(meta, createdAt, {
     status: incomplete ? "incomplete" : "completed",
-    output: finalOutput(plan, ids),
+    output: finalOutput(plan, meta),
     usage: usageBody(plan),
   });
   send(incomplete ? "response.incomplete" : "response.completed", { response: final });

@@ -6,6 +6,13 @@
 import type { Exchange } from "./exchange";
 import { checkAuth, type HandlerContext, padId, redactKey, requestApiKey } from "./handler-context";
 import { handleResponses, handleResponsesCompact } from "./openai-responses";
+import {
+  type ChatToolCall,
+  chatToolCallDeltas,
+  chatToolCalls,
+  chatToolCallsBody,
+  chatToolPairingViolation,
+} from "./openai-tools";
 import { faultPoint, holdPoint, holdsAtStart, planReply, type ReplyPlan } from "./plan";
 import type { Fault, MockConfig } from "./types";
 import { validateOpenAI } from "./validate";
@@ -177,6 +184,11 @@ export async function handleOpenAI(ex: Exchange, route: string, ctx: HandlerCont
     sendError(ex, ctx, 400, { message: strict, type: "invalid_request_error", param: null, code: null });
     return;
   }
+  const unpaired = chatToolPairingViolation(Array.isArray(ex.record.body.messages) ? ex.record.body.messages : []);
+  if (unpaired) {
+    sendError(ex, ctx, 400, { ...unpaired, type: "invalid_request_error", code: null });
+    return;
+  }
 
   const plan = planReply(ctx.takeScript("openai", ex.record), ex.record, config);
   await ex.sleep(plan.latencyMs);
@@ -198,8 +210,12 @@ function modelInfo(id: string): { id: string; object: "model"; created: number; 
   return { id, object: "model", created: 1_735_689_600, owned_by: "grove-mock" };
 }
 
-function finishReason(plan: ReplyPlan): "stop" | "length" {
-  return plan.stop === "length" ? "length" : "stop";
+function finishReason(plan: ReplyPlan): "stop" | "length" | "tool_calls" {
+  return plan.stop === "length" ? "length" : plan.stop === "tool_use" ? "tool_calls" : "stop";
+}
+
+function toolCallsOf(plan: ReplyPlan, ctx: HandlerContext): ChatToolCall[] {
+  return chatToolCalls(plan, () => padId(ctx.nextId()));
 }
 
 function usageBody(plan: ReplyPlan): Record<string, unknown> {
@@ -241,7 +257,15 @@ async function sendCompletion(
     sendError(ex, ctx, 500, midstreamBody(fault));
     return;
   }
-  const message: Record<string, unknown> = { role: "assistant", content: plan.text, refusal: null, annotations: [] };
+  const calls = toolCallsOf(plan, ctx);
+  const message: Record<string, unknown> = {
+    role: "assistant",
+    // The API sends null content for a reply that only calls tools.
+    content: calls.length > 0 && plan.text === "" ? null : plan.text,
+    refusal: null,
+    annotations: [],
+  };
+  if (calls.length > 0) message.tool_calls = chatToolCallsBody(calls);
   if (plan.thinking !== "") message[meta.config.openaiReasoningField] = plan.thinking;
   ex.json(
     200,
@@ -304,6 +328,11 @@ async function streamCompletion(
     if (piece === undefined) break;
     await ex.sleep(plan.chunkDelayMs);
     delta({ content: piece });
+  }
+  for (const d of chatToolCallDeltas(toolCallsOf(plan, ctx))) {
+    if (ex.closed) return;
+    await ex.sleep(plan.chunkDelayMs);
+    delta(d);
   }
   delta({}, finishReason(plan));
   if (meta.includeUsage) chunk([], usageBody(plan));

@@ -9,7 +9,10 @@ import {
   type Hold,
   type MockConfigPatch,
   type ReplyScript,
+  type ScriptCitation,
   type ScriptMatch,
+  type ScriptToolCall,
+  type ServerToolScript,
 } from "./types";
 import { isRecord } from "./wire";
 
@@ -98,11 +101,13 @@ export function parseFault(value: unknown, where: string): Fault {
   }
 }
 
+const MATCH_KEYS = ["system", "lastUser", "anyText", "model", "lastToolResult"] as const;
+
 function parseMatch(value: unknown, where: string): ScriptMatch {
   if (!isRecord(value)) fail(where, "an object");
-  checkKeys(value, ["system", "lastUser", "anyText", "model"], where);
+  checkKeys(value, MATCH_KEYS, where);
   const match: ScriptMatch = {};
-  for (const key of ["system", "lastUser", "anyText", "model"] as const) {
+  for (const key of MATCH_KEYS) {
     const v = optString(value, key, where);
     if (v !== undefined) match[key] = v;
   }
@@ -123,7 +128,117 @@ export function parseReleaseApi(value: unknown): Api | undefined {
   return value.api === undefined ? undefined : parseApi(value.api, "body.api");
 }
 
+function reqString(obj: Record<string, unknown>, key: string, where: string): string {
+  const v = optString(obj, key, where);
+  if (v === undefined) fail(`${where}.${key}`, "a string");
+  return v;
+}
+
+function jsonObject(value: unknown, where: string): Record<string, unknown> {
+  if (!isRecord(value)) fail(where, "a JSON object");
+  return value;
+}
+
+function list<T>(value: unknown, where: string, item: (v: unknown, where: string) => T): T[] {
+  if (!Array.isArray(value)) fail(where, "an array");
+  return value.map((v, i) => item(v, `${where}[${i}]`));
+}
+
+function parseToolCall(value: unknown, where: string): ScriptToolCall {
+  if (!isRecord(value)) fail(where, "an object");
+  checkKeys(value, ["name", "input", "id"], where);
+  const call: ScriptToolCall = {
+    name: reqString(value, "name", where),
+    input: jsonObject(value.input, `${where}.input`),
+  };
+  const id = optString(value, "id", where);
+  if (id !== undefined) call.id = id;
+  return call;
+}
+
+function parseServerTool(value: unknown, where: string): ServerToolScript {
+  if (!isRecord(value)) fail(where, "an object");
+  switch (value.kind) {
+    case "web_search":
+      checkKeys(value, ["kind", "query", "results"], where);
+      return {
+        kind: "web_search",
+        query: reqString(value, "query", where),
+        results: list(value.results, `${where}.results`, (r, w) => {
+          if (!isRecord(r)) fail(w, "an object");
+          checkKeys(r, ["url", "title", "pageAge"], w);
+          const pageAge = optString(r, "pageAge", w);
+          return {
+            url: reqString(r, "url", w),
+            title: reqString(r, "title", w),
+            ...(pageAge !== undefined ? { pageAge } : {}),
+          };
+        }),
+      };
+    case "web_fetch": {
+      checkKeys(value, ["kind", "url", "title", "text"], where);
+      const title = optString(value, "title", where);
+      return {
+        kind: "web_fetch",
+        url: reqString(value, "url", where),
+        text: reqString(value, "text", where),
+        ...(title !== undefined ? { title } : {}),
+      };
+    }
+    case "code_execution": {
+      checkKeys(value, ["kind", "code", "stdout", "stderr", "returnCode", "files", "variant"], where);
+      const tool: ServerToolScript = {
+        kind: "code_execution",
+        code: reqString(value, "code", where),
+        stdout: reqString(value, "stdout", where),
+      };
+      const stderr = optString(value, "stderr", where);
+      if (stderr !== undefined) tool.stderr = stderr;
+      const returnCode = optNumber(value, "returnCode", where);
+      if (returnCode !== undefined) tool.returnCode = returnCode;
+      if (value.files !== undefined) {
+        tool.files = list(value.files, `${where}.files`, (f, w) => (typeof f === "string" ? f : fail(w, "a string")));
+      }
+      if (value.variant !== undefined) {
+        if (value.variant !== "bash" && value.variant !== "python") fail(`${where}.variant`, `"bash" or "python"`);
+        tool.variant = value.variant;
+      }
+      return tool;
+    }
+    case "mcp": {
+      checkKeys(value, ["kind", "server", "name", "input", "output", "isError"], where);
+      const tool: ServerToolScript = {
+        kind: "mcp",
+        server: reqString(value, "server", where),
+        name: reqString(value, "name", where),
+        input: jsonObject(value.input, `${where}.input`),
+        output: reqString(value, "output", where),
+      };
+      if (value.isError !== undefined) {
+        if (typeof value.isError !== "boolean") fail(`${where}.isError`, "a boolean");
+        tool.isError = value.isError;
+      }
+      return tool;
+    }
+    default:
+      fail(`${where}.kind`, `"web_search", "web_fetch", "code_execution" or "mcp"`);
+  }
+}
+
+function parseCitation(value: unknown, where: string): ScriptCitation {
+  if (!isRecord(value)) fail(where, "an object");
+  checkKeys(value, ["url", "title", "citedText"], where);
+  return {
+    url: reqString(value, "url", where),
+    title: reqString(value, "title", where),
+    citedText: reqString(value, "citedText", where),
+  };
+}
+
 const SCRIPT_KEYS = [
+  "toolCalls",
+  "serverTools",
+  "citations",
   "text",
   "chunks",
   "thinking",
@@ -169,6 +284,11 @@ export function parseScript(value: unknown, where = "script"): ReplyScript {
     if (output !== undefined) script.usage.output = output;
   }
   if (value.fault !== undefined) script.fault = parseFault(value.fault, `${where}.fault`);
+  if (value.toolCalls !== undefined) script.toolCalls = list(value.toolCalls, `${where}.toolCalls`, parseToolCall);
+  if (value.serverTools !== undefined) {
+    script.serverTools = list(value.serverTools, `${where}.serverTools`, parseServerTool);
+  }
+  if (value.citations !== undefined) script.citations = list(value.citations, `${where}.citations`, parseCitation);
   if (value.match !== undefined) script.match = parseMatch(value.match, `${where}.match`);
   return script;
 }

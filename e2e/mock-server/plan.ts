@@ -4,8 +4,25 @@
  * the same plan. No I/O here; the api handlers turn a plan into wire events.
  */
 import { createHash } from "node:crypto";
-import type { Fault, MockConfig, RecordedRequest, ReplyScript, ScriptMatch } from "./types";
-import { allText, estimateTokens, lastUserText, requestChars, requestModel, requestSystem } from "./wire";
+import type {
+  Fault,
+  MockConfig,
+  RecordedRequest,
+  ReplyScript,
+  ScriptCitation,
+  ScriptMatch,
+  ScriptToolCall,
+  ServerToolScript,
+} from "./types";
+import {
+  allText,
+  estimateTokens,
+  lastToolResultText,
+  lastUserText,
+  requestChars,
+  requestModel,
+  requestSystem,
+} from "./wire";
 
 /** "A few chunks": default replies and `text` scripts are split into at most this many text deltas. */
 const MAX_TEXT_CHUNKS = 4;
@@ -20,7 +37,11 @@ export type ReplyPlan = {
   signature: string;
   chunkDelayMs: number;
   latencyMs: number;
-  stop: "end" | "length";
+  /** `tool_use`: the reply ends in function tool calls (the model waits for their results). */
+  stop: "end" | "length" | "tool_use";
+  toolCalls: ScriptToolCall[];
+  serverTools: ServerToolScript[];
+  citations: ScriptCitation[];
   usage: { input: number; output: number };
   fault: Fault | undefined;
   /** Where the response parks until `release()`: before anything is sent, after N text deltas, or never. */
@@ -51,6 +72,7 @@ export function scriptMatches(match: ScriptMatch | undefined, req: RequestLike):
   if (match.system !== undefined && !requestSystem(req).includes(match.system)) return false;
   if (match.lastUser !== undefined && !lastUserText(req).includes(match.lastUser)) return false;
   if (match.anyText !== undefined && !allText(req).includes(match.anyText)) return false;
+  if (match.lastToolResult !== undefined && !lastToolResultText(req).includes(match.lastToolResult)) return false;
   return true;
 }
 
@@ -63,7 +85,11 @@ export function takeScript(queue: ReplyScript[], req: RequestLike): ReplyScript 
 
 export function planReply(script: ReplyScript | undefined, req: RequestLike, config: MockConfig): ReplyPlan {
   const s = script ?? {};
-  const chunks = s.chunks ? [...s.chunks] : splitIntoChunks(s.text ?? `Echo: ${lastUserText(req)}`, MAX_TEXT_CHUNKS);
+  const toolCalls = s.toolCalls ?? [];
+  const serverTools = s.serverTools ?? [];
+  // A model that calls tools often writes nothing: no echo then, only the text the script gives.
+  const fallback = toolCalls.length > 0 || serverTools.length > 0 ? "" : `Echo: ${lastUserText(req)}`;
+  const chunks = s.chunks ? [...s.chunks] : splitIntoChunks(s.text ?? fallback, MAX_TEXT_CHUNKS);
   const text = chunks.join("");
   const thinking = s.thinking ?? "";
   return {
@@ -74,10 +100,13 @@ export function planReply(script: ReplyScript | undefined, req: RequestLike, con
     signature: thinking === "" ? "" : thinkingSignature(thinking),
     chunkDelayMs: s.chunkDelayMs ?? config.chunkDelayMs,
     latencyMs: s.latencyMs ?? 0,
-    stop: s.stopReason ?? "end",
+    stop: s.stopReason ?? (toolCalls.length > 0 ? "tool_use" : "end"),
+    toolCalls,
+    serverTools,
+    citations: s.citations ?? [],
     usage: {
       input: s.usage?.input ?? Math.max(1, estimateTokens(requestChars(req))),
-      output: s.usage?.output ?? estimateTokens(text.length + thinking.length),
+      output: s.usage?.output ?? estimateTokens(text.length + thinking.length + toolCallChars(toolCalls)),
     },
     fault: s.fault,
     hold:
@@ -107,4 +136,17 @@ export function faultPoint(plan: ReplyPlan): number | null {
   const fault = plan.fault;
   if (!fault || fault.kind === "http") return null;
   return Math.max(0, Math.min(fault.afterChunks, plan.chunks.length));
+}
+
+function toolCallChars(calls: readonly ScriptToolCall[]): number {
+  return calls.reduce((sum, c) => sum + c.name.length + JSON.stringify(c.input).length, 0);
+}
+
+/** A tool call's arguments as the JSON text deltas a provider streams: at most 3 pieces. */
+export function argumentChunks(input: Record<string, unknown>): string[] {
+  const json = JSON.stringify(input);
+  const size = Math.max(1, Math.ceil(json.length / 3));
+  const out: string[] = [];
+  for (let i = 0; i < json.length; i += size) out.push(json.slice(i, i + size));
+  return out.length > 0 ? out : ["{}"];
 }

@@ -229,6 +229,25 @@ describe("HTTP control API", () => {
     expect(mock.queued()).toBe(0);
   });
 
+  it("takes tool scripts over HTTP, and names the field of a malformed one", async () => {
+    const script = {
+      serverTools: [{ kind: "web_search", query: "q", results: [{ url: "https://e.com", title: "E" }] }],
+      citations: [{ url: "https://e.com", title: "E", citedText: "e" }],
+      toolCalls: [{ name: "read_file", input: { path: "a" }, id: "call_1" }],
+      match: { lastToolResult: "x" },
+    };
+    const ok = await post("/__mock/enqueue", { api: "openai", script });
+    expect(ok.status).toBe(200);
+    const badKind = await post("/__mock/enqueue", { api: "openai", script: { serverTools: [{ kind: "sql" }] } });
+    expect(((await badKind.json()) as { error: string }).error).toContain("body.script.serverTools[0].kind");
+    const badInput = await post("/__mock/enqueue", {
+      api: "openai",
+      script: { toolCalls: [{ name: "f", input: "not an object" }] },
+    });
+    expect(((await badInput.json()) as { error: string }).error).toContain("body.script.toolCalls[0].input");
+    expect(mock.queued()).toBe(1);
+  });
+
   it("serves a blank page for a neutral browser origin", async () => {
     const res = await fetch(`${mock.url}/__mock/blank`);
     expect(res.headers.get("content-type")).toContain("text/html");

@@ -60,7 +60,56 @@ export type ScriptMatch = {
   anyText?: string;
   /** Exact model id. */
   model?: string;
+  /** Substring of the text of the last tool result in the request (`tool_result`, `tool` message, `function_call_output`). */
+  lastToolResult?: string;
 };
+
+/**
+ * A function tool call the model makes (after its text): Anthropic `tool_use` (input streamed as
+ * `input_json_delta`), Chat Completions `tool_calls` (streamed deltas), Responses `function_call` items
+ * (`response.function_call_arguments.delta`). Several in one script are parallel calls.
+ */
+export type ScriptToolCall = {
+  name: string;
+  /** The arguments (a JSON object), streamed as JSON text in a few pieces. */
+  input: Record<string, unknown>;
+  /** The call id; default a generated one in the api's style (`toolu_…`, `call_…`). */
+  id?: string;
+};
+
+/**
+ * A provider-run ("server") tool the model used before its text, with its result: Anthropic
+ * `server_tool_use` + `web_search_tool_result` / `web_fetch_tool_result` /
+ * `bash_code_execution_tool_result` (`code_execution_tool_result` for `variant: "python"`), `mcp_tool_use`
+ * + `mcp_tool_result`; Responses `web_search_call`, `code_interpreter_call`, `mcp_list_tools` + `mcp_call`.
+ * Web fetch exists on Anthropic only (a Responses request gets it as a web search for its URL).
+ */
+export type ServerToolScript =
+  | { kind: "web_search"; query: string; results: Array<{ url: string; title: string; pageAge?: string }> }
+  | { kind: "web_fetch"; url: string; title?: string; text: string }
+  | {
+      kind: "code_execution";
+      code: string;
+      stdout: string;
+      stderr?: string;
+      returnCode?: number;
+      /** Files the run produced (Anthropic `file_id`s; Responses: image outputs of these names). */
+      files?: string[];
+      /** Anthropic's tool version: `bash` (code_execution_20250825, the default) or `python` (20250522). */
+      variant?: "bash" | "python";
+    }
+  | {
+      kind: "mcp";
+      /** The server's name as the request declared it (`mcp_servers[].name` / the `mcp` tool's `server_label`). */
+      server: string;
+      name: string;
+      input: Record<string, unknown>;
+      output: string;
+      isError?: boolean;
+    };
+
+/** A source the reply's text cites: Anthropic `web_search_result_location` citations, Responses `url_citation` annotations. */
+export type ScriptCitation = { url: string; title: string; citedText: string };
 
 /**
  * One scripted reply. Scripts are queued FIFO per api; a request takes the first queued script whose
@@ -81,8 +130,17 @@ export type ReplyScript = {
   chunkDelayMs?: number;
   /** Delay before anything is sent (headers included), e.g. to observe a "waiting" state. */
   latencyMs?: number;
-  /** `end` → `end_turn` / `stop`; `length` → `max_tokens` / `length`. Default `end`. */
+  /**
+   * `end` → `end_turn` / `stop`; `length` → `max_tokens` / `length`. Default `end`, or the tool-use stop
+   * (`tool_use` / `tool_calls`; Responses: completed with function_call items) when `toolCalls` is given.
+   */
   stopReason?: "end" | "length";
+  /** Function tool calls after the text (several: parallel calls). Without `text`, the reply has no text. */
+  toolCalls?: ScriptToolCall[];
+  /** Provider-run tools used before the text (web search, web fetch, code execution, MCP connector). */
+  serverTools?: ServerToolScript[];
+  /** Sources the text cites. */
+  citations?: ScriptCitation[];
   /** Reported token usage. Defaults: input = ceil(request text chars / 4), output = ceil(reply chars / 4). */
   usage?: { input?: number; output?: number };
   fault?: Fault;

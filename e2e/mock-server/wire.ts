@@ -110,6 +110,7 @@ function responsesViews(body: Record<string, unknown>): Array<MessageView & { ch
     out.push({ role: "user", text: body.input, blockTypes: ["text"], chars: body.input.length });
     return out;
   }
+  let toolChars = 0;
   // Reasoning items belong to the assistant message after them (one turn on the wire).
   let reasoning: { count: number; chars: number } = { count: 0, chars: 0 };
   const flushReasoning = (): void => {
@@ -128,6 +129,11 @@ function responsesViews(body: Record<string, unknown>): Array<MessageView & { ch
       reasoning.count++;
       for (const s of Array.isArray(item.summary) ? item.summary : [])
         reasoning.chars += isRecord(s) ? str(s.text).length : 0;
+      continue;
+    }
+    if (item.type === "function_call" || item.type === "function_call_output") {
+      // Tool traffic is not a turn of its own here (strict mode reads message roles); it counts as input.
+      toolChars += str(item.arguments).length + str(item.name).length + outputText(item.output).length;
       continue;
     }
     if (item.type !== undefined && item.type !== "message") continue;
@@ -161,7 +167,15 @@ function responsesViews(body: Record<string, unknown>): Array<MessageView & { ch
     out.push({ role, text, blockTypes, chars: text.length });
   }
   flushReasoning();
+  if (toolChars > 0) out.push({ role: "tool", text: "", blockTypes: ["tool_result"], chars: toolChars });
   return out;
+}
+
+/** A `function_call_output`'s output as text: a string, or the text of its content parts. */
+function outputText(output: unknown): string {
+  if (typeof output === "string") return output;
+  if (!Array.isArray(output)) return "";
+  return output.map((part) => (isRecord(part) ? str(part.text) : "")).join("\n");
 }
 
 function views(api: Api | null, body: unknown): Array<MessageView & { chars: number }> {
@@ -248,4 +262,67 @@ export function requestModel(req: RequestLike): string {
 /** Whether the request asked for SSE (`stream: true`). */
 export function wantsStream(req: RequestLike): boolean {
   return isRecord(req.body) && req.body.stream === true;
+}
+
+/** Text of the last tool result of the request: Anthropic `tool_result`, a Chat `tool` message, a Responses `function_call_output`. */
+export function lastToolResultText(req: RequestLike): string {
+  const body = req.body;
+  if (!isRecord(body)) return "";
+  let last = "";
+  if (req.api === "openai" && isResponsesBody(body)) {
+    for (const item of Array.isArray(body.input) ? body.input : []) {
+      if (isRecord(item) && item.type === "function_call_output") last = outputText(item.output);
+    }
+    return last;
+  }
+  for (const m of messagesOf(body)) {
+    if (!isRecord(m)) continue;
+    if (req.api === "openai" && m.role === "tool")
+      last = typeof m.content === "string" ? m.content : outputText(m.content);
+    if (req.api === "anthropic" && Array.isArray(m.content)) {
+      for (const block of m.content) {
+        if (!isRecord(block) || block.type !== "tool_result") continue;
+        last = typeof block.content === "string" ? block.content : outputText(block.content);
+      }
+    }
+  }
+  return last;
+}
+
+/**
+ * A tool the request declared: `kind` "function" for the app's own tools (Anthropic custom tools, Chat
+ * and Responses function tools), otherwise the provider tool's type (`web_search_20250305`,
+ * `code_execution_20250825`, `web_search`, `code_interpreter`, `mcp`, Anthropic `mcp_toolset`) or
+ * `mcp_server` for an Anthropic `mcp_servers` entry. `name` is the tool's (or server's) name.
+ */
+export type ToolView = { kind: string; name: string; description?: string; url?: string };
+
+/** The tools (and Anthropic MCP servers) a recorded request declared, in order. */
+export function requestTools(req: RequestLike): ToolView[] {
+  const body = req.body;
+  if (!isRecord(body)) return [];
+  const out: ToolView[] = [];
+  for (const tool of Array.isArray(body.tools) ? body.tools : []) {
+    if (!isRecord(tool)) continue;
+    const type = str(tool.type);
+    const description = typeof tool.description === "string" ? { description: tool.description } : {};
+    if (req.api === "anthropic") {
+      if (type === "" || type === "custom") out.push({ kind: "function", name: str(tool.name), ...description });
+      else if (type === "mcp_toolset") out.push({ kind: type, name: str(tool.mcp_server_name) });
+      else out.push({ kind: type, name: str(tool.name) });
+    } else if (type === "function") {
+      // Chat Completions nests the function; Responses does not.
+      const fn = isRecord(tool.function) ? tool.function : tool;
+      const desc = typeof fn.description === "string" ? { description: fn.description } : {};
+      out.push({ kind: "function", name: str(fn.name), ...desc });
+    } else if (type === "mcp") {
+      out.push({ kind: "mcp", name: str(tool.server_label), url: str(tool.server_url) });
+    } else {
+      out.push({ kind: type, name: type });
+    }
+  }
+  for (const server of Array.isArray(body.mcp_servers) ? body.mcp_servers : []) {
+    if (isRecord(server)) out.push({ kind: "mcp_server", name: str(server.name), url: str(server.url) });
+  }
+  return out;
 }

@@ -6,7 +6,8 @@
  * that turns any failure into an `error` event keeping the partial reply.
  *
  * Does not retry (withRetry does) and does not decide what the model sees (buildContext does):
- * it only translates `LlmContext` to the wire format and raw stream events back.
+ * it only translates `LlmContext` to the wire format and raw stream events back. Tools (definitions,
+ * tool blocks both ways) are translated in anthropic-tools.ts.
  */
 import type {
   StopReason as AnthropicStopReason,
@@ -20,11 +21,20 @@ import { attachmentLabel } from "../core/attachments/attachment-text";
 import type { LlmContext } from "../core/session/context";
 import type { StopReason, TextBlock, ThinkingBlock, Usage } from "../core/session/entries";
 import { applyCompactionEvent } from "./anthropic-compaction-events";
+import {
+  AnthropicToolBlocks,
+  anthropicToolParams,
+  citationOf,
+  serverToolParam,
+  toolResultParam,
+  toolUseParam,
+} from "./anthropic-tools";
 import { type AttachmentData, type ResolvedAttachment, resolveAttachment } from "./attachment-data";
 import { abortedError, classifyError, StreamEndedError } from "./classify-error";
 import { type ClientDeps, makeAnthropicClient } from "./clients";
 import { anthropicNativeHeaders, anthropicServerCompaction, withAnthropicCompactionBlock } from "./native-prefix";
-import type { AssistantPartial, StreamEvent, StreamFn, StreamRequest } from "./types";
+import { withoutToolEvents } from "./tool-stream";
+import type { AssistantPartial, StreamFn, StreamRequest, ToolStreamEvent, ToolStreamFn } from "./types";
 
 const API = "anthropic-messages" as const;
 
@@ -38,28 +48,39 @@ export const ANTHROPIC_ANSWER_HEADROOM_TOKENS = 1024;
 
 /** The adapter with injectable dependencies (tests pass a fake `fetch`). */
 export function createAnthropicStream(deps: ClientDeps = {}): StreamFn {
+  return withoutToolEvents(createAnthropicToolStream(deps));
+}
+
+/** The adapter with tool events (the tool loop's stream). */
+export function createAnthropicToolStream(deps: ClientDeps = {}): ToolStreamFn {
   return (req) => run(req, deps);
 }
 
 export const streamAnthropic: StreamFn = createAnthropicStream();
+export const streamAnthropicWithTools: ToolStreamFn = createAnthropicToolStream();
 
-async function* run(req: StreamRequest, deps: ClientDeps): AsyncGenerator<StreamEvent> {
+/** Request options: the betas its compaction material, server compaction and MCP connector need. */
+function requestHeaders(req: StreamRequest): { headers?: Record<string, string> } {
+  const native = anthropicNativeHeaders(req.context, req.serverCompaction).headers?.["anthropic-beta"];
+  const betas = [...(native ? [native] : []), ...anthropicToolParams(req.tools).betas];
+  return betas.length > 0 ? { headers: { "anthropic-beta": betas.join(",") } } : {};
+}
+
+async function* run(req: StreamRequest, deps: ClientDeps): AsyncGenerator<ToolStreamEvent> {
   const partial: AssistantPartial = { content: [], providerId: req.provider.id, api: API, model: req.model };
   yield { type: "start", partial };
 
   try {
     const client = makeAnthropicClient(req.provider, deps);
-    const stream = await client.messages.create(buildParams(req), {
-      signal: req.signal,
-      ...anthropicNativeHeaders(req.context, req.serverCompaction),
-    });
+    const stream = await client.messages.create(buildParams(req), { signal: req.signal, ...requestHeaders(req) });
 
-    // The wire's block index -> our block (ignored block kinds, e.g. tool_use, have no entry).
+    // The wire's block index -> our block (tool blocks are tracked by `tools`).
     const blocks = new Map<number, TextBlock | ThinkingBlock>();
+    const tools = new AnthropicToolBlocks(partial, req.provider.id);
     let finished = false;
 
     for await (const event of stream) {
-      const out = applyEvent(event, partial, blocks);
+      const out = applyEvent(event, partial, blocks, tools);
       if (out === "stop") finished = true;
       else if (out) yield out;
     }
@@ -87,7 +108,8 @@ function applyEvent(
   event: RawMessageStreamEvent,
   partial: AssistantPartial,
   blocks: Map<number, TextBlock | ThinkingBlock>,
-): StreamEvent | "stop" | null {
+  tools: AnthropicToolBlocks,
+): ToolStreamEvent | "stop" | null {
   if (applyCompactionEvent(event, partial)) return null;
   switch (event.type) {
     case "message_start":
@@ -116,13 +138,14 @@ function applyEvent(
         partial.content.push(block);
         return null;
       }
-      // tool_use and server-tool blocks: Grove declares no tools, so nothing to show.
-      return null;
+      // tool_use, server tool uses and results (a request without tools gets none).
+      return tools.start(event);
     }
 
     case "content_block_delta": {
       const block = blocks.get(event.index);
       const d = event.delta;
+      if (d.type === "input_json_delta") return tools.inputDelta(event.index, d.partial_json);
       if (!block) return null;
       if (d.type === "text_delta" && block.type === "text") {
         block.text += d.text;
@@ -137,12 +160,15 @@ function applyEvent(
         block.signedBy = API;
         return null;
       }
-      // citations_delta, input_json_delta: not rendered.
+      if (d.type === "citations_delta" && block.type === "text") {
+        const citation = citationOf(d.citation);
+        if (citation) block.citations = [...(block.citations ?? []), citation];
+      }
       return null;
     }
 
     case "content_block_stop":
-      return null;
+      return tools.stop(event.index);
 
     case "message_delta": {
       if (event.delta.stop_reason) partial.stopReason = mapStopReason(event.delta.stop_reason);
@@ -193,9 +219,11 @@ function mapStopReason(reason: AnthropicStopReason): StopReason {
   switch (reason) {
     case "end_turn":
     case "stop_sequence":
-    // pause_turn: a server tool paused a long turn; Grove declares none, so the text so far is the reply.
-    case "pause_turn":
       return "end";
+    // A server tool paused a long turn: the reply is not finished, sending it back resumes it (the
+    // tool loop continues a "tool_use" step without calls that way).
+    case "pause_turn":
+      return "tool_use";
     case "max_tokens":
     // The model filled the context window while writing: the reply was cut short, like max_tokens.
     case "model_context_window_exceeded":
@@ -213,14 +241,17 @@ function mapStopReason(reason: AnthropicStopReason): StopReason {
 }
 
 export function buildParams(req: StreamRequest): MessageCreateParamsStreaming {
+  const tools = anthropicToolParams(req.tools);
   const params: MessageCreateParamsStreaming = {
     model: req.model,
     max_tokens: req.maxOutputTokens,
     messages: withAnthropicCompactionBlock(req.context, convertMessages(req.context, req.attachments)),
     stream: true,
-    // Not in the stable SDK's params type: a beta body field, sent as is.
+    // Not in the stable SDK's params type: beta body fields, sent as they are.
     ...(anthropicServerCompaction(req.serverCompaction) as object),
+    ...(tools.mcpServers.length > 0 ? ({ mcp_servers: tools.mcpServers } as object) : {}),
   };
+  if (tools.tools.length > 0) params.tools = tools.tools as MessageCreateParamsStreaming["tools"];
   if (req.context.system.trim()) params.system = req.context.system;
   if (req.thinking.kind === "anthropic-budget") {
     const budget = Math.max(ANTHROPIC_MIN_THINKING_BUDGET_TOKENS, Math.floor(req.thinking.budgetTokens));
@@ -251,7 +282,9 @@ export function convertMessages(context: LlmContext, attachments?: AttachmentDat
       } else if (block.type === "thinking" && block.signedBy === API) {
         if (block.redactedData) content.push({ type: "redacted_thinking", data: block.redactedData });
         else if (block.signature) content.push({ type: "thinking", thinking: block.text, signature: block.signature });
-      }
+      } else if (block.type === "tool_call") content.push(toolUseParam(block));
+      else if (block.type === "tool_result") content.push(toolResultParam(block));
+      else if (block.type === "server_tool") content.push(serverToolParam(block));
     }
     if (content.length > 0) out.push({ role: msg.role, content });
   }

@@ -22,23 +22,41 @@ import type {
 } from "openai/resources/responses/responses";
 import type { LlmContext } from "../core/session/context";
 import type { ReasoningBlock, StopReason, TextBlock, Usage } from "../core/session/entries";
+import { serverToolText } from "../core/session/entry-text";
 import { type AttachmentData, dataUrl, type ResolvedAttachment, resolveAttachment } from "./attachment-data";
 import { abortedError, classifyError, StreamEndedError, StreamErrorPayload } from "./classify-error";
 import { type ClientDeps, makeOpenAIClient } from "./clients";
 import { withOpenAINativeItems } from "./native-prefix";
+import {
+  functionCallItem,
+  functionCallOutputItem,
+  includesFor,
+  messageCitations,
+  ResponsesToolCalls,
+  responsesToolParams,
+  serverToolFromItem,
+  serverToolItem,
+} from "./openai-responses-tools";
 import { temperatureFor } from "./temperature";
-import type { AssistantPartial, StreamEvent, StreamFn, StreamRequest } from "./types";
+import { withoutToolEvents } from "./tool-stream";
+import type { AssistantPartial, StreamFn, StreamRequest, ToolStreamEvent, ToolStreamFn } from "./types";
 
 const API = "openai-responses" as const;
 
 /** The adapter with injectable dependencies (tests pass a fake `fetch`). */
 export function createOpenAIResponsesStream(deps: ClientDeps = {}): StreamFn {
+  return withoutToolEvents(createOpenAIResponsesToolStream(deps));
+}
+
+/** The adapter with tool events (the tool loop's stream). */
+export function createOpenAIResponsesToolStream(deps: ClientDeps = {}): ToolStreamFn {
   return (req) => run(req, deps);
 }
 
 export const streamOpenAIResponses: StreamFn = createOpenAIResponsesStream();
+export const streamOpenAIResponsesWithTools: ToolStreamFn = createOpenAIResponsesToolStream();
 
-async function* run(req: StreamRequest, deps: ClientDeps): AsyncGenerator<StreamEvent> {
+async function* run(req: StreamRequest, deps: ClientDeps): AsyncGenerator<ToolStreamEvent> {
   const partial: AssistantPartial = { content: [], providerId: req.provider.id, api: API, model: req.model };
   yield { type: "start", partial };
 
@@ -50,6 +68,7 @@ async function* run(req: StreamRequest, deps: ClientDeps): AsyncGenerator<Stream
     let refused = false;
     // Reasoning blocks by output index: summary deltas and the finished item address them so.
     const reasoning = new Map<number, ReasoningBlock>();
+    const calls = new ResponsesToolCalls(partial);
 
     for await (const event of stream) {
       switch (event.type) {
@@ -58,8 +77,13 @@ async function* run(req: StreamRequest, deps: ClientDeps): AsyncGenerator<Stream
             const block = reasoningBlock(event.item, req.provider.id);
             reasoning.set(event.output_index, block);
             partial.content.push(block);
-          }
+          } else if (event.item.type === "function_call") yield calls.added(event.output_index, event.item);
           break;
+        case "response.function_call_arguments.delta": {
+          const out = calls.delta(event.output_index, event.delta);
+          if (out) yield out;
+          break;
+        }
         case "response.reasoning_summary_text.delta": {
           const block = reasoning.get(event.output_index);
           if (!block || !event.delta) break;
@@ -78,18 +102,35 @@ async function* run(req: StreamRequest, deps: ClientDeps): AsyncGenerator<Stream
           refused = true;
           if (event.delta) yield { type: "text_delta", delta: event.delta, partial: appendText(partial, event.delta) };
           break;
-        case "response.output_item.done":
-          if (event.item.type === "reasoning") {
+        case "response.output_item.done": {
+          const item = event.item;
+          if (item.type === "reasoning") {
             // The finished item is authoritative: its id, its full summary, its encrypted content.
-            const done = reasoningBlock(event.item, req.provider.id);
+            const done = reasoningBlock(item, req.provider.id);
             const block = reasoning.get(event.output_index);
             if (block) Object.assign(block, done);
             else partial.content.push(done);
+          } else if (item.type === "function_call") {
+            yield* calls.done(event.output_index, item);
+          } else if (item.type === "message") {
+            const citations = messageCitations(item);
+            const last = partial.content.at(-1);
+            if (citations.length > 0 && last?.type === "text")
+              last.citations = [...(last.citations ?? []), ...citations];
+          } else {
+            // A provider-run tool (web search, code interpreter, MCP): complete when its item is done.
+            const block = serverToolFromItem(item, req.provider.id);
+            if (block) {
+              partial.content.push(block);
+              yield { type: "server_tool", index: partial.content.length - 1, block, partial };
+            }
           }
           break;
+        }
         case "response.completed":
           if (event.response.usage) partial.usage = mapUsage(event.response.usage);
-          finish = "end";
+          // Calls to run: the model waits for their results.
+          finish = partial.content.some((b) => b.type === "tool_call") ? "tool_use" : "end";
           break;
         case "response.incomplete":
           if (event.response.usage) partial.usage = mapUsage(event.response.usage);
@@ -169,9 +210,11 @@ function buildParams(req: StreamRequest): ResponseCreateParamsStreaming {
     stream: true,
     // Nothing is kept on OpenAI's side: reasoning survives turns as encrypted items instead.
     store: false,
-    include: ["reasoning.encrypted_content"],
+    include: includesFor(req.tools),
     max_output_tokens: req.maxOutputTokens,
   };
+  const tools = responsesToolParams(req.tools).tools;
+  if (tools.length > 0) params.tools = tools;
   if (req.context.system.trim()) params.instructions = req.context.system;
   const temperature = temperatureFor(req);
   if (temperature !== undefined) params.temperature = temperature;
@@ -188,16 +231,21 @@ export function convertMessages(context: LlmContext, attachments?: AttachmentDat
   const out: ResponseInputItem[] = [];
   for (const msg of context.messages) {
     if (msg.role === "user") {
-      if (msg.content.every((b) => b.type === "text")) {
-        const text = msg.content.flatMap((b) => (b.type === "text" && b.text.length > 0 ? [b.text] : [])).join("\n\n");
+      // Tool results first (tool-pairs.ts), each a `function_call_output` item.
+      for (const b of msg.content) if (b.type === "tool_result") out.push(functionCallOutputItem(b));
+      const rest = msg.content.filter((b) => b.type !== "tool_result");
+      if (rest.every((b) => b.type === "text")) {
+        const text = rest.flatMap((b) => (b.type === "text" && b.text.length > 0 ? [b.text] : [])).join("\n\n");
         if (text) out.push({ type: "message", role: "user", content: text });
       } else {
         // With attachments: content parts, the text first and each image or PDF as its own input.
         const parts: ResponseInputContent[] = [];
-        for (const b of msg.content) {
+        for (const b of rest) {
           if (b.type === "text") {
             if (b.text.length > 0) parts.push({ type: "input_text", text: b.text });
-          } else parts.push(inputPart(resolveAttachment(b, attachments)));
+          } else if (b.type === "image" || b.type === "document") {
+            parts.push(inputPart(resolveAttachment(b, attachments)));
+          }
         }
         if (parts.length > 0) out.push({ type: "message", role: "user", content: parts });
       }
@@ -211,6 +259,15 @@ export function convertMessages(context: LlmContext, attachments?: AttachmentDat
     for (const b of msg.content) {
       if (b.type === "text") {
         if (b.text.length > 0) texts.push(b.text);
+      } else if (b.type === "tool_call") {
+        flush();
+        out.push(functionCallItem(b));
+      } else if (b.type === "server_tool") {
+        // Native only for this api (buildContext); an Anthropic-style use/result part is read as text.
+        if (b.api === API && b.part === "item") {
+          flush();
+          out.push(serverToolItem(b));
+        } else texts.push(serverToolText(b));
       } else if (b.type === "reasoning" && b.api === API) {
         flush();
         const item: ResponseReasoningItem = {

@@ -16,22 +16,31 @@ import type {
 } from "openai/resources/chat/completions";
 import type { LlmContext } from "../core/session/context";
 import type { StopReason, TextBlock, ThinkingBlock, Usage } from "../core/session/entries";
+import { serverToolText } from "../core/session/entry-text";
 import { type AttachmentData, dataUrl, type ResolvedAttachment, resolveAttachment } from "./attachment-data";
 import { abortedError, classifyError, StreamEndedError, StreamErrorPayload } from "./classify-error";
 import { type ClientDeps, makeOpenAIClient } from "./clients";
+import { ChatToolCalls, chatToolCall, chatToolParams, toolMessageContent } from "./openai-tools";
 import { temperatureFor } from "./temperature";
-import type { AssistantPartial, StreamEvent, StreamFn, StreamRequest } from "./types";
+import { withoutToolEvents } from "./tool-stream";
+import type { AssistantPartial, StreamFn, StreamRequest, ToolStreamEvent, ToolStreamFn } from "./types";
 
 const API = "openai-chat" as const;
 
 /** The adapter with injectable dependencies (tests pass a fake `fetch`). */
 export function createOpenAIStream(deps: ClientDeps = {}): StreamFn {
+  return withoutToolEvents(createOpenAIToolStream(deps));
+}
+
+/** The adapter with tool events (the tool loop's stream). */
+export function createOpenAIToolStream(deps: ClientDeps = {}): ToolStreamFn {
   return (req) => run(req, deps);
 }
 
 export const streamOpenAI: StreamFn = createOpenAIStream();
+export const streamOpenAIWithTools: ToolStreamFn = createOpenAIToolStream();
 
-async function* run(req: StreamRequest, deps: ClientDeps): AsyncGenerator<StreamEvent> {
+async function* run(req: StreamRequest, deps: ClientDeps): AsyncGenerator<ToolStreamEvent> {
   const partial: AssistantPartial = { content: [], providerId: req.provider.id, api: API, model: req.model };
   yield { type: "start", partial };
 
@@ -41,6 +50,7 @@ async function* run(req: StreamRequest, deps: ClientDeps): AsyncGenerator<Stream
 
     let finish: StopReason | undefined;
     let refused = false;
+    const calls = new ChatToolCalls(partial);
 
     for await (const chunk of stream) {
       // The SDK throws on `{"error": ...}` lines itself (OpenAI, OpenRouter, SGLang). vLLM sends
@@ -64,13 +74,19 @@ async function* run(req: StreamRequest, deps: ClientDeps): AsyncGenerator<Stream
         yield { type: "text_delta", delta: refusal, partial: appendText(partial, refusal) };
       }
 
+      const toolCalls = choice.delta?.tool_calls;
+      if (toolCalls && toolCalls.length > 0) yield* calls.apply(toolCalls);
+
       const reason: string | null | undefined = choice.finish_reason;
       if (reason === "error") {
         // OpenRouter: a chunk with finish_reason "error" (its `error` field was thrown by the SDK
         // already when present; this covers providers that only set the reason).
         throw new StreamErrorPayload(field(chunk, "error") ?? { message: "The model stopped with an error." });
       }
-      if (reason) finish = mapStopReason(reason);
+      if (reason) {
+        finish = mapStopReason(reason);
+        yield* calls.finish();
+      }
     }
 
     // The SDK ends iteration quietly when its signal aborts mid-body; a body that closes without a
@@ -82,7 +98,9 @@ async function* run(req: StreamRequest, deps: ClientDeps): AsyncGenerator<Stream
       return;
     }
 
-    partial.stopReason = refused && finish === "end" ? "refusal" : finish;
+    // Some compatible servers end a reply with calls as "stop": calls to run are a tool-use stop.
+    const called = partial.content.some((b) => b.type === "tool_call");
+    partial.stopReason = refused && finish === "end" ? "refusal" : called && finish === "end" ? "tool_use" : finish;
     yield { type: "done", partial };
   } catch (err) {
     const error = req.signal.aborted ? abortedError() : classifyError(err, API);
@@ -182,6 +200,8 @@ function buildParams(req: StreamRequest): ChatCompletionCreateParamsStreaming {
   if (req.thinking.kind === "openai-effort") params.reasoning_effort = req.thinking.effort;
   const temperature = temperatureFor(req);
   if (temperature !== undefined) params.temperature = temperature;
+  const tools = chatToolParams(req.tools);
+  if (tools.length > 0) params.tools = tools;
   return params;
 }
 
@@ -194,19 +214,39 @@ export function convertMessages(context: LlmContext, attachments?: AttachmentDat
   const out: ChatCompletionMessageParam[] = [];
   if (context.system.trim()) out.push({ role: "system", content: context.system });
   for (const msg of context.messages) {
-    if (msg.role === "user" && msg.content.some((b) => b.type !== "text")) {
-      const parts: ChatCompletionContentPart[] = [];
+    if (msg.role === "user") {
+      // Tool results come first in a user turn (tool-pairs.ts): each is a `tool` message.
       for (const b of msg.content) {
-        if (b.type === "text") {
-          if (b.text.length > 0) parts.push({ type: "text", text: b.text });
-        } else parts.push(contentPart(resolveAttachment(b, attachments)));
+        if (b.type === "tool_result") {
+          out.push({ role: "tool", tool_call_id: b.callId, content: toolMessageContent(b.text) });
+        }
       }
-      out.push({ role: "user", content: parts });
+      const rest = msg.content.filter((b) => b.type !== "tool_result");
+      if (rest.some((b) => b.type !== "text")) {
+        const parts: ChatCompletionContentPart[] = [];
+        for (const b of rest) {
+          if (b.type === "text") {
+            if (b.text.length > 0) parts.push({ type: "text", text: b.text });
+          } else if (b.type === "image" || b.type === "document") {
+            parts.push(contentPart(resolveAttachment(b, attachments)));
+          }
+        }
+        out.push({ role: "user", content: parts });
+        continue;
+      }
+      const text = rest.flatMap((b) => (b.type === "text" && b.text.length > 0 ? [b.text] : [])).join("\n\n");
+      if (text) out.push({ role: "user", content: text });
       continue;
     }
-    const text = msg.content.flatMap((b) => (b.type === "text" && b.text.length > 0 ? [b.text] : [])).join("\n\n");
-    if (!text) continue;
-    out.push({ role: msg.role, content: text });
+    // Server tool blocks are another api's (buildContext sends them native only to their own): as text.
+    const text = msg.content
+      .flatMap((b) =>
+        b.type === "text" && b.text.length > 0 ? [b.text] : b.type === "server_tool" ? [serverToolText(b)] : [],
+      )
+      .join("\n\n");
+    const toolCalls = msg.content.flatMap((b) => (b.type === "tool_call" ? [chatToolCall(b)] : []));
+    if (toolCalls.length > 0) out.push({ role: "assistant", content: text || null, tool_calls: toolCalls });
+    else if (text) out.push({ role: "assistant", content: text });
   }
   return out;
 }

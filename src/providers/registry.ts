@@ -10,29 +10,36 @@ import { asMessageError, classifyError } from "./classify-error";
 import type { CountTokensFn } from "./count-tokens";
 import { resolveEndpoint } from "./endpoint";
 import { redactError } from "./redact";
-import type { AssistantPartial, ListModelsFn, StreamFn, StreamRequest } from "./types";
+import type { AssistantPartial, ListModelsFn, StreamFn, StreamRequest, ToolStreamFn } from "./types";
 import { withRetry } from "./with-retry";
 
-type ApiProvider = { stream: StreamFn; listModels: ListModelsFn };
+type ApiProvider = { stream: StreamFn; streamWithTools: ToolStreamFn; listModels: ListModelsFn };
 
 const LOADERS: Readonly<Record<ApiKind, () => Promise<ApiProvider>>> = {
   "anthropic-messages": async () => {
-    const [{ streamAnthropic }, { listAnthropicModels }] = await Promise.all([
+    const [{ streamAnthropic, streamAnthropicWithTools }, { listAnthropicModels }] = await Promise.all([
       import("./anthropic"),
       import("./list-models"),
     ]);
-    return { stream: streamAnthropic, listModels: listAnthropicModels };
+    return { stream: streamAnthropic, streamWithTools: streamAnthropicWithTools, listModels: listAnthropicModels };
   },
   "openai-responses": async () => {
-    const [{ streamOpenAIResponses }, { listOpenAIModels }] = await Promise.all([
+    const [{ streamOpenAIResponses, streamOpenAIResponsesWithTools }, { listOpenAIModels }] = await Promise.all([
       import("./openai-responses"),
       import("./list-models"),
     ]);
-    return { stream: streamOpenAIResponses, listModels: listOpenAIModels };
+    return {
+      stream: streamOpenAIResponses,
+      streamWithTools: streamOpenAIResponsesWithTools,
+      listModels: listOpenAIModels,
+    };
   },
   "openai-chat": async () => {
-    const [{ streamOpenAI }, { listOpenAIModels }] = await Promise.all([import("./openai"), import("./list-models")]);
-    return { stream: streamOpenAI, listModels: listOpenAIModels };
+    const [{ streamOpenAI, streamOpenAIWithTools }, { listOpenAIModels }] = await Promise.all([
+      import("./openai"),
+      import("./list-models"),
+    ]);
+    return { stream: streamOpenAI, streamWithTools: streamOpenAIWithTools, listModels: listOpenAIModels };
   },
 };
 
@@ -72,7 +79,29 @@ export function streamFor(api: ApiKind): StreamFn {
   };
 }
 
+/** `streamFor` with tool events: the adapter for an api (no retries), failures as events. */
+export function toolStreamFor(api: ApiKind): ToolStreamFn {
+  return async function* lazyToolStream(req: StreamRequest) {
+    let provider: ApiProvider;
+    try {
+      provider = await loadProvider(api);
+    } catch (e) {
+      const partial: AssistantPartial = {
+        content: [],
+        providerId: req.provider.id,
+        api,
+        model: req.model,
+        stopReason: "error",
+      };
+      yield { type: "error", partial, error: classifyError(e, api) };
+      return;
+    }
+    yield* provider.streamWithTools(req);
+  };
+}
+
 const retrying: StreamFn = withRetry((req) => streamFor(req.provider.api)(req));
+const retryingWithTools: ToolStreamFn = withRetry((req) => toolStreamFor(req.provider.api)(req));
 
 /**
  * Streams a reply from `req.provider`, retrying rate limits, overloads and 5xx before any content.
@@ -99,6 +128,37 @@ export const stream: StreamFn = async function* (req) {
     else yield event;
   }
 };
+
+/**
+ * `stream` for a request that offers tools (the tool loop): the same endpoint check, retries and
+ * redaction (the provider key and any MCP connector token), with the `toolcall_*` and `server_tool`
+ * events.
+ */
+export const streamWithTools: ToolStreamFn = async function* (req) {
+  const endpoint = resolveEndpoint(req.provider);
+  if (!endpoint.ok) {
+    const partial: AssistantPartial = {
+      content: [],
+      providerId: req.provider.id,
+      api: req.provider.api,
+      model: req.model,
+      stopReason: "error",
+    };
+    yield { type: "start", partial };
+    yield { type: "error", partial, error: endpoint.error };
+    return;
+  }
+  const secrets = [req.provider.apiKey, ...toolSecrets(req.tools)];
+  for await (const event of retryingWithTools(req)) {
+    if (event.type === "error" || event.type === "retry_wait")
+      yield { ...event, error: redactError(event.error, secrets) };
+    else yield event;
+  }
+};
+
+function toolSecrets(tools: StreamRequest["tools"]): string[] {
+  return (tools ?? []).flatMap((t) => (t.kind === "mcp" && t.authorizationToken ? [t.authorizationToken] : []));
+}
 
 /** The provider's model ids, sorted; rejects with a (redacted) MessageError. */
 export const listModels: ListModelsFn = async (provider, signal) => {

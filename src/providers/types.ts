@@ -3,6 +3,8 @@
  * Once a stream has started it never throws: failures arrive as a final `error` event carrying the
  * partial reply and an ErrorKind. Every stream ends with exactly one `done` or `error`.
  */
+
+import type { ToolSpec } from "../core/agent/tool-spec";
 import type { ThinkingSetting } from "../core/session/chat-params";
 import type { LlmContext } from "../core/session/context";
 import type {
@@ -10,9 +12,11 @@ import type {
   ApiKind,
   MessageError,
   ReasoningBlock,
+  ServerToolBlock,
   StopReason,
   TextBlock,
   ThinkingBlock,
+  ToolCallBlock,
   Usage,
 } from "../core/session/entries";
 import type { AttachmentData } from "./attachment-data";
@@ -57,11 +61,18 @@ export type StreamRequest = {
    * without data here is sent as its name.
    */
   attachments?: AttachmentData;
+  /**
+   * Tools the model may use (issue 28): function tools, and the provider's own tools where its api
+   * has them (tool-support.ts; others are left out of the request). Absent or empty: none. Build the
+   * context with `nativeTools` when there are function tools, so earlier steps go as tool messages.
+   */
+  tools?: readonly ToolSpec[];
 };
 
 /** The reply so far. A fresh object is NOT guaranteed per event: consumers copy before storing. */
 export type AssistantPartial = {
-  content: Array<TextBlock | ThinkingBlock | ReasoningBlock>;
+  /** Tool calls and server tool blocks appear only when the request offered tools. */
+  content: Array<TextBlock | ThinkingBlock | ReasoningBlock | ToolCallBlock | ServerToolBlock>;
   providerId: string;
   api: ApiKind;
   model: string;
@@ -88,5 +99,24 @@ export type StreamEvent =
   | { type: "error"; partial: AssistantPartial; error: MessageError };
 
 export type StreamFn = (req: StreamRequest) => AsyncIterable<StreamEvent>;
+
+/**
+ * The events of a stream that offered tools (pi-ai's `toolcall_*`): `StreamEvent` plus
+ * - `toolcall_start`: a call began at `partial.content[index]` (name and id known, arguments `{}`);
+ * - `toolcall_delta`: more of its arguments' JSON (`args` holds what parses so far);
+ * - `toolcall_end`: the call is complete (`toolCall`: its final arguments);
+ * - `server_tool`: a provider-run tool's block is complete at `partial.content[index]`.
+ * Kept apart from `StreamEvent` so the plain chat's consumers stay exhaustive over what they get;
+ * a request without tools never yields these.
+ */
+export type ToolStreamEvent =
+  | StreamEvent
+  | { type: "toolcall_start"; index: number; partial: AssistantPartial }
+  | { type: "toolcall_delta"; index: number; delta: string; partial: AssistantPartial }
+  | { type: "toolcall_end"; index: number; toolCall: ToolCallBlock; partial: AssistantPartial }
+  | { type: "server_tool"; index: number; block: ServerToolBlock; partial: AssistantPartial };
+
+/** A stream that may call tools: what the tool loop drives (`streamWithTools` in registry.ts). */
+export type ToolStreamFn = (req: StreamRequest) => AsyncIterable<ToolStreamEvent>;
 
 export type ListModelsFn = (provider: ProviderConfig, signal: AbortSignal) => Promise<string[]>;

@@ -12,7 +12,7 @@
  */
 import type { MessageError } from "../core/session/entries";
 import { abortedError, classifyError, isRetryable } from "./classify-error";
-import type { AssistantPartial, StreamEvent, StreamFn, StreamRequest } from "./types";
+import type { AssistantPartial, StreamEvent, StreamFn, StreamRequest, ToolStreamEvent, ToolStreamFn } from "./types";
 
 export const DEFAULT_MAX_ATTEMPTS = 4;
 export const DEFAULT_BASE_DELAY_MS = 1_000;
@@ -67,7 +67,10 @@ export function retryDelayMs(
   return Math.round(exp / 2 + (exp / 2) * opts.random());
 }
 
-export function withRetry(stream: StreamFn, opts: RetryOptions = {}): StreamFn {
+/** A plain stream stays plain; a stream with tool events keeps them (a tool event is content: no retry after it). */
+export function withRetry(stream: StreamFn, opts?: RetryOptions): StreamFn;
+export function withRetry(stream: ToolStreamFn, opts?: RetryOptions): ToolStreamFn;
+export function withRetry(stream: ToolStreamFn, opts: RetryOptions = {}): ToolStreamFn {
   const maxAttempts = Math.max(1, opts.maxAttempts ?? DEFAULT_MAX_ATTEMPTS);
   const delayOpts = {
     baseDelayMs: opts.baseDelayMs ?? DEFAULT_BASE_DELAY_MS,
@@ -76,7 +79,7 @@ export function withRetry(stream: StreamFn, opts: RetryOptions = {}): StreamFn {
   };
   const sleep = opts.sleep ?? abortableSleep;
 
-  return async function* retrying(req: StreamRequest): AsyncGenerator<StreamEvent> {
+  return async function* retrying(req: StreamRequest): AsyncGenerator<ToolStreamEvent> {
     let startSent = false;
     let last: AssistantPartial = { content: [], providerId: req.provider.id, api: req.provider.api, model: req.model };
 
@@ -97,6 +100,10 @@ export function withRetry(stream: StreamFn, opts: RetryOptions = {}): StreamFn {
               break;
             case "text_delta":
             case "thinking_delta":
+            case "toolcall_start":
+            case "toolcall_delta":
+            case "toolcall_end":
+            case "server_tool":
               streamed = true;
               yield event;
               break;

@@ -21,6 +21,41 @@ describe("collectFileOps", () => {
     expect(collectFileOps(path)).toEqual({ readFiles: ["b.ts"], modifiedFiles: ["a.ts", "c.ts"] });
   });
 
+  it("MCP filesystem tools and their aliases, with a server prefix, several paths, a move; the MCP connector too", () => {
+    const connector: Block = {
+      type: "server_tool",
+      api: "anthropic-messages",
+      provider: "anthropic",
+      tool: "mcp",
+      name: "write_file",
+      server: "files",
+      part: "use",
+      callId: "mcptoolu_1",
+      input: { path: "remote.md", content: "x" },
+      raw: {},
+    };
+    const path = linkPath([
+      u("u1", "go"),
+      a("a1", [
+        call("files__read_file", { path: "README.md" }),
+        call("mcp.files.read_multiple_files", { paths: ["a.ts", "b.ts"] }),
+        call("files/read_text_file", { filePath: "c.ts" }),
+        call("list_directory", { path: "." }),
+      ]),
+      a("a2", [
+        call("write_file", { path: "out.txt", content: "x" }),
+        call("EDIT_FILE", { path: "a.ts", edits: [] }),
+        call("files:move_file", { source: "old.md", destination: "new.md" }),
+        call("str_replace", { file_path: "d.ts" }),
+        connector,
+      ]),
+    ]);
+    expect(collectFileOps(path)).toEqual({
+      readFiles: ["README.md", "b.ts", "c.ts"],
+      modifiedFiles: ["out.txt", "a.ts", "old.md", "new.md", "d.ts", "remote.md"],
+    });
+  });
+
   it("carries the sets stored on compactions and branch summaries (Grove's and pi's), not extension-written ones", () => {
     const withDetails = (e: Entry, details: unknown): Entry => ({ ...e, details }) as Entry;
     const [k, b, x, msg] = linkPath([

@@ -4,8 +4,13 @@
  * compactions and branch summaries so a summary never forgets a file the work touched.
  *
  * Rules:
- * 1. `read(path)` → read; `write(path)` / `edit(path)` → modified. The path is the call's `path`
- *    (or `file_path`) argument; calls without one add nothing.
+ * 1. Reading tools → read; writing and editing tools → modified: pi's `read` / `write` / `edit`, the
+ *    MCP filesystem servers' `read_file`, `read_text_file`, `read_multiple_files`, `write_file`,
+ *    `edit_file`, `create_file`, `move_file` and the common aliases below, whatever server prefix a
+ *    client put before the name (`files__read_file`, `mcp.files.read_file`, `files/read_file`). The
+ *    paths are the call's `path` / `file_path` / `filePath` / `filename` argument, each of `paths`,
+ *    and for a move both `source` and `destination`; calls without one add nothing. A provider's MCP
+ *    connector call (a server tool block) counts like a call of the same name.
  * 2. Cumulative: a compaction or branch summary among the entries adds the sets stored on it
  *    (`details.readFiles` / `details.modifiedFiles`: Grove's and pi's own field names), unless
  *    an extension wrote it (pi's `fromExtension`).
@@ -21,14 +26,58 @@ export type FileOps = { readonly readFiles: readonly string[]; readonly modified
 
 export const NO_FILE_OPS: FileOps = { readFiles: [], modifiedFiles: [] };
 
-const READ_TOOLS = new Set(["read"]);
-const MODIFY_TOOLS = new Set(["write", "edit"]);
+const READ_TOOLS = new Set([
+  "read",
+  "read_file",
+  "readfile",
+  "read_text_file",
+  "read_media_file",
+  "read_multiple_files",
+  "get_file_contents",
+  "view",
+  "view_file",
+  "open_file",
+  "cat",
+]);
+const MODIFY_TOOLS = new Set([
+  "write",
+  "edit",
+  "write_file",
+  "writefile",
+  "edit_file",
+  "create_file",
+  "append_file",
+  "replace_in_file",
+  "str_replace",
+  "multi_edit",
+  "multiedit",
+  "move_file",
+  "delete_file",
+  "apply_patch",
+]);
 
-function pathArg(args: unknown): string | null {
-  if (typeof args !== "object" || args === null) return null;
+/** A tool's name without the server prefix a client put before it, lower-cased. */
+export function baseToolName(name: string): string {
+  const lower = name.toLowerCase();
+  const parts = lower.split(/__|[.:/]/);
+  return parts[parts.length - 1] ?? lower;
+}
+
+const nonBlank = (v: unknown): v is string => typeof v === "string" && v.trim() !== "";
+
+/** The paths a call names (rule 1). */
+function pathArgs(args: unknown): string[] {
+  if (typeof args !== "object" || args === null) return [];
   const a = args as Record<string, unknown>;
-  const p = a.path ?? a.file_path;
-  return typeof p === "string" && p.trim() !== "" ? p : null;
+  const one = [a.path, a.file_path, a.filePath, a.filename, a.source, a.destination].filter(nonBlank);
+  const many = Array.isArray(a.paths) ? a.paths.filter(nonBlank) : [];
+  return [...new Set([...one, ...many])];
+}
+
+/** Whether a tool name reads, modifies, or neither. */
+export function fileOpOf(name: string): "read" | "modified" | null {
+  const base = baseToolName(name);
+  return READ_TOOLS.has(base) ? "read" : MODIFY_TOOLS.has(base) ? "modified" : null;
 }
 
 /** The sets stored on a compaction or branch summary (rule 2), if any. */
@@ -58,12 +107,17 @@ export function collectFileOps(entries: readonly Entry[]): FileOps {
     }
     if (e.type !== "message" || e.role !== "assistant") continue;
     for (const b of e.content) {
-      if (b.type !== "tool_call") continue;
-      const name = b.name.toLowerCase();
-      const path = pathArg(b.args);
-      if (path === null) continue;
-      if (READ_TOOLS.has(name)) read.add(path);
-      else if (MODIFY_TOOLS.has(name)) modified.add(path);
+      // A provider's MCP connector call carries its input on the use (or the Responses item).
+      const call =
+        b.type === "tool_call"
+          ? { name: b.name, args: b.args }
+          : b.type === "server_tool" && b.tool === "mcp" && b.part !== "result"
+            ? { name: b.name, args: b.input }
+            : null;
+      if (call === null) continue;
+      const op = fileOpOf(call.name);
+      if (op === null) continue;
+      for (const path of pathArgs(call.args)) (op === "read" ? read : modified).add(path);
     }
   }
   return { readFiles: [...read].filter((f) => !modified.has(f)), modifiedFiles: [...modified] };

@@ -20,8 +20,8 @@
 
 import { attachmentLabel, textFileText } from "../attachments/attachment-text";
 import { commandContextText, isCommandSent } from "../session/agent-entries";
-import { assertNever, type Block, type Entry, type MessageEntry } from "../session/entries";
-import { argsJson, contextNoteText } from "../session/entry-text";
+import { assertNever, type Block, type Entry, type MessageEntry, type ServerToolBlock } from "../session/entries";
+import { argsJson, contextNoteText, serverToolLabel, serverToolText } from "../session/entry-text";
 import type { EntryId } from "../session/ids";
 import { isSkippedMessage } from "../session/plan-context";
 import { stripTail } from "./verbatim-tail";
@@ -140,12 +140,38 @@ function messageParts(entry: MessageEntry, opts: SerializeOptions): string[] {
         parts.push(`[Tool result]${name}${block.isError ? " (error)" : ""}\n${text}`);
         break;
       }
+      case "server_tool": {
+        // The provider ran it: the call and what came back read like any tool's, output cut alike.
+        flush();
+        parts.push(...serverToolParts(block));
+        break;
+      }
       default:
         assertNever(block, "block");
     }
   }
   flush();
   return parts;
+}
+
+/** A server tool block as `[Tool call]` (its input) and/or `[Tool result]` (what came back) parts. */
+function serverToolParts(block: ServerToolBlock): string[] {
+  const name = escapeContent(`${serverToolLabel(block)} (run by the provider)`);
+  const out: string[] = [];
+  if (block.part !== "result" && block.input !== undefined) {
+    out.push(`[Tool call] ${name}\n${escapeContent(clamped(argsJson(block.input), TOOL_ARGS_MAX_CHARS, "arguments"))}`);
+  }
+  if (block.part !== "use") {
+    const { input: _input, ...rest } = block;
+    const text = serverToolText({ ...rest, part: "result" })
+      .split("\n")
+      .slice(1)
+      .join("\n");
+    out.push(
+      `[Tool result] ${name}${block.isError ? " (error)" : ""}\n${escapeContent(clamped(text, TOOL_RESULT_MAX_CHARS, "tool output"))}`,
+    );
+  }
+  return out;
 }
 
 /** One entry as transcript text; "" for entries the model never saw (skipped messages). */

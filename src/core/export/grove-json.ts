@@ -7,6 +7,7 @@ import type { Entry, Session } from "../session/entries";
 import { asEntryId, asSessionId, type BlobId, type EntryId, type SessionId } from "../session/ids";
 import { nativeCompactionFields } from "./native-compaction-schema";
 import type { SkippedRecord } from "./skipped";
+import { citationSchema, serverToolBlockSchema, toolResultTruncationFields } from "./tool-block-schema";
 
 export const GROVE_EXPORT_FORMAT = "grove-session-export";
 export const GROVE_EXPORT_VERSION = 1;
@@ -50,7 +51,7 @@ const blobId = z
 const positive = z.number().finite().positive();
 
 const block = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("text"), text: z.string() }),
+  z.object({ type: z.literal("text"), text: z.string(), citations: z.array(citationSchema).optional() }),
   z.object({
     type: z.literal("image"),
     blobId,
@@ -92,7 +93,9 @@ const block = z.discriminatedUnion("type", [
     toolName: z.string().optional(),
     text: z.string(),
     isError: z.boolean(),
+    ...toolResultTruncationFields,
   }),
+  serverToolBlockSchema,
 ]);
 
 const base = {

@@ -20,7 +20,7 @@
  */
 import { commandContextText, settingChangeText } from "../session/agent-entries";
 import { assertNever, type Block, type Entry, type MessageEntry } from "../session/entries";
-import { contextNoteText } from "../session/entry-text";
+import { contextNoteText, serverToolLabel } from "../session/entry-text";
 import type { BlobId, EntryId } from "../session/ids";
 import {
   type BranchLine,
@@ -308,10 +308,28 @@ function renderBlock(b: Block, role: MessageEntry["role"], idPrefix: string, ctx
         ? `<details class="thinking"><summary>Thinking</summary>${textDiv(text)}</details>`
         : "";
     }
+    // Tool steps are folded (collapsed <details>), as the chat shows them.
     case "tool_call":
-      return `<div class="tool-call"><p class="tool-name">Tool call: ${escapeHtml(b.name)}</p>${pre(prettyJson(b.args))}</div>`;
-    case "tool_result":
-      return `<div class="tool-result${b.isError ? " error" : ""}">${b.isError ? '<p class="tool-name">Tool error</p>' : ""}${pre(b.text)}</div>`;
+      return `<details class="tool-call"><summary class="tool-name">Tool call: ${escapeHtml(b.name)}</summary>${pre(prettyJson(b.args))}</details>`;
+    case "tool_result": {
+      const label = `${b.isError ? "Tool error" : "Tool result"}${b.toolName ? `: ${b.toolName}` : ""}`;
+      const cut =
+        b.originalChars !== undefined
+          ? `<p class="status">Cut for storage: ${b.originalChars} characters at first.</p>`
+          : "";
+      return `<details class="tool-result${b.isError ? " error" : ""}"><summary class="tool-name">${escapeHtml(label)}</summary>${pre(b.text)}${cut}</details>`;
+    }
+    case "server_tool": {
+      const label = `${serverToolLabel(b)}${b.part === "result" ? " result" : ""}${b.isError ? " (error)" : ""}`;
+      const input = b.input !== undefined ? pre(prettyJson(b.input)) : "";
+      // Sources as text, never links: the export has no href (a hostile URL stays inert).
+      const sources =
+        b.sources && b.sources.length > 0
+          ? `<ul class="sources">${b.sources.map((s) => `<li>${escapeHtml(s.title ?? s.url)} <span class="url">${escapeHtml(s.url)}</span></li>`).join("")}</ul>`
+          : "";
+      const output = b.output ? pre(b.output) : "";
+      return `<details class="server-tool${b.isError ? " error" : ""}"><summary class="tool-name">${escapeHtml(label)}</summary>${input}${sources}${output}</details>`;
+    }
     default:
       return assertNever(b, "block");
   }

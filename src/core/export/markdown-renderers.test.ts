@@ -168,6 +168,27 @@ const PARTS: Record<string, (h: string) => ExportedSession> = {
     ]),
   "tool result": (h) =>
     chat([u("u1", "hi"), tool("t1", [{ type: "tool_result", callId: "c", toolName: h, text: h, isError: true }])]),
+  "server tool": (h) =>
+    chat([
+      u("u1", "hi"),
+      a("a1", [
+        {
+          type: "server_tool",
+          api: "anthropic-messages",
+          provider: "anthropic",
+          tool: "mcp",
+          name: h,
+          server: h,
+          part: "item",
+          callId: "x",
+          input: { query: h },
+          output: h,
+          sources: [{ url: h, title: h }],
+          raw: { type: h },
+        },
+        { type: "text", text: "ok", citations: [{ url: h, title: h, citedText: h }] },
+      ]),
+    ]),
   "error message": (h) =>
     chat([u("u1", "hi"), a("a1", "partial", { status: "error", error: { kind: "unknown", message: h } })]),
   "other branch": (h) => {

@@ -24,8 +24,8 @@
  */
 import { fenceLanguage } from "../attachments/attachment-text";
 import { commandContextText, settingChangeText } from "../session/agent-entries";
-import { assertNever, type Block, type Entry, type MessageEntry } from "../session/entries";
-import { contextNoteText } from "../session/entry-text";
+import { assertNever, type Block, type Entry, type MessageEntry, type ServerToolBlock } from "../session/entries";
+import { contextNoteText, serverToolKindLabel } from "../session/entry-text";
 import type { EntryId } from "../session/ids";
 import {
   type BranchLine,
@@ -231,10 +231,34 @@ function renderBlock(b: Block): string | null {
     case "tool_call":
       return `**Tool call: ${escapeInline(oneLine(b.name))}**\n\n${fenced(prettyJson(b.args), "json")}`;
     case "tool_result":
-      return `${b.isError ? "*Tool error:*\n\n" : ""}${fenced(b.text, "text")}`;
+      return `${b.isError ? "*Tool error:*\n\n" : ""}${fenced(b.text, "text")}${b.originalChars !== undefined ? `\n\n*(cut for storage: ${b.originalChars} characters at first)*` : ""}`;
+    case "server_tool":
+      return serverToolMarkdown(b);
     default:
       return assertNever(b, "block");
   }
+}
+
+/**
+ * A provider-run tool: its label, its input, its sources as `title (url)` lines, its output fenced.
+ * Not folded: the export holds no raw HTML (a `<details>` is one), so it reads as a labelled block.
+ */
+function serverToolMarkdown(b: ServerToolBlock): string {
+  // The server's and the tool's names stand apart (space-separated): two untrusted strings touching
+  // could let an autolink in the first swallow the escape of the second.
+  const names = (b.tool === "mcp" ? [b.server ?? "", b.name] : b.tool === "other" ? [b.name] : [])
+    .map((n) => escapeInline(oneLine(n)))
+    .filter((n) => n !== "");
+  const heading = `**${serverToolKindLabel(b.tool)}${b.part === "result" ? " result" : ""}**`;
+  const parts = [`${heading}${names.length > 0 ? ` ${names.join(" · ")}` : ""}${b.isError ? " *(error)*" : ""}`];
+  if (b.input !== undefined) parts.push(fenced(prettyJson(b.input), "json"));
+  if (b.sources && b.sources.length > 0) {
+    parts.push(
+      b.sources.map((s) => `- ${escapeInline(oneLine(s.title ?? s.url))} (${escapeInline(oneLine(s.url))})`).join("\n"),
+    );
+  }
+  if (b.output) parts.push(fenced(b.output, "text"));
+  return parts.join("\n\n");
 }
 
 function labelSuffix(label: string | undefined): string {

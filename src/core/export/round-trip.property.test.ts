@@ -19,6 +19,41 @@ const block: fc.Arbitrary<Block> = fc.oneof(
     .record({ n: fc.integer(), s: TEXT, l: fc.array(fc.boolean(), { maxLength: 3 }) })
     .map((args): Block => ({ type: "tool_call", id: "c1", name: "read", args })),
   fc.boolean().map((isError): Block => ({ type: "tool_result", callId: "c1", toolName: "read", text: "out", isError })),
+  // The tool loop's fields: a result cut for the model (and for storage), citations, server tools.
+  fc.record({ text: TEXT, shown: fc.nat({ max: 4 }), original: fc.option(fc.nat(), { nil: undefined }) }).map(
+    ({ text, shown, original }): Block => ({
+      type: "tool_result",
+      callId: "c1|fc_1",
+      text,
+      isError: false,
+      shownChars: shown,
+      ...(original !== undefined ? { originalChars: original } : {}),
+    }),
+  ),
+  TEXT.map((text): Block => ({ type: "text", text, citations: [{ url: "https://e.com/?q=<b>", title: text }] })),
+  fc
+    .record({
+      part: fc.constantFrom("use" as const, "result" as const, "item" as const),
+      tool: fc.constantFrom("web_search" as const, "code_execution" as const, "mcp" as const, "other" as const),
+      output: fc.option(TEXT, { nil: undefined }),
+    })
+    .map(
+      ({ part, tool, output }): Block => ({
+        type: "server_tool",
+        api: "anthropic-messages",
+        provider: "anthropic",
+        tool,
+        name: tool === "mcp" ? "read_file" : tool,
+        part,
+        callId: "srvtoolu_1",
+        ...(tool === "mcp" ? { server: "files" } : {}),
+        ...(part !== "result" ? { input: { query: "q", n: [1, null] } } : {}),
+        ...(output !== undefined ? { output } : {}),
+        ...(tool === "web_search" ? { sources: [{ url: "https://e.com", title: "E" }] } : {}),
+        ...(tool === "code_execution" ? { files: ["file_1"], isError: true } : {}),
+        raw: { type: "opaque", nested: { keep: ["exactly", 1, true] } },
+      }),
+    ),
 );
 
 /** One entry made from its index, its parent and the entries before it (references point backwards). */

@@ -30,9 +30,15 @@
  *      interrupted, error with a partial) is sent as the user saw it.
  *    - a "Continue" reply (`continues` = the assistant message just before it) is joined to that
  *      message with no delimiter, so the continued text reads as one reply.
- *    - `tool` role messages become user-role text; `tool_call` / `tool_result` blocks become text
- *      (`[Tool call: name]` + compact JSON args, `[Tool result: name]` + text; ` (error)` when
- *      `isError`), because Grove declares no tools. In user messages, images and PDFs stay
+ *    - `tool` role messages become user-role messages. Tool blocks become text (`[Tool call: name]`
+ *      + compact JSON args, `[Tool result: name]` + text; ` (error)` when `isError`; a server tool
+ *      by `serverToolText`) — unless `nativeTools` is set: then the tool calls of a reply made by the
+ *      target (same api AND provider id as the message) stay `tool_call` blocks, their results
+ *      `tool_result` blocks, and the target's own server tool blocks stay verbatim; pairs from
+ *      another api or provider stay text, and normalize leaves native only complete pairs
+ *      (tool-pairs.ts). A result is sent as `toolResultModelText`: cut to `shownChars` with a
+ *      note when it was larger than the model may see. Citations on text are never sent back.
+ *      In user messages, images and PDFs stay
  *      references to their blobs (the request builder sends their data); text files become their
  *      fenced text under the file name; elsewhere (and in the kept user turns quoted into a compaction
  *      message) images and PDFs are named (`[image: name.png]`).
@@ -54,7 +60,7 @@ import {
   HANDOFF_CONTEXT,
 } from "../prompts-context";
 import { commandContextText, isCommandSent } from "./agent-entries";
-import type { ContextMessage, ContextUserMessage, LlmContext } from "./context";
+import type { ContextAssistantMessage, ContextMessage, ContextUserMessage, LlmContext } from "./context";
 import {
   type ApiKind,
   assertNever,
@@ -62,11 +68,10 @@ import {
   type CompactionEntry,
   type Entry,
   type MessageEntry,
-  type ReasoningBlock,
   type TextBlock,
-  type ThinkingBlock,
+  type ToolResultBlock,
 } from "./entries";
-import { blockText } from "./entry-text";
+import { blockText, toolResultModelText } from "./entry-text";
 import { nativeFloorText, nativePrefixFor } from "./native-compaction";
 import { normalizeMessages } from "./normalize-messages";
 import { isSkippedMessage, joinContinuation, planContext } from "./plan-context";
@@ -82,6 +87,12 @@ export type BuildContextOptions = {
    * that produced them. Unset (counting, handoff): none go back.
    */
   targetProviderId?: string;
+  /**
+   * Send tool steps as the api's own tool messages (rule 3): for a request that declares tools (the
+   * tool loop). Unset: every tool block is text, as for a plain chat request (some providers reject
+   * tool blocks in a request that declares no tools).
+   */
+  nativeTools?: boolean;
 };
 
 // Block → text lives in entry-text.ts; re-exported for the callers that build on what the model sees.
@@ -112,21 +123,73 @@ function userBlocks(content: readonly Block[]): ContextUserMessage["content"] {
   return out;
 }
 
-function messageToContext(entry: MessageEntry, pruned: PrunedOutputs): ContextMessage {
+/** Where native tool blocks may go (rule 3): the target, when the request declares tools. */
+type NativeTools = {
+  readonly targetApi: ApiKind;
+  readonly targetProviderId: string;
+  /** Ids of the calls sent native so far on this path: their results go native too. */
+  readonly calls: Set<string>;
+};
+
+function nativeToolsFor(opts: BuildContextOptions): NativeTools | null {
+  if (opts.nativeTools !== true || opts.targetProviderId === undefined) return null;
+  return { targetApi: opts.targetApi, targetProviderId: opts.targetProviderId, calls: new Set() };
+}
+
+/** A result as the model is sent it: its (pruned or cut) text, none of the storage fields. */
+function sentResult(b: ToolResultBlock): ToolResultBlock {
+  return {
+    type: "tool_result",
+    callId: b.callId,
+    ...(b.toolName !== undefined ? { toolName: b.toolName } : {}),
+    text: toolResultModelText(b),
+    isError: b.isError,
+  };
+}
+
+function toolMessage(blocks: readonly Block[], native: NativeTools | null): ContextUserMessage {
+  if (native === null) return { role: "user", content: textBlocks(blocks) };
+  const content: ContextUserMessage["content"] = [];
+  for (const b of blocks) {
+    if (b.type === "tool_result" && native.calls.has(b.callId)) content.push(sentResult(b));
+    else {
+      const text = blockText(b, { thinking: "drop" });
+      if (text !== null) content.push({ type: "text", text });
+    }
+  }
+  return { role: "user", content };
+}
+
+function assistantMessage(entry: MessageEntry, blocks: readonly Block[], native: NativeTools | null) {
+  // The reply's own calls go native only to the api and provider that made them.
+  const ownCalls = native !== null && entry.api === native.targetApi && entry.provider === native.targetProviderId;
+  const content: ContextAssistantMessage["content"] = [];
+  for (const b of blocks) {
+    if (b.type === "thinking" || b.type === "reasoning") content.push(b);
+    else if (b.type === "tool_call" && ownCalls) {
+      native.calls.add(b.id);
+      content.push(b);
+    } else if (
+      b.type === "server_tool" &&
+      native !== null &&
+      b.api === native.targetApi &&
+      b.provider === native.targetProviderId
+    ) {
+      content.push(b);
+    } else content.push({ type: "text", text: blockText(b, { thinking: "drop" }) ?? "" });
+  }
+  return { role: "assistant" as const, content };
+}
+
+function messageToContext(entry: MessageEntry, pruned: PrunedOutputs, native: NativeTools | null): ContextMessage {
   const blocks = withPrunedOutputs(entry.content, pruned.get(entry.id));
   switch (entry.role) {
     case "user":
       return { role: "user", content: userBlocks(entry.content) };
     case "tool":
-      return { role: "user", content: textBlocks(blocks) };
-    case "assistant": {
-      const content: Array<TextBlock | ThinkingBlock | ReasoningBlock> = [];
-      for (const b of blocks) {
-        if (b.type === "thinking" || b.type === "reasoning") content.push(b);
-        else content.push({ type: "text", text: blockText(b, { thinking: "drop" }) ?? "" });
-      }
-      return { role: "assistant", content };
-    }
+      return toolMessage(blocks, native);
+    case "assistant":
+      return assistantMessage(entry, blocks, native);
     default:
       return assertNever(entry.role, "role");
   }
@@ -158,10 +221,11 @@ function compactionMessage(compaction: CompactionEntry, keptTurns: readonly Mess
 export function buildContext(path: readonly Entry[], opts: BuildContextOptions): LlmContext {
   const messages: ContextMessage[] = [];
   const plan = planContext(path);
+  const native = nativeToolsFor(opts);
   const pruned = prunedToolOutputs(path, plan.keptStart);
-  const native =
+  const nativePrefix =
     plan.compaction !== null ? nativePrefixFor(plan.compaction, opts.targetApi, opts.targetProviderId) : null;
-  if (plan.compaction !== null && native !== null) {
+  if (plan.compaction !== null && nativePrefix !== null) {
     // The provider's own compaction replaces Grove's summary; the floor still travels (rule 2b).
     const floor = nativeFloorText(plan.compaction, plan.keptUserTurns.map(userTurnText));
     if (floor !== null) messages.push(userMessage(floor));
@@ -194,7 +258,7 @@ export function buildContext(path: readonly Entry[], opts: BuildContextOptions):
         continue;
       case "message": {
         if (isSkippedMessage(entry)) continue;
-        const message = messageToContext(entry, pruned);
+        const message = messageToContext(entry, pruned, native);
         const prev = messages[messages.length - 1];
         // The plan joins a continuation only to an assistant message sent just before it.
         if (plan.joins.has(entry.id) && message.role === "assistant" && prev?.role === "assistant") {
@@ -217,5 +281,7 @@ export function buildContext(path: readonly Entry[], opts: BuildContextOptions):
       ? [opts.systemPrompt.trimEnd(), COMPACTED_SYSTEM_NOTE].filter(Boolean).join("\n\n")
       : opts.systemPrompt;
   const normalized = normalizeMessages(messages, opts.targetApi, opts.targetProviderId);
-  return native !== null ? { system, messages: normalized, native } : { system, messages: normalized };
+  return nativePrefix !== null
+    ? { system, messages: normalized, native: nativePrefix }
+    : { system, messages: normalized };
 }

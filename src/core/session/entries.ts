@@ -8,7 +8,13 @@ import type { BlobId, EntryId, SessionId } from "./ids";
 
 // ---- content blocks -------------------------------------------------------------------------
 
-export type TextBlock = { type: "text"; text: string };
+/**
+ * Text. `citations`: the sources a reply's text cites (a provider's web search: Anthropic citations,
+ * OpenAI `url_citation` annotations), shown as links; kept for display and export, never sent back.
+ */
+export type TextBlock = { type: "text"; text: string; citations?: Citation[] };
+/** A source a reply cites: shown as a link with its title. */
+export type Citation = { url: string; title?: string; citedText?: string };
 /**
  * An attached image; its bytes live in the `blobs` table under `blobId` (the SHA-256 of the bytes).
  * `name`, `size` and the pixel size are absent on blocks written before attachments existed.
@@ -56,13 +62,66 @@ export type ThinkingBlock = {
    */
   label?: string;
 };
+/**
+ * A function tool call the model made (its arguments parsed from JSON). `id` pairs it with its
+ * `tool_result`; whether it goes back to the provider as a native call or as text is decided per path
+ * by build-context.ts (only to the api + provider of the message that holds it). An OpenAI Responses
+ * call's id is `<call_id>|<item id>` (pi's convention, so pi sessions map one to one); its adapter
+ * splits it.
+ */
 export type ToolCallBlock = { type: "tool_call"; id: string; name: string; args: unknown };
+/**
+ * A tool's answer to the call `callId`. `text` is kept whole; what the model is sent is
+ * `toolResultModelText` (entry-text.ts): cut to `shownChars` with a note when the result was larger
+ * than the model may see. A tool result never approves or triggers anything: it is data.
+ */
 export type ToolResultBlock = {
   type: "tool_result";
   callId: string;
   toolName?: string;
   text: string;
   isError: boolean;
+  /**
+   * Set when the result was longer than the model may see (decided once, when the loop stored it):
+   * the model gets the first `shownChars` characters and a note saying how much was left out.
+   */
+  shownChars?: number;
+  /** Set when even storing it whole was over the limit: its length in characters before `text` was cut. */
+  originalChars?: number;
+};
+/** Provider-run ("server") tools Grove shows apart: the rest are "other" (their provider name in `name`). */
+export type ServerToolKind = "web_search" | "web_fetch" | "code_execution" | "mcp" | "other";
+/**
+ * A tool the provider ran itself (web search, web fetch, code execution, its MCP connector), kept
+ * verbatim: `raw` is the wire block or item exactly as it came, sent back only to the same api AND
+ * provider id (as reasoning items are); every other target gets `serverToolText` (entry-text.ts).
+ * One block per wire block: Anthropic's use and result are two blocks (`part` "use" / "result", same
+ * `callId`); a Responses item holds both (`part` "item").
+ */
+export type ServerToolBlock = {
+  type: "server_tool";
+  api: ApiKind;
+  /** Provider config id that produced it. */
+  provider: string;
+  tool: ServerToolKind;
+  /** The provider's name of the tool (`web_search`, `bash_code_execution`, an MCP tool's name). */
+  name: string;
+  part: "use" | "result" | "item";
+  /** The provider's id of the call (a use's `id`, a result's `tool_use_id`, a Responses item's `id`). */
+  callId: string;
+  /** The MCP server, for the MCP connector. */
+  server?: string;
+  /** What the model asked for (query, URL, code, arguments). */
+  input?: unknown;
+  /** What came back, as readable text (search results, fetched text, code output, the MCP result). */
+  output?: string;
+  /** Sources found (web search), shown as links. */
+  sources?: Citation[];
+  /** Files the tool produced (code execution), by the provider's file id. */
+  files?: string[];
+  isError?: boolean;
+  /** The wire block or item, verbatim. */
+  raw: Readonly<Record<string, unknown>>;
 };
 /**
  * An OpenAI Responses reasoning item, kept as data: `summary` is shown like thinking; `id` and
@@ -86,7 +145,8 @@ export type Block =
   | ThinkingBlock
   | ReasoningBlock
   | ToolCallBlock
-  | ToolResultBlock;
+  | ToolResultBlock
+  | ServerToolBlock;
 
 // ---- provider-facing facts stored on messages ----------------------------------------------
 

@@ -10,7 +10,16 @@
  */
 import { attachmentLabel, textFileText } from "../attachments/attachment-text";
 import { commandContextText, isCommandSent, settingChangeText } from "./agent-entries";
-import { assertNever, type Block, type ContextNoteEntry, type Entry, messageText } from "./entries";
+import {
+  assertNever,
+  type Block,
+  type ContextNoteEntry,
+  type Entry,
+  messageText,
+  type ServerToolBlock,
+  type ServerToolKind,
+  type ToolResultBlock,
+} from "./entries";
 import { isSkippedMessage } from "./plan-context";
 
 /** Stands in for an image stored without a name (attachmentLabel names the others). */
@@ -36,6 +45,75 @@ export function toolCallText(name: string, args: unknown): string {
 export function toolResultText(text: string, toolName: string | undefined, isError: boolean): string {
   const label = toolName ? `Tool result: ${toolName}` : "Tool result";
   return `[${label}]${isError ? " (error)" : ""}\n${text}`;
+}
+
+/** `text` cut to at most `max` UTF-16 units without splitting a surrogate pair. */
+function headOf(text: string, max: number): string {
+  const end = Math.max(0, max);
+  const code = text.charCodeAt(end - 1);
+  return text.slice(0, end > 0 && code >= 0xd800 && code <= 0xdbff ? end - 1 : end);
+}
+
+/** The note after a tool result the model sees only the start of. */
+export function toolResultTruncationNote(shownChars: number, totalChars: number): string {
+  return `[Output truncated: the model is shown the first ${shownChars} of ${totalChars} characters]`;
+}
+
+/**
+ * A tool result's text as the model is sent it: whole, or (a result larger than the model may see,
+ * `shownChars`; or one cut for storage, `originalChars`) its start followed by the truncation note.
+ */
+export function toolResultModelText(block: ToolResultBlock): string {
+  const total = block.originalChars ?? block.text.length;
+  const shown = block.shownChars !== undefined ? Math.min(block.shownChars, block.text.length) : block.text.length;
+  if (shown >= total) return block.text;
+  return `${headOf(block.text, shown)}\n\n${toolResultTruncationNote(shown, total)}`;
+}
+
+const SERVER_TOOL_LABELS: Record<ServerToolKind, string> = {
+  web_search: "Web search",
+  web_fetch: "Web fetch",
+  code_execution: "Code execution",
+  mcp: "MCP tool",
+  other: "Server tool",
+};
+
+/** What kind of provider-run tool it is, in words: "Web search", "MCP tool". */
+export const serverToolKindLabel = (tool: ServerToolKind): string => SERVER_TOOL_LABELS[tool];
+
+/** A server tool's label: "Web search", "MCP tool: files/read_file", "Server tool: tool_search". */
+export function serverToolLabel(block: Pick<ServerToolBlock, "tool" | "name" | "server">): string {
+  const label = SERVER_TOOL_LABELS[block.tool];
+  if (block.tool === "mcp") return `${label}: ${block.server ? `${block.server}/` : ""}${block.name}`;
+  return block.tool === "other" ? `${label}: ${block.name}` : label;
+}
+
+/** A server tool's input as text: the query, URL, command or code when it is one of those, else JSON. */
+function serverToolInputText(input: unknown): string {
+  if (typeof input === "object" && input !== null) {
+    const i = input as Record<string, unknown>;
+    for (const key of ["query", "url", "command", "code"]) {
+      const v = i[key];
+      if (typeof v === "string" && Object.keys(i).length === 1) return v;
+    }
+  }
+  return argsJson(input);
+}
+
+/**
+ * A server tool block as plain text (what another provider, the counters, the searches and the
+ * summarizer read): `[Web search]` and the query; `[Web search results]`-style output with each
+ * source as `- title (url)`; the code and its output; ` (error)` when it failed.
+ */
+export function serverToolText(block: ServerToolBlock): string {
+  const lines = [
+    `[${serverToolLabel(block)}${block.part === "result" ? " result" : ""}]${block.isError ? " (error)" : ""}`,
+  ];
+  if (block.input !== undefined) lines.push(serverToolInputText(block.input));
+  for (const s of block.sources ?? []) lines.push(`- ${s.title ? `${s.title} ` : ""}(${s.url})`);
+  if (block.output) lines.push(block.output);
+  if (block.files && block.files.length > 0) lines.push(`Files: ${block.files.join(", ")}`);
+  return lines.join("\n");
 }
 
 /** What `blockText` does with a thinking block: keep its visible text, or drop it (null). */
@@ -65,7 +143,9 @@ export function blockText(block: Block, opts: BlockTextOptions): string | null {
     case "tool_call":
       return toolCallText(block.name, block.args);
     case "tool_result":
-      return toolResultText(block.text, block.toolName, block.isError);
+      return toolResultText(toolResultModelText(block), block.toolName, block.isError);
+    case "server_tool":
+      return serverToolText(block);
     default:
       return assertNever(block, "block");
   }
@@ -124,11 +204,13 @@ export function entryText(entry: Entry): string {
             ? b.name
             : b.type === "tool_result"
               ? b.text
-              : b.type === "text_file"
-                ? textFileText(b)
-                : b.type === "image" || b.type === "document"
-                  ? attachmentLabel(b)
-                  : "",
+              : b.type === "server_tool"
+                ? serverToolText(b)
+                : b.type === "text_file"
+                  ? textFileText(b)
+                  : b.type === "image" || b.type === "document"
+                    ? attachmentLabel(b)
+                    : "",
         )
         .filter(Boolean)
         .join("\n");

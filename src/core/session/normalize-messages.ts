@@ -4,15 +4,17 @@
  * in a row or a conversation that opens with the assistant.
  *
  * Guarantees on the result: no two consecutive messages share a role; the first message is a user
- * message; no message is empty; every assistant message has non-blank text; every thinking block
- * was signed by `targetApi` (and, for Anthropic, carries its signature or redacted payload); every
- * reasoning item was produced by the target provider itself (same api and same provider id).
+ * message; no message is empty; every assistant message has non-blank text or a tool block; every
+ * thinking block was signed by `targetApi` (and, for Anthropic, carries its signature or redacted
+ * payload); every reasoning item was produced by the target provider itself (same api and same
+ * provider id); native tool blocks come in complete pairs (tool-pairs.ts), the rest as text.
  *
  * Pure: inputs are never mutated (merged blocks are new objects). No token counting here, no entry
  * types: entries become messages in `build-context.ts`.
  */
-import type { ContextAssistantMessage, ContextAttachment, ContextMessage, ContextUserMessage } from "./context";
-import type { ApiKind, ReasoningBlock, TextBlock, ThinkingBlock } from "./entries";
+import type { ContextAssistantMessage, ContextMessage, ContextUserMessage } from "./context";
+import { type ApiKind, assertNever, type ReasoningBlock, type TextBlock, type ThinkingBlock } from "./entries";
+import { pairToolBlocks } from "./tool-pairs";
 
 /**
  * Put between two messages of the same role that had to be merged: a markdown rule on its own
@@ -26,8 +28,8 @@ export const MERGE_DELIMITER = "\n\n---\n\n";
  */
 export const LEADING_USER_PLACEHOLDER = "(continuing)";
 
-type AssistantBlock = TextBlock | ThinkingBlock | ReasoningBlock;
-type UserBlock = TextBlock | ContextAttachment;
+type AssistantBlock = ContextAssistantMessage["content"][number];
+type UserBlock = ContextUserMessage["content"][number];
 
 /**
  * Whether a thinking block may go back to `targetApi`: only to the api that produced it, and for
@@ -71,15 +73,26 @@ function cleanAssistant(
   targetApi: ApiKind,
   targetProviderId: string | undefined,
 ): ContextAssistantMessage | null {
-  const content = m.content.filter((b): b is AssistantBlock =>
-    b.type === "text"
-      ? !isBlankText(b)
-      : b.type === "reasoning"
-        ? isReasoningReplayable(b, targetApi, targetProviderId)
-        : isThinkingReplayable(b, targetApi),
-  );
-  // Thinking alone is not a reply: an assistant turn without text is removed entirely.
-  return content.some((b) => b.type === "text") ? { role: "assistant", content } : null;
+  const content = m.content.filter((b): b is AssistantBlock => {
+    switch (b.type) {
+      case "text":
+        return !isBlankText(b);
+      case "reasoning":
+        return isReasoningReplayable(b, targetApi, targetProviderId);
+      case "thinking":
+        return isThinkingReplayable(b, targetApi);
+      // build-context.ts left these native only for their own provider.
+      case "tool_call":
+      case "server_tool":
+        return true;
+      default:
+        return assertNever(b, "assistant block");
+    }
+  });
+  // Thinking alone is not a reply: an assistant turn without text or a tool block is removed entirely.
+  return content.some((b) => b.type === "text" || b.type === "tool_call" || b.type === "server_tool")
+    ? { role: "assistant", content }
+    : null;
 }
 
 /** Joins `b` after `a` with the delimiter. Touching text blocks become one; across thinking, blocks stay apart. */
@@ -121,5 +134,5 @@ export function normalizeMessages(
   if (out[0]?.role === "assistant") {
     out.unshift({ role: "user", content: [{ type: "text", text: LEADING_USER_PLACEHOLDER }] });
   }
-  return out;
+  return pairToolBlocks(out);
 }

@@ -75,6 +75,7 @@ export function hasContent(content: readonly Block[]): boolean {
       case "text_file":
       case "tool_call":
       case "tool_result":
+      case "server_tool":
         return true;
       default:
         return assertNever(b, "block");

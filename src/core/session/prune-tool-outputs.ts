@@ -17,6 +17,7 @@
  */
 import { estimateTokens } from "../tokens/estimate";
 import type { Entry, ToolResultBlock } from "./entries";
+import { toolResultModelText } from "./entry-text";
 import type { EntryId } from "./ids";
 
 export const PRUNE_PROTECT_TOKENS = 40_000;
@@ -53,7 +54,8 @@ export function prunedToolOutputs(path: readonly Entry[], from = 0, opts: PruneO
     for (let b = e.content.length - 1; b >= 0; b--) {
       const block = e.content[b];
       if (block?.type !== "tool_result") continue;
-      const tokens = estimateTokens(block.text);
+      // What the model is sent: a result already cut for the model counts as cut.
+      const tokens = estimateTokens(toolResultModelText(block));
       const newer = seen;
       seen += tokens;
       if (newer < protect) continue;
@@ -95,6 +97,9 @@ export function withPrunedOutputs<B extends { type: string }>(
   if (!pruned) return [...content];
   return content.map((b, i) => {
     const tokens = pruned.get(i);
-    return tokens !== undefined && b.type === "tool_result" ? { ...b, text: prunedOutputText(tokens) } : b;
+    if (tokens === undefined || b.type !== "tool_result") return b;
+    // The marker replaces the whole result: a cut's note no longer applies to it.
+    const { shownChars: _shown, originalChars: _original, ...rest } = b as B & ToolResultBlock;
+    return { ...rest, text: prunedOutputText(tokens) } as B;
   });
 }

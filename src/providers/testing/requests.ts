@@ -4,7 +4,7 @@
  */
 import type { LlmContext } from "../../core/session/context";
 import type { ApiKind } from "../../core/session/entries";
-import type { ProviderConfig, StreamEvent, StreamRequest } from "../types";
+import type { ProviderConfig, StreamEvent, StreamRequest, ToolStreamEvent } from "../types";
 
 export function testProvider(api: ApiKind, patch: Partial<ProviderConfig> = {}): ProviderConfig {
   return api === "anthropic-messages"
@@ -51,11 +51,11 @@ export function testRequest(api: ApiKind, patch: Partial<StreamRequest> = {}): S
  * Drains a stream, snapshotting each event (adapters mutate the partial in place).
  * `onEvent` runs before the next event is pulled (e.g. to abort after the first delta).
  */
-export async function collect(
-  events: AsyncIterable<StreamEvent>,
-  onEvent?: (e: StreamEvent) => void,
-): Promise<StreamEvent[]> {
-  const out: StreamEvent[] = [];
+export async function collect<E extends StreamEvent | ToolStreamEvent = StreamEvent>(
+  events: AsyncIterable<E>,
+  onEvent?: (e: E) => void,
+): Promise<E[]> {
+  const out: E[] = [];
   for await (const e of events) {
     const snap = structuredClone(e);
     out.push(snap);
@@ -64,12 +64,12 @@ export async function collect(
   return out;
 }
 
-export function types(events: StreamEvent[]): string[] {
+export function types(events: ReadonlyArray<StreamEvent | ToolStreamEvent>): string[] {
   return events.map((e) => e.type);
 }
 
 /** The last event, which the contract says is the only `done` or `error`. */
-export function last(events: StreamEvent[]): StreamEvent {
+export function last<E extends StreamEvent | ToolStreamEvent>(events: E[]): E {
   const e = events.at(-1);
   if (!e) throw new Error("no events");
   return e;

@@ -36,6 +36,7 @@ import {
   type ImageBlock,
   type MessageEntry,
 } from "../../session/entries";
+import { serverToolText, toolResultModelText } from "../../session/entry-text";
 import type { EntryId } from "../../session/ids";
 import { planContext } from "../../session/plan-context";
 import { buildTreeIndex, childrenOf, pathToRoot, type TreeIndex } from "../../session/tree";
@@ -50,6 +51,8 @@ import {
   MODEL_CHANGE_NOTE,
   PI_IMAGE_OMITTED,
   PI_SESSION_VERSION,
+  type TextBlockGrove,
+  type ToolResultGrove,
 } from "./format";
 import { piIdOfGrove } from "./ids";
 import { summaryWithKeptTurns } from "./kept-turns";
@@ -119,8 +122,13 @@ function piImage(b: ImageBlock, ctx: PiLineContext): Json {
 /** A block of a user-side message (tool blocks as build-context writes them; no reasoning). */
 function asPiText(b: Block, ctx: PiLineContext): Json | null {
   switch (b.type) {
-    case "text":
-      return { type: "text", text: b.text };
+    case "text": {
+      const grove: TextBlockGrove | null = b.citations ? { citations: b.citations } : null;
+      return { type: "text", text: b.text, ...(grove ? { grove } : {}) };
+    }
+    case "server_tool":
+      // pi has no such block: its text is what pi's model reads; Grove's block rides along.
+      return { type: "text", text: serverToolText(b), grove: { serverTool: b } satisfies TextBlockGrove };
     case "image":
       return piImage(b, ctx);
     case "document":
@@ -130,7 +138,7 @@ function asPiText(b: Block, ctx: PiLineContext): Json | null {
     case "tool_call":
       return { type: "text", text: toolCallText(b.name, b.args) };
     case "tool_result":
-      return { type: "text", text: toolResultText(b.text, b.toolName, b.isError) };
+      return { type: "text", text: toolResultText(toolResultModelText(b), b.toolName, b.isError) };
     case "thinking": // reasoning outside an assistant reply has no place in pi
     case "reasoning":
       return null;
@@ -210,18 +218,32 @@ function piMessageOf(e: MessageEntry, ctx: PiLineContext): Json {
       const result = e.content.find((b) => b.type === "tool_result");
       // An empty result text beside images (a read image file) is not written: pi had only the images.
       const onlyImages = result?.text === "" && e.content.some((b) => b.type === "image");
+      // A result cut for the model is written as the model is sent it; the whole text rides in `grove`.
+      const cut = result !== undefined && (result.shownChars !== undefined || result.originalChars !== undefined);
       const content = e.content
         .map((b) =>
-          b.type === "tool_result" ? (onlyImages ? null : { type: "text", text: b.text }) : asPiText(b, ctx),
+          b.type === "tool_result"
+            ? onlyImages
+              ? null
+              : { type: "text", text: cut ? toolResultModelText(b) : b.text }
+            : asPiText(b, ctx),
         )
         .filter((b): b is Json => b !== null);
       if (!result) return { role: "user", content, timestamp };
+      const grove: ToolResultGrove | null = cut
+        ? {
+            text: result.text,
+            ...(result.shownChars !== undefined ? { shownChars: result.shownChars } : {}),
+            ...(result.originalChars !== undefined ? { originalChars: result.originalChars } : {}),
+          }
+        : null;
       return {
         role: "toolResult",
         toolCallId: result.callId,
         toolName: result.toolName ?? "",
         content,
         isError: result.isError,
+        ...(grove ? { grove } : {}),
         timestamp,
       };
     }

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { nativeCompactionFields } from "../native-compaction-schema";
+import { citationSchema, serverToolBlockSchema, toolResultTruncationFields } from "../tool-block-schema";
 
 /** pi's current format version: what imports are migrated to and what export writes. */
 export const PI_SESSION_VERSION = 3;
@@ -113,6 +114,18 @@ const branchSummaryGrove = z.looseObject({
   fromId: z.string().optional(),
 });
 const sessionInfoGrove = z.looseObject({ titleSource: z.enum(["auto", "user"]).optional() });
+/**
+ * On a text block: the citations of Grove's text, or the server tool block the text stands for (pi has
+ * no such block: its text is what pi's model reads, Grove's own block comes back from here).
+ */
+export const textBlockGrove = z.object({
+  citations: z.array(citationSchema).optional(),
+  serverTool: serverToolBlockSchema.optional(),
+});
+/** On a toolResult message cut for the model: the whole text (the content is what the model is sent). */
+export const toolResultGrove = z.object({ text: z.string(), ...toolResultTruncationFields });
+export type TextBlockGrove = z.input<typeof textBlockGrove>;
+export type ToolResultGrove = z.input<typeof toolResultGrove>;
 /** What export writes in a compaction's `grove` field. */
 export type CompactionGrove = z.input<typeof compactionGrove>;
 /** What export writes in a branch summary's `grove` field. */

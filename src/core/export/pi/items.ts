@@ -41,7 +41,9 @@ import {
   type PiBlock,
   type Result,
   sessionInfoLine,
+  textBlockGrove,
   thinkingLevelLine,
+  toolResultGrove,
   toolResultSchema,
   userSchema,
 } from "./format";
@@ -124,7 +126,7 @@ function blocksOf(blocks: readonly PiBlock[], images: ImageSink, api?: ApiKind, 
   return blocks.map((b): Block => {
     switch (b.type) {
       case "text":
-        return { type: "text", text: b.text };
+        return textOf(b);
       case "image":
         return imageOf(b, images);
       case "thinking": {
@@ -144,6 +146,14 @@ function blocksOf(blocks: readonly PiBlock[], images: ImageSink, api?: ApiKind, 
         return assertNever(b, "pi block");
     }
   });
+}
+
+/** A text block, or what Grove's `grove` field on it says it stands for (citations, a server tool). */
+function textOf(b: Extract<PiBlock, { type: "text" }>): Block {
+  const grove = b.grove === undefined ? null : textBlockGrove.safeParse(b.grove);
+  if (grove?.success && grove.data.serverTool) return grove.data.serverTool;
+  if (grove?.success && grove.data.citations) return { type: "text", text: b.text, citations: grove.data.citations };
+  return { type: "text", text: b.text };
 }
 
 /** A tool result's text blocks as one text; other blocks as visible notes (images are kept apart). */
@@ -239,12 +249,17 @@ function messageItem(r: PiRecord, images: ImageSink): Result<Item> {
       const m = parseLine(toolResultSchema, message, r, what);
       if (!m.ok) return m;
       const { toolCallId, toolName, content, isError } = m.value;
+      // A result Grove cut for the model: the whole text and the cut come back from `grove`.
+      const grove = m.value.grove === undefined ? null : toolResultGrove.safeParse(m.value.grove);
+      const cut = grove?.success ? grove.data : null;
       const block: Block = {
         type: "tool_result",
         callId: toolCallId,
         ...(toolName ? { toolName } : {}),
-        text: plainText(content),
+        text: cut ? cut.text : plainText(content),
         isError: isError === true,
+        ...(cut?.shownChars !== undefined ? { shownChars: cut.shownChars } : {}),
+        ...(cut?.originalChars !== undefined ? { originalChars: cut.originalChars } : {}),
       };
       // Images a tool returned (a read image file) follow the result as image blocks.
       const pictures = content.flatMap((b) => (b.type === "image" ? [imageOf(b, images)] : []));
