@@ -7,7 +7,7 @@ import { create } from "zustand";
 import type { EntryId, SessionId } from "../core/session/ids";
 import type { AssistantPartial } from "../providers/types";
 import type { MaintenanceOp } from "./maintenance/operation";
-import { DEFAULT_SETTINGS, type Settings } from "./settings-model";
+import { DEFAULT_SETTINGS, type Settings } from "./settings/settings-model";
 
 // ---- settings (hydrated from the settings table, kept live across tabs) -----------------------
 

@@ -1,11 +1,11 @@
 /**
  * The "Handoff" dialog's own state: which session it is for, the phase, the draft being edited and
- * the last problem. The work is `startHandoff` / `createHandoffSession` (state/actions/handoff.ts),
+ * the last problem. The work is `startHandoff` / `createHandoffSession` (state/maintenance/handoff.ts),
  * whose progress the dialog reads from `useMaintenanceStore`.
  */
 import { create } from "zustand";
 import type { EntryId, SessionId } from "../../core/session/ids";
-import { cancelMaintenance, createHandoffSession, startHandoff } from "../actions/lazy";
+import { cancelMaintenance, createHandoffSession, startHandoff } from "../app/lazy";
 
 export type HandoffProblem = { title: string; body: string; error: boolean; retry: boolean };
 

@@ -6,7 +6,7 @@ import { getEntries } from "../../db/entries";
 import { createSession, getSession } from "../../db/sessions";
 import { assistantMessage, freshDatabase, makeSession, userMessage } from "../../db/testing/database";
 import { scriptedWorker } from "../../worker/testing/streams";
-import { DEFAULT_SETTINGS } from "../settings-model";
+import { DEFAULT_SETTINGS } from "../settings/settings-model";
 import { resetStores, useMaintenanceStore, useSettingsStore, useUiStore } from "../stores";
 import { abortMaintenance } from "./lock";
 import type { MaintenanceOp } from "./operation";

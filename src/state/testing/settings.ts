@@ -1,5 +1,5 @@
 /** Test support: settings stores for tests (keys for every provider; a provider that answers at once). */
-import { DEFAULT_SETTINGS, type Settings } from "../settings-model";
+import { DEFAULT_SETTINGS, type Settings } from "../settings/settings-model";
 import { useSettingsStore } from "../stores";
 
 /** Loads the default settings with a key for every provider, then `patch` on top. */

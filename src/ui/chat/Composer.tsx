@@ -1,16 +1,16 @@
 import { useEffect, useRef, useState } from "react";
 import type { Session } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
-import { sendMessage } from "../../state/actions/chat";
+import { preloadReplyCode } from "../../state/app/lazy";
 import {
   clearComposerDraft,
   composerDraftChanged,
   flushAllComposerDrafts,
   flushComposerDraft,
   loadComposerDraft,
-} from "../../state/actions/composer-drafts";
-import { preloadReplyCode } from "../../state/actions/lazy";
-import { stopReply } from "../../state/actions/reply-lane";
+} from "../../state/composer/composer-drafts";
+import { stopReply } from "../../state/reply/reply-lane";
+import { sendMessage } from "../../state/send/send";
 import { useMaintenanceStore, useStreamStore, useUiStore } from "../../state/stores";
 import { AttachButton, filesOf } from "./AttachButton";
 import { AttachmentTray } from "./AttachmentTray";

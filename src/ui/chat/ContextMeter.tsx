@@ -12,11 +12,11 @@ import {
   type MeterSource,
 } from "../../core/tokens/meter-reading";
 import { resolveModel } from "../../core/tokens/models";
-import { type ChatTarget, chatTarget, isTargetError } from "../../state/actions/chat-target";
-import { countable, METER_COUNT_WAIT_MS } from "../../state/actions/exact-count";
-import { keepReading, keptReading, meterKeyFor, sourceOf } from "../../state/actions/meter-readings";
+import { countable, METER_COUNT_WAIT_MS } from "../../state/context/exact-count";
+import { keepReading, keptReading, meterKeyFor, sourceOf } from "../../state/context/meter-readings";
 import { openCompactDialog } from "../../state/dialogs/compact-dialog";
-import { findProvider } from "../../state/settings-model";
+import { type ChatTarget, chatTarget, isTargetError } from "../../state/models/chat-target";
+import { findProvider } from "../../state/settings/settings-model";
 import { useMaintenanceStore, useSettingsStore, useStreamStore } from "../../state/stores";
 import type { SessionView } from "../hooks";
 import { formatTokens } from "./maintenance-text";
@@ -50,7 +50,7 @@ function useMeterReading(
     const timer = setTimeout(() => {
       // The measuring code (worker client, exact counter) is fetched on the first measure, after
       // the debounce: the estimate above needs none of it, and it stays out of the entry chunk.
-      import("../../state/actions/measure")
+      import("../../state/context/measure")
         .then(({ measureContext }) => measureContext(path, target, METER_COUNT_WAIT_MS))
         .then((m) => {
           if (!live) return;

@@ -1,6 +1,6 @@
 import type { SessionId } from "../../core/session/ids";
-import { cancelMaintenance } from "../../state/actions/lazy";
-import { discardQueued, sendUnsent } from "../../state/actions/queued-message";
+import { cancelMaintenance } from "../../state/app/lazy";
+import { discardQueued, sendUnsent } from "../../state/send/queued-message";
 import { type MaintenanceKind, useMaintenanceStore, useStreamStore, useUiStore } from "../../state/stores";
 import { automaticReasonText, progressText } from "./maintenance-text";
 
@@ -40,7 +40,7 @@ export function MaintenanceBar({ sessionId }: { sessionId: SessionId | null }) {
     sessionId && s.op && s.op.sessionId === sessionId && s.op.automatic ? s.op : null,
   );
   const queued = useMaintenanceStore((s) => (sessionId ? s.queued[sessionId] : undefined));
-  // A message sent while a reply runs waits for it (chat.ts), then goes out as its child.
+  // A message sent while a reply runs waits for it (state/send/send.ts), then goes out as its child.
   const replying = useStreamStore((s) => (sessionId ? sessionId in s.replies : false));
   if (!sessionId || (!op && !queued)) return null;
   const lastLine = op?.text.trim().split("\n").filter(Boolean).at(-1) ?? "";

@@ -1,8 +1,8 @@
 import type { MessageEntry, StopReason } from "../../core/session/entries";
-import { regenerate } from "../../state/actions/chat";
-import { branchFromHere } from "../../state/actions/lazy";
+import { branchFromHere } from "../../state/app/lazy";
 import { openCompactDialog } from "../../state/dialogs/compact-dialog";
 import { openSwitchDialog } from "../../state/dialogs/switch-dialog";
+import { regenerate } from "../../state/send/send";
 import { useUiStore } from "../../state/stores";
 import { MoreIcon } from "../common/icons";
 import { MenuAction, MenuButton } from "../common/Menu";

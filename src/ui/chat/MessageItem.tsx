@@ -5,11 +5,11 @@ import { messageText } from "../../core/session/entries";
 import type { EntryId } from "../../core/session/ids";
 import { joinContinuation } from "../../core/session/plan-context";
 import { siblingsOf } from "../../core/session/tree";
+import { describeFailure } from "../../state/app/describe-failure";
+import { showVersion } from "../../state/app/lazy";
+import { takeReturnedEdit, usePendingSendStore } from "../../state/send/pending-send";
 // Not the lazy stand-ins: these show their result in the frame after the click (the chat module is in the entry chunk).
-import { continueReply, editMessage, regenerate } from "../../state/actions/chat";
-import { describeFailure } from "../../state/actions/describe-failure";
-import { showVersion } from "../../state/actions/lazy";
-import { takeReturnedEdit, usePendingSendStore } from "../../state/pending-send";
+import { continueReply, editMessage, regenerate } from "../../state/send/send";
 import { useMaintenanceStore, useStreamStore, useUiStore } from "../../state/stores";
 import type { SessionView } from "../hooks";
 import { Markdown } from "../markdown/LazyMarkdown";

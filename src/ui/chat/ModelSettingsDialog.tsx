@@ -3,8 +3,8 @@ import type { AnthropicEffort, ChatParams, OpenAIEffort, ThinkingSetting } from 
 import type { Session } from "../../core/session/entries";
 import { resolveModel } from "../../core/tokens/models";
 import { temperatureApplies } from "../../providers/temperature";
-import { deleteParamsPreset, saveParamsPreset, setChatParams, useNewChatDraft } from "../../state/actions/chat-setup";
-import { findProvider, thinkingFor } from "../../state/settings-model";
+import { deleteParamsPreset, saveParamsPreset, setChatParams, useNewChatDraft } from "../../state/sessions/chat-setup";
+import { findProvider, thinkingFor } from "../../state/settings/settings-model";
 import { useSettingsStore } from "../../state/stores";
 import { Dialog } from "../common/Dialog";
 import { DeprecationNote } from "./DeprecationNote";

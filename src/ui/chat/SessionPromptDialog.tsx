@@ -1,6 +1,6 @@
 import { useState } from "react";
 import type { Session } from "../../core/session/entries";
-import { deletePromptPreset, savePromptPreset, setChatPrompt, useNewChatDraft } from "../../state/actions/chat-setup";
+import { deletePromptPreset, savePromptPreset, setChatPrompt, useNewChatDraft } from "../../state/sessions/chat-setup";
 import { useSettingsStore } from "../../state/stores";
 import { Dialog } from "../common/Dialog";
 import { PresetPicker, PresetSaveRow } from "./PresetList";

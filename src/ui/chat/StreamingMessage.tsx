@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import type { SessionId } from "../../core/session/ids";
-import { saveUnsaved } from "../../state/actions/lazy";
+import { saveUnsaved } from "../../state/app/lazy";
 import { useStreamStore } from "../../state/stores";
 import { Markdown } from "../markdown/LazyMarkdown";
 import { ThinkingView } from "./ThinkingView";

@@ -4,7 +4,7 @@ import { settingChangeText } from "../../core/session/agent-entries";
 import type { BranchSummaryEntry, Entry, HandoffEntry } from "../../core/session/entries";
 import { messageText } from "../../core/session/entries";
 import { contextNoteText } from "../../core/session/entry-text";
-import { returnToBranch } from "../../state/actions/lazy";
+import { returnToBranch } from "../../state/app/lazy";
 import type { SessionView } from "../hooks";
 import { Markdown } from "../markdown/LazyMarkdown";
 import { FileOpsList } from "./FileOpsList";

@@ -1,6 +1,6 @@
 import { useState } from "react";
-import type { SwitchChoice } from "../../state/actions/switch-branch";
 import { closeSwitchDialog, runSwitchDialog, useSwitchDialog } from "../../state/dialogs/switch-dialog";
+import type { SwitchChoice } from "../../state/maintenance/switch-branch";
 import { useMaintenanceStore } from "../../state/stores";
 import { Dialog } from "../common/Dialog";
 import { ProgressBlock } from "../common/ProgressBlock";

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import type { CompactionEntry } from "../../core/session/entries";
-import { undoCompactionFromCard } from "../../state/actions/undo-compaction";
+import { undoCompactionFromCard } from "../../state/maintenance/undo-compaction";
 import { useMaintenanceStore, useStreamStore } from "../../state/stores";
 
 /**

@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 import type { Session } from "../../core/session/entries";
-import { replyApi } from "../../state/actions/chat-target";
-import { preloadApi } from "../../state/actions/lazy";
+import { preloadApi } from "../../state/app/lazy";
+import { replyApi } from "../../state/models/chat-target";
 import { useSettingsStore } from "../../state/stores";
 
 /** At the latest this long (ms) after the chat shows, idle or not. */

@@ -2,7 +2,7 @@
 import { cleanup, render, screen } from "@testing-library/react";
 import { lazy } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { CHUNK_LOAD_FAILED, loadChunk } from "../../state/actions/chunk-load";
+import { CHUNK_LOAD_FAILED, loadChunk } from "../../state/app/chunk-load";
 import { resetStores, useUiStore } from "../../state/stores";
 import { LazyPart } from "./LazyPart";
 

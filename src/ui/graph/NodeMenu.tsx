@@ -1,7 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { GraphNode } from "../../core/graph/model";
 import type { SessionId } from "../../core/session/ids";
-import { LABEL_MAX_CHARS, labelEntry } from "../../state/actions/labels";
+import { LABEL_MAX_CHARS, labelEntry } from "../../state/sessions/labels";
 import { useMaintenanceStore, useStreamStore } from "../../state/stores";
 import { moveMenuFocus } from "../common/menu-keys";
 import {

@@ -1,7 +1,7 @@
 import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from "react";
-import { chooseModel, newChat } from "../../state/actions/sessions";
 import { openCompactDialog } from "../../state/dialogs/compact-dialog";
 import { openHandoffDialog } from "../../state/dialogs/handoff-dialog";
+import { chooseModel, newChat } from "../../state/sessions/sessions";
 import { useMaintenanceStore, useSettingsStore, useStreamStore, useUiStore } from "../../state/stores";
 import { encode, modelIdsFor, useListedModels } from "../chat/ModelPicker";
 import { CHAT_SEARCH_ID } from "../dom-ids";

@@ -1,5 +1,5 @@
 import { lazy, useEffect, useState } from "react";
-import { newChat } from "../../state/actions/sessions";
+import { newChat } from "../../state/sessions/sessions";
 import { useUiStore } from "../../state/stores";
 import { LazyPart } from "../common/LazyPart";
 import type { SessionView } from "../hooks";

@@ -1,6 +1,6 @@
 import { useId } from "react";
-import { saveSettings } from "../../state/actions/settings";
-import type { AutoStrategy, SwitchSummaryDefault } from "../../state/settings-model";
+import { saveSettings } from "../../state/settings/settings-actions";
+import type { AutoStrategy, SwitchSummaryDefault } from "../../state/settings/settings-model";
 import { useSettingsStore } from "../../state/stores";
 import { SettingsSection } from "./SettingsSection";
 

@@ -6,7 +6,7 @@ import {
   thresholdFor,
 } from "../../core/compaction/settings";
 import { resolveModel } from "../../core/tokens/models";
-import { saveSettings } from "../../state/actions/settings";
+import { saveSettings } from "../../state/settings/settings-actions";
 import { useSettingsStore } from "../../state/stores";
 import { decode, encode, modelIdsFor, useListedModels } from "../chat/ModelPicker";
 import { CommitField } from "./CommitField";

@@ -1,5 +1,5 @@
 import type { CompactionSettings } from "../../core/compaction/settings";
-import { saveSettings } from "../../state/actions/settings";
+import { saveSettings } from "../../state/settings/settings-actions";
 import { useSettingsStore } from "../../state/stores";
 import { CommitField } from "./CommitField";
 

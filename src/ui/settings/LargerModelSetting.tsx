@@ -1,6 +1,6 @@
 import { useId } from "react";
 import type { ModelRef } from "../../core/session/entries";
-import { saveSettings } from "../../state/actions/settings";
+import { saveSettings } from "../../state/settings/settings-actions";
 import { useSettingsStore } from "../../state/stores";
 import { decode, encode, modelIdsFor } from "../chat/ModelPicker";
 

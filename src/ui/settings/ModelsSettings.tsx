@@ -1,6 +1,6 @@
 import { resolveModel } from "../../core/tokens/models";
 import type { AnthropicEffort, ThinkingSetting } from "../../providers/types";
-import { saveSettings } from "../../state/actions/settings";
+import { saveSettings } from "../../state/settings/settings-actions";
 import { useSettingsStore } from "../../state/stores";
 import { DeprecationNote } from "../chat/DeprecationNote";
 import { CommitField } from "./CommitField";

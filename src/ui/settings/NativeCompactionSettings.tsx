@@ -1,7 +1,7 @@
 import { useId } from "react";
 import { nativeMethodOfApi } from "../../core/compaction/native-method";
 import type { CompactionMethodSetting, CompactionSettings } from "../../core/compaction/settings";
-import { saveSettings } from "../../state/actions/settings";
+import { saveSettings } from "../../state/settings/settings-actions";
 import { useSettingsStore } from "../../state/stores";
 import "./native-compaction.css";
 

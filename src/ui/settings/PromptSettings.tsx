@@ -9,7 +9,7 @@ import {
   withPromptReset,
   withPromptText,
 } from "../../core/prompt-overrides";
-import { saveSettings } from "../../state/actions/settings";
+import { saveSettings } from "../../state/settings/settings-actions";
 import { useSettingsStore } from "../../state/stores";
 
 /** Placeholders without which a prompt would drop what it exists for (the conversation, the summary). */

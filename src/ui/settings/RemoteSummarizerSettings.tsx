@@ -1,6 +1,6 @@
 import { plainHttpOrigin } from "../../providers/endpoint";
 import { remoteSummarizerUrlProblem } from "../../providers/remote-summarizer";
-import { saveSettings } from "../../state/actions/settings";
+import { saveSettings } from "../../state/settings/settings-actions";
 import { useSettingsStore } from "../../state/stores";
 import { CommitField } from "./CommitField";
 

@@ -1,0 +1,275 @@
+/**
+ * A reply and the maintenance around it (DESIGN §4.6): preflight before a send that would not fit,
+ * overflow recovery (compact, then retry that request once), output-length recovery (compact when
+ * near the limit; the UI offers Continue), threshold compaction after a reply, Claude calibration
+ * from reported usage.
+ * Every automatic path obeys "disabled" and the per-session pause; none of them ever loops.
+ * When the context is full (overflow, length, threshold, preflight), the chat first moves to its
+ * model's larger sibling if one is set and the context fits it (context promotion,
+ * maintenance/promotion.ts), and compacts only otherwise: one decision, `makeRoom`.
+ */
+import type { CompactionReason, Entry, MessageEntry, ModelRef, Session } from "../../core/session/entries";
+import type { EntryId, SessionId } from "../../core/session/ids";
+import { withCalibrationSample } from "../../core/tokens/claude-estimate";
+import { getSessionPath, moveLeaf } from "../../db/entries";
+import { setSetting } from "../../db/settings";
+import { getWorker } from "../../worker/client";
+import { fitsWithoutCounting, likelyOver } from "../context/fits";
+import { type Measured, measureContext } from "../context/measure";
+import { type ChatTarget, chatTarget, isTargetError, thresholdOf } from "../models/chat-target";
+import { isReplying, type ReplyDeps, type ReplyResult, runReply } from "../reply/reply";
+import { knownPath, rememberPath } from "../send/known-paths";
+import { useMaintenanceStore, useSettingsStore } from "../stores";
+import { type CompactOptions, type CompactResult, compactSession } from "./compact";
+import { autoHandoff } from "./handoff";
+import { touchIdle } from "./idle-compaction";
+import { beginMaintenance, endMaintenance, setMaintenanceProgress } from "./lock";
+import { promoteIfPossible } from "./promotion";
+import { type MaintenanceDeps, maintenanceDeps } from "./runner";
+
+export type ReplyOptions = {
+  /** The reply continues a partial cut off by the output limit (Continue). */
+  continues?: EntryId;
+  /** Check that the request fits the window first, compacting if it does not. */
+  preflight?: boolean;
+  /** The session and the path to `parentId`, when the caller has them (the send just wrote it). */
+  read?: { session: Session; path: readonly Entry[] };
+  /** Retry of a reply that failed before any content (see runReply). */
+  retryOf?: MessageEntry;
+};
+
+/**
+ * What the automatic triggers run with (tests inject fakes): the replies' stream and clock, the
+ * maintenance runner's clock, worker and db, and the context measure; default the real ones.
+ */
+export type MaintainDeps = {
+  reply?: ReplyDeps;
+  maintenance?: Partial<MaintenanceDeps>;
+  measure?: (path: readonly Entry[], target: ChatTarget) => Promise<Measured>;
+};
+
+/** The compaction the triggers run, with the injected maintenance dependencies. */
+const compactWith =
+  (deps: MaintainDeps) =>
+  (sessionId: SessionId, opts: CompactOptions): Promise<CompactResult> =>
+    compactSession(sessionId, opts, maintenanceDeps(deps.maintenance));
+
+/** Automatic maintenance may run for this session: enabled in Settings and not paused. */
+function autoAllowed(sessionId: SessionId): boolean {
+  return useSettingsStore.getState().settings.compaction.enabled && !useMaintenanceStore.getState().paused[sessionId];
+}
+
+/** The session and the path to `leafId`, walked up from it (never the whole tree). */
+async function readPath(
+  sessionId: SessionId,
+  leafId: EntryId,
+): Promise<{ session: Session; path: Entry[] } | undefined> {
+  return getSessionPath(sessionId, leafId, knownPath);
+}
+
+/**
+ * Replies to `parentId` and runs the maintenance the reply calls for. Resolves when all of it is
+ * done (the reply written, any compaction appended, a retried request answered).
+ */
+export async function replyAndMaintain(
+  sessionId: SessionId,
+  parentId: EntryId,
+  opts: ReplyOptions = {},
+  deps: MaintainDeps = {},
+): Promise<void> {
+  try {
+    await replyAndMaintainOnce(sessionId, parentId, opts, deps);
+  } finally {
+    // Idle compaction (off by default) counts its idle time from the end of the last reply.
+    touchIdle(sessionId);
+  }
+}
+
+async function replyAndMaintainOnce(
+  sessionId: SessionId,
+  parentId: EntryId,
+  opts: ReplyOptions,
+  deps: MaintainDeps,
+): Promise<void> {
+  // One read of the path for the whole step: the preflight, the request and the threshold check
+  // after the reply all use it (a compaction or the reply extends it in memory).
+  let read = opts.read ?? (await readPath(sessionId, parentId));
+  let parent = parentId;
+  if (read && opts.preflight && autoAllowed(sessionId)) {
+    const room = await preflight(sessionId, read.session, read.path, deps);
+    if (room?.kind === "promoted") {
+      read = { session: { ...read.session, model: room.to }, path: read.path };
+    } else if (room?.kind === "done") {
+      parent = room.entry.id;
+      read = { session: read.session, path: [...read.path, room.entry] };
+    }
+  }
+
+  const result = await runReply(
+    sessionId,
+    parent,
+    { continues: opts.continues, read, retryOf: opts.retryOf },
+    deps.reply,
+  );
+  if (!result?.target) return;
+  void learnCalibration(result);
+
+  const { entry, target } = result;
+  // Kept on screen, not yet saved (disk full): no maintenance until it is in the tree.
+  if (isReplying(sessionId)) return;
+  const pathWithReply = [...(read?.path ?? []), entry];
+  // The next send from this reply reads no entry at all.
+  rememberPath(pathWithReply);
+  if (entry.status === "error" && entry.error?.kind === "context_overflow") {
+    if (autoAllowed(sessionId)) await recoverFromOverflow(sessionId, entry, read, deps);
+  } else if (entry.status === "complete" || entry.status === "stopped") {
+    const reason = entry.stopReason === "length" ? "length" : "threshold";
+    if (autoAllowed(sessionId) && (await overThreshold(pathWithReply, target, deps))) {
+      const session = read?.session;
+      // Promotion first; the "handoff" strategy replaces threshold compaction only (never overflow or length recovery).
+      if (session && (await promote(session, pathWithReply, reason, deps))) return;
+      if (reason === "threshold" && useSettingsStore.getState().settings.autoStrategy === "handoff") {
+        await autoHandoff(sessionId, { ...deps.maintenance, compact: compactWith(deps) });
+      } else {
+        await compactWith(deps)(sessionId, { reason });
+      }
+    }
+  }
+}
+
+/** Context promotion (maintenance/promotion.ts): the new model, or null when the chat must compact. */
+function promote(
+  session: Session,
+  path: readonly Entry[],
+  reason: CompactionReason,
+  deps: MaintainDeps,
+): Promise<ModelRef | null> {
+  const measure = (p: readonly Entry[], t: ChatTarget) => countOrZero(p, t, deps);
+  return promoteIfPossible(session, path, reason, measure, deps.maintenance?.now ?? Date.now);
+}
+
+/** The context is full: promote to a larger sibling first, compact only when that is not possible. */
+async function makeRoom(
+  sessionId: SessionId,
+  session: Session,
+  path: readonly Entry[],
+  reason: CompactionReason,
+  deps: MaintainDeps,
+  held: AbortController | null = null,
+): Promise<{ kind: "promoted"; to: ModelRef } | CompactResult> {
+  const to = await promote(session, path, reason, deps);
+  if (to) return { kind: "promoted", to };
+  return compactWith(deps)(sessionId, held ? { reason, held } : { reason });
+}
+
+async function overThreshold(path: readonly Entry[], target: ChatTarget, deps: MaintainDeps): Promise<boolean> {
+  const threshold = thresholdOf(target, useSettingsStore.getState().settings.compaction);
+  // Far below the threshold by an upper bound: no need to ship the path to the worker to count it.
+  if (fitsWithoutCounting(path, target, threshold)) return false;
+  const tokens = await countOrZero(path, target, deps);
+  return tokens > thresholdOf(target, useSettingsStore.getState().settings.compaction);
+}
+
+/**
+ * The context's tokens, or 0 when they cannot be counted (worker gone, tokenizer not loaded): a
+ * failed count must not leave a message unanswered or break the reply's end; the next step counts
+ * again, and the provider's own "too long" still triggers overflow recovery.
+ */
+function countOrZero(path: readonly Entry[], target: ChatTarget, deps: MaintainDeps): Promise<number> {
+  return (deps.measure ?? measureContext)(path, target).then(
+    (m) => m.tokens,
+    () => 0,
+  );
+}
+
+/**
+ * Before a send whose context plus max output would not fit the window: compact first. Returns the
+ * compaction entry (the new parent of the reply), or null when none was needed or made.
+ */
+async function preflight(
+  sessionId: SessionId,
+  session: Session,
+  path: readonly Entry[],
+  deps: MaintainDeps,
+): Promise<{ kind: "promoted"; to: ModelRef } | CompactResult | null> {
+  const target = chatTarget(session, useSettingsStore.getState().settings);
+  if (isTargetError(target)) return null;
+  const room = target.model.info.contextWindow - target.model.info.maxOutput;
+  // Fits by an upper bound: the send goes out without waiting for the worker's count.
+  if (fitsWithoutCounting(path, target, room)) return null;
+  // Far over by an estimate: the compaction's bar shows now, not after the count (on a fresh tab
+  // the worker starts and loads its tokenizer first: seconds on a big chat).
+  const held = likelyOver(path, target, room) ? holdForCount(sessionId, "preflight", deps) : null;
+  try {
+    const tokens = await countOrZero(path, target, deps);
+    if (held?.signal.aborted) return { kind: "cancelled" };
+    if (tokens <= room) return null;
+    return await makeRoom(sessionId, session, path, "preflight", deps, held);
+  } finally {
+    // Released by the compaction that ran under it; here when none did (it fit, a promotion, Cancel).
+    if (held) endMaintenance(held);
+  }
+}
+
+/**
+ * Takes the maintenance lock for an automatic compaction before the count that decides it, so its
+ * bar ("Counting the context's tokens…", Cancel) is up at once. Null when another operation holds it.
+ */
+function holdForCount(sessionId: SessionId, reason: CompactionReason, deps: MaintainDeps): AbortController | null {
+  const ac = beginMaintenance(sessionId, { kind: "compaction", reason }, (deps.maintenance?.now ?? Date.now)());
+  if (ac) setMaintenanceProgress(ac, { phase: "counting" });
+  return ac;
+}
+
+/**
+ * The provider said the request was too long: move to a larger sibling or compact, then retry that
+ * request once.
+ */
+async function recoverFromOverflow(
+  sessionId: SessionId,
+  failed: MessageEntry,
+  read: { session: Session; path: readonly Entry[] } | undefined,
+  deps: MaintainDeps,
+): Promise<void> {
+  // The compaction summarizes the path up to the question; the failed reply stays as a version.
+  const question = failed.parentId;
+  if (!question) return;
+  await moveLeaf(sessionId, question);
+  const to = read ? await promote(read.session, read.path, "overflow", deps) : null;
+  if (to && read) {
+    // Once, as after a compaction: the same request, to the larger model.
+    await runReply(
+      sessionId,
+      question,
+      { read: { session: { ...read.session, model: to }, path: read.path } },
+      deps.reply,
+    );
+    return;
+  }
+  const result: CompactResult = await compactWith(deps)(sessionId, { reason: "overflow" });
+  if (result.kind !== "done") {
+    if (result.kind !== "failed") await moveLeaf(sessionId, failed.id).catch(() => {});
+    return;
+  }
+  // Once: a retried request that overflows again is an error the user sees, never another round.
+  await runReply(sessionId, result.entry.id, {}, deps.reply);
+}
+
+/** Learn the Claude estimate's calibration from the usage the provider reported for the request. */
+async function learnCalibration(result: ReplyResult): Promise<void> {
+  const { entry, target, context } = result;
+  if (!target?.calibration || !context || !entry.usage?.input) return;
+  try {
+    const localCount = await getWorker().countContext(context, target.model.info.encoding);
+    const settings = useSettingsStore.getState().settings;
+    const calibration = withCalibrationSample(settings.calibration, target.modelId, {
+      reportedInput: entry.usage.input,
+      localCount,
+    });
+    if (calibration === settings.calibration) return;
+    useSettingsStore.setState((s) => ({ settings: { ...s.settings, calibration } }));
+    await setSetting("calibration", calibration);
+  } catch {
+    // Calibration is a refinement: the estimate stays usable without this sample.
+  }
+}
