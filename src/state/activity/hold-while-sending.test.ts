@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { EntryId, SessionId } from "../../core/session/ids";
-import { useMaintenanceStore, useStreamStore } from "../stores";
+import { useStreamStore } from "../reply/stream-store";
 import { holdWhileSending } from "./hold-while-sending";
+import { useHoldStore } from "./holds";
 
 const hold = vi.fn<(held: boolean) => void>();
 
@@ -17,7 +18,7 @@ const reply = (phase: "preparing" | "streaming" | "unsaved") => ({
 });
 
 afterEach(() => {
-  useMaintenanceStore.setState({ busy: {} });
+  useHoldStore.setState({ busy: {} });
   useStreamStore.setState({ replies: {} });
   hold.mockClear();
 });
@@ -27,9 +28,9 @@ const told = (): boolean[] => hold.mock.calls.map(([held]) => held);
 describe("holdWhileSending", () => {
   it("holds background work from the send to the reply's end, once each way", () => {
     const stop = holdWhileSending([hold]);
-    useMaintenanceStore.setState({ busy: { [chat]: 1 } });
+    useHoldStore.setState({ busy: { [chat]: 1 } });
     useStreamStore.setState({ replies: { [chat]: reply("preparing") } });
-    useMaintenanceStore.setState({ busy: {} });
+    useHoldStore.setState({ busy: {} });
     useStreamStore.setState({ replies: { [chat]: reply("streaming") } });
     expect(told()).toEqual([true]);
     useStreamStore.setState({ replies: {} });

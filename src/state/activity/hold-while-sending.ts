@@ -4,11 +4,13 @@
  * thread, the database) with the send, and the first token of a reply in a 20,000-entry chat came
  * twice as late as in a small one.
  */
-import { useMaintenanceStore, useStreamStore } from "../stores";
+
+import { useStreamStore } from "../reply/stream-store";
+import { useHoldStore } from "./holds";
 
 /** A message is being stored or answered in some chat (not a reply kept on screen unsaved). */
 function sending(): boolean {
-  if (Object.keys(useMaintenanceStore.getState().busy).length > 0) return true;
+  if (Object.keys(useHoldStore.getState().busy).length > 0) return true;
   return Object.values(useStreamStore.getState().replies).some((r) => r !== undefined && r.phase !== "unsaved");
 }
 
@@ -21,10 +23,10 @@ export function holdWhileSending(holds: ReadonlyArray<(held: boolean) => void>):
     held = now;
     for (const hold of holds) hold(now);
   };
-  const stopMaintenance = useMaintenanceStore.subscribe(update);
+  const stopHolds = useHoldStore.subscribe(update);
   const stopStream = useStreamStore.subscribe(update);
   return () => {
-    stopMaintenance();
+    stopHolds();
     stopStream();
   };
 }

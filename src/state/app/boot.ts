@@ -19,10 +19,11 @@ import { collectBlobsAfterBoot } from "../data/blob-gc";
 import { holdSearchIndexing, startChatSearch } from "../search/search";
 import { loadQueued, startQueueFlusher } from "../send/queued-message";
 import { settingsFromRows } from "../settings/settings-model";
-import { useSettingsStore, useUiStore } from "../stores";
+import { useSettingsStore } from "../settings/settings-store";
 import { sendQueuedMessage } from "./lazy";
 import { holdOwnerLock, isOwnerAlive } from "./owner";
 import { reportActionError } from "./report-error";
+import { useUiStore } from "./ui-store";
 
 /** How often a page looks for drafts orphaned by other tabs that closed mid-reply. */
 export const DRAFT_SWEEP_MS = 10_000;

@@ -3,7 +3,7 @@
  * cached it, or a tab left open across an update whose old chunks are gone. One sentence says so
  * everywhere, with what to do.
  */
-import { pushNotice } from "../stores";
+import { pushNotice } from "./ui-store";
 
 export const CHUNK_LOAD_FAILED =
   "Part of Grove could not be loaded (it may have been updated). Reload the page to continue.";

@@ -25,6 +25,7 @@ function lazily<M, K extends keyof M>(load: () => Promise<M>, key: K) {
 }
 
 const chat = () => import("../send/send");
+const navigation = () => import("../send/branch-navigation");
 const reply = () => import("../reply/reply");
 const compact = () => import("../maintenance/compact");
 const handoff = () => import("../maintenance/handoff");
@@ -40,7 +41,7 @@ export function preloadActions(): void {
   if (preloadStarted) return;
   preloadStarted = true;
   void (async () => {
-    for (const load of [chat, reply, compact, switchBranch]) {
+    for (const load of [chat, navigation, reply, compact, switchBranch]) {
       await load().catch(() => {});
       await nextTask();
     }
@@ -50,9 +51,9 @@ export function preloadActions(): void {
 export const sendQueuedMessage = lazily(chat, "sendQueuedMessage");
 // Edit, Regenerate and Continue are imported from send/send.ts itself (it is in the entry chunk): they
 // show their result in the frame after the click, which a stand-in's await would put off.
-export const branchFromHere = lazily(chat, "branchFromHere");
-export const returnToLatest = lazily(chat, "returnToLatest");
-export const showVersion = lazily(chat, "showVersion");
+export const branchFromHere = lazily(navigation, "branchFromHere");
+export const returnToLatest = lazily(navigation, "returnToLatest");
+export const showVersion = lazily(navigation, "showVersion");
 export const attachmentProblemAt = lazily(chat, "attachmentProblemAt");
 
 export const saveUnsaved = lazily(reply, "saveUnsaved");

@@ -1,8 +1,8 @@
 /** Turns a thrown action error (db, quota, bug) into a plain notice. Actions catch; UI shows. */
 import type { MessageError } from "../../core/session/entries";
 import { isQuotaError } from "../../db/storage";
-import { pushNotice } from "../stores";
 import { describeFailure } from "./describe-failure";
+import { pushNotice } from "./ui-store";
 
 export function reportActionError(what: string, error: unknown): void {
   if (isQuotaError(error)) {

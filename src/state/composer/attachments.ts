@@ -15,7 +15,7 @@ import { modelInput } from "../../core/tokens/models";
 import { readBlobsBase64, storeBlob } from "../../db/blobs";
 import type { AttachmentData } from "../../providers/attachment-data";
 import { type ChatTarget, chatTarget, isTargetError } from "../models/chat-target";
-import { useSettingsStore } from "../stores";
+import { useSettingsStore } from "../settings/settings-store";
 
 export type AttachOutcome = { kind: "ok"; block: AttachmentBlock } | { kind: "error"; message: string };
 

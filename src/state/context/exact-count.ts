@@ -15,7 +15,7 @@ import type { Entry } from "../../core/session/entries";
 import type { CountTokensFn, CountTokensRequest } from "../../providers/count-tokens";
 import { attachmentDataFor } from "../composer/attachments";
 import { type ChatTarget, requestParams } from "../models/chat-target";
-import { useSettingsStore } from "../stores";
+import { useSettingsStore } from "../settings/settings-store";
 
 /** Requests whose counts are kept (least recently used go first); one per context the meter showed. */
 export const EXACT_COUNT_CACHE_SIZE = 64;

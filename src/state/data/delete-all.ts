@@ -2,7 +2,7 @@
 import { deleteDatabase } from "../../db/delete-all";
 import { reportActionError } from "../app/report-error";
 import { stopReply } from "../reply/reply-lane";
-import { useStreamStore } from "../stores";
+import { useStreamStore } from "../reply/stream-store";
 
 /** Keys Grove keeps in localStorage (the theme, test flags): all start with this. */
 const LOCAL_KEY_PREFIX = "grove.";

@@ -5,11 +5,12 @@
  * switch itself is `switchHere` (state/maintenance/switch-branch.ts), whose progress the dialog reads
  * from `useMaintenanceStore`.
  */
-import { create } from "zustand";
+
 import type { EntryId, SessionId } from "../../core/session/ids";
 import { cancelMaintenance, previewSwitch, rememberSwitchChoice, switchHere } from "../app/lazy";
+import { defineStore } from "../app/store-registry";
+import { pushNotice } from "../app/ui-store";
 import type { SwitchChoice, SwitchResult } from "../maintenance/switch-branch";
-import { pushNotice } from "../stores";
 
 export type SwitchDialogTarget = {
   sessionId: SessionId;
@@ -32,7 +33,7 @@ export type SwitchDialogState = {
   choice: SwitchChoice | null;
 };
 
-export const useSwitchDialog = create<SwitchDialogState>(() => ({
+export const useSwitchDialog = defineStore<SwitchDialogState>(() => ({
   target: null,
   phase: "form",
   result: null,

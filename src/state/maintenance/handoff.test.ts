@@ -15,13 +15,16 @@ import {
 } from "../../db/testing/database";
 import type { WorkerApi } from "../../worker/api";
 import { scriptedWorker } from "../../worker/testing/streams";
+import { resetStores } from "../app/store-registry";
+import { useUiStore } from "../app/ui-store";
+import { useQueueStore } from "../send/queue-store";
 import { queueMessage } from "../send/queued-message";
 import { DEFAULT_SETTINGS } from "../settings/settings-model";
-import { resetStores, useMaintenanceStore, useUiStore } from "../stores";
 import { settingsWithKeys } from "../testing/settings";
 import type { CompactOptions, CompactResult } from "./compact";
 import { cancelMaintenance } from "./compact";
 import { autoHandoff, createHandoffSession, type HandoffDeps, startHandoff } from "./handoff";
+import { useMaintenanceStore } from "./maintenance-store";
 
 const DOC = "## Goal\nParse CSV.\n\n## Next steps\n1. Handle quoted fields.";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -175,7 +178,7 @@ describe("createHandoffSession", () => {
 describe("autoHandoff (the threshold strategy)", () => {
   it("starts and opens the new session with a notice, no dialog; a queued message goes back to the composer", async () => {
     const { sessionId, leafId } = await chat();
-    useMaintenanceStore.setState({ queued: { [sessionId]: { text: "and dates too", queuedAt: 1, state: "waiting" } } });
+    useQueueStore.setState({ queued: { [sessionId]: { text: "and dates too", queuedAt: 1, state: "waiting" } } });
     const { worker } = scriptedWorker([{ delta: DOC }, "done"]);
     const result = await autoHandoff(sessionId, deps(worker));
     if (result.kind !== "created") throw new Error(`expected created, got ${result.kind}`);
@@ -183,7 +186,7 @@ describe("autoHandoff (the threshold strategy)", () => {
     expect(useUiStore.getState().sessionId).toBe(result.session.id);
     expect(useUiStore.getState().notices.at(-1)?.text).toContain("handed off to a new session");
     expect(useUiStore.getState().composerSeed?.text).toBe("and dates too");
-    expect(useMaintenanceStore.getState().queued).toEqual({});
+    expect(useQueueStore.getState().queued).toEqual({});
   });
 
   it("a message queued while the user was in another chat goes to the new session, not sent, and stays there", async () => {
@@ -194,7 +197,7 @@ describe("autoHandoff (the threshold strategy)", () => {
     const result = await autoHandoff(sessionId, deps(worker));
     if (result.kind !== "created") throw new Error(`expected created, got ${result.kind}`);
     expect(useUiStore.getState().sessionId).toBeNull();
-    expect(useMaintenanceStore.getState().queued).toEqual({
+    expect(useQueueStore.getState().queued).toEqual({
       [result.session.id]: { text: "and dates too", queuedAt: 5, state: "unsent" },
     });
     expect(await listQueued()).toEqual([

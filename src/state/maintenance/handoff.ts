@@ -22,10 +22,12 @@ import { getEntry } from "../../db/entries";
 import { createSession, getSession } from "../../db/sessions";
 import { handoffInWorker } from "../../worker/client";
 import { describeFailure } from "../app/describe-failure";
+import { pushNotice, useUiStore } from "../app/ui-store";
 import { chatTarget, isTargetError } from "../models/chat-target";
+import { useQueueStore } from "../send/queue-store";
 import { discardQueued, moveQueued } from "../send/queued-message";
 import { thinkingFor } from "../settings/settings-model";
-import { pushNotice, useMaintenanceStore, useSettingsStore, useUiStore } from "../stores";
+import { useSettingsStore } from "../settings/settings-store";
 import { type CompactOptions, type CompactResult, compactSession } from "./compact";
 import { failurePrefix } from "./operation";
 import { handoffPromptJob } from "./prompts-job";
@@ -250,7 +252,7 @@ export async function autoHandoff(sessionId: SessionId, deps: HandoffDeps = {}):
   }
   // A message queued meanwhile was written for the old context: it goes to the new session, to be
   // sent there by the user (into the composer when the user is looking, else shown as unsent there).
-  const queued = useMaintenanceStore.getState().queued[sessionId];
+  const queued = useQueueStore.getState().queued[sessionId];
   if (queued) {
     if (viewing) {
       await discardQueued(sessionId);

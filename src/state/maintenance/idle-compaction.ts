@@ -9,9 +9,10 @@ import { getSession } from "../../db/sessions";
 import { measureContext } from "../context/measure";
 import { chatTarget, isTargetError } from "../models/chat-target";
 import { isReplying } from "../reply/reply";
-import { useMaintenanceStore, useSettingsStore } from "../stores";
+import { useSettingsStore } from "../settings/settings-store";
 import { compactSession } from "./compact";
 import { createIdleWatcher, type IdleWatcher } from "./idle";
+import { useMaintenanceStore } from "./maintenance-store";
 
 async function contextTokensOf(sessionId: SessionId): Promise<number | null> {
   const session = await getSession(sessionId);

@@ -2,13 +2,14 @@
  * The notice a context promotion leaves in its chat (seed 002): which model the chat moved to
  * instead of compacting, and the one-click undo. Facts only; the UI is chat/PromotionNotice.tsx.
  */
-import { create } from "zustand";
+
 import type { CompactionReason, ModelRef } from "../../core/session/entries";
 import type { SessionId } from "../../core/session/ids";
+import { defineStore } from "../app/store-registry";
 
 export type Promotion = { from: ModelRef; to: ModelRef; reason: CompactionReason; at: number };
 
-export const usePromotionStore = create<{
+export const usePromotionStore = defineStore<{
   bySession: Partial<Record<SessionId, Promotion>>;
   /** Chats whose promotion the user undid: not promoted again while the app runs (no back and forth). */
   declined: Partial<Record<SessionId, true>>;

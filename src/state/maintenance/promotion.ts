@@ -8,7 +8,7 @@ import type { CompactionReason, Entry, ModelRef, Session } from "../../core/sess
 import type { SessionId } from "../../core/session/ids";
 import { updateSession } from "../../db/sessions";
 import { type ChatTarget, chatTarget, isTargetError, thresholdOf } from "../models/chat-target";
-import { useSettingsStore } from "../stores";
+import { useSettingsStore } from "../settings/settings-store";
 import { clearPromotion, declinePromotion, notePromotion, usePromotionStore } from "./promotion-notice";
 
 export type MeasureFn = (path: readonly Entry[], target: ChatTarget) => Promise<number>;

@@ -6,9 +6,12 @@ import { getEntries } from "../../db/entries";
 import { createSession, getSession } from "../../db/sessions";
 import { assistantMessage, freshDatabase, makeSession, userMessage } from "../../db/testing/database";
 import { scriptedWorker } from "../../worker/testing/streams";
+import { resetStores } from "../app/store-registry";
+import { useUiStore } from "../app/ui-store";
 import { DEFAULT_SETTINGS } from "../settings/settings-model";
-import { resetStores, useMaintenanceStore, useSettingsStore, useUiStore } from "../stores";
+import { useSettingsStore } from "../settings/settings-store";
 import { abortMaintenance } from "./lock";
+import { useMaintenanceStore } from "./maintenance-store";
 import type { MaintenanceOp } from "./operation";
 import { type MaintenanceDb, maintenanceDeps, runMaintenance } from "./runner";
 

@@ -17,9 +17,10 @@ import { appendEntries, getSessionWithEntries } from "../../db/entries";
 import { StaleLeafError } from "../../db/errors";
 import type { WorkerApi } from "../../worker/api";
 import { describeFailure } from "../app/describe-failure";
+import { pushNotice } from "../app/ui-store";
 import { isReplying } from "../reply/reply";
 import type { Settings } from "../settings/settings-model";
-import { pushNotice, useSettingsStore } from "../stores";
+import { useSettingsStore } from "../settings/settings-store";
 import { beginMaintenance, endMaintenance, holdsMaintenance, setMaintenanceProgress } from "./lock";
 import { failurePrefix, isAutomatic, type MaintenanceOperation, type ProgressOf } from "./operation";
 

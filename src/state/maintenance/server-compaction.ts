@@ -13,9 +13,9 @@ import { newEntryId } from "../../core/session/ids";
 import { planContext } from "../../core/session/plan-context";
 import { appendEntries } from "../../db/entries";
 import type { StreamRequest } from "../../providers/types";
+import { pushNotice } from "../app/ui-store";
 import { type ChatTarget, thresholdOf } from "../models/chat-target";
 import type { Settings } from "../settings/settings-model";
-import { pushNotice } from "../stores";
 
 export function serverCompactionFor(target: ChatTarget, settings: Settings): Pick<StreamRequest, "serverCompaction"> {
   if (settings.compaction.serverCompaction !== true || target.provider.api !== "anthropic-messages") return {};

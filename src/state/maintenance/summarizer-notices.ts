@@ -4,7 +4,7 @@
  * succeeded or not: the user should know their summarizer is not being used.
  */
 import type { JobNotices } from "../../worker/api";
-import { pushNotice } from "../stores";
+import { pushNotice } from "../app/ui-store";
 
 export function showSummarizerNotices(outcome: JobNotices): void {
   for (const text of outcome.notices ?? []) pushNotice("error", text);

@@ -9,10 +9,13 @@ import { getSetting } from "../../db/settings";
 import { assistantMessage, freshDatabase, makeSession, snapshot, userMessage } from "../../db/testing/database";
 import type { WorkerApi } from "../../worker/api";
 import { type ScriptStep, scriptedWorker } from "../../worker/testing/streams";
+import { resetStores } from "../app/store-registry";
+import { useUiStore } from "../app/ui-store";
 import { DEFAULT_SETTINGS } from "../settings/settings-model";
-import { resetStores, useMaintenanceStore, useSettingsStore, useUiStore } from "../stores";
+import { useSettingsStore } from "../settings/settings-store";
 import { settingsWithKeys } from "../testing/settings";
 import { cancelMaintenance, compactSession } from "./compact";
+import { useMaintenanceStore } from "./maintenance-store";
 import { previewSwitch, rememberedSwitchChoice, rememberSwitchChoice, switchHere } from "./switch-branch";
 
 const SUMMARY = "## Goal\nTry approach A.\n\n## Progress\n- Blocked: it timed out.";

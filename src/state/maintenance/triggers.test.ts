@@ -12,11 +12,12 @@ import { getSession, listSessions } from "../../db/sessions";
 import { freshDatabase } from "../../db/testing/database";
 import type { StreamRequest } from "../../providers/types";
 import { scriptedWorker } from "../../worker/testing/streams";
+import { resetStores } from "../app/store-registry";
 import type { ChatTarget } from "../models/chat-target";
 import type { Settings } from "../settings/settings-model";
-import { resetStores, useMaintenanceStore } from "../stores";
 import { chatModel, chatWithQuestion, compactions, type Turn, thresholdSettings } from "../testing/conversation";
 import { cancelMaintenance } from "./compact";
+import { useMaintenanceStore } from "./maintenance-store";
 import type { MaintenanceOp } from "./operation";
 import { type MaintainDeps, replyAndMaintain } from "./triggers";
 

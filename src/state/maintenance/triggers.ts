@@ -19,11 +19,12 @@ import { type Measured, measureContext } from "../context/measure";
 import { type ChatTarget, chatTarget, isTargetError, thresholdOf } from "../models/chat-target";
 import { isReplying, type ReplyDeps, type ReplyResult, runReply } from "../reply/reply";
 import { knownPath, rememberPath } from "../send/known-paths";
-import { useMaintenanceStore, useSettingsStore } from "../stores";
+import { useSettingsStore } from "../settings/settings-store";
 import { type CompactOptions, type CompactResult, compactSession } from "./compact";
 import { autoHandoff } from "./handoff";
 import { touchIdle } from "./idle-compaction";
 import { beginMaintenance, endMaintenance, setMaintenanceProgress } from "./lock";
+import { useMaintenanceStore } from "./maintenance-store";
 import { promoteIfPossible } from "./promotion";
 import { type MaintenanceDeps, maintenanceDeps } from "./runner";
 

@@ -4,7 +4,10 @@ import type { EntryId, SessionId } from "../../core/session/ids";
 import { appendEntries, getEntries } from "../../db/entries";
 import { createSession, getSession } from "../../db/sessions";
 import { assistantMessage, compaction, freshDatabase, makeSession, userMessage } from "../../db/testing/database";
-import { resetStores, useMaintenanceStore, useStreamStore } from "../stores";
+import { useHoldStore } from "../activity/holds";
+import { resetStores } from "../app/store-registry";
+import { useStreamStore } from "../reply/stream-store";
+import { useMaintenanceStore } from "./maintenance-store";
 import { UNDO_PAUSE_MESSAGE, undoCompaction } from "./undo-compaction";
 
 /** u1 → a1 → u2 → a2 → compaction (the leaf). */
@@ -53,9 +56,9 @@ describe("undoCompaction", () => {
 
   it("refuses while a reply or maintenance runs in the chat", async () => {
     const { sessionId, compactionId } = await compactedChat();
-    useMaintenanceStore.setState({ busy: { [sessionId]: 1 } });
+    useHoldStore.setState({ busy: { [sessionId]: 1 } });
     expect(await undoCompaction(sessionId, compactionId)).toEqual({ kind: "refused", reason: "busy" });
-    useMaintenanceStore.setState({ busy: {} });
+    useHoldStore.setState({ busy: {} });
     useStreamStore.setState({ replies: { [sessionId]: { parentId: compactionId } as never } });
     expect(await undoCompaction(sessionId, compactionId)).toEqual({ kind: "refused", reason: "busy" });
     expect((await getSession(sessionId))?.leafId).toBe(compactionId);

@@ -11,8 +11,9 @@ import { buildTreeIndex, childrenOf, type TreeIndex } from "../../core/session/t
 import { getSessionWithEntries, moveLeaf } from "../../db/entries";
 import { StaleLeafError } from "../../db/errors";
 import { reportActionError } from "../app/report-error";
+import { pushNotice } from "../app/ui-store";
 import { isIdle } from "../send/queued-message";
-import { pushNotice, useMaintenanceStore } from "../stores";
+import { useMaintenanceStore } from "./maintenance-store";
 
 export const UNDO_PAUSE_MESSAGE =
   "Automatic compaction paused after Undo: it resumes when you compact manually or switch models.";

@@ -7,7 +7,7 @@
 import type { EntryId, SessionId } from "../../core/session/ids";
 import { newEntryId } from "../../core/session/ids";
 import type { AssistantPartial } from "../../providers/types";
-import { type ActiveReply, useStreamStore } from "../stores";
+import { type ActiveReply, useStreamStore } from "./stream-store";
 
 /** The replies whose request is out (or being built), by chat. */
 export const controllers = new Map<SessionId, AbortController>();

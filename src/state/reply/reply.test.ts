@@ -8,11 +8,14 @@ import { createSession, getSession } from "../../db/sessions";
 import { freshDatabase, getDb } from "../../db/testing/database";
 import type { StreamEvent, StreamFn, StreamRequest } from "../../providers/types";
 import { emptyPartial } from "../../worker/testing/streams";
+import { resetStores } from "../app/store-registry";
+import { useUiStore } from "../app/ui-store";
 import { runMaintenance } from "../maintenance/runner";
 import { DEFAULT_SETTINGS } from "../settings/settings-model";
-import { resetStores, useSettingsStore, useStreamStore, useUiStore } from "../stores";
+import { useSettingsStore } from "../settings/settings-store";
 import { DRAFT_CHECKPOINT_MS, isReplying, runReply, STORAGE_FULL_TEXT, saveUnsaved, whenSaved } from "./reply";
 import { clearPendingReply, showPendingReply, stopReply } from "./reply-lane";
+import { useStreamStore } from "./stream-store";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

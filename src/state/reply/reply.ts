@@ -20,12 +20,14 @@ import { stream as defaultStream, loadProvider } from "../../providers/registry"
 import type { AssistantPartial, StreamFn } from "../../providers/types";
 import { describeFailure } from "../app/describe-failure";
 import { pageOwnerId } from "../app/owner";
+import { pushNotice } from "../app/ui-store";
 import { attachmentDataFor } from "../composer/attachments";
 import { keepServerCompaction, serverCompactionFor } from "../maintenance/server-compaction";
 import { type ChatTarget, chatTarget, isTargetError, replyApi, requestParams } from "../models/chat-target";
-import { pushNotice, useSettingsStore, useStreamStore } from "../stores";
+import { useSettingsStore } from "../settings/settings-store";
 import { createFrameBatcher } from "./frame-batcher";
 import { controllers, setReply, takePendingController } from "./reply-lane";
+import { useStreamStore } from "./stream-store";
 
 /** What a finished reply was: the entry written, and the target and exact request it was sent with. */
 export type ReplyResult =

@@ -8,8 +8,8 @@ import { getEntries, moveLeaf } from "../../db/entries";
 import type { ChatSearchAnswer } from "../../db/search/client";
 import { getSession } from "../../db/sessions";
 import { reportActionError } from "../app/report-error";
+import { useUiStore } from "../app/ui-store";
 import { openSession } from "../sessions/sessions";
-import { useUiStore } from "../stores";
 
 export type { ChatSearchAnswer, ChatSearchResult, SearchResultKind, SnippetPart } from "../../db/search/client";
 

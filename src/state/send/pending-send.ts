@@ -8,9 +8,10 @@
  *
  * State only; the send itself is state/send/send.ts. No I/O here.
  */
-import { create } from "zustand";
+
 import type { MessageEntry, Session } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
+import { defineStore } from "../app/store-registry";
 
 /**
  * Where the message goes: a chat created with it (its row is written with the message), an existing
@@ -45,7 +46,7 @@ export const pendingId = (p: PendingSend): EntryId => ("regenerate" in p ? p.reg
  * Per chat: at most one (a second send in a busy chat is queued, never shown here). `returnedEdits`:
  * the text of an edit that could not be stored, by the message it edited, for its editor to show again.
  */
-export const usePendingSendStore = create<{
+export const usePendingSendStore = defineStore<{
   sends: Record<string, PendingSend>;
   returnedEdits: Record<string, string>;
 }>(() => ({ sends: {}, returnedEdits: {} }));

@@ -4,11 +4,13 @@ import type { SessionId } from "../../core/session/ids";
 import { newSessionId } from "../../core/session/ids";
 import { getQueued, listQueued, takeQueued } from "../../db/queued";
 import { freshDatabase } from "../../db/testing/database";
+import { holdSession, useHoldStore } from "../activity/holds";
+import { resetStores } from "../app/store-registry";
+import { useUiStore } from "../app/ui-store";
 import { beginMaintenance, endMaintenance } from "../maintenance/lock";
-import { resetStores, useMaintenanceStore, useUiStore } from "../stores";
+import { useQueueStore } from "./queue-store";
 import {
   discardQueued,
-  holdSession,
   loadQueued,
   moveQueued,
   queueMessage,
@@ -54,7 +56,7 @@ describe("queued messages", () => {
     expect(shouldQueue(b)).toBe(false);
     await queueMessage(a, "first", 10);
     await queueMessage(a, "second", 20);
-    expect(useMaintenanceStore.getState().queued[a]).toEqual({
+    expect(useQueueStore.getState().queued[a]).toEqual({
       text: "first\n\nsecond",
       queuedAt: 10,
       state: "waiting",
@@ -68,7 +70,7 @@ describe("queued messages", () => {
     if (ac) endMaintenance(ac);
     await settle();
     expect(sent).toEqual([{ sessionId: a, text: "first\n\nsecond" }]);
-    expect(useMaintenanceStore.getState().queued).toEqual({});
+    expect(useQueueStore.getState().queued).toEqual({});
     expect(await listQueued()).toEqual([]);
   });
 
@@ -87,7 +89,7 @@ describe("queued messages", () => {
     release();
     await settle();
     expect(sent).toEqual([{ sessionId: a, text: "after the retry" }]);
-    expect(useMaintenanceStore.getState().busy).toEqual({});
+    expect(useHoldStore.getState().busy).toEqual({});
   });
 
   it("after a reload a stored message is unsent: never sent by itself; Send sends it, Discard drops it", async () => {
@@ -102,7 +104,7 @@ describe("queued messages", () => {
     stop = startQueueFlusher(send);
     await settle();
     expect(sent).toEqual([]);
-    expect(useMaintenanceStore.getState().queued[a]).toEqual({
+    expect(useQueueStore.getState().queued[a]).toEqual({
       text: "from before the reload",
       queuedAt: 10,
       state: "unsent",
@@ -117,7 +119,7 @@ describe("queued messages", () => {
     const dropped = await discardQueued(b);
     expect(dropped?.text).toBe("another chat's");
     expect(await listQueued()).toEqual([]);
-    expect(useMaintenanceStore.getState().queued).toEqual({});
+    expect(useQueueStore.getState().queued).toEqual({});
   });
 
   it("another open tab's waiting message is not offered here; one two tabs offer is sent by one only", async () => {
@@ -138,11 +140,9 @@ describe("queued messages", () => {
       async () => true,
       () => whenGone,
     );
-    expect(useMaintenanceStore.getState().queued).toEqual({});
+    expect(useQueueStore.getState().queued).toEqual({});
     gone();
-    await vi.waitFor(() =>
-      expect(Object.keys(useMaintenanceStore.getState().queued).sort()).toEqual([mine, theirs].sort()),
-    );
+    await vi.waitFor(() => expect(Object.keys(useQueueStore.getState().queued).sort()).toEqual([mine, theirs].sort()));
     resetStores();
 
     // Both tabs found `mine` as unsent; the other one sent it first (it took the row).
@@ -152,7 +152,7 @@ describe("queued messages", () => {
     await sendUnsent(mine);
     await settle();
     expect(sent).toEqual([]);
-    expect(useMaintenanceStore.getState().queued[mine]).toBeUndefined();
+    expect(useQueueStore.getState().queued[mine]).toBeUndefined();
   });
 
   it("a message that could not be stored in its chat is kept as unsent (in memory and stored); one whose chat is gone goes with it", async () => {
@@ -162,7 +162,7 @@ describe("queued messages", () => {
     });
     await queueMessage(a, "no room", 10);
     await settle();
-    expect(useMaintenanceStore.getState().queued[a]?.state).toBe("unsent");
+    expect(useQueueStore.getState().queued[a]?.state).toBe("unsent");
     expect((await getQueued(a))?.text).toBe("no room");
     stop();
 
@@ -172,7 +172,7 @@ describe("queued messages", () => {
     await queueMessage(gone, "to a deleted chat", 10);
     await settle();
     expect(sent).toHaveLength(1);
-    expect(useMaintenanceStore.getState().queued[gone]).toBeUndefined();
+    expect(useQueueStore.getState().queued[gone]).toBeUndefined();
     expect(await getQueued(gone)).toBeUndefined();
   });
 
@@ -180,9 +180,9 @@ describe("queued messages", () => {
     const a = newSessionId();
     const b = newSessionId();
     await queueMessage(a, "for the new session", 10);
-    const message = useMaintenanceStore.getState().queued[a];
+    const message = useQueueStore.getState().queued[a];
     if (message) await moveQueued(a, b, message);
-    expect(useMaintenanceStore.getState().queued).toEqual({
+    expect(useQueueStore.getState().queued).toEqual({
       [b]: { text: "for the new session", queuedAt: 10, state: "unsent" },
     });
     expect((await listQueued()).map((r) => r.sessionId)).toEqual([b]);

@@ -1,6 +1,6 @@
 /**
  * Queued messages (DESIGN §4.7): a message sent while maintenance runs on its chat waits, one per
- * chat, in memory (`useMaintenanceStore.queued`) and in IndexedDB (db/queued.ts). Once its chat is
+ * chat, in memory (`useQueueStore`) and in IndexedDB (db/queued.ts). Once its chat is
  * idle — no maintenance there, no reply with its maintenance in progress — it is sent, whichever
  * chat is on screen. One found after a reload was never sent: it shows as "unsent" in its chat
  * until the user sends or discards it.
@@ -11,9 +11,12 @@
 import type { SessionId } from "../../core/session/ids";
 import { appendQueued, deleteQueued, getQueued, listQueued, putQueued, takeQueued } from "../../db/queued";
 import type { QueuedRow } from "../../db/rows";
+import { holdSession, useHoldStore } from "../activity/holds";
 import { isOwnerAlive, pageOwnerId, whenOwnerGone } from "../app/owner";
 import { reportActionError } from "../app/report-error";
-import { type QueuedMessage, useMaintenanceStore, useStreamStore } from "../stores";
+import { useMaintenanceStore } from "../maintenance/maintenance-store";
+import { useStreamStore } from "../reply/stream-store";
+import { type QueuedMessage, useQueueStore } from "./queue-store";
 
 /**
  * Sends `text` in `sessionId` at its leaf. Resolves false when the chat no longer exists (the
@@ -45,7 +48,7 @@ export async function queueMessage(sessionId: SessionId, text: string, now: numb
 
 /** Drops the chat's queued message, unsent. Returns it (e.g. to put its text back into the composer). */
 export async function discardQueued(sessionId: SessionId): Promise<QueuedMessage | undefined> {
-  const message = useMaintenanceStore.getState().queued[sessionId];
+  const message = useQueueStore.getState().queued[sessionId];
   setQueued(sessionId, () => undefined);
   try {
     await inOrder(() => deleteQueued(sessionId));
@@ -59,7 +62,7 @@ const claiming = new Set<SessionId>();
 
 /** "Send" on an unsent message: it goes out as soon as its chat is idle (now, usually). */
 export async function sendUnsent(sessionId: SessionId): Promise<void> {
-  const message = useMaintenanceStore.getState().queued[sessionId];
+  const message = useQueueStore.getState().queued[sessionId];
   if (!message || message.state === "waiting") return;
   if (message.stored) {
     // Another tab that found the same row may have sent it meanwhile: only the one that takes the
@@ -118,7 +121,7 @@ export async function loadQueued(
 
 function offerUnsent(rows: readonly QueuedRow[]): void {
   if (rows.length === 0) return;
-  useMaintenanceStore.setState((s) => {
+  useQueueStore.setState((s) => {
     const queued = { ...s.queued };
     for (const row of rows) {
       queued[row.sessionId] ??= { text: row.text, queuedAt: row.queuedAt, state: "unsent", stored: true };
@@ -127,30 +130,13 @@ function offerUnsent(rows: readonly QueuedRow[]): void {
   });
 }
 
-/**
- * Marks a reply with its maintenance as in progress in `sessionId` (the reply, then any
- * compaction or handoff it calls for): a queued message waits for all of it. Returns the release.
- */
-export function holdSession(sessionId: SessionId): () => void {
-  const change = (by: number) =>
-    useMaintenanceStore.setState((s) => {
-      const n = (s.busy[sessionId] ?? 0) + by;
-      const { [sessionId]: _was, ...rest } = s.busy;
-      return { busy: n > 0 ? { ...rest, [sessionId]: n } : rest };
-    });
-  change(1);
-  let released = false;
-  return () => {
-    if (released) return;
-    released = true;
-    change(-1);
-  };
-}
-
 /** Nothing runs in this chat that a message sent now would race. */
 export function isIdle(sessionId: SessionId): boolean {
-  const m = useMaintenanceStore.getState();
-  return m.op?.sessionId !== sessionId && !m.busy[sessionId] && !useStreamStore.getState().replies[sessionId];
+  return (
+    useMaintenanceStore.getState().op?.sessionId !== sessionId &&
+    !useHoldStore.getState().busy[sessionId] &&
+    !useStreamStore.getState().replies[sessionId]
+  );
 }
 
 /**
@@ -168,17 +154,17 @@ export function startQueueFlusher(send: QueuedSender): () => void {
       flushIdle(send);
     });
   };
-  const stopMaintenance = useMaintenanceStore.subscribe(schedule);
-  const stopStream = useStreamStore.subscribe(schedule);
+  const stops = [useMaintenanceStore, useHoldStore, useQueueStore, useStreamStore].map((store) =>
+    store.subscribe(schedule),
+  );
   schedule();
   return () => {
-    stopMaintenance();
-    stopStream();
+    for (const stop of stops) stop();
   };
 }
 
 function flushIdle(send: QueuedSender): void {
-  for (const [id, message] of Object.entries(useMaintenanceStore.getState().queued)) {
+  for (const [id, message] of Object.entries(useQueueStore.getState().queued)) {
     const sessionId = id as SessionId;
     if (message.state === "waiting" && isIdle(sessionId)) void flush(sessionId, message, send);
   }
@@ -201,7 +187,7 @@ async function flush(sessionId: SessionId, message: QueuedMessage, send: QueuedS
     release();
   }
   // Kept for Send or Discard, ahead of anything queued meanwhile (and stored again: the delete may have gone through).
-  const now = useMaintenanceStore.getState().queued[sessionId];
+  const now = useQueueStore.getState().queued[sessionId];
   const kept: QueuedMessage = {
     ...message,
     text: now ? `${message.text}\n\n${now.text}` : message.text,
@@ -226,7 +212,7 @@ function inOrder<T>(write: () => Promise<T>): Promise<T> {
 }
 
 function setQueued(sessionId: SessionId, next: (before: QueuedMessage | undefined) => QueuedMessage | undefined): void {
-  useMaintenanceStore.setState((s) => {
+  useQueueStore.setState((s) => {
     const { [sessionId]: before, ...rest } = s.queued;
     const value = next(before);
     return { queued: value ? { ...rest, [sessionId]: value } : rest };

@@ -6,9 +6,13 @@ import { newEntryId, newSessionId, type SessionId } from "../../core/session/ids
 import { getEntries } from "../../db/entries";
 import { createSession } from "../../db/sessions";
 import { freshDatabase, getDb } from "../../db/testing/database";
+import { useHoldStore } from "../activity/holds";
+import { resetStores } from "../app/store-registry";
+import { useUiStore } from "../app/ui-store";
 import { stopReply } from "../reply/reply-lane";
+import { useStreamStore } from "../reply/stream-store";
 import { DEFAULT_SETTINGS } from "../settings/settings-model";
-import { resetStores, useMaintenanceStore, useSettingsStore, useStreamStore, useUiStore } from "../stores";
+import { useSettingsStore } from "../settings/settings-store";
 import { REFUSED_ENDPOINT } from "../testing/settings";
 import { resetPendingSends, usePendingSendStore } from "./pending-send";
 import { sendMessage } from "./send";
@@ -27,7 +31,7 @@ afterEach(async () => {
   // Replies started by a test finish in its own database, not the next test's.
   await vi.waitFor(() => {
     expect(useStreamStore.getState().replies).toEqual({});
-    expect(useMaintenanceStore.getState().busy).toEqual({});
+    expect(useHoldStore.getState().busy).toEqual({});
   });
   resetStores();
   resetPendingSends();

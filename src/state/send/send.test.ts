@@ -5,9 +5,13 @@ import type { SessionId } from "../../core/session/ids";
 import { getEntries } from "../../db/entries";
 import { getSession } from "../../db/sessions";
 import { freshDatabase } from "../../db/testing/database";
+import { resetStores } from "../app/store-registry";
+import { useUiStore } from "../app/ui-store";
+import { useStreamStore } from "../reply/stream-store";
 import { DEFAULT_SETTINGS } from "../settings/settings-model";
-import { resetStores, useMaintenanceStore, useSettingsStore, useStreamStore, useUiStore } from "../stores";
+import { useSettingsStore } from "../settings/settings-store";
 import { REFUSED_ENDPOINT } from "../testing/settings";
+import { useQueueStore } from "./queue-store";
 import { startQueueFlusher } from "./queued-message";
 import { sendMessage, sendQueuedMessage } from "./send";
 
@@ -45,7 +49,7 @@ describe("a message sent while the reply to the previous one is pending", () => 
       async () => {
         const entries = await getEntries(sessionId);
         expect(entries).toHaveLength(4);
-        expect(useMaintenanceStore.getState().queued[sessionId]).toBeUndefined();
+        expect(useQueueStore.getState().queued[sessionId]).toBeUndefined();
         expect(useStreamStore.getState().replies[sessionId]).toBeUndefined();
       },
       { timeout: 5_000, interval: 10 },

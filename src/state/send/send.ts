@@ -9,17 +9,18 @@ import { messageText } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
 import { newEntryId, newSessionId } from "../../core/session/ids";
 import { titleFromText } from "../../core/session/title";
-import { buildTreeIndex, deepestLeafFrom, siblingsOf } from "../../core/session/tree";
-import { appendEntries, getEntries, getEntry, getSessionPath, moveLeaf, type SessionPath } from "../../db/entries";
+import { appendEntries, getEntry, getSessionPath, moveLeaf, type SessionPath } from "../../db/entries";
 import { createSession, setAutoTitle } from "../../db/sessions";
+import { holdSession } from "../activity/holds";
 import { loadChunk } from "../app/chunk-load";
 import { reportActionError } from "../app/report-error";
+import { pushNotice, useUiStore } from "../app/ui-store";
 import { attachmentProblemFor } from "../composer/attachments";
 import type { ReplyOptions } from "../maintenance/triggers";
 import { missingKeyFor } from "../models/chat-target";
 import { clearPendingReply, showPendingReply } from "../reply/reply-lane";
 import { restoreNewChatDraft, takeNewChatDraft } from "../sessions/chat-setup";
-import { pushNotice, useSettingsStore, useUiStore } from "../stores";
+import { useSettingsStore } from "../settings/settings-store";
 import { knownPath, rememberPath } from "./known-paths";
 import {
   beginRegenerate,
@@ -30,7 +31,7 @@ import {
   type SendTarget,
   sendSaved,
 } from "./pending-send";
-import { holdSession, isIdle, queueMessage } from "./queued-message";
+import { isIdle, queueMessage } from "./queued-message";
 
 /**
  * Runs a reply (and its maintenance) in the background. The chat is held from the first instant: a
@@ -406,49 +407,6 @@ export async function continueReply(sessionId: SessionId, partialId: EntryId, le
     reportActionError("Could not continue the reply", e);
   } finally {
     release();
-  }
-}
-
-/**
- * Branch from here (DESIGN §5): on an assistant (or any non-user) entry, the next message continues
- * from it; on a user message it is Edit.
- */
-export async function branchFromHere(sessionId: SessionId, entry: Entry): Promise<void> {
-  if (entry.type === "message" && entry.role === "user") {
-    useUiStore.setState({ editingId: entry.id });
-    return;
-  }
-  try {
-    await moveLeaf(sessionId, entry.id);
-    useUiStore.setState((s) => ({ composerFocus: s.composerFocus + 1 }));
-  } catch (e) {
-    reportActionError("Could not branch here", e);
-  }
-}
-
-/**
- * From a position in the middle of the tree (after Branch from here), back down to the newest leaf
- * below it: the conversation as it was before the user branched.
- */
-export async function returnToLatest(sessionId: SessionId, fromId: EntryId): Promise<void> {
-  try {
-    const index = buildTreeIndex(await getEntries(sessionId));
-    await moveLeaf(sessionId, deepestLeafFrom(index, fromId));
-  } catch (e) {
-    reportActionError("Could not return to the latest message", e);
-  }
-}
-
-/** Show another version (sibling) of an entry: the leaf moves to the newest leaf below it. */
-export async function showVersion(sessionId: SessionId, entryId: EntryId, step: -1 | 1): Promise<void> {
-  try {
-    const index = buildTreeIndex(await getEntries(sessionId));
-    const { siblings, position } = siblingsOf(index, entryId);
-    const next = siblings[position - 1 + step];
-    if (!next) return;
-    await moveLeaf(sessionId, deepestLeafFrom(index, next.id));
-  } catch (e) {
-    reportActionError("Could not switch versions", e);
   }
 }
 

@@ -4,8 +4,9 @@ import type { Entry, Session } from "../../core/session/entries";
 import { createSession, getSession, renameSession } from "../../db/sessions";
 import { assistantMessage, freshDatabase, makeSession, userMessage } from "../../db/testing/database";
 import type { SummarizeRequest } from "../../worker/client";
+import { resetStores } from "../app/store-registry";
 import { DEFAULT_SETTINGS } from "../settings/settings-model";
-import { resetStores, useSettingsStore } from "../stores";
+import { useSettingsStore } from "../settings/settings-store";
 import { nameChatWithModel } from "./title";
 
 async function chat(reply: Partial<Entry> = {}): Promise<Session> {

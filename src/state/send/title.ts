@@ -12,7 +12,7 @@ import { getSessionPath } from "../../db/entries";
 import { setAutoTitle } from "../../db/sessions";
 import { type SummarizeRequest, summarizeInWorker } from "../../worker/client";
 import { chatTarget, isTargetError, summarizerTarget } from "../models/chat-target";
-import { useSettingsStore } from "../stores";
+import { useSettingsStore } from "../settings/settings-store";
 
 /** The start of each message is enough to name a chat, and keeps the call cheap. */
 const EXCERPT_CHARS = 2_000;

@@ -10,8 +10,12 @@ import { type EntryId, newEntryId, newSessionId, type SessionId } from "../../co
 import { getEntries } from "../../db/entries";
 import { createSession, getSession } from "../../db/sessions";
 import { freshDatabase, getDb } from "../../db/testing/database";
+import { useHoldStore } from "../activity/holds";
+import { resetStores } from "../app/store-registry";
+import { useUiStore } from "../app/ui-store";
 import { stopReply } from "../reply/reply-lane";
-import { resetStores, useMaintenanceStore, useSettingsStore, useStreamStore, useUiStore } from "../stores";
+import { useStreamStore } from "../reply/stream-store";
+import { useSettingsStore } from "../settings/settings-store";
 import { REFUSED_ENDPOINT } from "../testing/settings";
 import { resetPendingSends, usePendingSendStore } from "./pending-send";
 import { continueReply, editMessage, regenerate } from "./send";
@@ -32,7 +36,7 @@ beforeEach(() => {
 afterEach(async () => {
   await vi.waitFor(() => {
     expect(useStreamStore.getState().replies).toEqual({});
-    expect(useMaintenanceStore.getState().busy).toEqual({});
+    expect(useHoldStore.getState().busy).toEqual({});
   }, SETTLED);
   resetStores();
   resetPendingSends();

@@ -3,18 +3,19 @@
  * chat has no session row yet: its choices wait in `useNewChatDraft` and the first send writes them
  * into the session), and the presets saved in settings for both.
  */
-import { create } from "zustand";
+
 import type { ChatParams, ParamsPreset, PromptPreset } from "../../core/session/chat-params";
 import type { SessionId } from "../../core/session/ids";
 import { updateSession } from "../../db/sessions";
 import { reportActionError } from "../app/report-error";
+import { defineStore } from "../app/store-registry";
 import { saveSettings } from "../settings/settings-actions";
-import { useSettingsStore } from "../stores";
+import { useSettingsStore } from "../settings/settings-store";
 
 /** What the user set for the chat they are about to start (New chat, before sending). */
 export type NewChatDraft = { systemPrompt?: string; params?: ChatParams };
 
-export const useNewChatDraft = create<NewChatDraft>(() => ({}));
+export const useNewChatDraft = defineStore<NewChatDraft>(() => ({}));
 
 /** The draft for the first send to take into the new session; it is cleared for the next new chat. */
 export function takeNewChatDraft(): NewChatDraft {

@@ -2,8 +2,8 @@
 import type { SessionId } from "../../core/session/ids";
 import { deleteSessions as dbDeleteSessions, setSessionFlags } from "../../db/session-flags";
 import { reportActionError } from "../app/report-error";
+import { useUiStore } from "../app/ui-store";
 import { stopReply } from "../reply/reply-lane";
-import { useUiStore } from "../stores";
 import { openSession } from "./sessions";
 
 export async function pinSession(sessionId: SessionId, pinned: boolean): Promise<void> {

@@ -5,9 +5,10 @@ import type { SessionId } from "../../core/session/ids";
 import { deleteSession as dbDeleteSession, renameSession as dbRename, updateSession } from "../../db/sessions";
 import { setSetting } from "../../db/settings";
 import { reportActionError } from "../app/report-error";
+import { useUiStore } from "../app/ui-store";
 import { collectBlobsNow } from "../data/blob-gc";
 import { stopReply } from "../reply/reply-lane";
-import { useSettingsStore, useUiStore } from "../stores";
+import { useSettingsStore } from "../settings/settings-store";
 
 export function openSession(sessionId: SessionId | null): void {
   useUiStore.setState({ sessionId, editingId: null });

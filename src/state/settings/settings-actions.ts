@@ -2,8 +2,9 @@
 import { setSetting } from "../../db/settings";
 import type { ProviderConfig } from "../../providers/types";
 import { reportActionError } from "../app/report-error";
-import { pushNotice, useSettingsStore } from "../stores";
+import { pushNotice } from "../app/ui-store";
 import type { Settings } from "./settings-model";
+import { useSettingsStore } from "./settings-store";
 
 // Told after each change is written (Settings shows "Saved"): a listener set, not a store field,
 // since nothing but that moment's status cares.

@@ -16,7 +16,7 @@ import {
   syncNow as syncNowInWorker,
 } from "../../db/sync/client";
 import { reportActionError } from "../app/report-error";
-import { pushNotice } from "../stores";
+import { pushNotice } from "../app/ui-store";
 import { useSyncStore } from "./sync-store";
 
 async function noticeLeafConflicts(ids: SessionId[]): Promise<void> {

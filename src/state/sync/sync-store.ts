@@ -1,6 +1,7 @@
 /** The sync connection as the Settings › Sync region shows it (the worker owns the real state). */
-import { create } from "zustand";
+
 import type { SyncConfig, SyncStatus } from "../../db/sync/client";
+import { defineStore } from "../app/store-registry";
 
 export type SyncView = {
   status: SyncStatus;
@@ -11,7 +12,7 @@ export type SyncView = {
   busy: boolean;
 };
 
-export const useSyncStore = create<SyncView>(() => ({
+export const useSyncStore = defineStore<SyncView>(() => ({
   status: { kind: "off" },
   connected: undefined,
   problem: undefined,

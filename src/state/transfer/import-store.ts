@@ -3,8 +3,9 @@
  * transfer worker's client): the app shell reads it on the first screen to know whether the import
  * dialog is open; the code loads with the first import.
  */
-import { create } from "zustand";
+
 import type { ImportAnalysis, ImportProgress } from "../../db/transfer/client";
+import { defineStore } from "../app/store-registry";
 
 export type { ImportProgress } from "../../db/transfer/client";
 
@@ -17,4 +18,4 @@ export type ImportState =
   | { phase: "writing"; fileName: string; progress: ImportProgress | null }
   | { phase: "error"; fileName: string; message: string };
 
-export const useImportStore = create<ImportState>(() => ({ phase: "idle" }));
+export const useImportStore = defineStore<ImportState>(() => ({ phase: "idle" }));

@@ -3,7 +3,8 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { exportGroveJson } from "../../core/export/grove-json";
 import { createSession, listSessions } from "../../db/sessions";
 import { assistantMessage, freshDatabase, makeSession, snapshot, userMessage } from "../../db/testing/database";
-import { resetStores, useUiStore } from "../stores";
+import { resetStores } from "../app/store-registry";
+import { useUiStore } from "../app/ui-store";
 import { cancelImport, dismissImport, importFile, resolveImportConflicts, useImportStore } from "./import";
 
 function chatFile(title: string) {

@@ -12,8 +12,8 @@ import {
   type ImportHandle,
   startImport,
 } from "../../db/transfer/client";
+import { pushNotice } from "../app/ui-store";
 import { openSession } from "../sessions/sessions";
-import { pushNotice } from "../stores";
 import { type ImportState, useImportStore } from "./import-store";
 
 export type { ImportProgress } from "../../db/transfer/client";

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import type { Session } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
 import { preloadReplyCode } from "../../state/app/lazy";
+import { useUiStore } from "../../state/app/ui-store";
 import {
   clearComposerDraft,
   composerDraftChanged,
@@ -9,9 +10,10 @@ import {
   flushComposerDraft,
   loadComposerDraft,
 } from "../../state/composer/composer-drafts";
+import { useMaintenanceStore } from "../../state/maintenance/maintenance-store";
 import { stopReply } from "../../state/reply/reply-lane";
+import { useStreamStore } from "../../state/reply/stream-store";
 import { sendMessage } from "../../state/send/send";
-import { useMaintenanceStore, useStreamStore, useUiStore } from "../../state/stores";
 import { AttachButton, filesOf } from "./AttachButton";
 import { AttachmentTray } from "./AttachmentTray";
 import { useComposerAttachments } from "./use-composer-attachments";

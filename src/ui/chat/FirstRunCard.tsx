@@ -4,8 +4,8 @@ import type { ProviderConfig } from "../../providers/types";
 import { chooseModel } from "../../state/sessions/sessions";
 import { addCustomProvider, updateProvider } from "../../state/settings/settings-actions";
 import type { Settings } from "../../state/settings/settings-model";
+import { useSettingsStore } from "../../state/settings/settings-store";
 import { type KeyTest, testKey } from "../../state/settings/test-key";
-import { useSettingsStore } from "../../state/stores";
 import "./first-run.css";
 
 type Choice = "anthropic" | "openai" | "openrouter";

@@ -7,10 +7,12 @@ import { joinContinuation } from "../../core/session/plan-context";
 import { siblingsOf } from "../../core/session/tree";
 import { describeFailure } from "../../state/app/describe-failure";
 import { showVersion } from "../../state/app/lazy";
+import { useUiStore } from "../../state/app/ui-store";
+import { useMaintenanceStore } from "../../state/maintenance/maintenance-store";
+import { useStreamStore } from "../../state/reply/stream-store";
 import { takeReturnedEdit, usePendingSendStore } from "../../state/send/pending-send";
 // Not the lazy stand-ins: these show their result in the frame after the click (the chat module is in the entry chunk).
 import { continueReply, editMessage, regenerate } from "../../state/send/send";
-import { useMaintenanceStore, useStreamStore, useUiStore } from "../../state/stores";
 import type { SessionView } from "../hooks";
 import { Markdown } from "../markdown/LazyMarkdown";
 import type { Visibility } from "./display-rows";

@@ -5,7 +5,7 @@ import type { ProviderConfig } from "../../providers/types";
 import { useNewChatDraft } from "../../state/sessions/chat-setup";
 import { chooseModel } from "../../state/sessions/sessions";
 import { fetchProviderModels, updateProvider } from "../../state/settings/settings-actions";
-import { useSettingsStore } from "../../state/stores";
+import { useSettingsStore } from "../../state/settings/settings-store";
 import { SlidersIcon } from "../common/icons";
 import { DeprecationNote } from "./DeprecationNote";
 import { ModelSettingsDialog } from "./lazy-chat";

@@ -5,7 +5,7 @@ import { resolveModel } from "../../core/tokens/models";
 import { temperatureApplies } from "../../providers/temperature";
 import { deleteParamsPreset, saveParamsPreset, setChatParams, useNewChatDraft } from "../../state/sessions/chat-setup";
 import { findProvider, thinkingFor } from "../../state/settings/settings-model";
-import { useSettingsStore } from "../../state/stores";
+import { useSettingsStore } from "../../state/settings/settings-store";
 import { Dialog } from "../common/Dialog";
 import { DeprecationNote } from "./DeprecationNote";
 import { PresetPicker, PresetSaveRow } from "./PresetList";

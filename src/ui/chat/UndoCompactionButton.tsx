@@ -1,7 +1,9 @@
 import { useState } from "react";
 import type { CompactionEntry } from "../../core/session/entries";
+import { useHoldStore } from "../../state/activity/holds";
+import { useMaintenanceStore } from "../../state/maintenance/maintenance-store";
 import { undoCompactionFromCard } from "../../state/maintenance/undo-compaction";
-import { useMaintenanceStore, useStreamStore } from "../../state/stores";
+import { useStreamStore } from "../../state/reply/stream-store";
 
 /**
  * "Undo compaction" on the newest compaction's card: absent while a reply or maintenance runs in
@@ -9,10 +11,11 @@ import { useMaintenanceStore, useStreamStore } from "../../state/stores";
  */
 export function UndoCompactionButton({ entry }: { entry: CompactionEntry }) {
   const sessionId = entry.sessionId;
-  const maintenanceIdle = useMaintenanceStore((s) => s.op?.sessionId !== sessionId && !s.busy[sessionId]);
+  const maintenanceIdle = useMaintenanceStore((s) => s.op?.sessionId !== sessionId);
+  const held = useHoldStore((s) => Boolean(s.busy[sessionId]));
   const replying = useStreamStore((s) => s.replies[sessionId] !== undefined);
   const [undoing, setUndoing] = useState(false);
-  if (!maintenanceIdle || replying) return null;
+  if (!maintenanceIdle || held || replying) return null;
   return (
     <div className="compaction-undo">
       <button

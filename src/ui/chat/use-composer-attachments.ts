@@ -8,7 +8,7 @@ import {
   loadComposerAttachments,
   setComposerAttachments,
 } from "../../state/composer/composer-attachments";
-import { useSettingsStore } from "../../state/stores";
+import { useSettingsStore } from "../../state/settings/settings-store";
 
 /**
  * The composer's attachments for the chat on screen: adding files (read and stored one by one; a

@@ -3,7 +3,8 @@ import { cleanup, render, screen } from "@testing-library/react";
 import { lazy } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { CHUNK_LOAD_FAILED, loadChunk } from "../../state/app/chunk-load";
-import { resetStores, useUiStore } from "../../state/stores";
+import { resetStores } from "../../state/app/store-registry";
+import { useUiStore } from "../../state/app/ui-store";
 import { LazyPart } from "./LazyPart";
 
 afterEach(() => {

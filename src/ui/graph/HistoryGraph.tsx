@@ -1,7 +1,7 @@
 import { type CSSProperties, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
 import { buildGraphModel, GRAPH_FILTERS, type GraphFilter, type GraphModel, withSearch } from "../../core/graph/model";
 import type { SessionId } from "../../core/session/ids";
-import { useUiStore } from "../../state/stores";
+import { useUiStore } from "../../state/app/ui-store";
 import type { SessionView } from "../hooks";
 import { GraphView, type GraphViewHandle } from "./GraphView";
 import { LineageView } from "./LineageView";

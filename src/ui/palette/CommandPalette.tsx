@@ -1,8 +1,11 @@
 import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from "react";
+import { useUiStore } from "../../state/app/ui-store";
 import { openCompactDialog } from "../../state/dialogs/compact-dialog";
 import { openHandoffDialog } from "../../state/dialogs/handoff-dialog";
+import { useMaintenanceStore } from "../../state/maintenance/maintenance-store";
+import { useStreamStore } from "../../state/reply/stream-store";
 import { chooseModel, newChat } from "../../state/sessions/sessions";
-import { useMaintenanceStore, useSettingsStore, useStreamStore, useUiStore } from "../../state/stores";
+import { useSettingsStore } from "../../state/settings/settings-store";
 import { encode, modelIdsFor, useListedModels } from "../chat/ModelPicker";
 import { CHAT_SEARCH_ID } from "../dom-ids";
 import type { SessionView } from "../hooks";

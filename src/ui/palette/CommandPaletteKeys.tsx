@@ -1,6 +1,6 @@
 import { lazy, useEffect, useState } from "react";
+import { useUiStore } from "../../state/app/ui-store";
 import { newChat } from "../../state/sessions/sessions";
-import { useUiStore } from "../../state/stores";
 import { LazyPart } from "../common/LazyPart";
 import type { SessionView } from "../hooks";
 import { isPaletteKey, whichShortcut } from "./shortcuts";

@@ -7,7 +7,7 @@ import {
 } from "../../core/compaction/settings";
 import { resolveModel } from "../../core/tokens/models";
 import { saveSettings } from "../../state/settings/settings-actions";
-import { useSettingsStore } from "../../state/stores";
+import { useSettingsStore } from "../../state/settings/settings-store";
 import { decode, encode, modelIdsFor, useListedModels } from "../chat/ModelPicker";
 import { CommitField } from "./CommitField";
 import { IdleCompactionSettings } from "./IdleCompactionSettings";

@@ -1,7 +1,7 @@
 import { useId } from "react";
 import type { ModelRef } from "../../core/session/entries";
 import { saveSettings } from "../../state/settings/settings-actions";
-import { useSettingsStore } from "../../state/stores";
+import { useSettingsStore } from "../../state/settings/settings-store";
 import { decode, encode, modelIdsFor } from "../chat/ModelPicker";
 
 const NONE = "";

@@ -2,7 +2,7 @@ import { useId } from "react";
 import { nativeMethodOfApi } from "../../core/compaction/native-method";
 import type { CompactionMethodSetting, CompactionSettings } from "../../core/compaction/settings";
 import { saveSettings } from "../../state/settings/settings-actions";
-import { useSettingsStore } from "../../state/stores";
+import { useSettingsStore } from "../../state/settings/settings-store";
 import "./native-compaction.css";
 
 const NATIVE_NAME = { openai: "OpenAI", anthropic: "Claude" } as const;

@@ -9,7 +9,7 @@ import {
   updateProvider,
 } from "../../state/settings/settings-actions";
 import { ANTHROPIC_DEFAULT_BASE_URL, OPENAI_DEFAULT_BASE_URL } from "../../state/settings/settings-model";
-import { useSettingsStore } from "../../state/stores";
+import { useSettingsStore } from "../../state/settings/settings-store";
 import { API_TYPE_OPTIONS, apiTypeLabel, DEFAULT_CUSTOM_API } from "./api-types";
 import { CommitField } from "./CommitField";
 import { PlainHttpWarning, ProviderBlock } from "./ProviderBlock";
