@@ -5,28 +5,16 @@
  * twice as late as in a small one.
  */
 
-import { useStreamStore } from "../reply/stream-store";
-import { useHoldStore } from "./holds";
-
-/** A message is being stored or answered in some chat (not a reply kept on screen unsaved). */
-function sending(): boolean {
-  if (Object.keys(useHoldStore.getState().busy).length > 0) return true;
-  return Object.values(useStreamStore.getState().replies).some((r) => r !== undefined && r.phase !== "unsaved");
-}
+import { anyChatSending, onActivityChange } from "./chat-activity";
 
 /** Tells each of `holds` true when a send begins and false when the last one ends. Returns the stop function. */
 export function holdWhileSending(holds: ReadonlyArray<(held: boolean) => void>): () => void {
   let held = false;
   const update = () => {
-    const now = sending();
+    const now = anyChatSending();
     if (now === held) return;
     held = now;
     for (const hold of holds) hold(now);
   };
-  const stopHolds = useHoldStore.subscribe(update);
-  const stopStream = useStreamStore.subscribe(update);
-  return () => {
-    stopHolds();
-    stopStream();
-  };
+  return onActivityChange(update);
 }

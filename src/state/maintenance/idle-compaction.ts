@@ -6,9 +6,9 @@
 import type { SessionId } from "../../core/session/ids";
 import { getSessionPath } from "../../db/entries";
 import { getSession } from "../../db/sessions";
+import { chatActivity } from "../activity/chat-activity";
 import { measureContext } from "../context/measure";
 import { chatTarget, isTargetError } from "../models/chat-target";
-import { isReplying } from "../reply/reply";
 import { useSettingsStore } from "../settings/settings-store";
 import { compactSession } from "./compact";
 import { createIdleWatcher, type IdleWatcher } from "./idle";
@@ -40,7 +40,12 @@ function idleWatcher(): IdleWatcher {
     blocked: (sessionId) => {
       const m = useMaintenanceStore.getState();
       const settings = useSettingsStore.getState().settings;
-      return isReplying(sessionId) || m.op !== null || Boolean(m.paused[sessionId]) || !settings.compaction.enabled;
+      return (
+        chatActivity(sessionId).replying ||
+        m.op !== null ||
+        Boolean(m.paused[sessionId]) ||
+        !settings.compaction.enabled
+      );
     },
     measure: contextTokensOf,
     compact: (sessionId) => compactSession(sessionId, { reason: "idle" }),

@@ -16,9 +16,9 @@ import type { EntryId, SessionId } from "../../core/session/ids";
 import { appendEntries, getSessionWithEntries } from "../../db/entries";
 import { StaleLeafError } from "../../db/errors";
 import type { WorkerApi } from "../../worker/api";
+import { chatActivity } from "../activity/chat-activity";
 import { describeFailure } from "../app/describe-failure";
 import { pushNotice } from "../app/ui-store";
-import { isReplying } from "../reply/reply";
 import type { Settings } from "../settings/settings-model";
 import { useSettingsStore } from "../settings/settings-store";
 import { beginMaintenance, endMaintenance, holdsMaintenance, setMaintenanceProgress } from "./lock";
@@ -93,7 +93,7 @@ export async function runMaintenance<O extends MaintenanceOperation, R>(
   held?: AbortController,
 ): Promise<R | RunnerOutcome> {
   // A reply streaming here would move the leaf under the result: one thing at a time.
-  if (isReplying(sessionId)) {
+  if (chatActivity(sessionId).replying) {
     if (held) endMaintenance(held);
     return { kind: "busy" };
   }

@@ -14,10 +14,11 @@ import { withCalibrationSample } from "../../core/tokens/claude-estimate";
 import { getSessionPath, moveLeaf } from "../../db/entries";
 import { setSetting } from "../../db/settings";
 import { getWorker } from "../../worker/client";
+import { chatActivity } from "../activity/chat-activity";
 import { fitsWithoutCounting, likelyOver } from "../context/fits";
 import { type Measured, measureContext } from "../context/measure";
 import { type ChatTarget, chatTarget, isTargetError, thresholdOf } from "../models/chat-target";
-import { isReplying, type ReplyDeps, type ReplyResult, runReply } from "../reply/reply";
+import { type ReplyDeps, type ReplyResult, runReply } from "../reply/reply";
 import { knownPath, rememberPath } from "../send/known-paths";
 import { useSettingsStore } from "../settings/settings-store";
 import { type CompactOptions, type CompactResult, compactSession } from "./compact";
@@ -117,7 +118,7 @@ async function replyAndMaintainOnce(
 
   const { entry, target } = result;
   // Kept on screen, not yet saved (disk full): no maintenance until it is in the tree.
-  if (isReplying(sessionId)) return;
+  if (chatActivity(sessionId).replying) return;
   const pathWithReply = [...(read?.path ?? []), entry];
   // The next send from this reply reads no entry at all.
   rememberPath(pathWithReply);

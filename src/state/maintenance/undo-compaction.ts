@@ -10,9 +10,9 @@ import type { EntryId, SessionId } from "../../core/session/ids";
 import { buildTreeIndex, childrenOf, type TreeIndex } from "../../core/session/tree";
 import { getSessionWithEntries, moveLeaf } from "../../db/entries";
 import { StaleLeafError } from "../../db/errors";
+import { chatActivity } from "../activity/chat-activity";
 import { reportActionError } from "../app/report-error";
 import { pushNotice } from "../app/ui-store";
-import { isIdle } from "../send/queued-message";
 import { useMaintenanceStore } from "./maintenance-store";
 
 export const UNDO_PAUSE_MESSAGE =
@@ -39,12 +39,12 @@ export function undoableCompaction(
 
 /** Refused (nothing changes) while a reply or maintenance runs in the chat, or once the compaction is no longer newest. */
 export async function undoCompaction(sessionId: SessionId, compactionId: EntryId): Promise<UndoResult> {
-  if (!isIdle(sessionId)) return { kind: "refused", reason: "busy" };
+  if (!chatActivity(sessionId).idle) return { kind: "refused", reason: "busy" };
   const { session, entries } = await getSessionWithEntries(sessionId);
   const entry = undoableCompaction(session, buildTreeIndex(entries), compactionId);
   if (!entry) return { kind: "refused", reason: "not_newest" };
   // A reply could have started while the tree was read.
-  if (!isIdle(sessionId)) return { kind: "refused", reason: "busy" };
+  if (!chatActivity(sessionId).idle) return { kind: "refused", reason: "busy" };
   // Only if the compaction is still the leaf (another tab may have sent after it meanwhile).
   try {
     await moveLeaf(sessionId, entry.parentId, entry.id);

@@ -11,6 +11,11 @@ import { type ActiveReply, useStreamStore } from "./stream-store";
 
 /** The replies whose request is out (or being built), by chat. */
 export const controllers = new Map<SessionId, AbortController>();
+/** A reply's request is being built or is out in `sessionId` (one of chat-activity.ts's facts). */
+export function replyRequested(sessionId: SessionId): boolean {
+  return controllers.has(sessionId);
+}
+
 /**
  * Replies shown but not started yet, with the message they answer. Stop pressed meanwhile aborts
  * the controller: the request is never sent.

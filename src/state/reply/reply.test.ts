@@ -8,12 +8,13 @@ import { createSession, getSession } from "../../db/sessions";
 import { freshDatabase, getDb } from "../../db/testing/database";
 import type { StreamEvent, StreamFn, StreamRequest } from "../../providers/types";
 import { emptyPartial } from "../../worker/testing/streams";
+import { chatActivity } from "../activity/chat-activity";
 import { resetStores } from "../app/store-registry";
 import { useUiStore } from "../app/ui-store";
 import { runMaintenance } from "../maintenance/runner";
 import { DEFAULT_SETTINGS } from "../settings/settings-model";
 import { useSettingsStore } from "../settings/settings-store";
-import { DRAFT_CHECKPOINT_MS, isReplying, runReply, STORAGE_FULL_TEXT, saveUnsaved, whenSaved } from "./reply";
+import { DRAFT_CHECKPOINT_MS, runReply, STORAGE_FULL_TEXT, saveUnsaved, whenSaved } from "./reply";
 import { clearPendingReply, showPendingReply, stopReply } from "./reply-lane";
 import { useStreamStore } from "./stream-store";
 
@@ -273,7 +274,7 @@ describe("a reply the storage refuses (disk full)", () => {
     });
     expect(await saveUnsaved(sessionId)).toBe(false);
     // Not over until saved: no maintenance may fold the path without it (and move the leaf past it).
-    expect(isReplying(sessionId)).toBe(true);
+    expect(chatActivity(sessionId).replying).toBe(true);
     expect(
       await runMaintenance(sessionId, { kind: "compaction", reason: "threshold" }, async () => ({ kind: "done" })),
     ).toEqual({
@@ -286,6 +287,6 @@ describe("a reply the storage refuses (disk full)", () => {
     const saved = (await getEntries(sessionId)).find((e) => e.parentId === userId) as MessageEntry;
     expect(saved.content).toEqual([{ type: "text", text: "All of it" }]);
     expect((await getSession(sessionId))?.leafId).toBe(saved.id);
-    expect(isReplying(sessionId)).toBe(false);
+    expect(chatActivity(sessionId).replying).toBe(false);
   });
 });

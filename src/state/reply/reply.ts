@@ -61,12 +61,6 @@ export type ReplyOptions = {
 
 const unsavedTimers = new Map<SessionId, ReturnType<typeof setInterval>>();
 
-export function isReplying(sessionId: SessionId): boolean {
-  // A reply kept on screen because the disk was full is not over until it is saved: maintenance now
-  // would fold the path without it and move the leaf, hiding it once it is written.
-  return controllers.has(sessionId) || unsavedEntries.has(sessionId);
-}
-
 /** Loads the provider code for the chat's model ahead of the first send (composer focus, a key set). */
 export function preloadReplyCode(session: Session | undefined): void {
   const api = replyApi(session, useSettingsStore.getState().settings);

@@ -11,11 +11,10 @@
 import type { SessionId } from "../../core/session/ids";
 import { appendQueued, deleteQueued, getQueued, listQueued, putQueued, takeQueued } from "../../db/queued";
 import type { QueuedRow } from "../../db/rows";
-import { holdSession, useHoldStore } from "../activity/holds";
+import { chatActivity, onActivityChange } from "../activity/chat-activity";
+import { holdSession } from "../activity/holds";
 import { isOwnerAlive, pageOwnerId, whenOwnerGone } from "../app/owner";
 import { reportActionError } from "../app/report-error";
-import { useMaintenanceStore } from "../maintenance/maintenance-store";
-import { useStreamStore } from "../reply/stream-store";
 import { type QueuedMessage, useQueueStore } from "./queue-store";
 
 /**
@@ -26,7 +25,7 @@ export type QueuedSender = (sessionId: SessionId, text: string) => Promise<boole
 
 /** A message sent now in this chat should wait: maintenance is running on it. */
 export function shouldQueue(sessionId: SessionId | null): sessionId is SessionId {
-  return sessionId !== null && useMaintenanceStore.getState().op?.sessionId === sessionId;
+  return sessionId !== null && chatActivity(sessionId).maintaining;
 }
 
 /**
@@ -130,15 +129,6 @@ function offerUnsent(rows: readonly QueuedRow[]): void {
   });
 }
 
-/** Nothing runs in this chat that a message sent now would race. */
-export function isIdle(sessionId: SessionId): boolean {
-  return (
-    useMaintenanceStore.getState().op?.sessionId !== sessionId &&
-    !useHoldStore.getState().busy[sessionId] &&
-    !useStreamStore.getState().replies[sessionId]
-  );
-}
-
 /**
  * Sends every waiting message whose chat is idle, now and whenever the stores change. Returns the
  * stop function. A message that cannot be stored becomes "unsent" (Send / Discard).
@@ -154,19 +144,19 @@ export function startQueueFlusher(send: QueuedSender): () => void {
       flushIdle(send);
     });
   };
-  const stops = [useMaintenanceStore, useHoldStore, useQueueStore, useStreamStore].map((store) =>
-    store.subscribe(schedule),
-  );
+  const stopActivity = onActivityChange(schedule);
+  const stopQueue = useQueueStore.subscribe(schedule);
   schedule();
   return () => {
-    for (const stop of stops) stop();
+    stopActivity();
+    stopQueue();
   };
 }
 
 function flushIdle(send: QueuedSender): void {
   for (const [id, message] of Object.entries(useQueueStore.getState().queued)) {
     const sessionId = id as SessionId;
-    if (message.state === "waiting" && isIdle(sessionId)) void flush(sessionId, message, send);
+    if (message.state === "waiting" && chatActivity(sessionId).idle) void flush(sessionId, message, send);
   }
 }
 

@@ -11,6 +11,7 @@ import { newEntryId, newSessionId } from "../../core/session/ids";
 import { titleFromText } from "../../core/session/title";
 import { appendEntries, getEntry, getSessionPath, moveLeaf, type SessionPath } from "../../db/entries";
 import { createSession, setAutoTitle } from "../../db/sessions";
+import { chatActivity } from "../activity/chat-activity";
 import { holdSession } from "../activity/holds";
 import { loadChunk } from "../app/chunk-load";
 import { reportActionError } from "../app/report-error";
@@ -31,7 +32,7 @@ import {
   type SendTarget,
   sendSaved,
 } from "./pending-send";
-import { isIdle, queueMessage } from "./queued-message";
+import { queueMessage } from "./queued-message";
 
 /**
  * Runs a reply (and its maintenance) in the background. The chat is held from the first instant: a
@@ -109,7 +110,7 @@ export async function sendMessage(
 ): Promise<SessionId | null> {
   if (!text.trim() && attachments.length === 0) return null;
   const sessionId = useUiStore.getState().sessionId ?? creating;
-  if (sessionId && !isIdle(sessionId)) {
+  if (sessionId && !chatActivity(sessionId).idle) {
     if (attachments.length > 0) {
       // The queue holds text only; the attachments stay in the composer until this chat is free.
       pushNotice(

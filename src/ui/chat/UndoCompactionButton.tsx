@@ -1,9 +1,7 @@
 import { useState } from "react";
 import type { CompactionEntry } from "../../core/session/entries";
-import { useHoldStore } from "../../state/activity/holds";
-import { useMaintenanceStore } from "../../state/maintenance/maintenance-store";
+import { useChatActivity } from "../../state/activity/chat-activity";
 import { undoCompactionFromCard } from "../../state/maintenance/undo-compaction";
-import { useStreamStore } from "../../state/reply/stream-store";
 
 /**
  * "Undo compaction" on the newest compaction's card: absent while a reply or maintenance runs in
@@ -11,11 +9,9 @@ import { useStreamStore } from "../../state/reply/stream-store";
  */
 export function UndoCompactionButton({ entry }: { entry: CompactionEntry }) {
   const sessionId = entry.sessionId;
-  const maintenanceIdle = useMaintenanceStore((s) => s.op?.sessionId !== sessionId);
-  const held = useHoldStore((s) => Boolean(s.busy[sessionId]));
-  const replying = useStreamStore((s) => s.replies[sessionId] !== undefined);
+  const idle = useChatActivity(sessionId, (a) => a.idle);
   const [undoing, setUndoing] = useState(false);
-  if (!maintenanceIdle || held || replying) return null;
+  if (!idle) return null;
   return (
     <div className="compaction-undo">
       <button
