@@ -68,6 +68,14 @@ module.exports = {
       to: { path: "node_modules/dexie/" },
     },
     {
+      name: "only-the-runner-takes-the-maintenance-lock",
+      comment:
+        "DESIGN §4.7: one lock, taken and released by the maintenance runner only (state/maintenance/runner.ts, holdAhead included)",
+      severity: "error",
+      from: { path: "^src/", pathNot: String.raw`^src/state/maintenance/runner\.ts$` },
+      to: { path: String.raw`^src/state/maintenance/lock\.ts$` },
+    },
+    {
       name: "no-circular",
       severity: "error",
       from: {},

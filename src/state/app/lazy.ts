@@ -28,6 +28,7 @@ const chat = () => import("../send/send");
 const navigation = () => import("../send/branch-navigation");
 const reply = () => import("../reply/reply");
 const compact = () => import("../maintenance/compact");
+const runner = () => import("../maintenance/runner");
 const handoff = () => import("../maintenance/handoff");
 const switchBranch = () => import("../maintenance/switch-branch");
 const importer = () => import("../transfer/import");
@@ -74,7 +75,7 @@ export function preloadReplyCode(...args: Parameters<typeof preloadProvider>): v
 }
 
 export const compactSession = lazily(compact, "compactSession");
-export const cancelMaintenance = lazily(compact, "cancelMaintenance");
+export const cancelMaintenance = lazily(runner, "cancelMaintenance");
 export const resumeAutoCompaction = lazily(compact, "resumeAutoCompaction");
 
 export const startHandoff = lazily(handoff, "startHandoff");

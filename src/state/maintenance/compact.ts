@@ -5,30 +5,34 @@
  * progress guard. Failures and cancellations write nothing and come back as an outcome, never a throw.
  */
 
+import type { CompactionProgress as CompactionEngineProgress } from "../../core/compaction/compact";
 import { progressGuard } from "../../core/compaction/progress-guard";
 import type { CompactionEntry, CompactionReason } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
-import { newEntryId } from "../../core/session/ids";
 import { buildTreeIndex, pathToRoot } from "../../core/session/tree";
+import type { CompactJob } from "../../worker/api";
 import { compactInWorker } from "../../worker/client";
-import { describeFailure } from "../app/describe-failure";
 import { pushNotice } from "../app/ui-store";
-import { chatTarget, isTargetError, summarizerSpec, summarizerTarget, thresholdOf } from "../models/chat-target";
+import { summarizerSpec, thresholdOf } from "../models/chat-target";
 import { entryCountsFor } from "./entry-counts";
-import { abortMaintenance } from "./lock";
 import { useMaintenanceStore } from "./maintenance-store";
 import { nativeJob } from "./native-job";
 import { compactionPromptsJob } from "./prompts-job";
-import { type MaintenanceDeps, maintenanceDeps, runMaintenance } from "./runner";
-import { showSummarizerNotices } from "./summarizer-notices";
+import {
+  type HeldLock,
+  type MaintenanceContext,
+  type MaintenanceDeps,
+  maintenanceDeps,
+  runMaintenance,
+} from "./runner";
 
 export type CompactOptions = {
   reason: CompactionReason;
   instructions?: string;
   /** "Compact up to here": the kept region starts right after this entry. */
   upToEntryId?: EntryId;
-  /** The maintenance lock taken ahead for this compaction (maintenance/runner.ts `held`). */
-  held?: AbortController;
+  /** The maintenance lock taken ahead for this compaction (runner.ts `holdAhead`). */
+  held?: HeldLock;
 };
 
 export type CompactResult =
@@ -42,15 +46,6 @@ export type CompactResult =
   /** The conversation moved on while the summary was written: nothing was appended. */
   | { kind: "stale" };
 
-/** Cancels the running maintenance operation (any kind): its request is aborted and nothing is written. */
-export function cancelMaintenance(): void {
-  abortMaintenance();
-}
-
-export function isMaintenanceRunning(): boolean {
-  return useMaintenanceStore.getState().op !== null;
-}
-
 /** Runs one compaction of the session at its current leaf. */
 export async function compactSession(
   sessionId: SessionId,
@@ -60,94 +55,79 @@ export async function compactSession(
   return runMaintenance(
     sessionId,
     { kind: "compaction", reason: opts.reason },
-    async ({ session, entries, settings, signal, progress, fail }): Promise<CompactResult> => {
+    async (ctx): Promise<CompactResult> => {
+      const { session, entries, settings } = ctx;
       if (!session?.leafId) return { kind: "nothing_to_compact", reason: "This chat has no messages yet." };
-      const chat = chatTarget(session, settings);
-      if (isTargetError(chat)) return fail(describeFailure(chat));
-      const summarizer = summarizerTarget(chat, settings);
+      const models = ctx.models();
+      if ("kind" in models) return models;
+      const { chat, summarizer } = models;
       const leafId = session.leafId;
       const path = pathToRoot(buildTreeIndex(entries), leafId);
-
       const entryCounts = await entryCountsFor(path, chat.model.info.encoding, deps.worker);
-      const outcome = await compactInWorker(
-        {
-          path,
-          reason: opts.reason,
-          instructions: opts.instructions?.trim() || undefined,
-          upToEntryId: opts.upToEntryId,
-          settings: settings.compaction,
-          systemPrompt: chat.systemPrompt,
-          targetApi: chat.api,
-          contextWindow: chat.model.info.contextWindow,
-          encoding: chat.model.info.encoding,
-          countScale: chat.calibration?.ratio ?? 1,
-          entryCounts,
-          summarizer: summarizerSpec(summarizer, settings),
-          ...nativeJob(chat, settings.compaction),
-          ...compactionPromptsJob(settings.prompts),
-        },
-        {
-          signal,
-          worker: deps.worker,
-          onProgress: (p) => {
-            switch (p.phase) {
-              case "preparing":
-              case "short-summary":
-                progress({ phase: p.phase });
-                break;
-              case "summarizing":
-                progress({ phase: "summarizing", window: p.window, windows: p.windows }, p.text);
-                break;
-              case "native":
-                progress({ phase: "native", method: p.method });
-                break;
-              case "split-turn-prefix":
-                progress({ phase: "split-turn-prefix" }, p.text);
-                break;
-            }
-          },
-        },
-      );
-      showSummarizerNotices(outcome);
-
-      switch (outcome.kind) {
-        case "nothing_to_compact":
-        case "already_compacted":
-        case "cancelled":
-          return outcome;
-        case "failed":
-          return fail(outcome.error);
-        case "done":
-          break;
-      }
-      if (signal.aborted) return { kind: "cancelled" };
-
-      const entry: CompactionEntry = {
-        ...outcome.entry,
-        id: newEntryId(),
-        sessionId,
-        parentId: leafId,
-        createdAt: deps.now(),
+      const job: CompactJob = {
+        path,
+        reason: opts.reason,
+        instructions: opts.instructions?.trim() || undefined,
+        upToEntryId: opts.upToEntryId,
+        settings: settings.compaction,
+        systemPrompt: chat.systemPrompt,
+        targetApi: chat.api,
+        contextWindow: chat.model.info.contextWindow,
+        encoding: chat.model.info.encoding,
+        countScale: chat.calibration?.ratio ?? 1,
+        entryCounts,
+        summarizer: summarizerSpec(summarizer, settings),
+        ...nativeJob(chat, settings.compaction),
+        ...compactionPromptsJob(settings.prompts),
       };
-      if (!(await deps.db.appendIfLeafIs(sessionId, entry, leafId, deps.now()))) return { kind: "stale" };
-
-      // Never a loop: a compaction that leaves the context near the threshold pauses automatic compaction.
-      const threshold = thresholdOf(chat, settings.compaction);
-      useMaintenanceStore.setState((s) => {
-        const { [sessionId]: _was, ...rest } = s.paused;
-        return {
-          paused: progressGuard(outcome.tokensAfter, threshold)
-            ? { ...rest, [sessionId]: pausedWarning(outcome.tokensAfter, threshold) }
-            : rest,
-        };
-      });
-      const warning = useMaintenanceStore.getState().paused[sessionId];
-      if (warning) pushNotice("info", warning);
+      const outcome = ctx.settle(
+        await compactInWorker(
+          job,
+          ctx.call((p) => showProgress(ctx, p)),
+        ),
+      );
+      if (outcome.kind !== "done") return outcome;
+      const entry = await ctx.append(outcome.entry, { parentId: leafId, ifLeafIs: leafId });
+      if (!entry) return { kind: "stale" };
+      guardProgress(sessionId, outcome.tokensAfter, thresholdOf(chat, settings.compaction));
       return { kind: "done", entry, tokensBefore: outcome.tokensBefore, tokensAfter: outcome.tokensAfter };
     },
     deps,
     opts.held,
   );
+}
+
+/** The engine's progress as the compaction's (the summary streaming in while it is written). */
+function showProgress(ctx: MaintenanceContext<"compaction">, p: CompactionEngineProgress): void {
+  switch (p.phase) {
+    case "preparing":
+    case "short-summary":
+      ctx.progress({ phase: p.phase });
+      break;
+    case "summarizing":
+      ctx.progress({ phase: "summarizing", window: p.window, windows: p.windows }, p.text);
+      break;
+    case "native":
+      ctx.progress({ phase: "native", method: p.method });
+      break;
+    case "split-turn-prefix":
+      ctx.progress({ phase: "split-turn-prefix" }, p.text);
+      break;
+  }
+}
+
+/** Never a loop: a compaction that leaves the context near the threshold pauses automatic compaction. */
+function guardProgress(sessionId: SessionId, tokensAfter: number, threshold: number): void {
+  useMaintenanceStore.setState((s) => {
+    const { [sessionId]: _was, ...rest } = s.paused;
+    return {
+      paused: progressGuard(tokensAfter, threshold)
+        ? { ...rest, [sessionId]: pausedWarning(tokensAfter, threshold) }
+        : rest,
+    };
+  });
+  const warning = useMaintenanceStore.getState().paused[sessionId];
+  if (warning) pushNotice("info", warning);
 }
 
 function pausedWarning(tokensAfter: number, threshold: number): string {

@@ -22,9 +22,9 @@ import { queueMessage } from "../send/queued-message";
 import { DEFAULT_SETTINGS } from "../settings/settings-model";
 import { settingsWithKeys } from "../testing/settings";
 import type { CompactOptions, CompactResult } from "./compact";
-import { cancelMaintenance } from "./compact";
 import { autoHandoff, createHandoffSession, type HandoffDeps, startHandoff } from "./handoff";
 import { useMaintenanceStore } from "./maintenance-store";
+import { cancelMaintenance } from "./runner";
 
 const DOC = "## Goal\nParse CSV.\n\n## Next steps\n1. Handle quoted fields.";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

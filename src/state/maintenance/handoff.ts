@@ -20,10 +20,9 @@ import type { EntryId, SessionId } from "../../core/session/ids";
 import { buildTreeIndex, pathToRoot } from "../../core/session/tree";
 import { getEntry } from "../../db/entries";
 import { createSession, getSession } from "../../db/sessions";
+import type { HandoffJob } from "../../worker/api";
 import { handoffInWorker } from "../../worker/client";
-import { describeFailure } from "../app/describe-failure";
 import { pushNotice, useUiStore } from "../app/ui-store";
-import { chatTarget, isTargetError } from "../models/chat-target";
 import { useQueueStore } from "../send/queue-store";
 import { discardQueued, moveQueued } from "../send/queued-message";
 import { thinkingFor } from "../settings/settings-model";
@@ -129,52 +128,44 @@ async function writeDocument(
   automatic: boolean,
   deps: HandoffDeps,
 ): Promise<DocumentOutcome> {
-  const run = maintenanceDeps(deps);
   return runMaintenance(
     sessionId,
     { kind: "handoff", reason: automatic ? "threshold" : "manual" },
-    async ({ session, entries, settings, signal, progress, fail }): Promise<DocumentOutcome> => {
+    async (ctx): Promise<DocumentOutcome> => {
+      const { session, entries, settings } = ctx;
       if (!session?.leafId) return { kind: "nothing_to_hand_off", reason: "This chat has no messages yet." };
-      const chat = chatTarget(session, settings);
-      if (isTargetError(chat)) return fail(describeFailure(chat));
-      const path = pathToRoot(buildTreeIndex(entries), session.leafId);
-      const outcome = await handoffInWorker(
-        {
-          path,
-          focus: focus?.trim() || undefined,
-          systemPrompt: chat.systemPrompt,
-          provider: chat.provider,
-          model: chat.modelId,
-          // The chat's own thinking setting: a different one would invalidate the provider's cache.
-          thinking: thinkingFor(settings, chat.modelId),
-          contextWindow: chat.model.info.contextWindow,
-          maxOutput: chat.model.info.maxOutput,
-          reserveTokens: settings.compaction.reserveTokens,
-          ...handoffPromptJob(settings.prompts),
-          encoding: chat.model.info.encoding,
-          countScale: chat.calibration?.ratio ?? 1,
-        },
-        {
-          signal,
-          worker: run.worker,
-          onProgress: (p) =>
-            p.phase === "preparing" ? progress({ phase: "preparing" }) : progress({ phase: "writing" }, p.text),
-        },
+      const models = ctx.models();
+      if ("kind" in models) return models;
+      const { chat } = models;
+      const job: HandoffJob = {
+        path: pathToRoot(buildTreeIndex(entries), session.leafId),
+        focus: focus?.trim() || undefined,
+        systemPrompt: chat.systemPrompt,
+        provider: chat.provider,
+        model: chat.modelId,
+        // The chat's own thinking setting: a different one would invalidate the provider's cache.
+        thinking: thinkingFor(settings, chat.modelId),
+        contextWindow: chat.model.info.contextWindow,
+        maxOutput: chat.model.info.maxOutput,
+        reserveTokens: settings.compaction.reserveTokens,
+        ...handoffPromptJob(settings.prompts),
+        encoding: chat.model.info.encoding,
+        countScale: chat.calibration?.ratio ?? 1,
+      };
+      const outcome = ctx.settle(
+        await handoffInWorker(
+          job,
+          ctx.call((p) =>
+            p.phase === "preparing" ? ctx.progress({ phase: "preparing" }) : ctx.progress({ phase: "writing" }, p.text),
+          ),
+        ),
       );
-      if (signal.aborted) return { kind: "cancelled" };
-      switch (outcome.kind) {
-        case "document":
-        case "nothing_to_hand_off":
-        case "cancelled":
-          return outcome;
-        case "failed":
-          return fail(outcome.error);
-        case "empty":
-        case "too_long":
-          return { kind: "needs_fallback", reason: outcome.kind };
-      }
+      // No usable document, or no room to write one: compaction in place instead (after the lock is released).
+      return outcome.kind === "empty" || outcome.kind === "too_long"
+        ? { kind: "needs_fallback", reason: outcome.kind }
+        : outcome;
     },
-    run,
+    maintenanceDeps(deps),
   );
 }
 

@@ -14,8 +14,9 @@ import { useUiStore } from "../app/ui-store";
 import { DEFAULT_SETTINGS } from "../settings/settings-model";
 import { useSettingsStore } from "../settings/settings-store";
 import { settingsWithKeys } from "../testing/settings";
-import { cancelMaintenance, compactSession } from "./compact";
+import { compactSession } from "./compact";
 import { useMaintenanceStore } from "./maintenance-store";
+import { cancelMaintenance } from "./runner";
 import { previewSwitch, rememberedSwitchChoice, rememberSwitchChoice, switchHere } from "./switch-branch";
 
 const SUMMARY = "## Goal\nTry approach A.\n\n## Progress\n- Blocked: it timed out.";

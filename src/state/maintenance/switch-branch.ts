@@ -13,21 +13,19 @@
 import { planSwitch, type SwitchPlan } from "../../core/branch/collect";
 import type { BranchSummaryEntry } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
-import { newEntryId } from "../../core/session/ids";
 import { buildTreeIndex } from "../../core/session/tree";
 import { getSessionWithEntries, moveLeaf } from "../../db/entries";
 import { setSetting } from "../../db/settings";
+import type { BranchSummaryJob } from "../../worker/api";
 import { branchSummaryInWorker } from "../../worker/client";
-import { describeFailure } from "../app/describe-failure";
 import { reportActionError } from "../app/report-error";
 import { useUiStore } from "../app/ui-store";
-import { chatTarget, isTargetError, summarizerSpec, summarizerTarget } from "../models/chat-target";
+import { summarizerSpec } from "../models/chat-target";
 import type { SwitchSummaryDefault } from "../settings/settings-model";
 import { useSettingsStore } from "../settings/settings-store";
 import { useMaintenanceStore } from "./maintenance-store";
 import { branchPromptsJob } from "./prompts-job";
 import { errorText, type MaintenanceDeps, maintenanceDeps, runMaintenance } from "./runner";
-import { showSummarizerNotices } from "./summarizer-notices";
 
 /** What the user picked in the switch dialog (or the remembered default). */
 export type SwitchChoice = { kind: "none" } | { kind: "summarize"; instructions?: string };
@@ -167,58 +165,42 @@ export async function switchHere(
     }
   }
 
-  const run = maintenanceDeps(deps);
   return runMaintenance(
     sessionId,
     { kind: "branch_summary", reason: "switch" },
-    async ({ session, entries, settings, signal, progress, fail }): Promise<SwitchResult> => {
+    async (ctx): Promise<SwitchResult> => {
+      const { session, entries, settings } = ctx;
       if (!session) return { kind: "not_found" };
       const oldLeaf = session.leafId;
       const plan = planSwitch(buildTreeIndex(entries), targetId, oldLeaf);
       if (plan.kind !== "switch") return plan;
       if (!plan.summarizable) return await moveOnly(sessionId, plan);
-
-      const chat = chatTarget(session, settings);
-      if (isTargetError(chat)) return fail(describeFailure(chat));
-      const summarizer = summarizerTarget(chat, settings);
-      const outcome = await branchSummaryInWorker(
-        {
-          abandoned: plan.abandoned.entries,
-          instructions: choice.instructions?.trim() || undefined,
-          branchReserveTokens: settings.compaction.branchReserveTokens,
-          encoding: summarizer.model.info.encoding,
-          countScale: summarizer.calibration?.ratio ?? 1,
-          summarizer: summarizerSpec(summarizer, settings),
-          ...branchPromptsJob(settings.prompts),
-        },
-        {
-          signal,
-          worker: run.worker,
-          onProgress: (p) =>
-            p.phase === "preparing" ? progress({ phase: "preparing" }) : progress({ phase: "summarizing" }, p.text),
-        },
-      );
-      showSummarizerNotices(outcome);
-      switch (outcome.kind) {
-        case "cancelled":
-          return outcome;
-        case "failed":
-          return fail(outcome.error);
-        case "nothing_to_summarize":
-          return await moveOnly(sessionId, plan);
-        case "done":
-          break;
-      }
-      if (signal.aborted) return { kind: "cancelled" };
-
-      const entry: BranchSummaryEntry = {
-        ...outcome.entry,
-        id: newEntryId(),
-        sessionId,
-        parentId: plan.position,
-        createdAt: run.now(),
+      const models = ctx.models();
+      if ("kind" in models) return models;
+      const { summarizer } = models;
+      const job: BranchSummaryJob = {
+        abandoned: plan.abandoned.entries,
+        instructions: choice.instructions?.trim() || undefined,
+        branchReserveTokens: settings.compaction.branchReserveTokens,
+        encoding: summarizer.model.info.encoding,
+        countScale: summarizer.calibration?.ratio ?? 1,
+        summarizer: summarizerSpec(summarizer, settings),
+        ...branchPromptsJob(settings.prompts),
       };
-      if (!(await run.db.appendIfLeafIs(sessionId, entry, oldLeaf, run.now()))) return { kind: "stale" };
+      const outcome = ctx.settle(
+        await branchSummaryInWorker(
+          job,
+          ctx.call((p) =>
+            p.phase === "preparing"
+              ? ctx.progress({ phase: "preparing" })
+              : ctx.progress({ phase: "summarizing" }, p.text),
+          ),
+        ),
+      );
+      if (outcome.kind === "nothing_to_summarize") return await moveOnly(sessionId, plan);
+      if (outcome.kind !== "done") return outcome;
+      const entry = await ctx.append(outcome.entry, { parentId: plan.position, ifLeafIs: oldLeaf });
+      if (!entry) return { kind: "stale" };
       seedComposer(sessionId, plan.composerText);
       return {
         kind: "switched",
@@ -227,7 +209,7 @@ export async function switchHere(
         ...(plan.composerText !== undefined ? { composerText: plan.composerText } : {}),
       };
     },
-    run,
+    maintenanceDeps(deps),
   );
 }
 

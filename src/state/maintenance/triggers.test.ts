@@ -16,9 +16,9 @@ import { resetStores } from "../app/store-registry";
 import type { ChatTarget } from "../models/chat-target";
 import type { Settings } from "../settings/settings-model";
 import { chatModel, chatWithQuestion, compactions, type Turn, thresholdSettings } from "../testing/conversation";
-import { cancelMaintenance } from "./compact";
 import { useMaintenanceStore } from "./maintenance-store";
 import type { MaintenanceOp } from "./operation";
+import { cancelMaintenance } from "./runner";
 import { type MaintainDeps, replyAndMaintain } from "./triggers";
 
 const MODEL = { providerId: "openai", modelId: "gpt-4o" } as const;

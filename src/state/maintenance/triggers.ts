@@ -24,10 +24,9 @@ import { useSettingsStore } from "../settings/settings-store";
 import { type CompactOptions, type CompactResult, compactSession } from "./compact";
 import { autoHandoff } from "./handoff";
 import { touchIdle } from "./idle-compaction";
-import { beginMaintenance, endMaintenance, setMaintenanceProgress } from "./lock";
 import { useMaintenanceStore } from "./maintenance-store";
 import { promoteIfPossible } from "./promotion";
-import { type MaintenanceDeps, maintenanceDeps } from "./runner";
+import { type HeldLock, holdAhead, type MaintenanceDeps, maintenanceDeps } from "./runner";
 
 export type ReplyOptions = {
   /** The reply continues a partial cut off by the output limit (Continue). */
@@ -157,7 +156,7 @@ async function makeRoom(
   path: readonly Entry[],
   reason: CompactionReason,
   deps: MaintainDeps,
-  held: AbortController | null = null,
+  held: HeldLock | null = null,
 ): Promise<{ kind: "promoted"; to: ModelRef } | CompactResult> {
   const to = await promote(session, path, reason, deps);
   if (to) return { kind: "promoted", to };
@@ -201,7 +200,15 @@ async function preflight(
   if (fitsWithoutCounting(path, target, room)) return null;
   // Far over by an estimate: the compaction's bar shows now, not after the count (on a fresh tab
   // the worker starts and loads its tokenizer first: seconds on a big chat).
-  const held = likelyOver(path, target, room) ? holdForCount(sessionId, "preflight", deps) : null;
+  // The runner takes the lock ahead: its bar says "Counting the context's tokens…", with Cancel.
+  const held = likelyOver(path, target, room)
+    ? holdAhead(
+        sessionId,
+        { kind: "compaction", reason: "preflight" },
+        { phase: "counting" },
+        maintenanceDeps(deps.maintenance),
+      )
+    : null;
   try {
     const tokens = await countOrZero(path, target, deps);
     if (held?.signal.aborted) return { kind: "cancelled" };
@@ -209,18 +216,8 @@ async function preflight(
     return await makeRoom(sessionId, session, path, "preflight", deps, held);
   } finally {
     // Released by the compaction that ran under it; here when none did (it fit, a promotion, Cancel).
-    if (held) endMaintenance(held);
+    held?.release();
   }
-}
-
-/**
- * Takes the maintenance lock for an automatic compaction before the count that decides it, so its
- * bar ("Counting the context's tokens…", Cancel) is up at once. Null when another operation holds it.
- */
-function holdForCount(sessionId: SessionId, reason: CompactionReason, deps: MaintainDeps): AbortController | null {
-  const ac = beginMaintenance(sessionId, { kind: "compaction", reason }, (deps.maintenance?.now ?? Date.now)());
-  if (ac) setMaintenanceProgress(ac, { phase: "counting" });
-  return ac;
 }
 
 /**
