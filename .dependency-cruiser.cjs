@@ -76,6 +76,14 @@ module.exports = {
       to: { path: String.raw`^src/state/maintenance/lock\.ts$` },
     },
     {
+      name: "state-builds-contexts-through-one-door",
+      comment:
+        "state/ builds a context only through state/context/context-builds.ts (counted: one send builds its context once)",
+      severity: "error",
+      from: { path: "^src/state/", pathNot: String.raw`^src/state/context/context-builds\.ts$` },
+      to: { path: String.raw`^src/core/session/build-context\.ts$` },
+    },
+    {
       name: "no-circular",
       severity: "error",
       from: {},

@@ -23,6 +23,7 @@ import { useSettingsStore } from "../settings/settings-store";
 import { sendQueuedMessage } from "./lazy";
 import { holdOwnerLock, isOwnerAlive } from "./owner";
 import { reportActionError } from "./report-error";
+import { exposeSendHooksForTests } from "./test-hooks";
 import { useUiStore } from "./ui-store";
 
 /** How often a page looks for drafts orphaned by other tabs that closed mid-reply. */
@@ -50,6 +51,7 @@ async function sweepDrafts(): Promise<void> {
 
 export async function boot(): Promise<() => void> {
   await holdOwnerLock();
+  exposeSendHooksForTests();
   onVersionChange(() => window.location.reload());
 
   const stopSettings = subscribeLive(

@@ -8,12 +8,12 @@
 
 import { classifyFile, countPdfPages } from "../../core/attachments/kinds";
 import { attachmentProblem } from "../../core/attachments/limits";
-import { buildContext } from "../../core/session/build-context";
 import type { ContextAttachment, LlmContext } from "../../core/session/context";
 import type { AttachmentBlock, Block, Entry, Session } from "../../core/session/entries";
 import { modelInput } from "../../core/tokens/models";
 import { readBlobsBase64, storeBlob } from "../../db/blobs";
 import type { AttachmentData } from "../../providers/attachment-data";
+import { buildCounted } from "../context/context-builds";
 import { type ChatTarget, chatTarget, isTargetError } from "../models/chat-target";
 import { useSettingsStore } from "../settings/settings-store";
 
@@ -103,7 +103,7 @@ export function attachmentProblemFor(
   if (fresh.length === 0) return null;
   const target = chatTarget(session, useSettingsStore.getState().settings);
   if (isTargetError(target)) return null;
-  const earlier: Block[] = buildContext(path, { systemPrompt: "", targetApi: target.api }).messages.flatMap((m) =>
+  const earlier: Block[] = buildCounted(path, { systemPrompt: "", targetApi: target.api }).messages.flatMap((m) =>
     m.role === "user" ? m.content : [],
   );
   return attachmentProblem(fresh, earlier, {

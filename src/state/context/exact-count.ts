@@ -10,12 +10,12 @@
  * uses the estimate) and, when it arrives, fills the cache for the next ask.
  */
 
-import { buildContext } from "../../core/session/build-context";
 import type { Entry } from "../../core/session/entries";
 import type { CountTokensFn, CountTokensRequest } from "../../providers/count-tokens";
 import { attachmentDataFor } from "../composer/attachments";
 import { type ChatTarget, requestParams } from "../models/chat-target";
 import { useSettingsStore } from "../settings/settings-store";
+import { buildCounted } from "./context-builds";
 
 /** Requests whose counts are kept (least recently used go first); one per context the meter showed. */
 export const EXACT_COUNT_CACHE_SIZE = 64;
@@ -52,7 +52,7 @@ export function countRequest(path: readonly Entry[], target: ChatTarget): CountT
   return {
     provider: target.provider,
     model: target.modelId,
-    context: buildContext(path, {
+    context: buildCounted(path, {
       systemPrompt: target.systemPrompt,
       targetApi: target.api,
       targetProviderId: target.provider.id,

@@ -6,11 +6,11 @@
  * the worker's start and rank files) cannot be over it, and the send goes out at once. Near a
  * limit the caller still counts exactly.
  */
-import { buildContext } from "../../core/session/build-context";
 import { countContextTokens } from "../../core/session/context-tokens";
 import type { Entry } from "../../core/session/entries";
 import { CLAUDE_TOKENS_PER_O200K_TOKEN } from "../../core/tokens/claude-estimate";
 import type { ChatTarget } from "../models/chat-target";
+import { buildCounted } from "./context-builds";
 
 /** UTF-8 bytes of `text`, from above: a surrogate pair counts 6 (it is 4). */
 export function utf8BytesAtMost(text: string): number {
@@ -24,7 +24,7 @@ export function utf8BytesAtMost(text: string): number {
 
 /** An upper bound on the tokens `buildContext(path)` costs for `target`. */
 export function contextTokensAtMost(path: readonly Entry[], target: ChatTarget): number {
-  const context = buildContext(path, { systemPrompt: target.systemPrompt, targetApi: target.api });
+  const context = buildCounted(path, { systemPrompt: target.systemPrompt, targetApi: target.api });
   if (target.model.info.encoding !== "claude") return countContextTokens(context, utf8BytesAtMost);
   const raw = countContextTokens(context, (t) => Math.ceil(utf8BytesAtMost(t) * CLAUDE_TOKENS_PER_O200K_TOKEN) + 1);
   return Math.ceil(raw * Math.max(1, target.calibration?.ratio ?? 1)) + 1;

@@ -8,7 +8,6 @@
  * full) stays on screen and in memory, saying so, until a later attempt saves it (`saveUnsaved`).
  */
 import { CONTINUE_REPLY } from "../../core/prompts";
-import { buildContext } from "../../core/session/build-context";
 import type { LlmContext } from "../../core/session/context";
 import type { ApiKind, Entry, MessageEntry, MessageError, MessageStatus, Session } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
@@ -22,6 +21,7 @@ import { describeFailure } from "../app/describe-failure";
 import { pageOwnerId } from "../app/owner";
 import { pushNotice } from "../app/ui-store";
 import { attachmentDataFor } from "../composer/attachments";
+import { buildCounted } from "../context/context-builds";
 import { keepServerCompaction, serverCompactionFor } from "../maintenance/server-compaction";
 import { type ChatTarget, chatTarget, isTargetError, replyApi, requestParams } from "../models/chat-target";
 import { useSettingsStore } from "../settings/settings-store";
@@ -111,7 +111,7 @@ export async function runReply(
       };
     }
     const { provider, modelId } = target;
-    const built = buildContext(read?.path ?? [], {
+    const built = buildCounted(read?.path ?? [], {
       systemPrompt: target.systemPrompt,
       targetApi: provider.api,
       targetProviderId: provider.id,
