@@ -15,7 +15,7 @@ import type { CountTokensFn, CountTokensRequest } from "../../providers/count-to
 import { attachmentDataFor } from "../composer/attachments";
 import { type ChatTarget, requestParams } from "../models/chat-target";
 import { useSettingsStore } from "../settings/settings-store";
-import { buildCounted } from "./context-builds";
+import { requestFor, type SendContext } from "./send-context";
 
 /** Requests whose counts are kept (least recently used go first); one per context the meter showed. */
 export const EXACT_COUNT_CACHE_SIZE = 64;
@@ -37,8 +37,11 @@ export type ExactCounterDeps = {
 };
 
 export type ExactCounter = {
-  /** Anthropic's count of the request for `path` to `target`, or null (estimate) within `waitMs`. */
-  exactTokens(path: readonly Entry[], target: ChatTarget, waitMs: number): Promise<number | null>;
+  /**
+   * Anthropic's count of the request for `path` to `target`, or null (estimate) within `waitMs`.
+   * `built`: the send's context (send-context.ts), reused when it is this path's for this target.
+   */
+  exactTokens(path: readonly Entry[], target: ChatTarget, waitMs: number, built?: SendContext): Promise<number | null>;
 };
 
 /** Whether the target can be counted exactly at all (an Anthropic-API provider with a key). */
@@ -46,17 +49,13 @@ export function countable(target: ChatTarget): boolean {
   return target.provider.api === "anthropic-messages" && target.provider.apiKey.trim() !== "";
 }
 
-/** The request a send from `path` would make, as the count endpoint gets it (reply.ts builds the same). */
-export function countRequest(path: readonly Entry[], target: ChatTarget): CountTokensRequest {
+/** The request a send from `path` would make, as the count endpoint gets it (the reply sends the same). */
+export function countRequest(path: readonly Entry[], target: ChatTarget, built?: SendContext): CountTokensRequest {
   const settings = useSettingsStore.getState().settings;
   return {
     provider: target.provider,
     model: target.modelId,
-    context: buildCounted(path, {
-      systemPrompt: target.systemPrompt,
-      targetApi: target.api,
-      targetProviderId: target.provider.id,
-    }),
+    context: requestFor(path, target, built),
     ...requestParams(target, settings),
   };
 }
@@ -103,10 +102,10 @@ export function createExactCounter(deps: ExactCounterDeps = {}): ExactCounter {
   }
 
   return {
-    async exactTokens(path, target, waitMs) {
+    async exactTokens(path, target, waitMs, built) {
       if (!countable(target)) return null;
       const endpoint = `${target.provider.id} ${target.provider.baseUrl.trim()}`;
-      const req = countRequest(path, target);
+      const req = countRequest(path, target, built);
       // Nothing to send yet: the API rejects an empty message list, and the estimate is the system prompt.
       if (req.context.messages.length === 0) return null;
       const key = await requestHash(req);

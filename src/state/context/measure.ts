@@ -9,6 +9,7 @@ import { calibratedCount, isCalibrated } from "../../core/tokens/claude-estimate
 import { getWorker } from "../../worker/client";
 import type { ChatTarget } from "../models/chat-target";
 import { type ExactCounter, exactCounter, SEND_COUNT_WAIT_MS } from "./exact-count";
+import type { SendContext } from "./send-context";
 
 /**
  * `exact`: counted, not estimated (OpenAI's tokenizer locally, or Anthropic's count of the request:
@@ -21,11 +22,13 @@ export async function measureContext(
   target: ChatTarget,
   waitMs: number = SEND_COUNT_WAIT_MS,
   counter: ExactCounter = exactCounter,
+  /** The send's context (send-context.ts): Anthropic's count reuses its request instead of building it again. */
+  built?: SendContext,
 ): Promise<Measured> {
   // Both at once: the local count is the answer whenever the exact one is not.
   const local = localMeasure(path, target);
   local.catch(() => {});
-  const exact = await counter.exactTokens(path, target, waitMs).catch(() => null);
+  const exact = await counter.exactTokens(path, target, waitMs, built).catch(() => null);
   if (exact !== null) return { tokens: exact, exact: true, countedBy: "anthropic" };
   return local;
 }

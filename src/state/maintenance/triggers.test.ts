@@ -6,13 +6,16 @@
  */
 import "fake-indexeddb/auto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { buildContext } from "../../core/session/build-context";
 import type { Entry, MessageError } from "../../core/session/entries";
+import { buildTreeIndex, pathToRoot } from "../../core/session/tree";
 import { getEntries } from "../../db/entries";
 import { getSession, listSessions } from "../../db/sessions";
 import { freshDatabase } from "../../db/testing/database";
 import type { StreamRequest } from "../../providers/types";
 import { scriptedWorker } from "../../worker/testing/streams";
 import { resetStores } from "../app/store-registry";
+import { contextBuilds } from "../context/context-builds";
 import type { ChatTarget } from "../models/chat-target";
 import type { Settings } from "../settings/settings-model";
 import { chatModel, chatWithQuestion, compactions, type Turn, thresholdSettings } from "../testing/conversation";
@@ -285,5 +288,33 @@ describe("preflight far over the window: the compaction's bar is up before the c
     expect((await compactions(sessionId)).filter((c) => c.reason === "preflight")).toHaveLength(0);
     const reply = (await getEntries(sessionId)).find((e) => e.parentId === question.id && e.type === "message");
     expect(reply).toMatchObject({ role: "assistant", status: "complete" });
+  });
+});
+
+describe("one send builds its context once (issue 23)", () => {
+  it("the preflight, the request and the threshold check after the reply share one build, counted or not", async () => {
+    const { sessionId, question } = await chatWithQuestion(MODEL);
+    // The bound clears neither the window's room nor the threshold: both checks count (the injected measure).
+    settings({ modelOverrides: { [MODEL.modelId]: { contextWindow: 1_200, maxOutput: 1_000 } } });
+    const t = setup([{ text: "Answered." }], 10);
+    const before = contextBuilds();
+    await replyAndMaintain(sessionId, question.id, { preflight: true }, t.deps);
+    expect(t.measured).toHaveLength(2);
+    expect(contextBuilds() - before).toBe(1);
+    // What was sent is that build: the path's context for the chat's provider.
+    const path = pathToRoot(buildTreeIndex(await getEntries(sessionId)), question.id);
+    expect(t.chat[0]?.context).toEqual(
+      buildContext(path, { systemPrompt: "", targetApi: "openai-responses", targetProviderId: "openai" }),
+    );
+  });
+
+  it("a far-below-threshold send builds once and counts nothing", async () => {
+    const { sessionId, question } = await chatWithQuestion(MODEL);
+    settings({}, { thresholdTokens: 1_000_000 });
+    const t = setup([{ text: "Answered." }], 10);
+    const before = contextBuilds();
+    await replyAndMaintain(sessionId, question.id, { preflight: true }, t.deps);
+    expect(t.measured).toHaveLength(0);
+    expect(contextBuilds() - before).toBe(1);
   });
 });

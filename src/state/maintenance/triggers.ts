@@ -17,6 +17,7 @@ import { getWorker } from "../../worker/client";
 import { chatActivity } from "../activity/chat-activity";
 import { fitsWithoutCounting, likelyOver } from "../context/fits";
 import { type Measured, measureContext } from "../context/measure";
+import { type SendContext, sendContext, tokensAtMostWithReply } from "../context/send-context";
 import { type ChatTarget, chatTarget, isTargetError, thresholdOf } from "../models/chat-target";
 import { type ReplyDeps, type ReplyResult, runReply } from "../reply/reply";
 import { knownPath, rememberPath } from "../send/known-paths";
@@ -46,7 +47,7 @@ export type ReplyOptions = {
 export type MaintainDeps = {
   reply?: ReplyDeps;
   maintenance?: Partial<MaintenanceDeps>;
-  measure?: (path: readonly Entry[], target: ChatTarget) => Promise<Measured>;
+  measure?: (path: readonly Entry[], target: ChatTarget, built?: SendContext) => Promise<Measured>;
 };
 
 /** The compaction the triggers run, with the injected maintenance dependencies. */
@@ -92,24 +93,28 @@ async function replyAndMaintainOnce(
   opts: ReplyOptions,
   deps: MaintainDeps,
 ): Promise<void> {
-  // One read of the path for the whole step: the preflight, the request and the threshold check
-  // after the reply all use it (a compaction or the reply extends it in memory).
+  // One read of the path and one build of its context for the whole step: the preflight, the
+  // request and the threshold check after the reply all use them (a compaction or a promotion
+  // starts a new step: the path or the target changed).
   let read = opts.read ?? (await readPath(sessionId, parentId));
   let parent = parentId;
-  if (read && opts.preflight && autoAllowed(sessionId)) {
-    const room = await preflight(sessionId, read.session, read.path, deps);
+  let built = read ? buildStep(read) : undefined;
+  if (read && built && opts.preflight && autoAllowed(sessionId)) {
+    const room = await preflight(sessionId, read.session, built, deps);
     if (room?.kind === "promoted") {
       read = { session: { ...read.session, model: room.to }, path: read.path };
+      built = buildStep(read);
     } else if (room?.kind === "done") {
       parent = room.entry.id;
       read = { session: read.session, path: [...read.path, room.entry] };
+      built = buildStep(read);
     }
   }
 
   const result = await runReply(
     sessionId,
     parent,
-    { continues: opts.continues, read, retryOf: opts.retryOf },
+    { continues: opts.continues, read, retryOf: opts.retryOf, built },
     deps.reply,
   );
   if (!result?.target) return;
@@ -125,7 +130,8 @@ async function replyAndMaintainOnce(
     if (autoAllowed(sessionId)) await recoverFromOverflow(sessionId, entry, read, deps);
   } else if (entry.status === "complete" || entry.status === "stopped") {
     const reason = entry.stopReason === "length" ? "length" : "threshold";
-    if (autoAllowed(sessionId) && (await overThreshold(pathWithReply, target, deps))) {
+    const atMost = built ? tokensAtMostWithReply(built, entry, target) : null;
+    if (autoAllowed(sessionId) && (await overThreshold(pathWithReply, target, deps, atMost))) {
       const session = read?.session;
       // Promotion first; the "handoff" strategy replaces threshold compaction only (never overflow or length recovery).
       if (session && (await promote(session, pathWithReply, reason, deps))) return;
@@ -163,12 +169,27 @@ async function makeRoom(
   return compactWith(deps)(sessionId, held ? { reason, held } : { reason });
 }
 
-async function overThreshold(path: readonly Entry[], target: ChatTarget, deps: MaintainDeps): Promise<boolean> {
+/** The step's context for the chat's target now; undefined when it cannot be sent (runReply says why). */
+function buildStep(read: { session: Session; path: readonly Entry[] }): SendContext | undefined {
+  const target = chatTarget(read.session, useSettingsStore.getState().settings);
+  return isTargetError(target) ? undefined : sendContext(read.path, target);
+}
+
+/**
+ * Whether the context after a reply is over the threshold. `atMost`: its upper bound from the
+ * step's one build (null: build it now, the reply went to another target).
+ */
+async function overThreshold(
+  path: readonly Entry[],
+  target: ChatTarget,
+  deps: MaintainDeps,
+  atMost: number | null,
+): Promise<boolean> {
   const threshold = thresholdOf(target, useSettingsStore.getState().settings.compaction);
   // Far below the threshold by an upper bound: no need to ship the path to the worker to count it.
-  if (fitsWithoutCounting(path, target, threshold)) return false;
+  if (fitsWithoutCounting(atMost ?? sendContext(path, target).tokensAtMost, threshold)) return false;
   const tokens = await countOrZero(path, target, deps);
-  return tokens > thresholdOf(target, useSettingsStore.getState().settings.compaction);
+  return tokens > threshold;
 }
 
 /**
@@ -176,8 +197,14 @@ async function overThreshold(path: readonly Entry[], target: ChatTarget, deps: M
  * failed count must not leave a message unanswered or break the reply's end; the next step counts
  * again, and the provider's own "too long" still triggers overflow recovery.
  */
-function countOrZero(path: readonly Entry[], target: ChatTarget, deps: MaintainDeps): Promise<number> {
-  return (deps.measure ?? measureContext)(path, target).then(
+function countOrZero(
+  path: readonly Entry[],
+  target: ChatTarget,
+  deps: MaintainDeps,
+  built?: SendContext,
+): Promise<number> {
+  const measure = deps.measure ?? ((p, t, b) => measureContext(p, t, undefined, undefined, b));
+  return measure(path, target, built).then(
     (m) => m.tokens,
     () => 0,
   );
@@ -190,18 +217,17 @@ function countOrZero(path: readonly Entry[], target: ChatTarget, deps: MaintainD
 async function preflight(
   sessionId: SessionId,
   session: Session,
-  path: readonly Entry[],
+  built: SendContext,
   deps: MaintainDeps,
 ): Promise<{ kind: "promoted"; to: ModelRef } | CompactResult | null> {
-  const target = chatTarget(session, useSettingsStore.getState().settings);
-  if (isTargetError(target)) return null;
+  const { path, target } = built;
   const room = target.model.info.contextWindow - target.model.info.maxOutput;
   // Fits by an upper bound: the send goes out without waiting for the worker's count.
-  if (fitsWithoutCounting(path, target, room)) return null;
+  if (fitsWithoutCounting(built.tokensAtMost, room)) return null;
   // Far over by an estimate: the compaction's bar shows now, not after the count (on a fresh tab
   // the worker starts and loads its tokenizer first: seconds on a big chat).
   // The runner takes the lock ahead: its bar says "Counting the context's tokens…", with Cancel.
-  const held = likelyOver(path, target, room)
+  const held = likelyOver(built.tokensAtMost, room)
     ? holdAhead(
         sessionId,
         { kind: "compaction", reason: "preflight" },
@@ -210,7 +236,7 @@ async function preflight(
       )
     : null;
   try {
-    const tokens = await countOrZero(path, target, deps);
+    const tokens = await countOrZero(path, target, deps, built);
     if (held?.signal.aborted) return { kind: "cancelled" };
     if (tokens <= room) return null;
     return await makeRoom(sessionId, session, path, "preflight", deps, held);

@@ -21,7 +21,7 @@ import { describeFailure } from "../app/describe-failure";
 import { pageOwnerId } from "../app/owner";
 import { pushNotice } from "../app/ui-store";
 import { attachmentDataFor } from "../composer/attachments";
-import { buildCounted } from "../context/context-builds";
+import { requestFor, type SendContext } from "../context/send-context";
 import { keepServerCompaction, serverCompactionFor } from "../maintenance/server-compaction";
 import { type ChatTarget, chatTarget, isTargetError, replyApi, requestParams } from "../models/chat-target";
 import { useSettingsStore } from "../settings/settings-store";
@@ -51,6 +51,8 @@ export type ReplyOptions = {
   continues?: EntryId;
   /** The session and the path to `parentId` as already read by the caller (saves reading them again). */
   read?: { session: Session; path: readonly Entry[] };
+  /** The step's context (context/send-context.ts): its request is sent as built, when it is for this path and target. */
+  built?: SendContext;
   /**
    * Retry of a reply that failed before any content: if this attempt fails before any content too,
    * nothing new is written (no pile of empty error versions); the failed reply stays the leaf and
@@ -111,11 +113,7 @@ export async function runReply(
       };
     }
     const { provider, modelId } = target;
-    const built = buildCounted(read?.path ?? [], {
-      systemPrompt: target.systemPrompt,
-      targetApi: provider.api,
-      targetProviderId: provider.id,
-    });
+    const built = requestFor(read?.path ?? [], target, opts.built);
     // Continue: ask for the rest of a reply cut off by the output limit (a request, not an entry).
     const context: LlmContext = opts.continues
       ? {
