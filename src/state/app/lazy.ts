@@ -27,6 +27,7 @@ function lazily<M, K extends keyof M>(load: () => Promise<M>, key: K) {
 const chat = () => import("../send/send");
 const navigation = () => import("../send/branch-navigation");
 const reply = () => import("../reply/reply");
+const unsaved = () => import("../reply/unsaved");
 const compact = () => import("../maintenance/compact");
 const runner = () => import("../maintenance/runner");
 const handoff = () => import("../maintenance/handoff");
@@ -57,7 +58,7 @@ export const returnToLatest = lazily(navigation, "returnToLatest");
 export const showVersion = lazily(navigation, "showVersion");
 export const attachmentProblemAt = lazily(chat, "attachmentProblemAt");
 
-export const saveUnsaved = lazily(reply, "saveUnsaved");
+export const saveUnsaved = lazily(unsaved, "saveUnsaved");
 const preloadProvider = lazily(reply, "preloadReplyCode");
 /** Loads an api's provider code (through the reply chunk, which holds the registry's loader). */
 export const preloadApi = lazily(reply, "preloadApi");

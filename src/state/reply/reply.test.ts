@@ -14,9 +14,10 @@ import { useUiStore } from "../app/ui-store";
 import { runMaintenance } from "../maintenance/runner";
 import { DEFAULT_SETTINGS } from "../settings/settings-model";
 import { useSettingsStore } from "../settings/settings-store";
-import { DRAFT_CHECKPOINT_MS, runReply, STORAGE_FULL_TEXT, saveUnsaved, whenSaved } from "./reply";
+import { DRAFT_CHECKPOINT_MS, runReply } from "./reply";
 import { clearPendingReply, showPendingReply, stopReply } from "./reply-lane";
 import { useStreamStore } from "./stream-store";
+import { STORAGE_FULL_TEXT, saveUnsaved, whenSaved } from "./unsaved";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -28,6 +28,7 @@ import { useSettingsStore } from "../settings/settings-store";
 import { createFrameBatcher } from "./frame-batcher";
 import { controllers, setReply, takePendingController } from "./reply-lane";
 import { useStreamStore } from "./stream-store";
+import { STORAGE_FULL_TEXT, saveReply } from "./unsaved";
 
 /** What a finished reply was: the entry written, and the target and exact request it was sent with. */
 export type ReplyResult =
@@ -37,11 +38,6 @@ export type ReplyResult =
 
 /** The draft row is rewritten at this pace while a reply streams, never per token. */
 export const DRAFT_CHECKPOINT_MS = 500;
-/** A reply the storage refused is tried again at this pace (and at once with "Save now"). */
-export const UNSAVED_RETRY_MS = 5_000;
-
-export const STORAGE_FULL_TEXT =
-  "Not saved: the browser's storage for Grove is full. The reply is kept here; Grove saves it as soon as there is room (free space by deleting old chats). Don't reload or close this tab until then.";
 
 export type ReplyDeps = { stream: StreamFn; now: () => number };
 const defaultDeps: ReplyDeps = { stream: defaultStream, now: () => Date.now() };
@@ -60,8 +56,6 @@ export type ReplyOptions = {
    */
   retryOf?: MessageEntry;
 };
-
-const unsavedTimers = new Map<SessionId, ReturnType<typeof setInterval>>();
 
 /** Loads the provider code for the chat's model ahead of the first send (composer focus, a key set). */
 export function preloadReplyCode(session: Session | undefined): void {
@@ -234,83 +228,18 @@ export async function runReply(
       stopReason: aborted ? "aborted" : finalError ? "error" : (partial.stopReason ?? "end"),
       ...(opts.continues ? { continues: opts.continues } : {}),
     };
-    try {
-      await finalizeDraft(draftId, entry, { kind: "move-if-leaf-is", expected: parentId, to: draftId });
-      if (partial.compaction)
-        await keepServerCompaction(sessionId, entry, partial.compaction, read?.path ?? [], deps.now());
-      return { entry, target, context };
-    } catch (e) {
-      if (!isQuotaError(e)) {
-        // Keep the whole reply in its draft, not just the last checkpoint, so recovery brings back
-        // everything the user saw (best effort).
-        await saveDraft(draftRow()).catch(() => {});
-        throw e;
-      }
-      // Storage full: the reply stays on screen and in memory, saying so, and is saved when room
-      // returns. Its draft gets everything too if that table still takes it (a reload then keeps it).
-      await saveDraft(draftRow()).catch(() => {});
+    // Storage full: the reply stays on screen and in memory, saying so, and is saved when room returns.
+    if ((await saveReply(entry, draftRow)) === "kept") {
       keepOnScreen = true;
-      keepUnsaved(sessionId, entry);
       return { entry, target, context };
     }
+    if (partial.compaction)
+      await keepServerCompaction(sessionId, entry, partial.compaction, read?.path ?? [], deps.now());
+    return { entry, target, context };
   } finally {
     controllers.delete(sessionId);
     if (!keepOnScreen) setReply(sessionId, (r) => (r.phase === "unsaved" ? r : null));
   }
-}
-
-/**
- * The reply `entry` could not be written (quota): show it as unsaved (its last partial, which is
- * the entry's content) and try again on a timer.
- */
-function keepUnsaved(sessionId: SessionId, entry: MessageEntry): void {
-  setReply(sessionId, (r) => ({
-    ...r,
-    phase: "unsaved",
-    saveError: STORAGE_FULL_TEXT,
-    retry: null,
-  }));
-  unsavedEntries.set(sessionId, entry);
-  if (!unsavedTimers.has(sessionId)) {
-    unsavedTimers.set(
-      sessionId,
-      setInterval(() => void saveUnsaved(sessionId), UNSAVED_RETRY_MS),
-    );
-  }
-}
-
-const unsavedEntries = new Map<SessionId, MessageEntry>();
-const unsavedWaiters = new Map<SessionId, Array<() => void>>();
-
-/**
- * Tries again to write the reply the storage refused ("Save now", and every UNSAVED_RETRY_MS).
- * Resolves true once it is saved (the placeholder goes, the entry shows in its place).
- */
-export async function saveUnsaved(sessionId: SessionId): Promise<boolean> {
-  const entry = unsavedEntries.get(sessionId);
-  if (!entry) return true;
-  try {
-    await finalizeDraft(entry.id, entry, { kind: "move-if-leaf-is", expected: entry.parentId, to: entry.id });
-  } catch (e) {
-    if (isQuotaError(e)) return false;
-    // Anything else (e.g. the chat was deleted meanwhile): there is nothing left to save it into.
-    pushNotice("error", `The reply could not be saved: ${e instanceof Error ? e.message : String(e)}`);
-  }
-  unsavedEntries.delete(sessionId);
-  clearInterval(unsavedTimers.get(sessionId));
-  unsavedTimers.delete(sessionId);
-  setReply(sessionId, (r) => (r.phase === "unsaved" ? null : r));
-  for (const resolve of unsavedWaiters.get(sessionId) ?? []) resolve();
-  unsavedWaiters.delete(sessionId);
-  return true;
-}
-
-/** Resolves when the session has no reply waiting to be saved (at once when it has none). */
-export function whenSaved(sessionId: SessionId): Promise<void> {
-  if (!unsavedEntries.has(sessionId)) return Promise.resolve();
-  return new Promise((resolve) => {
-    unsavedWaiters.set(sessionId, [...(unsavedWaiters.get(sessionId) ?? []), resolve]);
-  });
 }
 
 /**
