@@ -81,7 +81,8 @@ module.exports = {
         "state/ builds a context only through state/context/context-builds.ts (counted: one send builds its context once)",
       severity: "error",
       from: { path: "^src/state/", pathNot: String.raw`^src/state/context/context-builds\.ts$` },
-      to: { path: String.raw`^src/core/session/build-context\.ts$` },
+      // Its types may be named anywhere: only a call builds.
+      to: { path: String.raw`^src/core/session/build-context\.ts$`, dependencyTypesNot: ["type-only"] },
     },
     {
       name: "no-circular",

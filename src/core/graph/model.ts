@@ -9,13 +9,13 @@
  * Pure: no React, no DOM, no I/O.
  */
 import type { CompactionReason, Entry, MessageStatus, Session } from "../session/entries";
-import { entrySearchText, firstWords, searchTerms } from "../session/entry-text";
+import { entrySearchText, entryTitle, firstWords, searchTerms } from "../session/entry-text";
 import type { EntryId, SessionId } from "../session/ids";
 import { buildTreeIndex, type TreeIndex } from "../session/tree";
 import { displayTree } from "./display-tree";
 import { foldedSpans } from "./folded";
 import { laneLayout } from "./layout";
-import { entryTitle, type GraphNodeKind, kindOf } from "./text";
+import { type GraphNodeKind, kindOf } from "./text";
 
 export type GraphFilter = "all" | "no-summaries" | "user-only" | "labelled";
 

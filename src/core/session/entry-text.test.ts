@@ -8,6 +8,7 @@ import {
   entryContextText,
   entrySearchText,
   entryText,
+  entryTitle,
   firstWords,
   searchTerms,
   visibleText,
@@ -108,6 +109,21 @@ describe("firstWords", () => {
     const words = firstWords("😀".repeat(100), 9, 61);
     expect(words).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
     expect(words.endsWith("…")).toBe(true);
+  });
+});
+
+describe("entryTitle", () => {
+  it("is the first words of what an entry says, or what it is when it says nothing", () => {
+    const [q, r, empty] = linkPath([
+      u("q", "## How do I **sort** a list in place?"),
+      a("r", [thinking("hm")]),
+      a("e", []),
+    ]);
+    if (!q || !r || !empty) throw new Error("path");
+    expect(entryTitle(q)).toBe("How do I sort a list in place?");
+    expect(entryTitle(r)).toBe("Thinking only");
+    expect(entryTitle(empty)).toBe("Empty");
+    expect(entryTitle(linkPath([handoff("h", "")])[0] as Entry)).toBe("Handoff document");
   });
 });
 

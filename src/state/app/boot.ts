@@ -15,6 +15,7 @@ import { getAllSettings } from "../../db/settings";
 import { requestPersistentStorage } from "../../db/storage";
 import { subscribeLive } from "../../db/subscribe";
 import { holdWhileSending } from "../activity/hold-while-sending";
+import { CALIBRATION_KEY, calibrationFromRow, useCalibrationStore } from "../context/calibration-store";
 import { collectBlobsAfterBoot } from "../data/blob-gc";
 import { holdSearchIndexing, startChatSearch } from "../search/search";
 import { loadQueued, startQueueFlusher } from "../send/queued-message";
@@ -49,15 +50,34 @@ async function sweepDrafts(): Promise<void> {
   }
 }
 
+/** The settings rows last put into the settings store, and the calibration row last put into its own. */
+const hydrated = { settings: "", calibration: "" };
+
+/**
+ * The settings table, into the stores: the calibration into its own (it is rewritten after every
+ * Claude reply), the settings replaced only when one of their rows changed, so the components
+ * reading the settings are not told about a calibration sample.
+ */
+function hydrateSettings(rows: Record<string, unknown>): void {
+  const { [CALIBRATION_KEY]: calibration, ...settingsRows } = rows;
+  const calibrationKey = JSON.stringify(calibration ?? null);
+  if (calibrationKey !== hydrated.calibration) {
+    hydrated.calibration = calibrationKey;
+    useCalibrationStore.setState({ table: calibrationFromRow(calibration) });
+  }
+  const settingsKey = JSON.stringify(settingsRows);
+  if (settingsKey === hydrated.settings && useSettingsStore.getState().loaded) return;
+  hydrated.settings = settingsKey;
+  useSettingsStore.setState({ settings: settingsFromRows(settingsRows), loaded: true });
+}
+
 export async function boot(): Promise<() => void> {
   await holdOwnerLock();
   exposeSendHooksForTests();
   onVersionChange(() => window.location.reload());
 
-  const stopSettings = subscribeLive(
-    getAllSettings,
-    (rows) => useSettingsStore.setState({ settings: settingsFromRows(rows), loaded: true }),
-    (e) => reportActionError("Settings could not be read", e),
+  const stopSettings = subscribeLive(getAllSettings, hydrateSettings, (e) =>
+    reportActionError("Settings could not be read", e),
   );
 
   await sweepDrafts();

@@ -10,16 +10,14 @@
  */
 import type { CompactionReason, Entry, MessageEntry, ModelRef, Session } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
-import { withCalibrationSample } from "../../core/tokens/claude-estimate";
 import { getSessionPath, moveLeaf } from "../../db/entries";
-import { setSetting } from "../../db/settings";
-import { getWorker } from "../../worker/client";
 import { chatActivity } from "../activity/chat-activity";
+import { learnCalibration } from "../context/calibration";
 import { fitsWithoutCounting, likelyOver } from "../context/fits";
 import { type Measured, measureContext } from "../context/measure";
 import { type SendContext, sendContext, tokensAtMostWithReply } from "../context/send-context";
 import { type ChatTarget, chatTarget, isTargetError, thresholdOf } from "../models/chat-target";
-import { type ReplyDeps, type ReplyResult, runReply } from "../reply/reply";
+import { type ReplyDeps, runReply } from "../reply/reply";
 import { knownPath, rememberPath } from "../send/known-paths";
 import { useSettingsStore } from "../settings/settings-store";
 import { type CompactOptions, type CompactResult, compactSession } from "./compact";
@@ -278,23 +276,4 @@ async function recoverFromOverflow(
   }
   // Once: a retried request that overflows again is an error the user sees, never another round.
   await runReply(sessionId, result.entry.id, {}, deps.reply);
-}
-
-/** Learn the Claude estimate's calibration from the usage the provider reported for the request. */
-async function learnCalibration(result: ReplyResult): Promise<void> {
-  const { entry, target, context } = result;
-  if (!target?.calibration || !context || !entry.usage?.input) return;
-  try {
-    const localCount = await getWorker().countContext(context, target.model.info.encoding);
-    const settings = useSettingsStore.getState().settings;
-    const calibration = withCalibrationSample(settings.calibration, target.modelId, {
-      reportedInput: entry.usage.input,
-      localCount,
-    });
-    if (calibration === settings.calibration) return;
-    useSettingsStore.setState((s) => ({ settings: { ...s.settings, calibration } }));
-    await setSetting("calibration", calibration);
-  } catch {
-    // Calibration is a refinement: the estimate stays usable without this sample.
-  }
 }

@@ -7,11 +7,12 @@ import type { CompactionSettings } from "../../core/compaction/settings";
 import { thresholdFor } from "../../core/compaction/settings";
 import { type ChatParams, effectiveParams, type RequestParams } from "../../core/session/chat-params";
 import type { ApiKind, MessageError, Session } from "../../core/session/entries";
-import { type CalibrationState, calibrationFor } from "../../core/tokens/claude-estimate";
+import { type CalibrationState, type CalibrationTable, calibrationFor } from "../../core/tokens/claude-estimate";
 import { type ResolvedModel, resolveModel } from "../../core/tokens/models";
 import { remoteSummarizerSet } from "../../providers/remote-summarizer";
 import type { ProviderConfig } from "../../providers/types";
 import type { SummarizerSpec } from "../../worker/api";
+import { useCalibrationStore } from "../context/calibration-store";
 import { findProvider, type Settings, thinkingFor } from "../settings/settings-model";
 
 export type ChatTarget = {
@@ -27,7 +28,11 @@ export type ChatTarget = {
 };
 
 /** The session's target, or why it can't be used (no key, unknown provider). */
-export function chatTarget(session: Session | undefined, settings: Settings): ChatTarget | MessageError {
+export function chatTarget(
+  session: Session | undefined,
+  settings: Settings,
+  calibration: CalibrationTable = useCalibrationStore.getState().table,
+): ChatTarget | MessageError {
   const ref = session?.model ?? settings.defaultModel;
   const provider = findProvider(settings, ref.providerId);
   if (!provider) {
@@ -49,7 +54,7 @@ export function chatTarget(session: Session | undefined, settings: Settings): Ch
     model,
     api: provider.api,
     systemPrompt: session?.systemPrompt ?? settings.systemPrompt,
-    calibration: model.info.encoding === "claude" ? calibrationFor(settings.calibration, ref.modelId) : null,
+    calibration: model.info.encoding === "claude" ? calibrationFor(calibration, ref.modelId) : null,
     ...(session?.params ? { params: session.params } : {}),
   };
 }
@@ -87,8 +92,49 @@ function sessionlessRef(): Session {
   return { id: "" as Session["id"], title: "", titleSource: "auto", createdAt: 0, updatedAt: 0, leafId: null };
 }
 
-export function thresholdOf(target: ChatTarget, compaction: CompactionSettings): number {
+/** Where automatic compaction starts for a chat on `target`'s model (DESIGN §4.6): what the send compacts at. */
+export function thresholdOf(target: Pick<ChatTarget, "model">, compaction: CompactionSettings): number {
   return thresholdFor(target.model.info.contextWindow, compaction);
+}
+
+/** Where the meter warns when automatic compaction is off: this share of the window. */
+export const WARN_SHARE_WITHOUT_AUTO = 0.85;
+
+/** A chat's context limits: what the send decides by, as the meter shows them. */
+export type ContextLimits = {
+  /** The chat's target; null when nothing can be sent (no key, unknown provider). */
+  target: ChatTarget | null;
+  /** The target's model, else the model the chat names, resolved the same way. */
+  model: ResolvedModel;
+  api: ApiKind;
+  systemPrompt: string;
+  /** Where automatic compaction starts (`thresholdOf`), at most the window. */
+  threshold: number;
+  /** The meter's warning: the threshold while automatic compaction is on, else a share of the window. */
+  warnAt: number;
+};
+
+/** The limits of `session`'s context (or a new chat's) under `settings`. */
+export function contextLimits(
+  session: Session | undefined,
+  settings: Settings,
+  calibration: CalibrationTable = useCalibrationStore.getState().table,
+): ContextLimits {
+  const chat = chatTarget(session, settings, calibration);
+  const target = isTargetError(chat) ? null : chat;
+  const ref = session?.model ?? settings.defaultModel;
+  const api = target?.api ?? findProvider(settings, ref.providerId)?.api ?? "openai-chat";
+  const model = target?.model ?? resolveModel(ref.modelId, settings.modelOverrides, api);
+  const window = model.info.contextWindow;
+  const threshold = Math.min(window, thresholdOf({ model }, settings.compaction));
+  return {
+    target,
+    model,
+    api,
+    systemPrompt: session?.systemPrompt ?? settings.systemPrompt,
+    threshold,
+    warnAt: settings.compaction.enabled ? threshold : window * WARN_SHARE_WITHOUT_AUTO,
+  };
 }
 
 /**

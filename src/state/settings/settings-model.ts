@@ -7,7 +7,6 @@ import { type CompactionSettings, DEFAULT_COMPACTION_SETTINGS } from "../../core
 import { type PromptOverrides, promptOverridesFrom } from "../../core/prompt-ids";
 import { chatParamsFrom, type ParamsPreset, type PromptPreset } from "../../core/session/chat-params";
 import type { ModelRef } from "../../core/session/entries";
-import type { CalibrationTable } from "../../core/tokens/claude-estimate";
 import { DEFAULT_MODEL_ID } from "../../core/tokens/models";
 import { ANTHROPIC_DEFAULT_BASE_URL, OPENAI_DEFAULT_BASE_URL } from "../../providers/endpoint";
 import { NO_REMOTE_SUMMARIZER, type RemoteSummarizerConfig } from "../../providers/remote-summarizer";
@@ -38,8 +37,6 @@ export type Settings = {
   compaction: CompactionSettings;
   /** A cheaper model for summaries; null = the chat's own model. */
   summaryModel: ModelRef | null;
-  /** Claude token-estimate calibration per model id, learned from reported usage. */
-  calibration: CalibrationTable;
   /** "Remember my choice" in the switch dialog; "ask" shows the dialog. */
   switchSummaryDefault: SwitchSummaryDefault;
   /** Threshold maintenance strategy; overflow, length and preflight recovery always compact. */
@@ -89,7 +86,6 @@ export const DEFAULT_SETTINGS: Settings = {
   modelOverrides: {},
   compaction: DEFAULT_COMPACTION_SETTINGS,
   summaryModel: null,
-  calibration: {},
   switchSummaryDefault: "ask",
   autoStrategy: "compact",
   modelTitles: false,
@@ -108,7 +104,6 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   "modelOverrides",
   "compaction",
   "summaryModel",
-  "calibration",
   "switchSummaryDefault",
   "autoStrategy",
   "modelTitles",
@@ -136,7 +131,6 @@ export function settingsFromRows(rows: Record<string, unknown>): Settings {
     // Stored settings from an older version lack newer fields: the defaults fill them in.
     compaction: { ...DEFAULT_COMPACTION_SETTINGS, ...(stored.compaction ?? {}) },
     summaryModel: stored.summaryModel ?? null,
-    calibration: stored.calibration ?? {},
     switchSummaryDefault: oneOf(
       stored.switchSummaryDefault,
       SWITCH_SUMMARY_DEFAULTS,

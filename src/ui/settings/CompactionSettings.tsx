@@ -6,9 +6,9 @@ import {
   thresholdFor,
 } from "../../core/compaction/settings";
 import { resolveModel } from "../../core/tokens/models";
+import { decode, encode, modelIdsFor, useListedModels } from "../../state/models/model-choice";
 import { saveSettings } from "../../state/settings/settings-actions";
 import { useSettingsStore } from "../../state/settings/settings-store";
-import { decode, encode, modelIdsFor, useListedModels } from "../chat/ModelPicker";
 import { CommitField } from "./CommitField";
 import { IdleCompactionSettings } from "./IdleCompactionSettings";
 import { NativeCompactionSettings } from "./NativeCompactionSettings";

@@ -1,8 +1,8 @@
 import { useId } from "react";
 import type { ModelRef } from "../../core/session/entries";
+import { decode, encode, modelIdsFor } from "../../state/models/model-choice";
 import { saveSettings } from "../../state/settings/settings-actions";
 import { useSettingsStore } from "../../state/settings/settings-store";
-import { decode, encode, modelIdsFor } from "../chat/ModelPicker";
 
 const NONE = "";
 
