@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { BRANCH_SUMMARY_CONTEXT, BRANCH_SUMMARY_PREAMBLE } from "../prompts";
 import { a, linkPath, u } from "../testing/entries";
 import { estimateTokens } from "../tokens/estimate";
-import { branchSummaryBody, branchSummaryEntry, finishBranchSummary, hasProse } from "./finish";
+import { branchSummaryEntry, finishBranchSummary, hasProse } from "./finish";
 import { type BranchSummaryPlan, prepareBranchSummary } from "./prepare";
 
 const SUMMARY = "## Goal\nMake the build pass.\n\n## Progress\n- Done: fixed the import.";
@@ -38,18 +38,6 @@ describe("finishBranchSummary", () => {
   it("keeps ordinary prose that happens to end a line with a colon", () => {
     const text = "The user compared two options:\n- A\n- B";
     expect(finishBranchSummary(text)).toEqual({ kind: "summary", summary: `${BRANCH_SUMMARY_PREAMBLE}\n\n${text}` });
-  });
-});
-
-describe("branchSummaryBody", () => {
-  it("is the stored summary without the preamble finishBranchSummary put first, and any other text as it is", () => {
-    const finished = finishBranchSummary("## Goal\nShip it.");
-    if (finished.kind !== "summary") throw new Error(finished.error);
-    expect(branchSummaryBody(finished.summary)).toBe("## Goal\nShip it.");
-    // An imported summary (pi writes its own) or one that merely mentions the words keeps them.
-    expect(branchSummaryBody("We explored a different branch here.\n\nMore.")).toBe(
-      "We explored a different branch here.\n\nMore.",
-    );
   });
 });
 

@@ -78,12 +78,6 @@ export function finishBranchSummary(text: string): BranchSummaryFinish {
   return { kind: "summary", summary: `${BRANCH_SUMMARY_PREAMBLE}\n\n${out}` };
 }
 
-/** A stored summary without the preamble `finishBranchSummary` put first (the card's heading says it). */
-export function branchSummaryBody(summary: string): string {
-  const preamble = `${BRANCH_SUMMARY_PREAMBLE}\n\n`;
-  return summary.startsWith(preamble) ? summary.slice(preamble.length) : summary;
-}
-
 /** What the engine records in `BranchSummaryEntry.details` (for the card and for debugging). */
 export type BranchSummaryDetails = {
   readonly kind: "grove-branch-summary";

@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { finishBranchSummary } from "../branch/finish";
 import { buildGraphModel, searchGraph } from "../graph/model";
 import { a, branchSummary, compaction, eid, handoff, linkPath, thinking, tool, u } from "../testing/entries";
 import type { Block, Entry } from "./entries";
 import {
   argsJson,
   blockText,
+  branchSummaryBody,
   entryContextText,
   entrySearchText,
   entryText,
@@ -109,6 +111,18 @@ describe("firstWords", () => {
     const words = firstWords("😀".repeat(100), 9, 61);
     expect(words).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
     expect(words.endsWith("…")).toBe(true);
+  });
+});
+
+describe("branchSummaryBody", () => {
+  it("is the stored summary without the preamble finishBranchSummary put first, and any other text as it is", () => {
+    const finished = finishBranchSummary("## Goal\nShip it.");
+    if (finished.kind !== "summary") throw new Error(finished.error);
+    expect(branchSummaryBody(finished.summary)).toBe("## Goal\nShip it.");
+    // An imported summary (pi writes its own) or one that merely mentions the words keeps them.
+    expect(branchSummaryBody("We explored a different branch here.\n\nMore.")).toBe(
+      "We explored a different branch here.\n\nMore.",
+    );
   });
 });
 

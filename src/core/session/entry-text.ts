@@ -10,6 +10,7 @@
  * Pure: no I/O.
  */
 import { attachmentLabel, textFileText } from "../attachments/attachment-text";
+import { BRANCH_SUMMARY_PREAMBLE } from "../prompts-context";
 import { commandContextText, isCommandSent, settingChangeText } from "./agent-entries";
 import { assertNever, type Block, type ContextNoteEntry, type Entry, messageText } from "./entries";
 import { isSkippedMessage } from "./plan-context";
@@ -312,6 +313,15 @@ function computeTitle(entry: Entry): string {
     case "command":
       return `$ ${entry.command}`.slice(0, TITLE_SOURCE_CHARS);
   }
+}
+
+/**
+ * A branch summary's own words: the stored summary without the preamble core/branch/finish.ts put
+ * first (the card's heading says it). Any other text (an imported summary) as it is.
+ */
+export function branchSummaryBody(summary: string): string {
+  const preamble = `${BRANCH_SUMMARY_PREAMBLE}\n\n`;
+  return summary.startsWith(preamble) ? summary.slice(preamble.length) : summary;
 }
 
 /** The lower-cased terms of a search query; empty when there is nothing to look for. */

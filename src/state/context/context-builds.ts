@@ -8,6 +8,7 @@
 import { type BuildContextOptions, buildContext } from "../../core/session/build-context";
 import type { LlmContext } from "../../core/session/context";
 import type { Entry } from "../../core/session/entries";
+import type { ChatTarget } from "../models/chat-target";
 
 let builds = 0;
 
@@ -20,4 +21,9 @@ export function buildCounted(path: readonly Entry[], options: BuildContextOption
 /** Contexts state/ has built on this thread since the page loaded. */
 export function contextBuilds(): number {
   return builds;
+}
+
+/** How the request to `target` is built: its system prompt, api and provider. */
+export function requestOptions(target: ChatTarget): BuildContextOptions {
+  return { systemPrompt: target.systemPrompt, targetApi: target.api, targetProviderId: target.provider.id };
 }

@@ -10,12 +10,13 @@
  * uses the estimate) and, when it arrives, fills the cache for the next ask.
  */
 
+import type { LlmContext } from "../../core/session/context";
 import type { Entry } from "../../core/session/entries";
 import type { CountTokensFn, CountTokensRequest } from "../../providers/count-tokens";
 import { attachmentDataFor } from "../composer/attachments";
 import { type ChatTarget, requestParams } from "../models/chat-target";
 import { useSettingsStore } from "../settings/settings-store";
-import { requestFor, type SendContext } from "./send-context";
+import { buildCounted, requestOptions } from "./context-builds";
 
 /** Requests whose counts are kept (least recently used go first); one per context the meter showed. */
 export const EXACT_COUNT_CACHE_SIZE = 64;
@@ -39,9 +40,9 @@ export type ExactCounterDeps = {
 export type ExactCounter = {
   /**
    * Anthropic's count of the request for `path` to `target`, or null (estimate) within `waitMs`.
-   * `built`: the send's context (send-context.ts), reused when it is this path's for this target.
+   * `request`: the request for this path and target as the send already built it (not built again).
    */
-  exactTokens(path: readonly Entry[], target: ChatTarget, waitMs: number, built?: SendContext): Promise<number | null>;
+  exactTokens(path: readonly Entry[], target: ChatTarget, waitMs: number, request?: LlmContext): Promise<number | null>;
 };
 
 /** Whether the target can be counted exactly at all (an Anthropic-API provider with a key). */
@@ -50,12 +51,12 @@ export function countable(target: ChatTarget): boolean {
 }
 
 /** The request a send from `path` would make, as the count endpoint gets it (the reply sends the same). */
-export function countRequest(path: readonly Entry[], target: ChatTarget, built?: SendContext): CountTokensRequest {
+export function countRequest(path: readonly Entry[], target: ChatTarget, request?: LlmContext): CountTokensRequest {
   const settings = useSettingsStore.getState().settings;
   return {
     provider: target.provider,
     model: target.modelId,
-    context: requestFor(path, target, built),
+    context: request ?? buildCounted(path, requestOptions(target)),
     ...requestParams(target, settings),
   };
 }
@@ -102,10 +103,10 @@ export function createExactCounter(deps: ExactCounterDeps = {}): ExactCounter {
   }
 
   return {
-    async exactTokens(path, target, waitMs, built) {
+    async exactTokens(path, target, waitMs, request) {
       if (!countable(target)) return null;
       const endpoint = `${target.provider.id} ${target.provider.baseUrl.trim()}`;
-      const req = countRequest(path, target, built);
+      const req = countRequest(path, target, request);
       // Nothing to send yet: the API rejects an empty message list, and the estimate is the system prompt.
       if (req.context.messages.length === 0) return null;
       const key = await requestHash(req);

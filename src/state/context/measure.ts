@@ -9,7 +9,7 @@ import { calibratedCount, isCalibrated } from "../../core/tokens/claude-estimate
 import { getWorker } from "../../worker/client";
 import type { ChatTarget } from "../models/chat-target";
 import { type ExactCounter, exactCounter, SEND_COUNT_WAIT_MS } from "./exact-count";
-import type { SendContext } from "./send-context";
+import { isContextOf, type SendContext } from "./send-context";
 
 /**
  * `exact`: counted, not estimated (OpenAI's tokenizer locally, or Anthropic's count of the request:
@@ -28,7 +28,9 @@ export async function measureContext(
   // Both at once: the local count is the answer whenever the exact one is not.
   const local = localMeasure(path, target);
   local.catch(() => {});
-  const exact = await counter.exactTokens(path, target, waitMs, built).catch(() => null);
+  const exact = await counter
+    .exactTokens(path, target, waitMs, isContextOf(built, path, target) ? built?.request : undefined)
+    .catch(() => null);
   if (exact !== null) return { tokens: exact, exact: true, countedBy: "anthropic" };
   return local;
 }

@@ -9,11 +9,10 @@
  * items or native compaction (the only things a provider id changes): only then is the metric's
  * context built too.
  */
-import type { BuildContextOptions } from "../../core/session/build-context";
 import type { LlmContext } from "../../core/session/context";
 import type { Entry, MessageEntry } from "../../core/session/entries";
 import type { ChatTarget } from "../models/chat-target";
-import { buildCounted } from "./context-builds";
+import { buildCounted, requestOptions } from "./context-builds";
 import { appendedTokensAtMost, contextTokensAtMost } from "./fits";
 
 export type SendContext = {
@@ -26,11 +25,6 @@ export type SendContext = {
   /** What the request and the bound depend on; a target with another key needs its own build. */
   key: string;
 };
-
-/** How the request to `target` is built: its system prompt, api and provider. */
-export function requestOptions(target: ChatTarget): BuildContextOptions {
-  return { systemPrompt: target.systemPrompt, targetApi: target.api, targetProviderId: target.provider.id };
-}
 
 const keyOf = (target: ChatTarget): string =>
   JSON.stringify([

@@ -1,8 +1,7 @@
 import { memo, useState } from "react";
-import { branchSummaryBody } from "../../core/branch/finish";
 import { stripFileOpsTags } from "../../core/compaction/file-ops";
 import type { BranchSummaryEntry, HandoffEntry } from "../../core/session/entries";
-import { entryTitle } from "../../core/session/entry-text";
+import { branchSummaryBody, entryTitle } from "../../core/session/entry-text";
 import { returnToBranch } from "../../state/app/lazy";
 import type { SessionView } from "../hooks";
 import { Markdown } from "../markdown/LazyMarkdown";
