@@ -95,6 +95,23 @@ module.exports = {
       to: { path: "node_modules/dexie/" },
     },
     {
+      name: "only-the-runner-takes-the-maintenance-lock",
+      comment:
+        "DESIGN §4.7: one lock, taken and released by the maintenance runner only (state/maintenance/runner.ts, holdAhead included)",
+      severity: "error",
+      from: { path: "^src/", pathNot: String.raw`^src/state/maintenance/runner\.ts$` },
+      to: { path: String.raw`^src/state/maintenance/lock\.ts$` },
+    },
+    {
+      name: "state-builds-contexts-through-one-door",
+      comment:
+        "state/ builds a context only through state/context/context-builds.ts (counted: one send builds its context once)",
+      severity: "error",
+      from: { path: "^src/state/", pathNot: String.raw`^src/state/context/context-builds\.ts$` },
+      // Its types may be named anywhere: only a call builds.
+      to: { path: String.raw`^src/core/session/build-context\.ts$`, dependencyTypesNot: ["type-only"] },
+    },
+    {
       name: "no-circular",
       severity: "error",
       from: {},

@@ -8,6 +8,8 @@ export default defineConfig({
     include: ["src/**/*.test.ts", "src/**/*.test.tsx", "e2e/mock-server/**/*.test.ts", "scripts/**/*.test.ts"],
     environment: "node",
     pool: "threads",
+    // Every zustand store is reset after each test (state/app/store-registry.ts).
+    setupFiles: ["src/state/testing/reset-stores.ts"],
     reporters: ["default", ["json", { outputFile: "test-results/unit-results.json" }]],
   },
 });

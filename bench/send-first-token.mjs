@@ -10,6 +10,11 @@
  * page writes `leafId`), so every run sends from the same 11-entry path.
  * "fresh tab" is the first send in a page (provider code and the worker still to load); "warm" is a
  * second send in the same page. Target: warm 20k ÷ 10 ≤ 1.5×. Numbers only, never asserted.
+ *
+ * A third chat has a 2,000-message path (on GPT-4.1, whose 1M window holds it: no compaction), where
+ * building the context costs tens of ms a time. With the app's test hooks on, each send also reports
+ * how many contexts the main thread built for it (`window.groveContextBuilds()`, read before the
+ * Enter and once the send and its maintenance are over, `window.groveSending()`). Target: 1.
  */
 import { launchBrowser } from "./lib/browser.mjs";
 import { hashUrl } from "./lib/fixtures.mjs";
@@ -40,6 +45,17 @@ const SESSIONS = [
     pathLength: 11,
     leafMarker: "BENCH-LEAF-SEND20K",
   },
+  {
+    key: "path2k",
+    label: "2,000-message path (GPT-4.1)",
+    id: "0190b000-0000-7000-8000-0000005e0d30",
+    title: "Bench · send 2k path",
+    seed: 13,
+    total: 2_000,
+    pathLength: 2_000,
+    leafMarker: "BENCH-LEAF-SEND2K",
+    model: { providerId: "openai", modelId: "gpt-4.1" },
+  },
 ];
 
 /**
@@ -48,6 +64,8 @@ const SESSIONS = [
  * streaming row ever paints its text).
  */
 function installSendProbe() {
+  // The app's test hooks: `groveContextBuilds()` and `groveSending()` (src/state/app/test-hooks.ts).
+  localStorage.setItem("grove.testHooks", "1");
   const probe = { enter: null, placeholder: null, token: null, expect: null };
   window.__groveSend = probe;
   document.addEventListener(
@@ -78,7 +96,13 @@ async function resetProbe(page, expect) {
 
 let sends = 0;
 
-/** Sends one message and waits until the reply is written; returns { placeholder, token } in ms after Enter. */
+/** Contexts the app has built on the main thread so far (null: a build without the test hook). */
+const contextBuilds = (page) => page.evaluate(() => window.groveContextBuilds?.() ?? null);
+
+/**
+ * Sends one message and waits until the reply and its maintenance are over; returns
+ * { placeholder, token } in ms after Enter and the contexts built for the send.
+ */
 async function timedSend(page, mock, n) {
   const token = `${FIRST_TOKEN}${++sends}X`;
   await control(mock, "enqueue", {
@@ -86,6 +110,7 @@ async function timedSend(page, mock, n) {
     scripts: [{ chunks: [`${token} `, "and the rest of the answer."], chunkDelayMs: 1 }],
   });
   await resetProbe(page, token);
+  const buildsBefore = await contextBuilds(page);
   const box = page.getByRole("textbox", { name: "Message" });
   await box.fill(`Bench question ${n}`);
   await box.press("Enter");
@@ -97,7 +122,22 @@ async function timedSend(page, mock, n) {
   }
   const r = await page.evaluate(() => window.__groveSend);
   await page.locator('article[aria-busy="true"]').waitFor({ state: "detached", timeout: 30_000 });
-  return { placeholder: r.placeholder === null ? null : r.placeholder - r.enter, token: r.token - r.enter };
+  // The threshold check after the reply is part of the send: wait until the chat is released.
+  await page.waitForFunction(() => !window.groveSending?.(), null, { timeout: 60_000, polling: 20 });
+  const buildsAfter = await contextBuilds(page);
+  return {
+    placeholder: r.placeholder === null ? null : r.placeholder - r.enter,
+    token: r.token - r.enter,
+    builds: buildsBefore === null || buildsAfter === null ? null : buildsAfter - buildsBefore,
+  };
+}
+
+/** The sends' context builds, as "1" when all agree, else each ("n/a" without the test hook). */
+function buildsText(runs) {
+  const counts = runs.map((r) => r.builds);
+  if (counts.some((c) => c === null || c === undefined)) return "n/a";
+  const distinct = [...new Set(counts)];
+  return distinct.length === 1 ? String(distinct[0]) : counts.join("/");
 }
 
 export default {
@@ -116,6 +156,7 @@ export default {
       const seeded = {};
       for (const s of SESSIONS) {
         const data = generateSession({ sessionId: s.id, ...s, branchEvery: 3 });
+        if (s.model) data.session.model = s.model;
         await seedSession(dbPage, data);
         seeded[s.key] = { ...s, leafId: data.session.leafId };
       }
@@ -161,6 +202,7 @@ export default {
         ctx.log(`${s.label}`);
         ctx.log(`  warm  first token ${spread(col(warm, "token"))}; placeholder ${spread(col(warm, "placeholder"))}`);
         ctx.log(`  fresh first token ${spread(col(fresh, "token"))}; placeholder ${spread(col(fresh, "placeholder"))}`);
+        ctx.log(`  context builds per send: warm ${buildsText(warm)}; fresh ${buildsText(fresh)}`);
       }
 
       const med = (key, mode, k = "token") =>
@@ -192,6 +234,15 @@ export default {
       ])) {
         ctx.log(line);
       }
+      ctx.summary(
+        "send → first token, 2,000-message path",
+        `warm ${ms(med("path2k", "warm"))}, fresh tab ${ms(med("path2k", "fresh"))}`,
+      );
+      ctx.summary(
+        "context builds per send",
+        SESSIONS.map((s) => `${s.key} ${buildsText([...results[s.key].warm, ...results[s.key].fresh])}`).join(", ") +
+          " (target 1)",
+      );
       ctx.summary(
         "send → first token (warm)",
         `10 entries ${ms(med("small", "warm"))}, 20k ${ms(med("big", "warm"))} (${ratio(med("big", "warm"), med("small", "warm"))}, target ≤ 1.5×)`,

@@ -4,8 +4,8 @@
  * screen's code in the entry's one task held a fresh tab's main thread for longer than a frame
  * (65–90 ms); each part below is evaluated in a task of its own.
  */
-import { boot } from "./state/boot";
-import { nextTask } from "./state/next-task";
+import { boot } from "./state/app/boot";
+import { nextTask } from "./state/app/next-task";
 import { warmFontStrikes } from "./ui/font-warmup";
 import { preloadMarkdown } from "./ui/markdown/LazyMarkdown";
 import "./ui/app.css";

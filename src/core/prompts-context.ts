@@ -1,10 +1,11 @@
 /**
  * The prompts that are part of every request's context (how a summary, a branch summary or a
- * handoff is handed to the model) and `fillTemplate`: apart from the summarizer prompts
+ * handoff is handed to the model; the preamble a stored branch summary starts with) and `fillTemplate`: apart from the summarizer prompts
  * (prompts.ts, which re-exports these), since building a context is on the first screen (the
  * meter's estimate) and the summarizer prompts are not.
  */
 import branchSummaryContextRaw from "../../prompts/branch-summary-context.md?raw";
+import branchSummaryPreambleRaw from "../../prompts/branch-summary-preamble.md?raw";
 import compactedSystemNoteRaw from "../../prompts/compacted-system-note.md?raw";
 import compactionKeptUserTurnsRaw from "../../prompts/compaction-kept-user-turns.md?raw";
 import compactionSummaryContextRaw from "../../prompts/compaction-summary-context.md?raw";
@@ -21,6 +22,8 @@ export const COMPACTION_KEPT_USER_TURNS = /* @__PURE__ */ compactionKeptUserTurn
 export const COMPACTED_SYSTEM_NOTE = /* @__PURE__ */ compactedSystemNoteRaw.trim();
 /** The user-role message for a `branch_summary` entry. Vars: `summary`. */
 export const BRANCH_SUMMARY_CONTEXT = /* @__PURE__ */ branchSummaryContextRaw.trim();
+/** Put before the stored summary (core/branch/finish.ts): the user explored another branch and came back. No vars. */
+export const BRANCH_SUMMARY_PREAMBLE = /* @__PURE__ */ branchSummaryPreambleRaw.trim();
 /** The user-role message for a `handoff` entry. Vars: `document`. */
 export const HANDOFF_CONTEXT = /* @__PURE__ */ handoffContextRaw.trim();
 

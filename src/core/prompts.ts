@@ -6,7 +6,6 @@
 import branchSummaryRaw from "../../prompts/branch-summary.md?raw";
 import branchSummaryCustomRaw from "../../prompts/branch-summary-custom.md?raw";
 import branchSummaryOmittedRaw from "../../prompts/branch-summary-omitted.md?raw";
-import branchSummaryPreambleRaw from "../../prompts/branch-summary-preamble.md?raw";
 import branchSummarySystemRaw from "../../prompts/branch-summary-system.md?raw";
 import chatTitleRaw from "../../prompts/chat-title.md?raw";
 import chatTitleSystemRaw from "../../prompts/chat-title-system.md?raw";
@@ -25,6 +24,7 @@ import handoffFocusRaw from "../../prompts/handoff-focus.md?raw";
 
 export {
   BRANCH_SUMMARY_CONTEXT,
+  BRANCH_SUMMARY_PREAMBLE,
   COMPACTED_SYSTEM_NOTE,
   COMPACTION_KEPT_USER_TURNS,
   COMPACTION_SUMMARY_CONTEXT,
@@ -72,8 +72,6 @@ export const BRANCH_SUMMARY = /* @__PURE__ */ branchSummaryRaw.trim();
 export const BRANCH_SUMMARY_CUSTOM = /* @__PURE__ */ branchSummaryCustomRaw.trim();
 /** Said when the branch's oldest entries did not fit the request. Vars: `omitted` (a count). */
 export const BRANCH_SUMMARY_OMITTED = /* @__PURE__ */ branchSummaryOmittedRaw.trim();
-/** Put before the stored summary: the user explored another branch and came back. No vars. */
-export const BRANCH_SUMMARY_PREAMBLE = /* @__PURE__ */ branchSummaryPreambleRaw.trim();
 
 // ---- handoff (core/handoff) ----------------------------------------------------------------------
 

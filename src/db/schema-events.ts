@@ -1,5 +1,5 @@
 /**
- * Opening the database and reacting to schema changes, for the app's startup code (state/boot),
+ * Opening the database and reacting to schema changes, for the app's startup code (state/app/boot.ts),
  * which may not import schema.ts.
  * @example
  * onVersionChange(() => location.reload());

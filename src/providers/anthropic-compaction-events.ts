@@ -3,7 +3,7 @@
  * `compact_20260112`, a reply may begin with a `compaction` block (`content_block_start`, then a
  * `compaction_delta` carrying its final `content` and `encrypted_content`). It is kept on the
  * partial verbatim (`AssistantPartial.compaction`), never shown as text and never dropped; the chat
- * stores it on a compaction entry (state/actions/server-compaction.ts).
+ * stores it on a compaction entry (state/maintenance/server-compaction.ts).
  *
  * The stable SDK's event union has no compaction members, so events are read structurally.
  */

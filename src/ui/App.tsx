@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { useUiStore } from "../state/stores";
+import { useUiStore } from "../state/app/ui-store";
 import { ChatView } from "./chat/ChatView";
 import { Notices } from "./common/Notices";
 import { useRememberedFontStrikes } from "./font-warmup";

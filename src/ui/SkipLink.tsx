@@ -1,4 +1,4 @@
-import { useUiStore } from "../state/stores";
+import { useUiStore } from "../state/app/ui-store";
 import "./skip-link.css";
 
 /**

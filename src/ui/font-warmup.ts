@@ -9,7 +9,7 @@
  * task in a hidden box. A first visit warms nothing; nothing here changes what is shown.
  */
 import { useEffect } from "react";
-import { nextTask } from "../state/next-task";
+import { nextTask } from "../state/app/next-task";
 
 const STORAGE_KEY = "grove.fontStrikes.v1";
 /** Strikes remembered (the newest kept): a chat with every kind of Markdown uses about 30. */

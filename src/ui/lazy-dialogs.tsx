@@ -1,8 +1,8 @@
 import { type ComponentProps, lazy } from "react";
-import { useImportStore } from "../state/actions/import-store";
 import { useCompactDialog } from "../state/dialogs/compact-dialog";
 import { useHandoffDialog } from "../state/dialogs/handoff-dialog";
 import { useSwitchDialog } from "../state/dialogs/switch-dialog";
+import { useImportStore } from "../state/transfer/import-store";
 import type { CompactDialog as CompactImpl } from "./chat/CompactDialog";
 import { LazyPart } from "./common/LazyPart";
 

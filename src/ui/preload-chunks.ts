@@ -1,4 +1,4 @@
-import { preloadActions } from "../state/actions/lazy";
+import { preloadActions } from "../state/app/lazy";
 import { preloadChatParts } from "./chat/lazy-chat";
 import { preloadPalette } from "./palette/CommandPaletteKeys";
 

@@ -14,11 +14,20 @@ export function killHookName(kind: WorkerKind): string {
   return `groveKill${kind.charAt(0).toUpperCase()}${kind.slice(1)}Worker`;
 }
 
-export function exposeKillForTests(kind: WorkerKind, kill: () => void): void {
+/** Whether this page runs with the test hooks (e2e tests and benches only). */
+export function testHooksEnabled(): boolean {
   try {
-    if (globalThis.localStorage?.getItem(TEST_HOOKS_FLAG) !== "1") return;
+    return globalThis.localStorage?.getItem(TEST_HOOKS_FLAG) === "1";
   } catch {
-    return; // storage blocked
+    return false; // storage blocked
   }
-  (globalThis as Record<string, unknown>)[killHookName(kind)] = kill;
+}
+
+/** Puts `hooks` on the window when the test hooks are on; nothing otherwise. */
+export function exposeForTests(hooks: Record<string, unknown>): void {
+  if (testHooksEnabled()) Object.assign(globalThis, hooks);
+}
+
+export function exposeKillForTests(kind: WorkerKind, kill: () => void): void {
+  exposeForTests({ [killHookName(kind)]: kill });
 }

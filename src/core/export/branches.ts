@@ -9,8 +9,9 @@
  * line. Building is iterative (a 10,000-entry path must not overflow the stack).
  * Pure: no I/O, nothing mutated.
  */
-import { entryTitle } from "../graph/text";
+
 import { assertNever, type Entry, type MessageEntry } from "../session/entries";
+import { entryTitle } from "../session/entry-text";
 import type { EntryId } from "../session/ids";
 import { buildTreeIndex, childrenOf, pathToRoot, type TreeIndex } from "../session/tree";
 

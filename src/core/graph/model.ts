@@ -10,13 +10,12 @@
  */
 
 import type { Entry } from "../session/entries";
-import { entrySearchText, searchTerms } from "../session/entry-text";
+import { entrySearchText, entryTitle, searchTerms } from "../session/entry-text";
 import type { EntryId } from "../session/ids";
 import { buildTreeIndex, pathToRoot, type TreeIndex } from "../session/tree";
 import { type GraphEdge, graphEdges } from "./edges";
 import type { GraphNode } from "./node";
 import { type Bounds, placeNodes } from "./place";
-import { entryTitle } from "./text";
 import { type WalkOptions, walkGraph } from "./walk";
 
 export type GraphModel = {

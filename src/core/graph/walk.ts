@@ -9,13 +9,13 @@
  * Pure: no React, no DOM, no I/O.
  */
 import type { Entry, Session } from "../session/entries";
-import { firstWords } from "../session/entry-text";
+import { entryTitle, firstWords } from "../session/entry-text";
 import type { EntryId } from "../session/ids";
 import type { TreeIndex } from "../session/tree";
 import { type DisplayTree, displayTree } from "./display-tree";
 import { foldedSpans } from "./folded";
 import { type GraphFilter, type GraphNode, handoffKey, passes, runKey } from "./node";
-import { entryTitle, kindOf } from "./text";
+import { kindOf } from "./text";
 
 export type WalkOptions = {
   leafId: EntryId | null;

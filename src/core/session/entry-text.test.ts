@@ -1,13 +1,16 @@
 import { describe, expect, it } from "vitest";
+import { finishBranchSummary } from "../branch/finish";
 import { buildGraphModel, searchGraph } from "../graph/model";
 import { a, branchSummary, compaction, eid, handoff, linkPath, thinking, tool, u } from "../testing/entries";
 import type { Block, Entry } from "./entries";
 import {
   argsJson,
   blockText,
+  branchSummaryBody,
   entryContextText,
   entrySearchText,
   entryText,
+  entryTitle,
   firstWords,
   searchTerms,
   visibleText,
@@ -108,6 +111,33 @@ describe("firstWords", () => {
     const words = firstWords("😀".repeat(100), 9, 61);
     expect(words).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
     expect(words.endsWith("…")).toBe(true);
+  });
+});
+
+describe("branchSummaryBody", () => {
+  it("is the stored summary without the preamble finishBranchSummary put first, and any other text as it is", () => {
+    const finished = finishBranchSummary("## Goal\nShip it.");
+    if (finished.kind !== "summary") throw new Error(finished.error);
+    expect(branchSummaryBody(finished.summary)).toBe("## Goal\nShip it.");
+    // An imported summary (pi writes its own) or one that merely mentions the words keeps them.
+    expect(branchSummaryBody("We explored a different branch here.\n\nMore.")).toBe(
+      "We explored a different branch here.\n\nMore.",
+    );
+  });
+});
+
+describe("entryTitle", () => {
+  it("is the first words of what an entry says, or what it is when it says nothing", () => {
+    const [q, r, empty] = linkPath([
+      u("q", "## How do I **sort** a list in place?"),
+      a("r", [thinking("hm")]),
+      a("e", []),
+    ]);
+    if (!q || !r || !empty) throw new Error("path");
+    expect(entryTitle(q)).toBe("How do I sort a list in place?");
+    expect(entryTitle(r)).toBe("Thinking only");
+    expect(entryTitle(empty)).toBe("Empty");
+    expect(entryTitle(linkPath([handoff("h", "")])[0] as Entry)).toBe("Handoff document");
   });
 });
 

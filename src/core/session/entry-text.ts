@@ -2,13 +2,15 @@
  * Entry → text, in one place (issue 9): a block as plain text (`blockText`, what the model is sent
  * in place of a tool block or an image), an entry's context text (what a token count counts), its
  * whole words (what "Copy text" copies and BOTH searches — the sidebar's and the graph's — look
- * through), and the first words of a text (graph titles, automatic session titles).
+ * through), the first words of a text (automatic session titles), and an entry's title (the
+ * graph's nodes, the summary cards, the branch export).
  *
  * Specialised serializers with another job (the summarizer transcript in
  * core/compaction/serialize.ts, the Markdown and HTML exports) build on these pieces.
  * Pure: no I/O.
  */
 import { attachmentLabel, textFileText } from "../attachments/attachment-text";
+import { BRANCH_SUMMARY_PREAMBLE } from "../prompts-context";
 import { commandContextText, isCommandSent, settingChangeText } from "./agent-entries";
 import {
   assertNever,
@@ -327,6 +329,81 @@ export function firstWords(text: string, maxWords = FIRST_WORDS_MAX_WORDS, maxCh
   }
   if (!cut && flush(i) && limit < text.length) cut = out !== "";
   return cut && out ? `${out}…` : out;
+}
+
+/** Characters of an entry's text a title is made from (enough for FIRST_WORDS_MAX_CHARS after cleaning). */
+const TITLE_SOURCE_CHARS = 400;
+
+/** The start of a message's text blocks, joined, at most `max` characters (long replies are not copied whole). */
+function textStart(content: readonly Block[], max: number): string {
+  let out = "";
+  for (const b of content) {
+    if (b.type !== "text") continue;
+    out = out ? `${out}\n\n${b.text.slice(0, max)}` : b.text.slice(0, max);
+    if (out.length >= max) return out.slice(0, max);
+  }
+  return out;
+}
+
+const titles = new WeakMap<Entry, string>();
+
+/**
+ * The node's title: the first words of what it says, or what it is when it says nothing. Entries
+ * are immutable, so it is computed once per entry.
+ */
+export function entryTitle(entry: Entry): string {
+  let title = titles.get(entry);
+  if (title === undefined) {
+    title = computeTitle(entry);
+    titles.set(entry, title);
+  }
+  return title;
+}
+
+function computeTitle(entry: Entry): string {
+  switch (entry.type) {
+    case "message": {
+      const words = firstWords(textStart(entry.content, TITLE_SOURCE_CHARS));
+      if (words) return words;
+      const call = entry.content.find((b) => b.type === "tool_call");
+      if (call) return `Tool call: ${call.name}`;
+      const result = entry.content.find((b) => b.type === "tool_result");
+      if (result)
+        return firstWords(result.text.slice(0, TITLE_SOURCE_CHARS)) || `Result of ${result.toolName ?? "a tool"}`;
+      if (entry.content.some((b) => b.type === "image")) return "Image";
+      if (entry.status === "error") return entry.error ? firstWords(`Error: ${entry.error.message}`) : "Error";
+      if (entry.content.some((b) => b.type === "thinking" || b.type === "reasoning")) return "Thinking only";
+      return "Empty";
+    }
+    case "compaction":
+      return (
+        firstWords(entry.shortSummary.slice(0, TITLE_SOURCE_CHARS)) ||
+        firstWords(entry.summary.slice(0, TITLE_SOURCE_CHARS)) ||
+        "Earlier turns compacted"
+      );
+    case "branch_summary":
+      return firstWords(entry.summary.slice(0, TITLE_SOURCE_CHARS)) || "Summary of a branch";
+    case "handoff":
+      return firstWords(entry.document.slice(0, TITLE_SOURCE_CHARS)) || "Handoff document";
+    case "model_change":
+    case "thinking_level_change":
+      return settingChangeText(entry);
+    case "custom":
+      return entry.customType;
+    case "context_note":
+      return firstWords(contextNoteText(entry).slice(0, TITLE_SOURCE_CHARS)) || entry.customType;
+    case "command":
+      return `$ ${entry.command}`.slice(0, TITLE_SOURCE_CHARS);
+  }
+}
+
+/**
+ * A branch summary's own words: the stored summary without the preamble core/branch/finish.ts put
+ * first (the card's heading says it). Any other text (an imported summary) as it is.
+ */
+export function branchSummaryBody(summary: string): string {
+  const preamble = `${BRANCH_SUMMARY_PREAMBLE}\n\n`;
+  return summary.startsWith(preamble) ? summary.slice(preamble.length) : summary;
 }
 
 /** The lower-cased terms of a search query; empty when there is nothing to look for. */

@@ -1,13 +1,14 @@
 /**
  * The "Compact conversation" dialog's own state: which session (and cut) it is for, and what the
- * last run came back with. Dialog facts, kept apart from state/stores.ts; the
- * compaction itself is `compactSession` (state/actions/compact.ts), whose progress the dialog reads
+ * last run came back with. Dialog facts, kept apart from the maintenance store; the
+ * compaction itself is `compactSession` (state/maintenance/compact.ts), whose progress the dialog reads
  * from `useMaintenanceStore`. A message queued while it ran goes out by itself (queued-message.ts).
  */
-import { create } from "zustand";
+
 import type { EntryId, SessionId } from "../../core/session/ids";
-import type { CompactResult } from "../actions/compact";
-import { cancelMaintenance, compactSession } from "../actions/lazy";
+import { cancelMaintenance, compactSession } from "../app/lazy";
+import { defineStore } from "../app/store-registry";
+import type { CompactResult } from "../maintenance/compact";
 
 export type CompactDialogState = {
   target: { sessionId: SessionId; upToEntryId?: EntryId; upToSnippet?: string } | null;
@@ -18,7 +19,7 @@ export type CompactDialogState = {
   instructions: string;
 };
 
-export const useCompactDialog = create<CompactDialogState>(() => ({
+export const useCompactDialog = defineStore<CompactDialogState>(() => ({
   target: null,
   phase: "form",
   result: null,

@@ -1,11 +1,12 @@
 /**
  * The "Handoff" dialog's own state: which session it is for, the phase, the draft being edited and
- * the last problem. The work is `startHandoff` / `createHandoffSession` (state/actions/handoff.ts),
+ * the last problem. The work is `startHandoff` / `createHandoffSession` (state/maintenance/handoff.ts),
  * whose progress the dialog reads from `useMaintenanceStore`.
  */
-import { create } from "zustand";
+
 import type { EntryId, SessionId } from "../../core/session/ids";
-import { cancelMaintenance, createHandoffSession, startHandoff } from "../actions/lazy";
+import { cancelMaintenance, createHandoffSession, startHandoff } from "../app/lazy";
+import { defineStore } from "../app/store-registry";
 
 export type HandoffProblem = { title: string; body: string; error: boolean; retry: boolean };
 
@@ -31,7 +32,7 @@ const CLOSED: Omit<HandoffDialogState, "sessionId"> = {
   creating: false,
 };
 
-export const useHandoffDialog = create<HandoffDialogState>(() => ({ sessionId: null, ...CLOSED }));
+export const useHandoffDialog = defineStore<HandoffDialogState>(() => ({ sessionId: null, ...CLOSED }));
 
 export function openHandoffDialog(sessionId: SessionId): void {
   useHandoffDialog.setState({ sessionId, ...CLOSED });

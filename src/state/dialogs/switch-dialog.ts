@@ -2,14 +2,15 @@
  * "Switch here" from anywhere (a message, the history graph): `openSwitchDialog(sessionId, targetId)`
  * applies the remembered choice, or opens the "Switch branch" dialog (rendered once, near the app
  * root) to ask whether to summarize the branch being left. The dialog's own state lives here; the
- * switch itself is `switchHere` (state/actions/switch-branch.ts), whose progress the dialog reads
+ * switch itself is `switchHere` (state/maintenance/switch-branch.ts), whose progress the dialog reads
  * from `useMaintenanceStore`.
  */
-import { create } from "zustand";
+
 import type { EntryId, SessionId } from "../../core/session/ids";
-import { cancelMaintenance, previewSwitch, rememberSwitchChoice, switchHere } from "../actions/lazy";
-import type { SwitchChoice, SwitchResult } from "../actions/switch-branch";
-import { pushNotice } from "../stores";
+import { cancelMaintenance, previewSwitch, rememberSwitchChoice, switchHere } from "../app/lazy";
+import { defineStore } from "../app/store-registry";
+import { pushNotice } from "../app/ui-store";
+import type { SwitchChoice, SwitchResult } from "../maintenance/switch-branch";
 
 export type SwitchDialogTarget = {
   sessionId: SessionId;
@@ -32,7 +33,7 @@ export type SwitchDialogState = {
   choice: SwitchChoice | null;
 };
 
-export const useSwitchDialog = create<SwitchDialogState>(() => ({
+export const useSwitchDialog = defineStore<SwitchDialogState>(() => ({
   target: null,
   phase: "form",
   result: null,

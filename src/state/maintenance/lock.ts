@@ -6,7 +6,7 @@
  * Check-and-set is synchronous, so two callers in one tab can never both get the lock.
  */
 import type { SessionId } from "../../core/session/ids";
-import { useMaintenanceStore } from "../stores";
+import { useMaintenanceStore } from "./maintenance-store";
 import { isAutomatic, type MaintenanceOp, type MaintenanceOperation, type ProgressOf } from "./operation";
 
 let controller: AbortController | null = null;

@@ -1,5 +1,5 @@
 /**
- * Context promotion in the automatic triggers (conversation.ts `makeRoom`): the larger sibling
+ * Context promotion in the automatic triggers (triggers.ts `makeRoom`): the larger sibling
  * first, compaction only when none is set or it is full too; Undo goes back and is remembered.
  */
 import "fake-indexeddb/auto";
@@ -9,13 +9,13 @@ import { getEntries } from "../../db/entries";
 import { getSession } from "../../db/sessions";
 import { freshDatabase } from "../../db/testing/database";
 import { scriptedWorker } from "../../worker/testing/streams";
-import type { ChatTarget } from "../actions/chat-target";
-import { type MaintainDeps, replyAndMaintain } from "../actions/conversation";
-import { usePromotionStore } from "../promotion-notice";
-import type { Settings } from "../settings-model";
-import { resetStores } from "../stores";
+import { resetStores } from "../app/store-registry";
+import type { ChatTarget } from "../models/chat-target";
+import type { Settings } from "../settings/settings-model";
 import { chatModel, chatWithQuestion, compactions, type Turn, thresholdSettings } from "../testing/conversation";
 import { undoPromotion } from "./promotion";
+import { usePromotionStore } from "./promotion-notice";
+import { type MaintainDeps, replyAndMaintain } from "./triggers";
 
 const SMALL = { providerId: "openai", modelId: "gpt-4o" } as const;
 const LARGE = { providerId: "openai", modelId: "gpt-4.1" } as const;

@@ -1,5 +1,5 @@
 /**
- * Context promotion as a step of the automatic triggers (conversation.ts): before any compaction,
+ * Context promotion as a step of the automatic triggers (triggers.ts): before any compaction,
  * switch the chat to the model's larger sibling when the context fits it (core/compaction/promotion.ts),
  * and leave a notice with a one-click undo. The chat's own model changes, not the default for new chats.
  */
@@ -7,9 +7,9 @@ import { choosePromotion, type PromotionCandidate, promotionChain } from "../../
 import type { CompactionReason, Entry, ModelRef, Session } from "../../core/session/entries";
 import type { SessionId } from "../../core/session/ids";
 import { updateSession } from "../../db/sessions";
-import { type ChatTarget, chatTarget, isTargetError, thresholdOf } from "../actions/chat-target";
-import { clearPromotion, declinePromotion, notePromotion, usePromotionStore } from "../promotion-notice";
-import { useSettingsStore } from "../stores";
+import { type ChatTarget, chatTarget, isTargetError, thresholdOf } from "../models/chat-target";
+import { useSettingsStore } from "../settings/settings-store";
+import { clearPromotion, declinePromotion, notePromotion, usePromotionStore } from "./promotion-notice";
 
 export type MeasureFn = (path: readonly Entry[], target: ChatTarget) => Promise<number>;
 

@@ -1,16 +1,20 @@
 import "fake-indexeddb/auto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Entry } from "../../core/session/entries";
-import type { SessionId } from "../../core/session/ids";
+import type { EntryId, SessionId } from "../../core/session/ids";
 import { getEntries } from "../../db/entries";
 import { createSession, getSession } from "../../db/sessions";
 import { assistantMessage, freshDatabase, makeSession, userMessage } from "../../db/testing/database";
 import { scriptedWorker } from "../../worker/testing/streams";
-import { DEFAULT_SETTINGS } from "../settings-model";
-import { resetStores, useMaintenanceStore, useSettingsStore, useUiStore } from "../stores";
+import { resetStores } from "../app/store-registry";
+import { useUiStore } from "../app/ui-store";
+import { DEFAULT_SETTINGS } from "../settings/settings-model";
+import { useSettingsStore } from "../settings/settings-store";
+import { settingsWithKeys } from "../testing/settings";
 import { abortMaintenance } from "./lock";
+import { useMaintenanceStore } from "./maintenance-store";
 import type { MaintenanceOp } from "./operation";
-import { type MaintenanceDb, maintenanceDeps, runMaintenance } from "./runner";
+import { holdAhead, type MaintenanceDb, maintenanceDeps, runMaintenance } from "./runner";
 
 async function chat(): Promise<{ sessionId: SessionId; leaf: Entry }> {
   const session = makeSession();
@@ -157,5 +161,91 @@ describe("runMaintenance", () => {
     );
     expect(reads).toEqual([sessionId]);
     expect(result).toEqual({ session: undefined, worker: true });
+  });
+
+  it("takes the lock ahead (its bar at once) and a run under it keeps it to the end; released, it is free again", async () => {
+    const { sessionId } = await chat();
+    const op = { kind: "compaction", reason: "preflight" } as const;
+    const held = holdAhead(sessionId, op, { phase: "counting" }, { now: clock(5) });
+    expect(useMaintenanceStore.getState().op).toMatchObject({
+      ...op,
+      sessionId,
+      progress: { phase: "counting" },
+      startedAt: 5,
+    });
+    // Held: nothing else gets the lock meanwhile.
+    expect(holdAhead(sessionId, op, { phase: "counting" })).toBeNull();
+    let during: MaintenanceOp | null = null;
+    await runMaintenance(
+      sessionId,
+      op,
+      async () => {
+        during = useMaintenanceStore.getState().op;
+      },
+      maintenanceDeps(),
+      held ?? undefined,
+    );
+    expect(during).toMatchObject({ startedAt: 5 });
+    expect(useMaintenanceStore.getState().op).toBeNull();
+    const again = holdAhead(sessionId, op, { phase: "counting" });
+    again?.release();
+    again?.release();
+    expect(useMaintenanceStore.getState().op).toBeNull();
+  });
+
+  it("models: the chat's model and the summarizer, or the operation's failure (no key)", async () => {
+    const { sessionId } = await chat();
+    const none = await runMaintenance(sessionId, { kind: "compaction", reason: "threshold" }, async (ctx) =>
+      ctx.models(),
+    );
+    expect(none).toMatchObject({ kind: "failed", message: expect.stringContaining("API key") });
+    expect(useUiStore.getState().notices.map((n) => n.text)).toEqual([
+      expect.stringMatching(/^Auto-compaction failed: /),
+    ]);
+    settingsWithKeys({ summaryModel: { providerId: "openai", modelId: "gpt-4o-mini" } });
+    const both = await runMaintenance(sessionId, { kind: "compaction", reason: "manual" }, async (ctx) => {
+      const m = ctx.models();
+      return "kind" in m ? m : { chat: m.chat.modelId, summarizer: m.summarizer.modelId };
+    });
+    expect(both).toEqual({ chat: DEFAULT_SETTINGS.defaultModel.modelId, summarizer: "gpt-4o-mini" });
+  });
+
+  it("settle: a failed job is the operation's failure, Cancel wins over any outcome, the summarizer's notices show", async () => {
+    const { sessionId } = await chat();
+    const failed = await runMaintenance(sessionId, { kind: "handoff", reason: "threshold" }, async (ctx) =>
+      ctx.settle({ kind: "failed", error: "model said no", notices: ["Remote summarizer failed: 502"] }),
+    );
+    expect(failed).toEqual({ kind: "failed", message: "model said no" });
+    expect(useUiStore.getState().notices.map((n) => n.text)).toEqual([
+      "Remote summarizer failed: 502",
+      "Auto-handoff failed: model said no",
+    ]);
+    const cancelled = await runMaintenance(sessionId, { kind: "compaction", reason: "manual" }, async (ctx) => {
+      abortMaintenance();
+      return ctx.settle({ kind: "done" as const, entry: {} });
+    });
+    expect(cancelled).toEqual({ kind: "cancelled" });
+    const done = await runMaintenance(sessionId, { kind: "compaction", reason: "manual" }, async (ctx) =>
+      ctx.settle({ kind: "done" as const, tokens: 3 }),
+    );
+    expect(done).toEqual({ kind: "done", tokens: 3 });
+  });
+
+  it("append stamps the entry (new id, this session, the parent, the clock) and writes it only if the leaf is still there", async () => {
+    const { sessionId, leaf } = await chat();
+    const summary = { type: "branch_summary" as const, fromId: leaf.id, summary: "gist", model: "m" };
+    const stale = await runMaintenance(sessionId, { kind: "branch_summary", reason: "switch" }, async (ctx) =>
+      ctx.append(summary, { parentId: leaf.id, ifLeafIs: "elsewhere" as EntryId }),
+    );
+    expect(stale).toBeNull();
+    expect(await getEntries(sessionId)).toHaveLength(2);
+    const written = await runMaintenance(
+      sessionId,
+      { kind: "branch_summary", reason: "switch" },
+      async (ctx) => ctx.append(summary, { parentId: leaf.id, ifLeafIs: leaf.id }),
+      maintenanceDeps({ now: clock(9) }),
+    );
+    expect(written).toMatchObject({ ...summary, sessionId, parentId: leaf.id, createdAt: 9 });
+    expect((await getSession(sessionId))?.leafId).toBe((written as Entry).id);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Test support for the automatic triggers around a reply (state/actions/conversation.ts): a scripted
+ * Test support for the automatic triggers around a reply (state/maintenance/triggers.ts): a scripted
  * chat model, a chat with a question waiting for its reply, settings with a threshold the injected
  * measure decides, and the session's compactions. Shared by the trigger and promotion tests.
  */
@@ -10,7 +10,7 @@ import { createSession } from "../../db/sessions";
 import { assistantMessage, makeSession, userMessage } from "../../db/testing/database";
 import type { StreamFn, StreamRequest } from "../../providers/types";
 import { emptyPartial } from "../../worker/testing/streams";
-import { DEFAULT_SETTINGS, type Settings } from "../settings-model";
+import { DEFAULT_SETTINGS, type Settings } from "../settings/settings-model";
 import { settingsWithKeys } from "./settings";
 
 /** One scripted reply: text (ending normally or at the length limit) or an error. */

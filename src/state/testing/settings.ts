@@ -1,6 +1,6 @@
 /** Test support: settings stores for tests (keys for every provider; a provider that answers at once). */
-import { DEFAULT_SETTINGS, type Settings } from "../settings-model";
-import { useSettingsStore } from "../stores";
+import { DEFAULT_SETTINGS, type Settings } from "../settings/settings-model";
+import { useSettingsStore } from "../settings/settings-store";
 
 /** Loads the default settings with a key for every provider, then `patch` on top. */
 export function settingsWithKeys(patch: Partial<Settings> = {}): void {

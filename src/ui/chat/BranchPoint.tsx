@@ -1,5 +1,5 @@
 import { childrenOf, deepestLeafFrom, pathToRoot } from "../../core/session/tree";
-import { returnToLatest } from "../../state/actions/lazy";
+import { returnToLatest } from "../../state/app/lazy";
 import type { SessionView } from "../hooks";
 
 /**

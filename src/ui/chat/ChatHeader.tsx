@@ -1,7 +1,9 @@
 import { useState } from "react";
+import { useUiStore } from "../../state/app/ui-store";
 import { openCompactDialog } from "../../state/dialogs/compact-dialog";
 import { openHandoffDialog } from "../../state/dialogs/handoff-dialog";
-import { useMaintenanceStore, useStreamStore, useUiStore } from "../../state/stores";
+import { useMaintenanceStore } from "../../state/maintenance/maintenance-store";
+import { useStreamStore } from "../../state/reply/stream-store";
 import { GearIcon, GraphIcon, MoreIcon } from "../common/icons";
 import { MenuAction, MenuButton } from "../common/Menu";
 import type { SessionView } from "../hooks";

@@ -1,5 +1,6 @@
 import type { SessionId } from "../../core/session/ids";
-import { useSettingsStore, useStreamStore } from "../../state/stores";
+import { useStreamStore } from "../../state/reply/stream-store";
+import { useSettingsStore } from "../../state/settings/settings-store";
 import type { SessionView } from "../hooks";
 import { CompactDialog, HandoffDialog } from "../lazy-dialogs";
 import { BranchPoint } from "./BranchPoint";

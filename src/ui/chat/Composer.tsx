@@ -1,17 +1,19 @@
 import { useEffect, useRef, useState } from "react";
 import type { Session } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
-import { sendMessage } from "../../state/actions/chat";
+import { preloadReplyCode } from "../../state/app/lazy";
+import { useUiStore } from "../../state/app/ui-store";
 import {
   clearComposerDraft,
   composerDraftChanged,
   flushAllComposerDrafts,
   flushComposerDraft,
   loadComposerDraft,
-} from "../../state/actions/composer-drafts";
-import { preloadReplyCode } from "../../state/actions/lazy";
-import { stopReply } from "../../state/actions/reply-lane";
-import { useMaintenanceStore, useStreamStore, useUiStore } from "../../state/stores";
+} from "../../state/composer/composer-drafts";
+import { useMaintenanceStore } from "../../state/maintenance/maintenance-store";
+import { stopReply } from "../../state/reply/reply-lane";
+import { useStreamStore } from "../../state/reply/stream-store";
+import { sendMessage } from "../../state/send/send";
 import { AttachButton, filesOf } from "./AttachButton";
 import { AttachmentTray } from "./AttachmentTray";
 import { useComposerAttachments } from "./use-composer-attachments";

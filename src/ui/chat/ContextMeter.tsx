@@ -1,5 +1,4 @@
 import { useEffect, useMemo, useState } from "react";
-import { thresholdFor } from "../../core/compaction/settings";
 import type { BuildContextOptions } from "../../core/session/build-context";
 import { contextTokens } from "../../core/session/context-tokens";
 import type { Entry } from "../../core/session/entries";
@@ -11,13 +10,14 @@ import {
   type MeterReading,
   type MeterSource,
 } from "../../core/tokens/meter-reading";
-import { resolveModel } from "../../core/tokens/models";
-import { type ChatTarget, chatTarget, isTargetError } from "../../state/actions/chat-target";
-import { countable, METER_COUNT_WAIT_MS } from "../../state/actions/exact-count";
-import { keepReading, keptReading, meterKeyFor, sourceOf } from "../../state/actions/meter-readings";
+import { useCalibrationStore } from "../../state/context/calibration-store";
+import { countable, METER_COUNT_WAIT_MS } from "../../state/context/exact-count";
+import { keepReading, keptReading, meterKeyFor, sourceOf } from "../../state/context/meter-readings";
 import { openCompactDialog } from "../../state/dialogs/compact-dialog";
-import { findProvider } from "../../state/settings-model";
-import { useMaintenanceStore, useSettingsStore, useStreamStore } from "../../state/stores";
+import { useMaintenanceStore } from "../../state/maintenance/maintenance-store";
+import { type ChatTarget, contextLimits } from "../../state/models/chat-target";
+import { useStreamStore } from "../../state/reply/stream-store";
+import { useSettingsStore } from "../../state/settings/settings-store";
 import type { SessionView } from "../hooks";
 import { formatTokens } from "./maintenance-text";
 import { useChatCost } from "./use-chat-cost";
@@ -50,7 +50,7 @@ function useMeterReading(
     const timer = setTimeout(() => {
       // The measuring code (worker client, exact counter) is fetched on the first measure, after
       // the debounce: the estimate above needs none of it, and it stays out of the entry chunk.
-      import("../../state/actions/measure")
+      import("../../state/context/measure")
         .then(({ measureContext }) => measureContext(path, target, METER_COUNT_WAIT_MS))
         .then((m) => {
           if (!live) return;
@@ -99,19 +99,18 @@ function useEstimate(path: readonly Entry[] | null, options: BuildContextOptions
  */
 export function ContextMeter({ view }: { view: SessionView }) {
   const settings = useSettingsStore((s) => s.settings);
+  const calibration = useCalibrationStore((s) => s.table);
   const sessionId = view.session?.id;
   const paused = useMaintenanceStore((s) => (sessionId ? s.paused[sessionId] : undefined));
   const replying = useStreamStore((s) => (sessionId ? sessionId in s.replies : false));
   const maintaining = useMaintenanceStore((s) => s.op !== null);
   const busy = replying || maintaining;
-  const ref = view.session?.model ?? settings.defaultModel;
-  const api = findProvider(settings, ref.providerId)?.api ?? "openai-chat";
-  const target = useMemo(() => {
-    const t = chatTarget(view.session, settings);
-    return isTargetError(t) ? null : t;
-  }, [view.session, settings]);
-  const model = target?.model ?? resolveModel(ref.modelId, settings.modelOverrides, api);
-  const systemPrompt = view.session?.systemPrompt ?? settings.systemPrompt;
+  // The model and the threshold from the same place the send takes them (state/models/chat-target.ts).
+  const limits = useMemo(
+    () => contextLimits(view.session, settings, calibration),
+    [view.session, settings, calibration],
+  );
+  const { target, model, api, systemPrompt } = limits;
   const key = target ? meterKeyFor(view.session, target, settings) : null;
   // The kept reading of this context is the same number on every visit, whole path read or not;
   // without one, the estimate once the path is in; before that, "≈…" (pending, not a number).
@@ -132,8 +131,8 @@ export function ContextMeter({ view }: { view: SessionView }) {
   const byAnthropic = reading.source === "anthropic";
   const window = model.info.contextWindow;
   const auto = settings.compaction.enabled;
-  const threshold = Math.min(window, thresholdFor(window, settings.compaction));
-  const high = auto ? threshold : window * 0.85;
+  const threshold = limits.threshold;
+  const high = limits.warnAt;
   const label = `${exact ? "" : "≈"}${formatTokens(tokens)} / ${formatTokens(window)}`;
   const warning = tokens >= high;
   const pct = (n: number) => `${Math.round((n / window) * 100)}%`;

@@ -2,7 +2,7 @@ import { useLiveQuery } from "dexie-react-hooks";
 import "./end-notice.css";
 import type { EntryId, SessionId } from "../../core/session/ids";
 import { liveSession } from "../../db/live";
-import { openSession } from "../../state/actions/sessions";
+import { openSession } from "../../state/sessions/sessions";
 import { showInChat } from "../graph/graph-actions";
 import type { SessionView } from "../hooks";
 import { endNotice } from "./end-notice";

@@ -1,5 +1,5 @@
 import { assertNever } from "../../core/session/entries";
-import { undoableCompaction } from "../../state/actions/undo-compaction";
+import { undoableCompaction } from "../../state/maintenance/undo-compaction";
 import type { SessionView } from "../hooks";
 import { CommandBlock, ContextNoteView, SettingMarker } from "./AgentEntryViews";
 import { CompactionCard } from "./CompactionCard";

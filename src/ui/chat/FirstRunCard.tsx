@@ -1,11 +1,11 @@
 import { useState } from "react";
 import { ANTHROPIC_DEFAULT_BASE_URL, OPENAI_DEFAULT_BASE_URL } from "../../providers/endpoint";
 import type { ProviderConfig } from "../../providers/types";
-import { chooseModel } from "../../state/actions/sessions";
-import { addCustomProvider, updateProvider } from "../../state/actions/settings";
-import { type KeyTest, testKey } from "../../state/actions/test-key";
-import type { Settings } from "../../state/settings-model";
-import { useSettingsStore } from "../../state/stores";
+import { chooseModel } from "../../state/sessions/sessions";
+import { addCustomProvider, updateProvider } from "../../state/settings/settings-actions";
+import type { Settings } from "../../state/settings/settings-model";
+import { useSettingsStore } from "../../state/settings/settings-store";
+import { type KeyTest, testKey } from "../../state/settings/test-key";
 import "./first-run.css";
 
 type Choice = "anthropic" | "openai" | "openrouter";

@@ -6,7 +6,7 @@ import {
   startHandoffSession,
   useHandoffDialog,
 } from "../../state/dialogs/handoff-dialog";
-import { useMaintenanceStore } from "../../state/stores";
+import { useMaintenanceStore } from "../../state/maintenance/maintenance-store";
 import { Dialog } from "../common/Dialog";
 import { ProgressBlock } from "../common/ProgressBlock";
 import { SubmitTextarea } from "../common/SubmitTextarea";

@@ -1,7 +1,11 @@
 import type { SessionId } from "../../core/session/ids";
-import { cancelMaintenance } from "../../state/actions/lazy";
-import { discardQueued, sendUnsent } from "../../state/actions/queued-message";
-import { type MaintenanceKind, useMaintenanceStore, useStreamStore, useUiStore } from "../../state/stores";
+import { cancelMaintenance } from "../../state/app/lazy";
+import { useUiStore } from "../../state/app/ui-store";
+import { useMaintenanceStore } from "../../state/maintenance/maintenance-store";
+import type { MaintenanceKind } from "../../state/maintenance/operation";
+import { useStreamStore } from "../../state/reply/stream-store";
+import { useQueueStore } from "../../state/send/queue-store";
+import { discardQueued, sendUnsent } from "../../state/send/queued-message";
 import { automaticReasonText, progressText } from "./maintenance-text";
 
 const OP_TITLE: Record<MaintenanceKind, string> = {
@@ -39,8 +43,8 @@ export function MaintenanceBar({ sessionId }: { sessionId: SessionId | null }) {
   const op = useMaintenanceStore((s) =>
     sessionId && s.op && s.op.sessionId === sessionId && s.op.automatic ? s.op : null,
   );
-  const queued = useMaintenanceStore((s) => (sessionId ? s.queued[sessionId] : undefined));
-  // A message sent while a reply runs waits for it (chat.ts), then goes out as its child.
+  const queued = useQueueStore((s) => (sessionId ? s.queued[sessionId] : undefined));
+  // A message sent while a reply runs waits for it (state/send/send.ts), then goes out as its child.
   const replying = useStreamStore((s) => (sessionId ? sessionId in s.replies : false));
   if (!sessionId || (!op && !queued)) return null;
   const lastLine = op?.text.trim().split("\n").filter(Boolean).at(-1) ?? "";

@@ -1,9 +1,9 @@
 import type { MessageEntry, StopReason } from "../../core/session/entries";
-import { regenerate } from "../../state/actions/chat";
-import { branchFromHere } from "../../state/actions/lazy";
+import { branchFromHere } from "../../state/app/lazy";
+import { useUiStore } from "../../state/app/ui-store";
 import { openCompactDialog } from "../../state/dialogs/compact-dialog";
 import { openSwitchDialog } from "../../state/dialogs/switch-dialog";
-import { useUiStore } from "../../state/stores";
+import { regenerate } from "../../state/send/send";
 import { MoreIcon } from "../common/icons";
 import { MenuAction, MenuButton } from "../common/Menu";
 import "./message-actions.css";

@@ -1,7 +1,7 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { startTransition, useCallback, useEffect, useLayoutEffect, useMemo, useRef } from "react";
 import type { SessionId } from "../../core/session/ids";
-import { useStreamStore } from "../../state/stores";
+import { useStreamStore } from "../../state/reply/stream-store";
 import { measureInView, useAfterFirstPaint } from "../common/virtual-measure";
 import { useScrollToEntry } from "../graph/use-scroll-to-entry";
 import type { SessionView } from "../hooks";

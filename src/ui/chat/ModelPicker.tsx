@@ -1,50 +1,14 @@
-import { useEffect, useState } from "react";
-import type { ModelRef, Session } from "../../core/session/entries";
-import { MODEL_REGISTRY } from "../../core/tokens/models";
-import type { ProviderConfig } from "../../providers/types";
-import { useNewChatDraft } from "../../state/actions/chat-setup";
-import { chooseModel } from "../../state/actions/sessions";
-import { fetchProviderModels, updateProvider } from "../../state/actions/settings";
-import { useSettingsStore } from "../../state/stores";
+import { useState } from "react";
+import type { Session } from "../../core/session/entries";
+import { chooseOtherModel, decode, encode, modelIdsFor, useListedModels } from "../../state/models/model-choice";
+import { useNewChatDraft } from "../../state/sessions/chat-setup";
+import { chooseModel } from "../../state/sessions/sessions";
+import { useSettingsStore } from "../../state/settings/settings-store";
 import { SlidersIcon } from "../common/icons";
 import { DeprecationNote } from "./DeprecationNote";
 import { ModelSettingsDialog } from "./lazy-chat";
 
 const OTHER = "__other__";
-export const encode = (ref: ModelRef) => `${ref.providerId}::${ref.modelId}`;
-export function decode(value: string): ModelRef | null {
-  const at = value.indexOf("::");
-  return at < 0 ? null : { providerId: value.slice(0, at), modelId: value.slice(at + 2) };
-}
-
-/** Registry models for the built-in providers, the user's own ids, and what the provider's /models lists. */
-export function modelIdsFor(provider: ProviderConfig, listed: string[]): string[] {
-  const registry =
-    provider.id === "anthropic"
-      ? MODEL_REGISTRY.filter((m) => m.vendor === "anthropic").map((m) => m.id)
-      : provider.id === "openai"
-        ? MODEL_REGISTRY.filter((m) => m.vendor === "openai").map((m) => m.id)
-        : [];
-  return [...new Set([...registry, ...provider.customModels, ...listed])];
-}
-
-export function useListedModels(providers: ProviderConfig[]): Record<string, string[]> {
-  const [listed, setListed] = useState<Record<string, string[]>>({});
-  const key = providers.map((p) => `${p.id}|${p.baseUrl}|${p.apiKey ? 1 : 0}`).join(",");
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `key` captures what matters in providers
-  useEffect(() => {
-    let live = true;
-    for (const p of providers) {
-      if (p.builtIn && !p.apiKey) continue;
-      void fetchProviderModels(p).then((ids) => live && setListed((l) => ({ ...l, [p.id]: ids })));
-    }
-    return () => {
-      live = false;
-    };
-  }, [key]);
-  return listed;
-}
-
 /** `loading`: the open chat is still being read; a choice made then would go to the default model only. */
 export function ModelPicker({ session, loading }: { session: Session | undefined; loading: boolean }) {
   const settings = useSettingsStore((s) => s.settings);
@@ -66,9 +30,7 @@ export function ModelPicker({ session, loading }: { session: Session | undefined
     const id = otherText.trim();
     const provider = settings.providers.find((p) => p.id === otherFor);
     if (!id || !provider) return;
-    if (!provider.customModels.includes(id))
-      void updateProvider(provider.id, { customModels: [...provider.customModels, id] });
-    void chooseModel(session?.id ?? null, { providerId: provider.id, modelId: id });
+    chooseOtherModel(session?.id ?? null, provider, id);
     setOtherFor(null);
     setOtherText("");
   };

@@ -3,9 +3,9 @@ import type { AnthropicEffort, ChatParams, OpenAIEffort, ThinkingSetting } from 
 import type { Session } from "../../core/session/entries";
 import { resolveModel } from "../../core/tokens/models";
 import { temperatureApplies } from "../../providers/temperature";
-import { deleteParamsPreset, saveParamsPreset, setChatParams, useNewChatDraft } from "../../state/actions/chat-setup";
-import { findProvider, thinkingFor } from "../../state/settings-model";
-import { useSettingsStore } from "../../state/stores";
+import { deleteParamsPreset, saveParamsPreset, setChatParams, useNewChatDraft } from "../../state/sessions/chat-setup";
+import { findProvider, thinkingFor } from "../../state/settings/settings-model";
+import { useSettingsStore } from "../../state/settings/settings-store";
 import { Dialog } from "../common/Dialog";
 import { DeprecationNote } from "./DeprecationNote";
 import { PresetPicker, PresetSaveRow } from "./PresetList";

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { useNewChatDraft } from "../../state/actions/chat-setup";
+import { useNewChatDraft } from "../../state/sessions/chat-setup";
 import { SessionPromptDialog } from "./lazy-chat";
 
 /** Before the first message: set the new chat's own system prompt (saved presets included). */

@@ -2,7 +2,7 @@ import "./promotion-notice.css";
 import type { CompactionReason } from "../../core/session/entries";
 import type { SessionId } from "../../core/session/ids";
 import { undoPromotion } from "../../state/maintenance/promotion";
-import { clearPromotion, usePromotionStore } from "../../state/promotion-notice";
+import { clearPromotion, usePromotionStore } from "../../state/maintenance/promotion-notice";
 
 const WHY: Record<CompactionReason, string> = {
   overflow: "the provider said the request was too long",

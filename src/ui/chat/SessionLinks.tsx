@@ -1,7 +1,7 @@
 import { useLiveQuery } from "dexie-react-hooks";
 import type { Session } from "../../core/session/entries";
 import { liveChildSessions, liveSession } from "../../db/live";
-import { openSession } from "../../state/actions/sessions";
+import { openSession } from "../../state/sessions/sessions";
 
 function SessionLink({ session, prefix }: { session: Session; prefix: string }) {
   return (

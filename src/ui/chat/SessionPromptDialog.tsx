@@ -1,7 +1,7 @@
 import { useState } from "react";
 import type { Session } from "../../core/session/entries";
-import { deletePromptPreset, savePromptPreset, setChatPrompt, useNewChatDraft } from "../../state/actions/chat-setup";
-import { useSettingsStore } from "../../state/stores";
+import { deletePromptPreset, savePromptPreset, setChatPrompt, useNewChatDraft } from "../../state/sessions/chat-setup";
+import { useSettingsStore } from "../../state/settings/settings-store";
 import { Dialog } from "../common/Dialog";
 import { PresetPicker, PresetSaveRow } from "./PresetList";
 import "./chat-setup.css";

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import type { SessionId } from "../../core/session/ids";
-import { saveUnsaved } from "../../state/actions/lazy";
-import { useStreamStore } from "../../state/stores";
+import { saveUnsaved } from "../../state/app/lazy";
+import { useStreamStore } from "../../state/reply/stream-store";
 import { Markdown } from "../markdown/LazyMarkdown";
 import { ThinkingView } from "./ThinkingView";
 

@@ -1,10 +1,8 @@
 import { memo, useState } from "react";
 import { stripFileOpsTags } from "../../core/compaction/file-ops";
-import { settingChangeText } from "../../core/session/agent-entries";
-import type { BranchSummaryEntry, Entry, HandoffEntry } from "../../core/session/entries";
-import { messageText } from "../../core/session/entries";
-import { contextNoteText } from "../../core/session/entry-text";
-import { returnToBranch } from "../../state/actions/lazy";
+import type { BranchSummaryEntry, HandoffEntry } from "../../core/session/entries";
+import { branchSummaryBody, entryTitle } from "../../core/session/entry-text";
+import { returnToBranch } from "../../state/app/lazy";
 import type { SessionView } from "../hooks";
 import { Markdown } from "../markdown/LazyMarkdown";
 import { FileOpsList } from "./FileOpsList";
@@ -12,36 +10,6 @@ import { snippet } from "./MessageItem";
 
 /** Summaries longer than this (characters) start collapsed. */
 const COLLAPSE_OVER_CHARS = 900;
-
-/** The stored summary opens with a fixed preamble for the model; the card's heading says the same. */
-function summaryBody(summary: string): string {
-  const split = summary.indexOf("\n\n");
-  const first = split >= 0 ? summary.slice(0, split) : "";
-  return /explored a different branch/i.test(first) ? summary.slice(split + 2) : summary;
-}
-
-function entrySnippet(entry: Entry | undefined, max = 60): string | null {
-  if (!entry) return null;
-  switch (entry.type) {
-    case "message":
-      return snippet(messageText(entry.content), max);
-    case "compaction":
-      return snippet(entry.shortSummary || "a compaction", max);
-    case "branch_summary":
-      return snippet(summaryBody(entry.summary), max);
-    case "handoff":
-      return snippet(entry.document, max);
-    case "model_change":
-    case "thinking_level_change":
-      return settingChangeText(entry);
-    case "custom":
-      return entry.customType;
-    case "context_note":
-      return snippet(contextNoteText(entry), max);
-    case "command":
-      return snippet(`$ ${entry.command}`, max);
-  }
-}
 
 /**
  * A branch summary (DESIGN §5): what happened on the branch the user left, where it came from, and
@@ -57,11 +25,11 @@ export const BranchSummaryCard = memo(function BranchSummaryCard({
   view: SessionView;
   folded: boolean;
 }) {
-  const body = summaryBody(stripFileOpsTags(entry.summary));
+  const body = branchSummaryBody(stripFileOpsTags(entry.summary));
   const long = body.length > COLLAPSE_OVER_CHARS;
   const [expanded, setExpanded] = useState(false);
   const from = view.index.byId.get(entry.fromId);
-  const fromText = entrySnippet(from);
+  const fromText = from ? entryTitle(from) : null;
   const atFrom = view.session?.leafId === entry.fromId;
   return (
     <article

@@ -1,7 +1,7 @@
 import { useState } from "react";
-import type { SwitchChoice } from "../../state/actions/switch-branch";
 import { closeSwitchDialog, runSwitchDialog, useSwitchDialog } from "../../state/dialogs/switch-dialog";
-import { useMaintenanceStore } from "../../state/stores";
+import { useMaintenanceStore } from "../../state/maintenance/maintenance-store";
+import type { SwitchChoice } from "../../state/maintenance/switch-branch";
 import { Dialog } from "../common/Dialog";
 import { ProgressBlock } from "../common/ProgressBlock";
 import { SubmitTextarea } from "../common/SubmitTextarea";

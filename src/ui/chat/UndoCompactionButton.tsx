@@ -1,7 +1,7 @@
 import { useState } from "react";
 import type { CompactionEntry } from "../../core/session/entries";
-import { undoCompactionFromCard } from "../../state/actions/undo-compaction";
-import { useMaintenanceStore, useStreamStore } from "../../state/stores";
+import { useChatActivity } from "../../state/activity/chat-activity";
+import { undoCompactionFromCard } from "../../state/maintenance/undo-compaction";
 
 /**
  * "Undo compaction" on the newest compaction's card: absent while a reply or maintenance runs in
@@ -9,10 +9,9 @@ import { useMaintenanceStore, useStreamStore } from "../../state/stores";
  */
 export function UndoCompactionButton({ entry }: { entry: CompactionEntry }) {
   const sessionId = entry.sessionId;
-  const maintenanceIdle = useMaintenanceStore((s) => s.op?.sessionId !== sessionId && !s.busy[sessionId]);
-  const replying = useStreamStore((s) => s.replies[sessionId] !== undefined);
+  const idle = useChatActivity(sessionId, (a) => a.idle);
   const [undoing, setUndoing] = useState(false);
-  if (!maintenanceIdle || replying) return null;
+  if (!idle) return null;
   return (
     <div className="compaction-undo">
       <button

@@ -3,7 +3,7 @@ import { NO_COST, totalCost } from "../../core/cost/cost";
 import type { Entry, MessageEntry, Session } from "../../core/session/entries";
 import { type EntryId, newEntryId, newSessionId } from "../../core/session/ids";
 import { buildTreeIndex, pathToRoot, siblingsOf } from "../../core/session/tree";
-import type { PendingSend } from "../../state/pending-send";
+import type { PendingSend } from "../../state/send/pending-send";
 import type { SessionView } from "../hooks";
 import { withPendingSend } from "./pending-send-view";
 

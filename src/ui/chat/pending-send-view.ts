@@ -1,13 +1,13 @@
 /**
  * The chat as the user sees it right after Enter: the live view plus the message being stored
- * (state/pending-send.ts), so the message and the reply placeholder under it render in the frame
+ * (state/send/pending-send.ts), so the message and the reply placeholder under it render in the frame
  * after the keydown instead of after the database writes and the live read.
  */
 import { useEffect, useMemo } from "react";
 import type { MessageEntry } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
 import { buildTreeIndex, compareEntries, type TreeIndex } from "../../core/session/tree";
-import { type PendingSend, pendingId, settleSend, usePendingSendStore } from "../../state/pending-send";
+import { type PendingSend, pendingId, settleSend, usePendingSendStore } from "../../state/send/pending-send";
 import type { SessionView } from "../hooks";
 
 /**

@@ -1,14 +1,14 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { AttachmentBlock, Session } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
-import { attachFile } from "../../state/actions/attachments";
+import { attachmentProblemAt } from "../../state/app/lazy";
+import { attachFile } from "../../state/composer/attachments";
 import {
   composerAttachments,
   loadComposerAttachments,
   setComposerAttachments,
-} from "../../state/actions/composer-attachments";
-import { attachmentProblemAt } from "../../state/actions/lazy";
-import { useSettingsStore } from "../../state/stores";
+} from "../../state/composer/composer-attachments";
+import { useSettingsStore } from "../../state/settings/settings-store";
 
 /**
  * The composer's attachments for the chat on screen: adding files (read and stored one by one; a

@@ -1,8 +1,8 @@
 import { useEffect } from "react";
 import type { Session } from "../../core/session/entries";
-import { replyApi } from "../../state/actions/chat-target";
-import { preloadApi } from "../../state/actions/lazy";
-import { useSettingsStore } from "../../state/stores";
+import { preloadApi } from "../../state/app/lazy";
+import { replyApi } from "../../state/models/chat-target";
+import { useSettingsStore } from "../../state/settings/settings-store";
 
 /** At the latest this long (ms) after the chat shows, idle or not. */
 const PRELOAD_WAIT_MS = 1_000;

@@ -2,8 +2,9 @@
 import { cleanup, render, screen } from "@testing-library/react";
 import { lazy } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { CHUNK_LOAD_FAILED, loadChunk } from "../../state/actions/chunk-load";
-import { resetStores, useUiStore } from "../../state/stores";
+import { CHUNK_LOAD_FAILED, loadChunk } from "../../state/app/chunk-load";
+import { resetStores } from "../../state/app/store-registry";
+import { useUiStore } from "../../state/app/ui-store";
 import { LazyPart } from "./LazyPart";
 
 afterEach(() => {

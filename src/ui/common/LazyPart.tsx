@@ -1,5 +1,5 @@
 import { Component, type ReactNode, Suspense } from "react";
-import { CHUNK_LOAD_FAILED } from "../../state/actions/chunk-load";
+import { CHUNK_LOAD_FAILED } from "../../state/app/chunk-load";
 
 type State = { failed: boolean };
 

@@ -1,5 +1,5 @@
 import { createPortal } from "react-dom";
-import { dismissNotice, useUiStore } from "../../state/stores";
+import { dismissNotice, useUiStore } from "../../state/app/ui-store";
 
 /**
  * Action failures and info in plain words; errors are announced to screen readers. Drawn in

@@ -2,7 +2,7 @@ import { type CSSProperties, useCallback, useDeferredValue, useEffect, useMemo, 
 import { buildGraphModel, type GraphModel, withSearch } from "../../core/graph/model";
 import { GRAPH_FILTERS, type GraphFilter } from "../../core/graph/node";
 import type { SessionId } from "../../core/session/ids";
-import { useUiStore } from "../../state/stores";
+import { useUiStore } from "../../state/app/ui-store";
 import type { SessionView } from "../hooks";
 import { GraphView, type GraphViewHandle } from "./GraphView";
 import { LineageView } from "./LineageView";

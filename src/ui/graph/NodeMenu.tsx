@@ -1,8 +1,9 @@
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { GraphNode } from "../../core/graph/node";
 import type { SessionId } from "../../core/session/ids";
-import { LABEL_MAX_CHARS, labelEntry } from "../../state/actions/labels";
-import { useMaintenanceStore, useStreamStore } from "../../state/stores";
+import { useMaintenanceStore } from "../../state/maintenance/maintenance-store";
+import { useStreamStore } from "../../state/reply/stream-store";
+import { LABEL_MAX_CHARS, labelEntry } from "../../state/sessions/labels";
 import { moveMenuFocus } from "../common/menu-keys";
 import {
   branchFromGraph,

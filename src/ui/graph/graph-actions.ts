@@ -9,11 +9,11 @@
 import type { Entry } from "../../core/session/entries";
 import { entryText } from "../../core/session/entry-text";
 import type { EntryId, SessionId } from "../../core/session/ids";
-import { branchFromHere, switchHere } from "../../state/actions/lazy";
-import { openSession } from "../../state/actions/sessions";
+import { branchFromHere, switchHere } from "../../state/app/lazy";
+import { pushNotice, useUiStore } from "../../state/app/ui-store";
 import { openCompactDialog } from "../../state/dialogs/compact-dialog";
 import { openSwitchDialog } from "../../state/dialogs/switch-dialog";
-import { pushNotice, useUiStore } from "../../state/stores";
+import { openSession } from "../../state/sessions/sessions";
 
 /** Switch here on `entryId` (the "Switch branch" dialog decides about a summary). Resolves to true when the leaf moved. */
 export function switchFromGraph(sessionId: SessionId, entryId: EntryId): Promise<boolean> {

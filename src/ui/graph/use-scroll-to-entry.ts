@@ -4,7 +4,7 @@
  * The row is briefly outlined so the eye finds it.
  */
 import { useEffect, useRef } from "react";
-import { useUiStore } from "../../state/stores";
+import { useUiStore } from "../../state/app/ui-store";
 import type { DisplayRow } from "../chat/display-rows";
 
 /** How long the outline shown on the row the graph scrolled to lasts. */

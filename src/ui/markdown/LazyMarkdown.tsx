@@ -1,5 +1,5 @@
 import { startTransition, useEffect, useState } from "react";
-import { nextTask } from "../../state/next-task";
+import { nextTask } from "../../state/app/next-task";
 import "./lazy-markdown.css";
 
 type MarkdownModule = typeof import("./Markdown");

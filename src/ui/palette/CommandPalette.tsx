@@ -1,9 +1,12 @@
 import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from "react";
-import { chooseModel, newChat } from "../../state/actions/sessions";
+import { useUiStore } from "../../state/app/ui-store";
 import { openCompactDialog } from "../../state/dialogs/compact-dialog";
 import { openHandoffDialog } from "../../state/dialogs/handoff-dialog";
-import { useMaintenanceStore, useSettingsStore, useStreamStore, useUiStore } from "../../state/stores";
-import { encode, modelIdsFor, useListedModels } from "../chat/ModelPicker";
+import { useMaintenanceStore } from "../../state/maintenance/maintenance-store";
+import { encode, modelIdsFor, useListedModels } from "../../state/models/model-choice";
+import { useStreamStore } from "../../state/reply/stream-store";
+import { chooseModel, newChat } from "../../state/sessions/sessions";
+import { useSettingsStore } from "../../state/settings/settings-store";
 import { CHAT_SEARCH_ID } from "../dom-ids";
 import type { SessionView } from "../hooks";
 import { filterPalette } from "./palette-filter";

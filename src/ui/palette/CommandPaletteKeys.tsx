@@ -1,6 +1,6 @@
 import { lazy, useEffect, useState } from "react";
-import { newChat } from "../../state/actions/sessions";
-import { useUiStore } from "../../state/stores";
+import { useUiStore } from "../../state/app/ui-store";
+import { newChat } from "../../state/sessions/sessions";
 import { LazyPart } from "../common/LazyPart";
 import type { SessionView } from "../hooks";
 import { isPaletteKey, whichShortcut } from "./shortcuts";

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import type { SessionId } from "../../core/session/ids";
-import { deleteSessions } from "../../state/actions/session-list";
+import { deleteSessions } from "../../state/sessions/session-list";
 import { Dialog } from "../common/Dialog";
 
 /**

@@ -1,10 +1,5 @@
 import { type ReactNode, useDeferredValue, useEffect, useId, useState } from "react";
-import {
-  type ChatSearchAnswer,
-  type ChatSearchResult,
-  openSearchResult,
-  searchChats,
-} from "../../state/actions/search";
+import { type ChatSearchAnswer, type ChatSearchResult, openSearchResult, searchChats } from "../../state/search/search";
 import "./chat-search.css";
 import { CHAT_SEARCH_ID } from "../dom-ids";
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { importFile } from "../../state/actions/lazy";
+import { importFile } from "../../state/app/lazy";
 
 const carriesFiles = (e: DragEvent) => e.dataTransfer?.types.includes("Files") ?? false;
 

@@ -1,5 +1,5 @@
 import { useRef } from "react";
-import { importFile } from "../../state/actions/lazy";
+import { importFile } from "../../state/app/lazy";
 
 /**
  * "Import" in the sessions list: a button that opens the file picker. The file input itself is

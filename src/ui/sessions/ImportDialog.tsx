@@ -6,7 +6,7 @@ import {
   type ImportState,
   resolveImportConflicts,
   useImportStore,
-} from "../../state/actions/import";
+} from "../../state/transfer/import";
 import { Dialog } from "../common/Dialog";
 
 /** The import in progress: reading, the "already here" question, writing, or what went wrong. */

@@ -1,5 +1,5 @@
 import { useId, useState } from "react";
-import { notifySettingsSaved } from "../../state/actions/settings";
+import { notifySettingsSaved } from "../../state/settings/settings-actions";
 import { readThemeChoice, saveThemeChoice, THEME_CHOICES, type ThemeChoice } from "../theme";
 import { SettingsSection } from "./SettingsSection";
 

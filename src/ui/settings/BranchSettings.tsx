@@ -1,7 +1,7 @@
 import { useId } from "react";
-import { saveSettings } from "../../state/actions/settings";
-import type { AutoStrategy, SwitchSummaryDefault } from "../../state/settings-model";
-import { useSettingsStore } from "../../state/stores";
+import { saveSettings } from "../../state/settings/settings-actions";
+import type { AutoStrategy, SwitchSummaryDefault } from "../../state/settings/settings-model";
+import { useSettingsStore } from "../../state/settings/settings-store";
 import { SettingsSection } from "./SettingsSection";
 
 const SWITCH_OPTIONS: readonly { value: SwitchSummaryDefault; label: string }[] = [

@@ -6,9 +6,9 @@ import {
   thresholdFor,
 } from "../../core/compaction/settings";
 import { resolveModel } from "../../core/tokens/models";
-import { saveSettings } from "../../state/actions/settings";
-import { useSettingsStore } from "../../state/stores";
-import { decode, encode, modelIdsFor, useListedModels } from "../chat/ModelPicker";
+import { decode, encode, modelIdsFor, useListedModels } from "../../state/models/model-choice";
+import { saveSettings } from "../../state/settings/settings-actions";
+import { useSettingsStore } from "../../state/settings/settings-store";
 import { CommitField } from "./CommitField";
 import { IdleCompactionSettings } from "./IdleCompactionSettings";
 import { NativeCompactionSettings } from "./NativeCompactionSettings";

@@ -1,8 +1,8 @@
 import { useEffect, useState } from "react";
 import { formatBytes } from "../../core/format-bytes";
-import { deleteAllData } from "../../state/actions/delete-all";
-import { exportAllSessions } from "../../state/actions/export";
-import { readStorage, type StorageInfo } from "../../state/actions/storage";
+import { deleteAllData } from "../../state/data/delete-all";
+import { readStorage, type StorageInfo } from "../../state/data/storage";
+import { exportAllSessions } from "../../state/transfer/export";
 import { Dialog } from "../common/Dialog";
 import { saveFile } from "../common/save-file";
 import { SettingsSection } from "./SettingsSection";

@@ -1,6 +1,6 @@
 import type { CompactionSettings } from "../../core/compaction/settings";
-import { saveSettings } from "../../state/actions/settings";
-import { useSettingsStore } from "../../state/stores";
+import { saveSettings } from "../../state/settings/settings-actions";
+import { useSettingsStore } from "../../state/settings/settings-store";
 import { CommitField } from "./CommitField";
 
 const whole = (text: string): number | null => {

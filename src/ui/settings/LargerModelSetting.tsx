@@ -1,8 +1,8 @@
 import { useId } from "react";
 import type { ModelRef } from "../../core/session/entries";
-import { saveSettings } from "../../state/actions/settings";
-import { useSettingsStore } from "../../state/stores";
-import { decode, encode, modelIdsFor } from "../chat/ModelPicker";
+import { decode, encode, modelIdsFor } from "../../state/models/model-choice";
+import { saveSettings } from "../../state/settings/settings-actions";
+import { useSettingsStore } from "../../state/settings/settings-store";
 
 const NONE = "";
 

@@ -1,7 +1,7 @@
 import { resolveModel } from "../../core/tokens/models";
 import type { AnthropicEffort, ThinkingSetting } from "../../providers/types";
-import { saveSettings } from "../../state/actions/settings";
-import { useSettingsStore } from "../../state/stores";
+import { saveSettings } from "../../state/settings/settings-actions";
+import { useSettingsStore } from "../../state/settings/settings-store";
 import { DeprecationNote } from "../chat/DeprecationNote";
 import { CommitField } from "./CommitField";
 import { LargerModelSetting } from "./LargerModelSetting";

@@ -1,8 +1,8 @@
 import { useId } from "react";
 import { nativeMethodOfApi } from "../../core/compaction/native-method";
 import type { CompactionMethodSetting, CompactionSettings } from "../../core/compaction/settings";
-import { saveSettings } from "../../state/actions/settings";
-import { useSettingsStore } from "../../state/stores";
+import { saveSettings } from "../../state/settings/settings-actions";
+import { useSettingsStore } from "../../state/settings/settings-store";
 import "./native-compaction.css";
 
 const NATIVE_NAME = { openai: "OpenAI", anthropic: "Claude" } as const;

@@ -9,8 +9,8 @@ import {
   withPromptReset,
   withPromptText,
 } from "../../core/prompt-overrides";
-import { saveSettings } from "../../state/actions/settings";
-import { useSettingsStore } from "../../state/stores";
+import { saveSettings } from "../../state/settings/settings-actions";
+import { useSettingsStore } from "../../state/settings/settings-store";
 
 /** Placeholders without which a prompt would drop what it exists for (the conversation, the summary). */
 const REQUIRED_VARS = new Set(["conversation", "previousSummary", "summary"]);

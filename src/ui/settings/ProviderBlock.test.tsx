@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ProviderConfig } from "../../providers/types";
 import { type EndpointPatch, ProviderBlock } from "./ProviderBlock";
 
-vi.mock("../../state/actions/settings", () => ({ reportUnsavedProvider: vi.fn() }));
+vi.mock("../../state/settings/settings-actions", () => ({ reportUnsavedProvider: vi.fn() }));
 
 afterEach(cleanup);
 

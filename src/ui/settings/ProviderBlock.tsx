@@ -1,7 +1,7 @@
 import { type FocusEvent, type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { baseUrlProblem, plainHttpOrigin } from "../../providers/endpoint";
 import type { ProviderConfig } from "../../providers/types";
-import { reportUnsavedProvider } from "../../state/actions/settings";
+import { reportUnsavedProvider } from "../../state/settings/settings-actions";
 import "./settings.css";
 
 /** What a provider block commits: the key and the host it goes to, always together. */

@@ -1,7 +1,7 @@
 import { plainHttpOrigin } from "../../providers/endpoint";
 import { remoteSummarizerUrlProblem } from "../../providers/remote-summarizer";
-import { saveSettings } from "../../state/actions/settings";
-import { useSettingsStore } from "../../state/stores";
+import { saveSettings } from "../../state/settings/settings-actions";
+import { useSettingsStore } from "../../state/settings/settings-store";
 import { CommitField } from "./CommitField";
 
 /**

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { onSettingsSaved } from "../../state/actions/settings";
+import { onSettingsSaved } from "../../state/settings/settings-actions";
 
 /** How long "Saved" stays after a change was written (ms). */
 const SAVED_VISIBLE_MS = 2_000;

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { useUiStore } from "../../state/stores";
+import { useUiStore } from "../../state/app/ui-store";
 import { Dialog } from "../common/Dialog";
 import { AppearanceSettings } from "./AppearanceSettings";
 import { BranchSettings } from "./BranchSettings";

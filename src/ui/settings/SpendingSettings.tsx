@@ -3,7 +3,7 @@ import { describeTotal } from "../../core/cost/cost";
 import type { MonthCost } from "../../core/cost/monthly";
 import { monthOf } from "../../core/cost/monthly";
 import { PRICES_AS_OF } from "../../core/cost/prices";
-import { recentSpending } from "../../state/actions/spending";
+import { recentSpending } from "../../state/data/spending";
 
 /** Settings › Spending: what replies cost per month, from the providers' reported usage. */
 export function SpendingSettings() {

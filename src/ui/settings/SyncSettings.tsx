@@ -1,8 +1,8 @@
 import { type FormEvent, useState } from "react";
-import { cancelSync, connect, disconnect, syncNow } from "../../state/actions/sync";
-import { syncStatusText } from "../../state/sync-status-text";
+import { cancelSync, connect, disconnect, syncNow } from "../../state/sync/sync-actions";
+import { syncStatusText } from "../../state/sync/sync-status-text";
 
-import { useSyncStore } from "../../state/sync-store";
+import { useSyncStore } from "../../state/sync/sync-store";
 import "./sync-settings.css";
 
 /**

@@ -1,0 +1,130 @@
+/**
+ * App start-up: hold this page's owner lock, hydrate settings (kept live across tabs), turn drafts
+ * left by closed or reloaded pages into "interrupted" replies, load queued messages and send them
+ * when their chat is idle, keep the URL and the open session in
+ * step, and ask for persistent storage.
+ */
+
+import type { SessionId } from "../../core/session/ids";
+import { asSessionId } from "../../core/session/ids";
+import { resolveModel } from "../../core/tokens/models";
+import { recoverOrphanedDrafts } from "../../db/drafts";
+import { holdTreeReads } from "../../db/live";
+import { onVersionChange } from "../../db/schema-events";
+import { getAllSettings } from "../../db/settings";
+import { requestPersistentStorage } from "../../db/storage";
+import { subscribeLive } from "../../db/subscribe";
+import { holdWhileSending } from "../activity/hold-while-sending";
+import { CALIBRATION_KEY, calibrationFromRow, useCalibrationStore } from "../context/calibration-store";
+import { collectBlobsAfterBoot } from "../data/blob-gc";
+import { holdSearchIndexing, startChatSearch } from "../search/search";
+import { loadQueued, startQueueFlusher } from "../send/queued-message";
+import { settingsFromRows } from "../settings/settings-model";
+import { useSettingsStore } from "../settings/settings-store";
+import { sendQueuedMessage } from "./lazy";
+import { holdOwnerLock, isOwnerAlive } from "./owner";
+import { reportActionError } from "./report-error";
+import { exposeSendHooksForTests } from "./test-hooks";
+import { useUiStore } from "./ui-store";
+
+/** How often a page looks for drafts orphaned by other tabs that closed mid-reply. */
+export const DRAFT_SWEEP_MS = 10_000;
+
+const HASH_PREFIX = "#/s/";
+
+export function sessionIdFromHash(hash: string): SessionId | null {
+  return hash.startsWith(HASH_PREFIX) && hash.length > HASH_PREFIX.length
+    ? asSessionId(decodeURIComponent(hash.slice(HASH_PREFIX.length)))
+    : null;
+}
+
+export function hashForSession(id: SessionId | null): string {
+  return id ? `${HASH_PREFIX}${encodeURIComponent(id)}` : "";
+}
+
+async function sweepDrafts(): Promise<void> {
+  try {
+    await recoverOrphanedDrafts(isOwnerAlive, Date.now());
+  } catch (e) {
+    reportActionError("Could not recover an interrupted reply", e);
+  }
+}
+
+/** The settings rows last put into the settings store, and the calibration row last put into its own. */
+const hydrated = { settings: "", calibration: "" };
+
+/**
+ * The settings table, into the stores: the calibration into its own (it is rewritten after every
+ * Claude reply), the settings replaced only when one of their rows changed, so the components
+ * reading the settings are not told about a calibration sample.
+ */
+function hydrateSettings(rows: Record<string, unknown>): void {
+  const { [CALIBRATION_KEY]: calibration, ...settingsRows } = rows;
+  const calibrationKey = JSON.stringify(calibration ?? null);
+  if (calibrationKey !== hydrated.calibration) {
+    hydrated.calibration = calibrationKey;
+    useCalibrationStore.setState({ table: calibrationFromRow(calibration) });
+  }
+  const settingsKey = JSON.stringify(settingsRows);
+  if (settingsKey === hydrated.settings && useSettingsStore.getState().loaded) return;
+  hydrated.settings = settingsKey;
+  useSettingsStore.setState({ settings: settingsFromRows(settingsRows), loaded: true });
+}
+
+export async function boot(): Promise<() => void> {
+  await holdOwnerLock();
+  exposeSendHooksForTests();
+  onVersionChange(() => window.location.reload());
+
+  const stopSettings = subscribeLive(getAllSettings, hydrateSettings, (e) =>
+    reportActionError("Settings could not be read", e),
+  );
+
+  await sweepDrafts();
+  const sweep = setInterval(sweepDrafts, DRAFT_SWEEP_MS);
+
+  // Messages queued before a reload were never sent: shown as unsent (Send / Discard) in their chat.
+  await loadQueued().catch((e) => reportActionError("Queued messages could not be read", e));
+  const stopQueue = startQueueFlusher(sendQueuedMessage);
+
+  // URL <-> open session: a reload or bookmark returns to the same chat.
+  useUiStore.setState({ sessionId: sessionIdFromHash(window.location.hash) });
+  const onHash = () => {
+    const id = sessionIdFromHash(window.location.hash);
+    if (id !== useUiStore.getState().sessionId) useUiStore.setState({ sessionId: id, editingId: null });
+  };
+  window.addEventListener("hashchange", onHash);
+  const stopUrl = useUiStore.subscribe((s, prev) => {
+    if (s.sessionId === prev.sessionId) return;
+    const hash = hashForSession(s.sessionId);
+    if (window.location.hash !== hash) {
+      history.pushState(null, "", hash || window.location.pathname + window.location.search);
+    }
+  });
+
+  void requestPersistentStorage().catch(() => false);
+  // The search worker loads its saved index (or builds it) and catches up before the first search.
+  startChatSearch();
+  const stopHolds = holdWhileSending([holdSearchIndexing, holdTreeReads]);
+  const stopBlobGc = collectBlobsAfterBoot();
+  // Sync (when turned on) resumes from its own chunk: nothing on the first screen needs it.
+  void import("../sync/sync-actions").then(({ resumeSync }) => resumeSync()).catch(() => {});
+  // Warm the worker: the first real count (the meter, a threshold check) would otherwise pay for
+  // starting it and loading the default model's token ranks.
+  // (The worker client is fetched here, not in the entry chunk.)
+  void import("../../worker/client")
+    .then(({ getWorker }) =>
+      getWorker().countTexts(resolveModel(useSettingsStore.getState().settings.defaultModel.modelId).info.encoding, []),
+    )
+    .catch(() => {});
+
+  return () => {
+    stopSettings();
+    clearInterval(sweep);
+    stopQueue();
+    window.removeEventListener("hashchange", onHash);
+    stopUrl();
+    stopBlobGc();
+    stopHolds();
+  };
+}

@@ -1,0 +1,44 @@
+/**
+ * Navigation and transient UI facts: which chat is open, which panels, the message being edited,
+ * what the composer is asked to show or focus, and the notices. Ids and raw facts only.
+ */
+import type { EntryId, SessionId } from "../../core/session/ids";
+import { defineStore } from "./store-registry";
+
+export type Notice = { id: number; kind: "error" | "info"; text: string };
+
+type UiState = {
+  sessionId: SessionId | null;
+  settingsOpen: boolean;
+  /** The user message being edited in place (Edit → a new sibling). */
+  editingId: EntryId | null;
+  /** Text to put into the composer (e.g. after Switch here on a user message). */
+  composerSeed: { text: string; nonce: number } | null;
+  /** Bumped to move focus to the composer without touching its text (e.g. after Branch from here). */
+  composerFocus: number;
+  notices: Notice[];
+  /** The history graph panel is shown beside the chat. */
+  graphOpen: boolean;
+  /** Asks the chat to scroll an entry of the active path into view (the nonce repeats a request). */
+  scrollTo: { entryId: EntryId; nonce: number } | null;
+};
+
+export const useUiStore = defineStore<UiState>(() => ({
+  sessionId: null,
+  settingsOpen: false,
+  editingId: null,
+  composerSeed: null,
+  composerFocus: 0,
+  notices: [],
+  graphOpen: false,
+  scrollTo: null,
+}));
+
+let noticeSeq = 0;
+export function pushNotice(kind: Notice["kind"], text: string): void {
+  const id = ++noticeSeq;
+  useUiStore.setState((s) => ({ notices: [...s.notices.slice(-4), { id, kind, text }] }));
+}
+export function dismissNotice(id: number): void {
+  useUiStore.setState((s) => ({ notices: s.notices.filter((n) => n.id !== id) }));
+}

@@ -1,0 +1,29 @@
+/**
+ * The streaming lane (STYLE §12): the reply in flight, one per session, which only the streaming
+ * row reads. The tree and the graph are not notified per token.
+ */
+import type { EntryId, SessionId } from "../../core/session/ids";
+import type { AssistantPartial } from "../../providers/types";
+import { defineStore } from "../app/store-registry";
+
+export type RetryWait = { attempt: number; maxAttempts: number; until: number; message: string };
+
+export type ActiveReply = {
+  sessionId: SessionId;
+  draftId: EntryId;
+  parentId: EntryId;
+  partial: AssistantPartial;
+  retry: RetryWait | null;
+  /**
+   * "preparing": shown the moment the user sends, before the request is built (provider code,
+   * preflight); "streaming": the request is out; "unsaved": finished, but the browser's storage
+   * refused it (full disk): it stays here, on screen, until a later attempt saves it.
+   */
+  phase: "preparing" | "streaming" | "unsaved";
+  /** Why the reply (so far) could not be saved, in plain words; null while saving works. */
+  saveError: string | null;
+};
+
+type StreamState = { replies: Record<string, ActiveReply> };
+
+export const useStreamStore = defineStore<StreamState>(() => ({ replies: {} }));

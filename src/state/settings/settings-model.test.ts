@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import type { ProviderConfig } from "../../providers/types";
+import { BUILT_IN_PROVIDERS, findProvider, settingsFromRows } from "./settings-model";
+
+const custom = (api: ProviderConfig["api"], id = "custom-ollama"): ProviderConfig => ({
+  id,
+  name: "Ollama",
+  api,
+  baseUrl: "http://localhost:11434/v1",
+  apiKey: "",
+  customModels: ["llama3.2"],
+  builtIn: false,
+});
+
+describe("settingsFromRows: provider api types", () => {
+  it("the built-in OpenAI provider speaks Responses; Anthropic speaks Messages", () => {
+    const s = settingsFromRows({});
+    expect(findProvider(s, "openai")?.api).toBe("openai-responses");
+    expect(findProvider(s, "anthropic")?.api).toBe("anthropic-messages");
+  });
+
+  it("stored settings from before Responses: built-in OpenAI moves to Responses (key and URL kept), custom providers keep Chat Completions", () => {
+    const storedOpenAI = {
+      ...BUILT_IN_PROVIDERS[1],
+      api: "openai-chat",
+      apiKey: "sk-old",
+      baseUrl: "https://proxy/v1",
+    };
+    const s = settingsFromRows({ providers: [BUILT_IN_PROVIDERS[0], storedOpenAI, custom("openai-chat")] });
+    expect(findProvider(s, "openai")).toMatchObject({
+      api: "openai-responses",
+      apiKey: "sk-old",
+      baseUrl: "https://proxy/v1",
+    });
+    expect(findProvider(s, "custom-ollama")?.api).toBe("openai-chat");
+  });
+
+  it("a custom provider added as OpenAI Responses or Anthropic keeps that api", () => {
+    const s = settingsFromRows({
+      providers: [custom("openai-responses", "custom-azure"), custom("anthropic-messages", "custom-proxy")],
+    });
+    expect(findProvider(s, "custom-azure")?.api).toBe("openai-responses");
+    expect(findProvider(s, "custom-proxy")?.api).toBe("anthropic-messages");
+  });
+});
+
+describe("settingsFromRows: remote summarizer", () => {
+  it("defaults to none; keeps a stored URL, token and confirmed origin; ignores junk", () => {
+    expect(settingsFromRows({}).remoteSummarizer).toEqual({ url: "", token: "" });
+    const stored = { url: "http://10.0.0.5/s", token: "t", plainHttpOrigin: "http://10.0.0.5" };
+    expect(settingsFromRows({ remoteSummarizer: stored }).remoteSummarizer).toEqual(stored);
+    expect(settingsFromRows({ remoteSummarizer: { url: 5, token: null } }).remoteSummarizer).toEqual({
+      url: "",
+      token: "",
+    });
+  });
+});

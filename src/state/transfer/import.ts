@@ -1,0 +1,132 @@
+/**
+ * Importing a file: one import at a time, driven through the transfer worker (db/transfer). The
+ * store below is what the Import dialog shows: progress while the file is read and checked, the
+ * "Keep both" / "Skip" question when sessions already exist, progress while writing, and the
+ * error (with nothing written) when the file is bad. A successful import closes the dialog,
+ * says what came in, and opens the imported chat.
+ */
+import {
+  type ConflictChoice,
+  type ImportAnalysis,
+  type ImportedSessionSummary,
+  type ImportHandle,
+  startImport,
+} from "../../db/transfer/client";
+import { pushNotice } from "../app/ui-store";
+import { openSession } from "../sessions/sessions";
+import { type ImportState, useImportStore } from "./import-store";
+
+export type { ImportProgress } from "../../db/transfer/client";
+export { type ImportState, useImportStore };
+
+type Ready = Extract<ImportAnalysis, { kind: "ready" }>;
+
+let handle: ImportHandle | null = null;
+
+const busy = () => {
+  const { phase } = useImportStore.getState();
+  return phase === "reading" || phase === "writing";
+};
+
+/**
+ * Reads, checks and (when nothing conflicts) writes `file` — or several files chosen together, as
+ * one import. Ignored while another import runs.
+ */
+export async function importFile(file: File | readonly File[]): Promise<void> {
+  if (busy()) {
+    pushNotice("info", "An import is already running; wait for it to finish.");
+    return;
+  }
+  handle?.dispose();
+  const own = startImport();
+  handle = own;
+  const files = file instanceof File ? [file] : file;
+  const first = files[0];
+  if (!first) return;
+  const fileName = files.length > 1 ? `${files.length} files` : first.name || "the file";
+  useImportStore.setState({ phase: "reading", fileName, progress: null }, true);
+  const analysis = await own.analyze(files.length > 1 ? files : first, fileName, (progress) => {
+    if (handle === own) useImportStore.setState({ phase: "reading", fileName, progress }, true);
+  });
+  if (handle !== own) return; // cancelled meanwhile
+  switch (analysis.kind) {
+    case "error":
+      finish(own, { phase: "error", fileName, message: analysis.message });
+      return;
+    case "cancelled":
+      finish(own, { phase: "idle" });
+      return;
+    case "ready":
+      if (analysis.sessions.length === 0) {
+        finish(own, { phase: "error", fileName, message: `${fileName} holds no chats: there is nothing to import.` });
+      } else if (analysis.conflicts.length > 0) {
+        useImportStore.setState({ phase: "confirm", fileName, analysis }, true);
+      } else {
+        await write(own, fileName, analysis, "keep-both");
+      }
+      return;
+  }
+}
+
+/** The answer to "these chats already exist": keep both (the file's come in as copies) or skip them. */
+export async function resolveImportConflicts(choice: ConflictChoice): Promise<void> {
+  const state = useImportStore.getState();
+  if (state.phase !== "confirm" || !handle) return;
+  await write(handle, state.fileName, state.analysis, choice);
+}
+
+async function write(own: ImportHandle, fileName: string, analysis: Ready, choice: ConflictChoice): Promise<void> {
+  useImportStore.setState({ phase: "writing", fileName, progress: null }, true);
+  const outcome = await own.commit(choice, (progress) => {
+    if (handle === own) useImportStore.setState({ phase: "writing", fileName, progress }, true);
+  });
+  if (handle !== own) return;
+  switch (outcome.kind) {
+    case "error":
+      finish(own, { phase: "error", fileName, message: outcome.message });
+      return;
+    case "cancelled":
+      finish(own, { phase: "idle" });
+      pushNotice("info", "Import cancelled: nothing was imported.");
+      return;
+    case "done": {
+      finish(own, { phase: "idle" });
+      pushNotice("info", doneText(analysis.formatName, outcome.imported, outcome.skipped));
+      const first = outcome.imported[0];
+      if (first) openSession(first.id);
+      return;
+    }
+  }
+}
+
+function doneText(formatName: string, imported: readonly ImportedSessionSummary[], skipped: number): string {
+  const chats = imported.length === 1 ? `“${imported[0]!.title}”` : `${imported.length} chats`;
+  const skippedText = skipped > 0 ? ` (${skipped} already here, skipped)` : "";
+  if (imported.length === 0) return "Nothing imported: every chat in the file is already here.";
+  return `Imported ${chats} from a ${formatName} file${skippedText}.`;
+}
+
+function finish(own: ImportHandle, next: ImportState): void {
+  own.dispose();
+  if (handle === own) handle = null;
+  useImportStore.setState(next, true);
+}
+
+/**
+ * Cancel: while reading or deciding, nothing is written yet, so the worker is simply stopped; while
+ * writing, the job aborts its one transaction between chunks: nothing is kept.
+ */
+export function cancelImport(): void {
+  const state = useImportStore.getState();
+  if (!handle) {
+    useImportStore.setState({ phase: "idle" }, true);
+    return;
+  }
+  if (state.phase === "writing") handle.cancel();
+  else finish(handle, { phase: "idle" });
+}
+
+/** Closes the error shown after a failed import. */
+export function dismissImport(): void {
+  if (!busy()) useImportStore.setState({ phase: "idle" }, true);
+}
