@@ -34,7 +34,10 @@ void (async () => {
     await part();
   }
   await nextTask();
-  const { startApp, prepareDateFormats } = await import("./ui/start-app");
+  const [{ startApp }, { prepareDateFormats }] = await Promise.all([
+    import("./ui/start-app"),
+    import("./ui/sessions/date-groups"),
+  ]);
   await nextTask();
   prepareDateFormats();
   await booted;

@@ -1,11 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { summaryPrompt } from "./compaction/requests";
-import { PROMPT_LABELS } from "./prompt-ids";
+import { PROMPT_LABELS, promptOverridesFrom } from "./prompt-ids";
 import {
   EDITABLE_PROMPTS,
   isCustomized,
   promptLabel,
-  promptOverridesFrom,
   promptTexts,
   resolvePrompt,
   withPromptReset,

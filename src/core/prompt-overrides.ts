@@ -23,9 +23,6 @@ import {
   HANDOFF_DOCUMENT,
 } from "./prompts";
 
-export type { PromptId, PromptOverride, PromptOverrides } from "./prompt-ids";
-export { promptOverridesFrom } from "./prompt-ids";
-
 export type EditablePrompt = {
   readonly id: PromptId;
   readonly label: string;

@@ -11,8 +11,6 @@ import type { SessionId } from "../core/session/ids";
 import type { ComposerDraftRow } from "./rows";
 import { getDb } from "./schema";
 
-export type { ComposerDraftRow } from "./rows";
-
 /** The chat's unsent text, or "" when there is none. */
 export async function getComposerDraft(sessionId: SessionId): Promise<string> {
   return (await getDb().composerDrafts.get(sessionId))?.text ?? "";

@@ -2,9 +2,10 @@ import "fake-indexeddb/auto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { MessageEntry } from "../core/session/entries";
 import { newEntryId } from "../core/session/ids";
-import { type Draft, deleteDraft, finalizeDraft, listDrafts, recoverOrphanedDrafts, saveDraft } from "./drafts";
+import { deleteDraft, finalizeDraft, listDrafts, recoverOrphanedDrafts, saveDraft } from "./drafts";
 import { appendEntries, getEntry } from "./entries";
 import { AppendOnlyError, DanglingParentError } from "./errors";
+import type { Draft } from "./rows";
 import { createSession, deleteSession, getSession } from "./sessions";
 import {
   assistantMessage,

@@ -9,8 +9,6 @@ import { addEntriesChecked, applyLeafPolicy, type LeafPolicy, requireSession } f
 import type { Draft } from "./rows";
 import { getDb } from "./schema";
 
-export type { Draft } from "./rows";
-
 /**
  * Writes the draft (one row, replacing the previous checkpoint). Returns false, writing nothing,
  * when the reply already exists as an entry: a throttled checkpoint that fires after finalizeDraft

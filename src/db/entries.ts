@@ -16,8 +16,6 @@ import {
 import { EntryNotInSessionError, StaleLeafError } from "./errors";
 import { getDb } from "./schema";
 
-export type { LeafPolicy } from "./append-tx";
-
 /**
  * Appends `entries` (parents before children) to the session and moves its leaf per `leaf`, in one
  * transaction; bumps the session's `updatedAt` to `now`.

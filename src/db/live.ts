@@ -22,9 +22,6 @@ import { getSessionTail, type SessionTail, TAIL_ENTRIES, TAIL_PREFETCH, type Tai
 import { childSessions, getSession, listSessions } from "./sessions";
 import { getAllSettings } from "./settings";
 
-export type { Draft } from "./rows";
-export type { SessionTail, TailEnough } from "./session-tail";
-
 export const liveSessions = (): Promise<Session[]> => listSessions();
 
 /** An attachment's bytes (one key of the blobs table), for a thumbnail. */

@@ -1,7 +1,7 @@
 import "fake-indexeddb/auto";
 import { Dexie } from "dexie";
 import { afterEach, describe, expect, it } from "vitest";
-import { CURRENT_SCHEMA_VERSION, closeDb, getDb, onVersionChange, SCHEMA_VERSIONS, setTestDatabase } from "./schema";
+import { CURRENT_SCHEMA_VERSION, closeDb, getDb, SCHEMA_VERSIONS, setTestDatabase } from "./schema";
 import {
   currentRows,
   fromV0,
@@ -16,6 +16,7 @@ import {
   SHIPPED_STORES,
   writeFixture,
 } from "./testing/schema-fixtures";
+import { onVersionChange } from "./version-change";
 
 let n = 0;
 const uniqueName = (what: string) => `grove-schema-test-${what}-${++n}`;

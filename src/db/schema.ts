@@ -17,6 +17,7 @@ import type {
   TokenCountRow,
 } from "./rows";
 import type { SyncMetaRow, SyncStateRow } from "./sync/sync-rows";
+import { tellVersionChange, type VersionChangeInfo } from "./version-change";
 
 export const DB_NAME = "grove";
 
@@ -149,33 +150,10 @@ export class GroveDb extends Dexie {
       const info: VersionChangeInfo = {
         newVersion: event.newVersion === null || event.newVersion === 0 ? null : event.newVersion / 10,
       };
-      for (const listener of versionChangeListeners) {
-        // A microtask each, so one throwing listener neither stops the others nor Dexie's event loop.
-        queueMicrotask(() => listener(info));
-      }
+      tellVersionChange(info);
       return false;
     });
   }
-}
-
-// ---- versionchange listeners ------------------------------------------------------------------
-
-/** `newVersion` is the schema version another connection is opening, or null when it deletes the database. */
-export type VersionChangeInfo = { newVersion: number | null };
-export type VersionChangeListener = (info: VersionChangeInfo) => void;
-
-// Module-level (not per instance) so a registration survives closeDb()/getDb() cycles.
-const versionChangeListeners = new Set<VersionChangeListener>();
-
-/**
- * Registers `listener` for "another tab is upgrading or deleting the database"; by then this tab's
- * connection is already closed, so the listener should reload the page. Returns the disposer.
- */
-export function onVersionChange(listener: VersionChangeListener): () => void {
-  versionChangeListeners.add(listener);
-  return () => {
-    versionChangeListeners.delete(listener);
-  };
 }
 
 // ---- the singleton ----------------------------------------------------------------------------

@@ -7,8 +7,6 @@ import type { EntryId } from "../core/session/ids";
 import type { TokenCountRow } from "./rows";
 import { getDb } from "./schema";
 
-export type { TokenCountRow } from "./rows";
-
 /** Cached counts for `entryIds` under `encoding`; entries without a row are absent from the map. */
 export async function getTokenCounts(entryIds: readonly EntryId[], encoding: string): Promise<Map<EntryId, number>> {
   const rows = await getDb().tokenCounts.bulkGet(entryIds.map((id): [EntryId, string] => [id, encoding]));

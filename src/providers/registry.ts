@@ -175,5 +175,7 @@ export const listModels: ListModelsFn = async (provider, signal) => {
  * Anthropic's exact count of the request `req` would stream (count-tokens.ts), loaded on first use;
  * never throws (no count is a value: the caller keeps its estimate).
  */
-export const countTokens: CountTokensFn = async (req, signal) =>
-  (await import("./count-tokens")).countTokens(req, signal);
+export const countTokens: CountTokensFn = async (req, signal) => {
+  const { countTokens } = await import("./count-tokens");
+  return countTokens(req, signal);
+};

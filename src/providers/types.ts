@@ -40,8 +40,6 @@ export type ProviderConfig = {
   builtIn: boolean;
 };
 
-export type { AnthropicEffort, ThinkingSetting } from "../core/session/chat-params";
-
 export type StreamRequest = {
   provider: ProviderConfig;
   model: string;

@@ -3,8 +3,6 @@ import type { createRoot as CreateRoot } from "react-dom/client";
 import { App } from "./App";
 import { preloadChunksWhenIdle } from "./preload-chunks";
 
-export { prepareDateFormats } from "./sessions/date-groups";
-
 /**
  * The first render, once start-up is done. As a transition: React renders it in slices that yield
  * to the page, not in one long task (with a chat open it is the app, the chat and its visible

@@ -15,12 +15,13 @@ import type { CompactionOutcome, CompactionProgress } from "../core/compaction/c
 import type { CompactionSettings } from "../core/compaction/settings";
 import type { PromptTexts } from "../core/prompt-overrides";
 import type { BuildContextOptions } from "../core/session/build-context";
+import type { ThinkingSetting } from "../core/session/chat-params";
 import type { LlmContext } from "../core/session/context";
 import type { ApiKind, CompactionReason, Entry } from "../core/session/entries";
 import type { EntryId } from "../core/session/ids";
 import type { TokenEncoding } from "../core/tokens/models";
 import type { RemoteSummarizerConfig } from "../providers/remote-summarizer";
-import type { ProviderConfig, ThinkingSetting } from "../providers/types";
+import type { ProviderConfig } from "../providers/types";
 
 /**
  * Who writes a job's summaries: the model, or first the remote summarizer (`remote`, when set),

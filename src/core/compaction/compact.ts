@@ -18,6 +18,7 @@
  * Pure apart from the injected `summarize` / `onProgress` / `now`: no I/O, nothing appended.
  */
 import type { PromptTexts } from "../prompt-overrides";
+import { COMPACTION_SYSTEM } from "../prompts";
 import { contextTokens } from "../session/context-tokens";
 import type { CompactionEntry, Entry, MessageError } from "../session/entries";
 import { asEntryId, asSessionId, type EntryId } from "../session/ids";
@@ -29,7 +30,6 @@ import type { CompactionPlan } from "./prepare";
 import {
   clampToTokens,
   MIN_WINDOW_BODY_TOKENS,
-  SUMMARIZER_SYSTEM,
   type SummarizePurpose,
   type SummarizeRequest,
   shortSummaryInputBudget,
@@ -42,8 +42,6 @@ import {
 import { SEGMENT_SEPARATOR, serializeSegments } from "./serialize";
 import { spliceTail } from "./verbatim-tail";
 import { packWindows } from "./windows";
-
-export type { SummarizePurpose, SummarizeRequest } from "./requests";
 
 /**
  * Makes one summarizer call and resolves with the model's whole text. May throw (any provider
@@ -141,7 +139,7 @@ export async function runCompaction(plan: CompactionPlan, deps: RunDeps): Promis
     onText?: (t: string) => void,
   ): Promise<string> => {
     checkAbort();
-    const text = await summarize({ system: SUMMARIZER_SYSTEM, prompt, maxOutputTokens, purpose }, signal, onText);
+    const text = await summarize({ system: COMPACTION_SYSTEM, prompt, maxOutputTokens, purpose }, signal, onText);
     checkAbort();
     return typeof text === "string" ? text : "";
   };

@@ -9,9 +9,6 @@ import { assertNever, type Entry, type MessageEntry } from "../session/entries";
 import { entryContextText } from "../session/entry-text";
 import { hasContent, isSkippedMessage } from "../session/plan-context";
 
-// The context text of an entry lives in core/session/entry-text.ts; re-exported for the engine's callers.
-export { entryContextText, visibleText } from "../session/entry-text";
-
 /** Counts a piece of text in tokens. Must be pure and deterministic. */
 export type CountTokens = (text: string) => number;
 /**

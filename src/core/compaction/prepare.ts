@@ -14,9 +14,9 @@
  * Pure: no I/O, no summarizer calls, nothing appended (the state layer appends the entry).
  */
 
-import { isSkippedMessage } from "../session/build-context";
 import type { ApiKind, CompactionEntry, CompactionReason, Entry } from "../session/entries";
 import type { EntryId } from "../session/ids";
+import { isSkippedMessage } from "../session/plan-context";
 import { cutAfterEntry, findCutPoint, foldableRegion } from "./cut-point";
 import { stripCompactionNotes } from "./digest";
 import { type CountTokens, type EntryTokens, entryTokensFrom } from "./entry-text";

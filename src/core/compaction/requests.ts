@@ -70,8 +70,6 @@ export function outputBudgets(reserveTokens: number, summarizerWindow: number, m
   };
 }
 
-export const SUMMARIZER_SYSTEM = COMPACTION_SYSTEM;
-
 /** The instructions block for the prompts ("" without instructions). */
 export function instructionsBlock(instructions: string | null): string {
   const t = instructions?.trim() ?? "";
@@ -142,7 +140,7 @@ export function summaryBodyBudget(opts: {
     windows: MAX_WINDOWS_NOTE,
     instructions,
   });
-  const fixed = countTokens(SUMMARIZER_SYSTEM) + countTokens(template);
+  const fixed = countTokens(COMPACTION_SYSTEM) + countTokens(template);
   const previous = Math.max(previousSummaryTokens, outputTokens);
   return summarizerWindow - outputTokens - fixed - previous - safetyMarginTokens(summarizerWindow);
 }
@@ -155,7 +153,7 @@ export function splitTurnBodyBudget(opts: {
   countTokens: CountTokens;
 }): number {
   const { summarizerWindow, outputTokens, instructions, countTokens } = opts;
-  const fixed = countTokens(SUMMARIZER_SYSTEM) + countTokens(splitTurnPrompt("", instructions));
+  const fixed = countTokens(COMPACTION_SYSTEM) + countTokens(splitTurnPrompt("", instructions));
   return summarizerWindow - outputTokens - fixed - safetyMarginTokens(summarizerWindow);
 }
 
@@ -167,7 +165,7 @@ export function shortSummaryInputBudget(opts: {
   countTokens: CountTokens;
 }): number {
   const { summarizerWindow, outputTokens, instructions, countTokens } = opts;
-  const fixed = countTokens(SUMMARIZER_SYSTEM) + countTokens(shortSummaryPrompt("", instructions));
+  const fixed = countTokens(COMPACTION_SYSTEM) + countTokens(shortSummaryPrompt("", instructions));
   return summarizerWindow - outputTokens - fixed - safetyMarginTokens(summarizerWindow);
 }
 

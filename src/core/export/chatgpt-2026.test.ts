@@ -10,7 +10,8 @@ import { buildContext } from "../session/build-context";
 import type { ApiKind, Block, Entry, MessageEntry } from "../session/entries";
 import { asEntryId, asSessionId, type BlobId } from "../session/ids";
 import { buildTreeIndex, pathToRoot } from "../session/tree";
-import { type ChatGptAsset, parseChatGptExport } from "./chatgpt";
+import { parseChatGptExport } from "./chatgpt";
+import type { ChatGptAsset } from "./chatgpt-content";
 import type { ExportedSession } from "./grove-json";
 
 const fixture = readFileSync(

@@ -25,8 +25,6 @@ import { checkSessionGraph, type ExportedSession, type ImportResult, parseJsonTe
 import { asRecord, childrenByParent, epochMs, newestLeaf, str, type TreeNode, walkTree } from "./message-tree";
 import { recordTitle, SKIP_REASON, type SkippedRecord } from "./skipped";
 
-export type { ChatGptAsset, ChatGptAssets } from "./chatgpt-content";
-
 export type ChatGptImportOptions = {
   /** Id factories; tests pass deterministic ones. */
   newSessionId?: () => SessionId;

@@ -10,7 +10,8 @@
 import { formatBytes } from "../format-bytes";
 import type { EntryId, SessionId } from "../session/ids";
 import { isChatbotUiShaped, parseChatbotUiValue } from "./chatbot-ui";
-import { type ChatGptAssets, parseChatGptValue } from "./chatgpt";
+import { parseChatGptValue } from "./chatgpt";
+import type { ChatGptAssets } from "./chatgpt-content";
 import { isClaudeShaped, parseClaudeValue } from "./claude";
 import {
   type ExportedSession,

@@ -4,6 +4,8 @@
  * text in `grove`; server tools and citations as text pi's model reads, Grove's blocks in `grove`),
  * and the import gives back the same blocks; Markdown and HTML show them (HTML folded), inert.
  */
+
+import { buildSessionContext } from "@mariozechner/pi-coding-agent";
 import { marked } from "marked";
 import { describe, expect, it } from "vitest";
 import type { Entry, MessageEntry, ServerToolBlock, Session, ToolResultBlock } from "../session/entries";
@@ -14,7 +16,7 @@ import { exportHtml } from "./html";
 import { exportMarkdown } from "./markdown";
 import { exportPiJsonl } from "./pi/export";
 import { parsePiJsonl } from "./pi/import";
-import { buildSessionContext, piEntries } from "./pi/testing/pi-sessions";
+import { piEntries } from "./pi/testing/pi-sessions";
 
 const S = asSessionId("s-tools");
 const HOSTILE = '<img src=x onerror="alert(1)"><script>alert(2)</script>';

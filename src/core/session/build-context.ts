@@ -95,12 +95,6 @@ export type BuildContextOptions = {
   nativeTools?: boolean;
 };
 
-// Block → text lives in entry-text.ts; re-exported for the callers that build on what the model sees.
-export { type BlockTextOptions, blockText, IMAGE_PLACEHOLDER, toolCallText, toolResultText } from "./entry-text";
-
-// Part of the plan's rules (what counts as sent); re-exported here for the callers that ask about one message.
-export { hasContent, isSkippedMessage } from "./plan-context";
-
 function textBlocks(content: readonly Block[]): TextBlock[] {
   const out: TextBlock[] = [];
   for (const b of content) {

@@ -5,11 +5,12 @@
  */
 import { describe, expect, it } from "vitest";
 import { a, linkPath, text, u } from "../testing/entries";
-import { buildContext, hasContent } from "./build-context";
+import { buildContext } from "./build-context";
 import type { ContextMessage } from "./context";
 import { contextTokens } from "./context-tokens";
 import type { ReasoningBlock } from "./entries";
 import { isReasoningReplayable, normalizeMessages } from "./normalize-messages";
+import { hasContent } from "./plan-context";
 
 const t = (s: string) => ({ type: "text" as const, text: s });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { entryContextText, entryTokensFrom } from "../compaction/entry-text";
+import { entryTokensFrom } from "../compaction/entry-text";
+import { entryContextText } from "../session/entry-text";
 import type { EntryId } from "../session/ids";
 import {
   a,

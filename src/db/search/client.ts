@@ -10,8 +10,6 @@ import { workerSlot } from "../../worker-kit/worker-slot";
 import type { SearchApi } from "./search-api";
 import type { ChatSearchAnswer } from "./search-types";
 
-export type { ChatSearchAnswer, ChatSearchResult, SearchResultKind, SnippetPart } from "./search-types";
-
 const search = workerSlot<SearchApi>({
   kind: "search",
   start: (name) => new Worker(new URL("./search.worker.ts", import.meta.url), { type: "module", name }),

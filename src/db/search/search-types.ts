@@ -3,8 +3,6 @@ import type { SnippetPart } from "../../core/search/snippet";
 import type { Entry } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
 
-export type { SnippetPart } from "../../core/search/snippet";
-
 export type SearchResultKind = Entry["type"] | "title";
 
 export type ChatSearchResult = {

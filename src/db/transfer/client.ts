@@ -16,15 +16,6 @@ import type { ExportOutcome, ExportRequest } from "./export-job";
 import type { ImportJob } from "./import-job";
 import type { TransferApi } from "./transfer-api";
 
-export type { ExportedFile, ExportFormat, ExportOutcome, ExportRequest } from "./export-job";
-export type {
-  ConflictChoice,
-  ImportAnalysis,
-  ImportedSessionSummary,
-  ImportOutcome,
-  ImportProgress,
-} from "./import-job";
-
 /** The import job, run in its own worker: `dispose()` ends the worker. */
 export type ImportHandle = ImportJob & { dispose(): void };
 
@@ -35,10 +26,13 @@ const TRANSFER: WorkerSpec<TransferApi> = {
   start: (name) => new Worker(new URL("./transfer.worker.ts", import.meta.url), { type: "module", name }),
   inProcess: import.meta.env.PROD
     ? undefined
-    : () =>
-        Promise.all([import("./import-job"), import("./export-job")]).then(
-          ([i, e]): TransferApi => ({ ...i.createImportJob(), runExport: e.runExport }),
-        ),
+    : async (): Promise<TransferApi> => {
+        const [{ createImportJob }, { runExport }] = await Promise.all([
+          import("./import-job"),
+          import("./export-job"),
+        ]);
+        return { ...createImportJob(), runExport };
+      },
 };
 
 /**

@@ -8,7 +8,7 @@
  * Only what an imported entry refers to is kept.
  */
 import { base64ToBytes, blobIdOf, blobIdsOfBlocks } from "../../core/attachments/blob-id";
-import type { ChatGptAsset } from "../../core/export/chatgpt";
+import type { ChatGptAsset } from "../../core/export/chatgpt-content";
 import type { ExportedSession } from "../../core/export/grove-json";
 import type { Block, Entry } from "../../core/session/entries";
 import type { BlobId } from "../../core/session/ids";

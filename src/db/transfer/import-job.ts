@@ -12,7 +12,7 @@
  * structured cloning of its rows into IndexedDB touches the page's thread; tests run it in-process.
  */
 
-import type { ChatGptAsset } from "../../core/export/chatgpt";
+import type { ChatGptAsset } from "../../core/export/chatgpt-content";
 import type { ExportedSession } from "../../core/export/grove-json";
 import {
   checkFileSize,

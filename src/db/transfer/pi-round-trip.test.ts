@@ -4,14 +4,9 @@
  * byte for byte.
  */
 import "fake-indexeddb/auto";
+import { buildSessionContext } from "@mariozechner/pi-coding-agent";
 import { beforeEach, describe, expect, it } from "vitest";
-import {
-  buildSessionContext,
-  everyKindSession,
-  PNG_BASE64,
-  piEntries,
-  piLeaves,
-} from "../../core/export/pi/testing/pi-sessions";
+import { everyKindSession, PNG_BASE64, piEntries, piLeaves } from "../../core/export/pi/testing/pi-sessions";
 import { readAllForExport } from "../export";
 import { getDb } from "../schema";
 import { freshDatabase } from "../testing/database";

@@ -15,53 +15,66 @@ import { nextTask } from "./next-task";
 /** Any function: `never[]` parameters accept every parameter list, with no `any`. */
 type Fn = (...args: never[]) => unknown;
 
-/** A stand-in for `key` of the module `load` brings: same parameters, its result awaited. */
-function lazily<M, K extends keyof M>(load: () => Promise<M>, key: K) {
-  type F = M[K] extends Fn ? M[K] : never;
-  return async (...args: Parameters<F>): Promise<Awaited<ReturnType<F>>> => {
-    const m = await loadChunk(load);
-    return (m[key] as F)(...args) as Awaited<ReturnType<F>>;
+/**
+ * A stand-in for the function `load` brings: same parameters, its result awaited. Each loader is
+ * written `import(…).then((m) => m.name)`, naming what it takes, so the unused-export check (knip,
+ * `npm run deps`) sees which exports of an action module are used (a module object passed around
+ * whole would count every export used).
+ */
+function lazily<F extends Fn>(load: () => Promise<F>) {
+  const call = async (...args: Parameters<F>): Promise<Awaited<ReturnType<F>>> => {
+    const f = await loadChunk(load);
+    return (await f(...args)) as Awaited<ReturnType<F>>;
   };
+  return Object.assign(call, { load });
 }
 
-const chat = () => import("../send/send");
-const navigation = () => import("../send/branch-navigation");
-const reply = () => import("../reply/reply");
-const unsaved = () => import("../reply/unsaved");
-const compact = () => import("../maintenance/compact");
-const runner = () => import("../maintenance/runner");
-const handoff = () => import("../maintenance/handoff");
-const switchBranch = () => import("../maintenance/switch-branch");
-const importer = () => import("../transfer/import");
+export const sendQueuedMessage = lazily(() => import("../send/send").then((m) => m.sendQueuedMessage));
+// Edit, Regenerate and Continue are imported from send/send.ts itself (it is in the entry chunk): they
+// show their result in the frame after the click, which a stand-in's await would put off.
+export const branchFromHere = lazily(() => import("../send/branch-navigation").then((m) => m.branchFromHere));
+export const returnToLatest = lazily(() => import("../send/branch-navigation").then((m) => m.returnToLatest));
+export const showVersion = lazily(() => import("../send/branch-navigation").then((m) => m.showVersion));
+export const attachmentProblemAt = lazily(() => import("../send/send").then((m) => m.attachmentProblemAt));
+
+export const saveUnsaved = lazily(() => import("../reply/unsaved").then((m) => m.saveUnsaved));
+const preloadProvider = lazily(() => import("../reply/reply").then((m) => m.preloadReplyCode));
+/** Loads an api's provider code (through the reply chunk, which holds the registry's loader). */
+export const preloadApi = lazily(() => import("../reply/reply").then((m) => m.preloadApi));
+
+export const compactSession = lazily(() => import("../maintenance/compact").then((m) => m.compactSession));
+export const cancelMaintenance = lazily(() => import("../maintenance/runner").then((m) => m.cancelMaintenance));
+export const resumeAutoCompaction = lazily(() => import("../maintenance/compact").then((m) => m.resumeAutoCompaction));
+
+export const startHandoff = lazily(() => import("../maintenance/handoff").then((m) => m.startHandoff));
+export const createHandoffSession = lazily(() => import("../maintenance/handoff").then((m) => m.createHandoffSession));
+
+export const previewSwitch = lazily(() => import("../maintenance/switch-branch").then((m) => m.previewSwitch));
+export const switchHere = lazily(() => import("../maintenance/switch-branch").then((m) => m.switchHere));
+export const returnToBranch = lazily(() => import("../maintenance/switch-branch").then((m) => m.returnToBranch));
+export const rememberSwitchChoice = lazily(() =>
+  import("../maintenance/switch-branch").then((m) => m.rememberSwitchChoice),
+);
+
+export const importFile = lazily(() => import("../transfer/import").then((m) => m.importFile));
 
 let preloadStarted = false;
 /**
  * Fetches the action chunks ahead of their first use (once), one per task: each is evaluated when
- * it arrives, and arriving together they made one long task.
+ * it arrives, and arriving together they made one long task. A chunk is fetched through one of the
+ * stand-ins it serves.
  */
 export function preloadActions(): void {
   if (preloadStarted) return;
   preloadStarted = true;
   void (async () => {
-    for (const load of [chat, navigation, reply, compact, switchBranch]) {
+    for (const { load } of [sendQueuedMessage, branchFromHere, preloadProvider, compactSession, switchHere]) {
       await load().catch(() => {});
       await nextTask();
     }
   })();
 }
 
-export const sendQueuedMessage = lazily(chat, "sendQueuedMessage");
-// Edit, Regenerate and Continue are imported from send/send.ts itself (it is in the entry chunk): they
-// show their result in the frame after the click, which a stand-in's await would put off.
-export const branchFromHere = lazily(navigation, "branchFromHere");
-export const returnToLatest = lazily(navigation, "returnToLatest");
-export const showVersion = lazily(navigation, "showVersion");
-export const attachmentProblemAt = lazily(chat, "attachmentProblemAt");
-
-export const saveUnsaved = lazily(unsaved, "saveUnsaved");
-const preloadProvider = lazily(reply, "preloadReplyCode");
-/** Loads an api's provider code (through the reply chunk, which holds the registry's loader). */
-export const preloadApi = lazily(reply, "preloadApi");
 /**
  * The composer's focus: the send and reply chunks, then the provider code for the chat's model,
  * started in a task of their own. A chat that opens focuses its composer inside the task that draws
@@ -74,17 +87,3 @@ export function preloadReplyCode(...args: Parameters<typeof preloadProvider>): v
     void preloadProvider(...args).catch(() => {});
   }, 0);
 }
-
-export const compactSession = lazily(compact, "compactSession");
-export const cancelMaintenance = lazily(runner, "cancelMaintenance");
-export const resumeAutoCompaction = lazily(compact, "resumeAutoCompaction");
-
-export const startHandoff = lazily(handoff, "startHandoff");
-export const createHandoffSession = lazily(handoff, "createHandoffSession");
-
-export const previewSwitch = lazily(switchBranch, "previewSwitch");
-export const switchHere = lazily(switchBranch, "switchHere");
-export const returnToBranch = lazily(switchBranch, "returnToBranch");
-export const rememberSwitchChoice = lazily(switchBranch, "rememberSwitchChoice");
-
-export const importFile = lazily(importer, "importFile");

@@ -28,8 +28,10 @@ export const SEND_COUNT_WAIT_MS = 1_000;
 export const METER_COUNT_WAIT_MS = 10_000;
 
 /** The registry's counter, fetched with the registry on first use (the meter is on the first screen). */
-const countTokens: CountTokensFn = async (req, signal) =>
-  (await import("../../providers/registry")).countTokens(req, signal);
+const countTokens: CountTokensFn = async (req, signal) => {
+  const { countTokens } = await import("../../providers/registry");
+  return countTokens(req, signal);
+};
 
 export type ExactCounterDeps = {
   /** The counting call; default: providers/registry.ts `countTokens` (loads the adapter on first use). */

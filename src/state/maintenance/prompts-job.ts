@@ -2,7 +2,9 @@
  * What a maintenance job carries of Settings → Prompts: the overridden texts, and the version of
  * each prompt the job may use, so the entry it writes records which prompt version wrote it.
  */
-import { type PromptId, type PromptOverrides, promptLabel, promptTexts } from "../../core/prompt-overrides";
+
+import type { PromptId, PromptOverrides } from "../../core/prompt-ids";
+import { promptLabel, promptTexts } from "../../core/prompt-overrides";
 
 export type PromptsJob = { prompts: Partial<Record<PromptId, string>>; promptVersions: Record<string, string> };
 

@@ -6,7 +6,8 @@
  */
 import type { MessageEntry } from "../../core/session/entries";
 import type { SessionId } from "../../core/session/ids";
-import { type Draft, finalizeDraft, saveDraft } from "../../db/drafts";
+import { finalizeDraft, saveDraft } from "../../db/drafts";
+import type { Draft } from "../../db/rows";
 import { isQuotaError } from "../../db/storage";
 import { pushNotice } from "../app/ui-store";
 import { setReply } from "./reply-lane";

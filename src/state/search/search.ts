@@ -5,32 +5,26 @@
 import type { EntryId, SessionId } from "../../core/session/ids";
 import { buildTreeIndex, deepestLeafFrom, pathToRoot } from "../../core/session/tree";
 import { getEntries, moveLeaf } from "../../db/entries";
-import type { ChatSearchAnswer } from "../../db/search/client";
+import type { ChatSearchAnswer } from "../../db/search/search-types";
 import { getSession } from "../../db/sessions";
 import { reportActionError } from "../app/report-error";
 import { useUiStore } from "../app/ui-store";
 import { openSession } from "../sessions/sessions";
 
-export type { ChatSearchAnswer, ChatSearchResult, SearchResultKind, SnippetPart } from "../../db/search/client";
-
-/** The search client (and comlink) is fetched at boot, off the entry chunk. */
-const client = () => import("../../db/search/client");
+// The search client (and comlink) is fetched at boot, off the entry chunk.
 
 export function startChatSearch(): void {
-  void client()
-    .then((c) => c.startChatSearch())
-    .catch(() => {}); // the first query tries again
+  void import("../../db/search/client").then((c) => c.startChatSearch()).catch(() => {}); // the first query tries again
 }
 
 /** Holds the search worker's background indexing, or lets it go on (hold-while-sending.ts). */
 export function holdSearchIndexing(held: boolean): void {
-  void client()
-    .then((c) => c.holdIndexing(held))
-    .catch(() => {});
+  void import("../../db/search/client").then((c) => c.holdIndexing(held)).catch(() => {});
 }
 
 export async function searchChats(query: string): Promise<ChatSearchAnswer | null> {
-  return (await client()).searchChats(query);
+  const { searchChats } = await import("../../db/search/client");
+  return searchChats(query);
 }
 
 /**

@@ -43,9 +43,9 @@ function startReply(sessionId: SessionId, parentId: EntryId, opts: ReplyOptions 
   const release = holdSession(sessionId);
   showPendingReply(sessionId, parentId);
   // The reply engine and the provider code are fetched on demand (the composer's focus fetches them early).
-  return loadChunk(() => import("../maintenance/triggers"))
+  return loadChunk(() => import("../maintenance/triggers").then((m) => m.replyAndMaintain))
     .then(
-      ({ replyAndMaintain }) =>
+      (replyAndMaintain) =>
         replyAndMaintain(sessionId, parentId, opts).catch((e) => reportActionError("The reply could not be saved", e)),
       () => {}, // the code of the reply could not be fetched: said by loadChunk; the message is stored
     )
@@ -276,7 +276,10 @@ async function sendFirst(text: string, attachments: readonly AttachmentBlock[]):
   sendSaved(sessionId, entry.id);
   const reply = startReply(sessionId, entry.id, { preflight: true, read: { session: fresh, path: [entry] } });
   // A new chat, once its first reply is in: a better title than the first words, if enabled.
-  void reply.then(async () => (await import("./title")).nameChatWithModel(sessionId));
+  void reply.then(async () => {
+    const { nameChatWithModel } = await import("./title");
+    return nameChatWithModel(sessionId);
+  });
   return sessionId;
 }
 

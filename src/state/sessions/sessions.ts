@@ -44,7 +44,8 @@ export async function chooseModel(sessionId: SessionId | null, model: ModelRef):
   try {
     if (sessionId) {
       await updateSession(sessionId, { model });
-      (await import("../maintenance/compact")).resumeAutoCompaction(sessionId); // a model change lifts the pause (DESIGN §4.7)
+      const { resumeAutoCompaction } = await import("../maintenance/compact");
+      resumeAutoCompaction(sessionId); // a model change lifts the pause (DESIGN §4.7)
     }
     useSettingsStore.setState((s) => ({ settings: { ...s.settings, defaultModel: model } }));
     await setSetting("defaultModel", model);

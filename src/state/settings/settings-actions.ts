@@ -83,5 +83,3 @@ export function fetchProviderModels(provider: ProviderConfig): Promise<string[]>
 export function forgetModelLists(): void {
   modelListCache.clear();
 }
-
-export { reportActionError };

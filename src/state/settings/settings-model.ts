@@ -5,12 +5,13 @@
 import type { LargerModels } from "../../core/compaction/promotion";
 import { type CompactionSettings, DEFAULT_COMPACTION_SETTINGS } from "../../core/compaction/settings";
 import { type PromptOverrides, promptOverridesFrom } from "../../core/prompt-ids";
+import type { ThinkingSetting } from "../../core/session/chat-params";
 import { chatParamsFrom, type ParamsPreset, type PromptPreset } from "../../core/session/chat-params";
 import type { ModelRef } from "../../core/session/entries";
 import { DEFAULT_MODEL_ID } from "../../core/tokens/models";
 import { ANTHROPIC_DEFAULT_BASE_URL, OPENAI_DEFAULT_BASE_URL } from "../../providers/endpoint";
 import { NO_REMOTE_SUMMARIZER, type RemoteSummarizerConfig } from "../../providers/remote-summarizer";
-import type { ProviderConfig, ThinkingSetting } from "../../providers/types";
+import type { ProviderConfig } from "../../providers/types";
 
 export type ModelOverride = {
   contextWindow?: number;
@@ -54,8 +55,6 @@ export type Settings = {
   /** Settings › Models "Larger model": per model id, the sibling a full chat moves to first (core/compaction/promotion.ts). */
   largerModels: LargerModels;
 };
-
-export { ANTHROPIC_DEFAULT_BASE_URL, OPENAI_DEFAULT_BASE_URL };
 
 export const BUILT_IN_PROVIDERS: readonly ProviderConfig[] = [
   {

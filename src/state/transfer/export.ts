@@ -4,10 +4,8 @@
  * settings are never part of an export.
  */
 import type { SessionId } from "../../core/session/ids";
-import type { ExportedFile, ExportFormat, ExportRequest } from "../../db/transfer/client";
+import type { ExportedFile, ExportFormat, ExportRequest } from "../../db/transfer/export-job";
 import { reportActionError } from "../app/report-error";
-
-export type { ExportedFile, ExportFormat } from "../../db/transfer/client";
 
 /** The session as a file in `format`, or null (the failure is already reported as a notice). */
 export function exportSession(

@@ -4,10 +4,8 @@
  * dialog is open; the code loads with the first import.
  */
 
-import type { ImportAnalysis, ImportProgress } from "../../db/transfer/client";
+import type { ImportAnalysis, ImportProgress } from "../../db/transfer/import-job";
 import { defineStore } from "../app/store-registry";
-
-export type { ImportProgress } from "../../db/transfer/client";
 
 type Ready = Extract<ImportAnalysis, { kind: "ready" }>;
 

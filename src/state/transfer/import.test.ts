@@ -5,7 +5,8 @@ import { createSession, listSessions } from "../../db/sessions";
 import { assistantMessage, freshDatabase, makeSession, snapshot, userMessage } from "../../db/testing/database";
 import { resetStores } from "../app/store-registry";
 import { useUiStore } from "../app/ui-store";
-import { cancelImport, dismissImport, importFile, resolveImportConflicts, useImportStore } from "./import";
+import { cancelImport, dismissImport, importFile, resolveImportConflicts } from "./import";
+import { useImportStore } from "./import-store";
 
 function chatFile(title: string) {
   const session = makeSession({ title, titleSource: "user" });

@@ -5,19 +5,13 @@
  * error (with nothing written) when the file is bad. A successful import closes the dialog,
  * says what came in, and opens the imported chat.
  */
-import {
-  type ConflictChoice,
-  type ImportAnalysis,
-  type ImportedSessionSummary,
-  type ImportHandle,
-  startImport,
-} from "../../db/transfer/client";
+
+import type { ImportHandle } from "../../db/transfer/client";
+import { startImport } from "../../db/transfer/client";
+import type { ConflictChoice, ImportAnalysis, ImportedSessionSummary } from "../../db/transfer/import-job";
 import { pushNotice } from "../app/ui-store";
 import { openSession } from "../sessions/sessions";
 import { type ImportState, useImportStore } from "./import-store";
-
-export type { ImportProgress } from "../../db/transfer/client";
-export { type ImportState, useImportStore };
 
 type Ready = Extract<ImportAnalysis, { kind: "ready" }>;
 

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import type { SessionId } from "../../core/session/ids";
-import { type ExportFormat, exportSession } from "../../state/transfer/export";
+import type { ExportFormat } from "../../db/transfer/export-job";
+import { exportSession } from "../../state/transfer/export";
 import { saveFile } from "../common/save-file";
 
 const FORMATS: ReadonlyArray<{ format: ExportFormat; name: string; hint: string }> = [

@@ -1,9 +1,8 @@
 import { memo, useState } from "react";
-import { hasContent } from "../../core/session/build-context";
 import type { Block, MessageEntry } from "../../core/session/entries";
 import { messageText } from "../../core/session/entries";
 import type { EntryId } from "../../core/session/ids";
-import { joinContinuation } from "../../core/session/plan-context";
+import { hasContent, joinContinuation } from "../../core/session/plan-context";
 import { siblingsOf } from "../../core/session/tree";
 import { describeFailure } from "../../state/app/describe-failure";
 import { showVersion } from "../../state/app/lazy";

@@ -1,9 +1,8 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { PREVIEW_PAGE_PATH } from "../../security-headers";
+import { PREVIEW_CSP, PREVIEW_PAGE_PATH } from "../../security-headers";
 import { Markdown } from "./Markdown";
-import { PREVIEW_CSP } from "./preview";
 
 afterEach(cleanup);
 

@@ -1,10 +1,10 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from "vitest";
+import { PREVIEW_CSP } from "../../security-headers";
 import {
   buildSrcdoc,
   figureFrameHeight,
   isSvgMarkup,
-  PREVIEW_CSP,
   PREVIEW_SANDBOX,
   previewKindOf,
   svgIntrinsicSize,

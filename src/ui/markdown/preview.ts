@@ -15,8 +15,6 @@
  */
 import { PREVIEW_CSP } from "../../security-headers";
 
-export { PREVIEW_CSP };
-
 export type PreviewKind = "html" | "svg" | "mermaid";
 
 /** The iframe's sandbox: scripts may run, but never with the app's origin. */

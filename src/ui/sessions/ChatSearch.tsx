@@ -1,6 +1,7 @@
 import { type ReactNode, useDeferredValue, useEffect, useId, useState } from "react";
-import { type ChatSearchAnswer, type ChatSearchResult, openSearchResult, searchChats } from "../../state/search/search";
+import { openSearchResult, searchChats } from "../../state/search/search";
 import "./chat-search.css";
+import type { ChatSearchAnswer, ChatSearchResult } from "../../db/search/search-types";
 import { CHAT_SEARCH_ID } from "../dom-ids";
 
 /** While the index is still being built, ask again this often (ms) so results fill in. */

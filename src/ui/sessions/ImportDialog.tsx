@@ -1,12 +1,7 @@
 import { formatBytes } from "../../core/format-bytes";
-import {
-  cancelImport,
-  dismissImport,
-  type ImportProgress,
-  type ImportState,
-  resolveImportConflicts,
-  useImportStore,
-} from "../../state/transfer/import";
+import type { ImportProgress } from "../../db/transfer/import-job";
+import { cancelImport, dismissImport, resolveImportConflicts } from "../../state/transfer/import";
+import { type ImportState, useImportStore } from "../../state/transfer/import-store";
 import { Dialog } from "../common/Dialog";
 
 /** The import in progress: reading, the "already here" question, writing, or what went wrong. */

@@ -1,5 +1,5 @@
+import type { AnthropicEffort, ThinkingSetting } from "../../core/session/chat-params";
 import { resolveModel } from "../../core/tokens/models";
-import type { AnthropicEffort, ThinkingSetting } from "../../providers/types";
 import { saveSettings } from "../../state/settings/settings-actions";
 import { useSettingsStore } from "../../state/settings/settings-store";
 import { DeprecationNote } from "../chat/DeprecationNote";

@@ -1,6 +1,11 @@
 import { useState } from "react";
 import type { ApiKind } from "../../core/session/entries";
-import { baseUrlProblem, plainHttpOrigin } from "../../providers/endpoint";
+import {
+  ANTHROPIC_DEFAULT_BASE_URL,
+  baseUrlProblem,
+  OPENAI_DEFAULT_BASE_URL,
+  plainHttpOrigin,
+} from "../../providers/endpoint";
 import type { ProviderConfig } from "../../providers/types";
 import {
   addCustomProvider,
@@ -8,7 +13,6 @@ import {
   removeProvider,
   updateProvider,
 } from "../../state/settings/settings-actions";
-import { ANTHROPIC_DEFAULT_BASE_URL, OPENAI_DEFAULT_BASE_URL } from "../../state/settings/settings-model";
 import { useSettingsStore } from "../../state/settings/settings-store";
 import { API_TYPE_OPTIONS, apiTypeLabel, DEFAULT_CUSTOM_API } from "./api-types";
 import { CommitField } from "./CommitField";

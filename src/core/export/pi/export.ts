@@ -26,7 +26,6 @@
  */
 import { textFileText } from "../../attachments/attachment-text";
 import { fillTemplate, HANDOFF_CONTEXT } from "../../prompts";
-import { toolCallText, toolResultText } from "../../session/build-context";
 import {
   type ApiKind,
   assertNever,
@@ -36,7 +35,7 @@ import {
   type ImageBlock,
   type MessageEntry,
 } from "../../session/entries";
-import { serverToolText, toolResultModelText } from "../../session/entry-text";
+import { serverToolText, toolCallText, toolResultModelText, toolResultText } from "../../session/entry-text";
 import type { EntryId } from "../../session/ids";
 import { planContext } from "../../session/plan-context";
 import { buildTreeIndex, childrenOf, pathToRoot, type TreeIndex } from "../../session/tree";

@@ -11,12 +11,13 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildSessionContext } from "@mariozechner/pi-coding-agent";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CompactionEntry, Entry, Session } from "../../session/entries";
 import { asEntryId, asSessionId } from "../../session/ids";
 import { exportPiJsonl } from "./export";
 import { parsePiJsonl } from "./import";
-import { buildSessionContext, piEntries, piLeaves } from "./testing/pi-sessions";
+import { piEntries, piLeaves } from "./testing/pi-sessions";
 
 const CLI = fileURLToPath(
   new URL("../../../../node_modules/@mariozechner/pi-coding-agent/dist/cli.js", import.meta.url),

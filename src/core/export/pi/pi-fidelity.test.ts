@@ -5,12 +5,13 @@
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { buildSessionContext } from "@mariozechner/pi-coding-agent";
 import { describe, expect, it } from "vitest";
 import type { Entry } from "../../session/entries";
 import { exportGroveJson, parseGroveJson } from "../grove-json";
 import { exportPiJsonl } from "./export";
 import { parsePiJsonl } from "./import";
-import { buildSessionContext, everyKindSession, piEntries, piLeaves } from "./testing/pi-sessions";
+import { everyKindSession, piEntries, piLeaves } from "./testing/pi-sessions";
 
 const DIR = fileURLToPath(new URL("../../../../../shared/fixtures/real-world/", import.meta.url));
 

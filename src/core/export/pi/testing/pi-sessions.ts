@@ -3,7 +3,6 @@
  * with every entry kind pi writes, and helpers to compare pi's own context at every leaf.
  */
 import {
-  buildSessionContext,
   type FileEntry,
   migrateSessionEntries,
   type SessionEntry,
@@ -209,5 +208,3 @@ export function piLeaves(entries: readonly SessionEntry[]): SessionEntry[] {
   const parents = new Set(entries.map((e) => e.parentId));
   return entries.filter((e) => !parents.has(e.id));
 }
-
-export { buildSessionContext };
