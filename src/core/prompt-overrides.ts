@@ -105,7 +105,7 @@ export function resolvePrompt(id: PromptId, overrides: PromptOverrides | undefin
   return activeText(overrides?.[id]) ?? shippedPrompt(id);
 }
 
-export function shippedPrompt(id: PromptId): string {
+function shippedPrompt(id: PromptId): string {
   return EDITABLE_PROMPTS.find((p) => p.id === id)?.shipped ?? "";
 }
 

@@ -53,7 +53,7 @@ export async function readBlobsBase64(ids: Iterable<BlobId>): Promise<Map<BlobId
 }
 
 /** The blob ids `entries` reference (images and PDFs), each once. */
-export function referencedBlobIds(entries: Iterable<Entry>): Set<BlobId> {
+function referencedBlobIds(entries: Iterable<Entry>): Set<BlobId> {
   const out = new Set<BlobId>();
   for (const e of entries) {
     if (e.type !== "message") continue;

@@ -76,7 +76,7 @@ export async function getEntries(sessionId: SessionId): Promise<Entry[]> {
  * deserialized, copied by Dexie's query cache and its keys recorded by a live query in one task:
  * 400 entries were up to 45 ms of it on a loaded machine.
  */
-export const ENTRY_CHUNK = 200;
+const ENTRY_CHUNK = 200;
 
 /** How `getEntriesInChunks` reads. */
 export type ChunkedRead = {

@@ -7,7 +7,7 @@
  * Longest a hold keeps work waiting (ms): a send that never says it is done (a tab frozen
  * mid-reply, a bug) must not stop the work for good.
  */
-export const HOLD_MAX_MS = 15_000;
+const HOLD_MAX_MS = 15_000;
 
 export type Hold = {
   /** Closes the gate (true) or opens it (false). A closed gate opens by itself after its longest hold. */

@@ -51,7 +51,7 @@ export const liveEntries = (sessionId: SessionId): Promise<Entry[]> => getEntrie
  * a re-run reads back this far (ms) before now. Replies in flight, whose id is made when they
  * start, are covered by their draft rows instead.
  */
-export const LIVE_RECENT_MARGIN_MS = 30_000;
+const LIVE_RECENT_MARGIN_MS = 30_000;
 
 const treeReads = createHold();
 

@@ -19,7 +19,7 @@ import type {
 import type { SyncMetaRow, SyncStateRow } from "./sync/sync-rows";
 import { tellVersionChange, type VersionChangeInfo } from "./version-change";
 
-export const DB_NAME = "grove";
+const DB_NAME = "grove";
 
 /** One shipped schema version: its stores (Dexie syntax; `null` drops a table) and its data migration. */
 export type SchemaVersion = {
@@ -118,7 +118,7 @@ export const SCHEMA_VERSIONS: readonly SchemaVersion[] = [
 export const CURRENT_SCHEMA_VERSION = SCHEMA_VERSIONS[SCHEMA_VERSIONS.length - 1]!.version;
 
 /** Declares every version up to `upTo` on `db` (tests use `upTo` to build an older database). */
-export function declareVersions(db: Dexie, upTo: number = CURRENT_SCHEMA_VERSION): void {
+function declareVersions(db: Dexie, upTo: number = CURRENT_SCHEMA_VERSION): void {
   for (const v of SCHEMA_VERSIONS) {
     if (v.version > upTo) break;
     const declared = db.version(v.version).stores({ ...v.stores });

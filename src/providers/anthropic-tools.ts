@@ -14,12 +14,12 @@ import type {
 import type { ServerToolSpec, ToolSpec } from "../core/agent/tool-spec";
 import type { ServerToolBlock, ServerToolKind, ToolCallBlock, ToolResultBlock } from "../core/session/entries";
 import { finalArgs, partialArgs } from "./tool-stream";
-import type { AssistantPartial, ToolStreamEvent } from "./types";
+import type { AssistantPartial, StreamEvent } from "./types";
 
 const API = "anthropic-messages" as const;
 
 /** The beta of the MCP connector (`mcp_servers` + `mcp_toolset` tools). */
-export const ANTHROPIC_MCP_BETA = "mcp-client-2025-11-20";
+const ANTHROPIC_MCP_BETA = "mcp-client-2025-11-20";
 /** What a tool result with no text is sent as (a result with empty content reads as nothing happened). */
 export const EMPTY_TOOL_RESULT = "(no output)";
 
@@ -180,7 +180,7 @@ export class AnthropicToolBlocks {
   ) {}
 
   /** A `content_block_start` of a tool block: the event to yield, or null (also for other blocks). */
-  start(event: RawContentBlockStartEvent): ToolStreamEvent | null {
+  start(event: RawContentBlockStartEvent): StreamEvent | null {
     const cb = event.content_block as unknown as Json;
     const type = str(cb.type);
     if (type === "tool_use") {
@@ -227,7 +227,7 @@ export class AnthropicToolBlocks {
   }
 
   /** An `input_json_delta` for a tool block: the event to yield, or null. */
-  inputDelta(index: number, json: string): ToolStreamEvent | null {
+  inputDelta(index: number, json: string): StreamEvent | null {
     const p = this.#pending.get(index);
     if (!p) return null;
     p.json += json;
@@ -242,7 +242,7 @@ export class AnthropicToolBlocks {
   }
 
   /** A `content_block_stop`: the tool block there is complete. */
-  stop(index: number): ToolStreamEvent | null {
+  stop(index: number): StreamEvent | null {
     const p = this.#pending.get(index);
     if (!p) return null;
     this.#pending.delete(index);

@@ -33,31 +33,24 @@ import { type AttachmentData, type ResolvedAttachment, resolveAttachment } from 
 import { abortedError, classifyError, StreamEndedError } from "./classify-error";
 import { type ClientDeps, makeAnthropicClient } from "./clients";
 import { anthropicNativeHeaders, anthropicServerCompaction, withAnthropicCompactionBlock } from "./native-prefix";
-import { withoutToolEvents } from "./tool-stream";
-import type { AssistantPartial, StreamFn, StreamRequest, ToolStreamEvent, ToolStreamFn } from "./types";
+import type { AssistantPartial, StreamEvent, StreamFn, StreamRequest } from "./types";
 
 const API = "anthropic-messages" as const;
 
 /** Anthropic rejects a thinking budget below this. */
-export const ANTHROPIC_MIN_THINKING_BUDGET_TOKENS = 1024;
+const ANTHROPIC_MIN_THINKING_BUDGET_TOKENS = 1024;
 /**
  * `max_tokens` must exceed `budget_tokens`; when the caller's output limit does not, the limit is
  * raised to budget + this much, so there is still room for the answer after the thinking.
  */
-export const ANTHROPIC_ANSWER_HEADROOM_TOKENS = 1024;
+const ANTHROPIC_ANSWER_HEADROOM_TOKENS = 1024;
 
 /** The adapter with injectable dependencies (tests pass a fake `fetch`). */
 export function createAnthropicStream(deps: ClientDeps = {}): StreamFn {
-  return withoutToolEvents(createAnthropicToolStream(deps));
-}
-
-/** The adapter with tool events (the tool loop's stream). */
-export function createAnthropicToolStream(deps: ClientDeps = {}): ToolStreamFn {
   return (req) => run(req, deps);
 }
 
 export const streamAnthropic: StreamFn = createAnthropicStream();
-export const streamAnthropicWithTools: ToolStreamFn = createAnthropicToolStream();
 
 /** Request options: the betas its compaction material, server compaction and MCP connector need. */
 function requestHeaders(req: StreamRequest): { headers?: Record<string, string> } {
@@ -66,7 +59,7 @@ function requestHeaders(req: StreamRequest): { headers?: Record<string, string> 
   return betas.length > 0 ? { headers: { "anthropic-beta": betas.join(",") } } : {};
 }
 
-async function* run(req: StreamRequest, deps: ClientDeps): AsyncGenerator<ToolStreamEvent> {
+async function* run(req: StreamRequest, deps: ClientDeps): AsyncGenerator<StreamEvent> {
   const partial: AssistantPartial = { content: [], providerId: req.provider.id, api: API, model: req.model };
   yield { type: "start", partial };
 
@@ -109,7 +102,7 @@ function applyEvent(
   partial: AssistantPartial,
   blocks: Map<number, TextBlock | ThinkingBlock>,
   tools: AnthropicToolBlocks,
-): ToolStreamEvent | "stop" | null {
+): StreamEvent | "stop" | null {
   if (applyCompactionEvent(event, partial)) return null;
   switch (event.type) {
     case "message_start":
@@ -292,7 +285,7 @@ export function convertMessages(context: LlmContext, attachments?: AttachmentDat
 }
 
 /** An image as an image block, a PDF as a document block (base64 sources), else its name as text. */
-export function attachmentParam(resolved: ResolvedAttachment): ContentBlockParam {
+function attachmentParam(resolved: ResolvedAttachment): ContentBlockParam {
   if (resolved.kind === "label") return { type: "text", text: resolved.text };
   const { block, base64 } = resolved;
   if (block.type === "document") {

@@ -23,7 +23,7 @@ const PLACEHOLDER_API_KEY = "no-key";
  * Anthropic's SDK appends `/v1` itself, so a base URL pasted with `/v1` would become `/v1/v1/...`
  * and 404. Trailing slashes and one trailing `/v1` are removed.
  */
-export function anthropicBaseUrl(baseUrl: string): string | undefined {
+function anthropicBaseUrl(baseUrl: string): string | undefined {
   const trimmed = baseUrl.trim().replace(/\/+$/, "").replace(/\/v1$/, "");
   return trimmed.length > 0 ? trimmed : undefined;
 }

@@ -6,7 +6,7 @@
 import type { ApiKind } from "../core/session/entries";
 import { classifyError } from "./classify-error";
 import { type ClientDeps, makeAnthropicClient, makeOpenAIClient } from "./clients";
-import type { ListModelsFn, ProviderConfig } from "./types";
+import type { ListModelsFn } from "./types";
 
 /** More than any provider lists today; a guard against a server that pages forever. */
 const MAX_MODELS = 5_000;
@@ -28,17 +28,6 @@ export function createListModels(api: ApiKind, deps: ClientDeps = {}): ListModel
 
 export const listAnthropicModels: ListModelsFn = createListModels("anthropic-messages");
 export const listOpenAIModels: ListModelsFn = createListModels("openai-chat");
-
-/** Dispatches on the provider's api. Rejects with a MessageError. */
-export const listModels: ListModelsFn = (provider: ProviderConfig, signal: AbortSignal) => {
-  switch (provider.api) {
-    case "anthropic-messages":
-      return listAnthropicModels(provider, signal);
-    case "openai-responses":
-    case "openai-chat":
-      return listOpenAIModels(provider, signal);
-  }
-};
 
 async function collect(
   api: ApiKind,

@@ -24,7 +24,7 @@ export type NativeCompactionRequest = {
   signal: AbortSignal;
 };
 
-export type NativeCompactionResult =
+type NativeCompactionResult =
   | { method: "openai"; openaiRemoteCompaction: OpenAIRemoteCompaction }
   | { method: "anthropic"; anthropicCompaction: AnthropicCompaction };
 
@@ -34,7 +34,7 @@ class NativeCompactionError extends Error {
   override name = "NativeCompactionError";
 }
 
-export function createCompactNative(deps: ClientDeps = {}): CompactNativeFn {
+function createCompactNative(deps: ClientDeps = {}): CompactNativeFn {
   return async (req) => {
     switch (req.method) {
       case "openai":

@@ -10,7 +10,7 @@ import type { LlmContext } from "../core/session/context";
 /** The Anthropic beta under which compaction blocks are accepted and the explicit request exists. */
 export const ANTHROPIC_COMPACTION_BETA = "compact-2026-09-04";
 /** The beta of the server-side `context_management` edit `compact_20260112`. */
-export const ANTHROPIC_SERVER_COMPACTION_BETA = "compact-2026-01-12";
+const ANTHROPIC_SERVER_COMPACTION_BETA = "compact-2026-01-12";
 
 /** Responses input with the native items (as returned by `responses.compact`) first. */
 export function withOpenAINativeItems(context: LlmContext, input: ResponseInputItem[]): ResponseInputItem[] {

@@ -24,7 +24,7 @@ import type {
 } from "../core/session/entries";
 import { EMPTY_TOOL_RESULT } from "./anthropic-tools";
 import { finalArgs, partialArgs } from "./tool-stream";
-import type { AssistantPartial, ToolStreamEvent } from "./types";
+import type { AssistantPartial, StreamEvent } from "./types";
 
 const API = "openai-responses" as const;
 
@@ -79,7 +79,7 @@ export function responsesToolParams(tools: readonly ToolSpec[] = []): {
 }
 
 /** `<call_id>|<item id>` → its two parts (an id without the item part is all call id). */
-export function splitCallId(id: string): { callId: string; itemId?: string } {
+function splitCallId(id: string): { callId: string; itemId?: string } {
   const bar = id.indexOf("|");
   return bar < 0 ? { callId: id } : { callId: id.slice(0, bar), itemId: id.slice(bar + 1) };
 }
@@ -207,7 +207,7 @@ export class ResponsesToolCalls {
 
   constructor(private readonly partial: AssistantPartial) {}
 
-  added(outputIndex: number, item: ResponseFunctionToolCall): ToolStreamEvent {
+  added(outputIndex: number, item: ResponseFunctionToolCall): StreamEvent {
     const block: ToolCallBlock = {
       type: "tool_call",
       id: item.id ? `${item.call_id}|${item.id}` : item.call_id,
@@ -219,7 +219,7 @@ export class ResponsesToolCalls {
     return { type: "toolcall_start", index: this.partial.content.length - 1, partial: this.partial };
   }
 
-  delta(outputIndex: number, delta: string): ToolStreamEvent | null {
+  delta(outputIndex: number, delta: string): StreamEvent | null {
     const call = this.#open.get(outputIndex);
     if (!call || delta === "") return null;
     call.json += delta;
@@ -228,13 +228,13 @@ export class ResponsesToolCalls {
   }
 
   /** The finished item is authoritative: its arguments replace what streamed (an item never announced opens here). */
-  done(outputIndex: number, item: ResponseFunctionToolCall): ToolStreamEvent[] {
+  done(outputIndex: number, item: ResponseFunctionToolCall): StreamEvent[] {
     const opened = this.#open.has(outputIndex) ? [] : [this.added(outputIndex, item)];
     const call = this.#open.get(outputIndex);
     if (!call) return opened;
     this.#open.delete(outputIndex);
     call.block.args = finalArgs(item.arguments || call.json);
-    const end: ToolStreamEvent = {
+    const end: StreamEvent = {
       type: "toolcall_end",
       index: this.partial.content.indexOf(call.block),
       toolCall: call.block,

@@ -38,25 +38,18 @@ import {
   serverToolItem,
 } from "./openai-responses-tools";
 import { temperatureFor } from "./temperature";
-import { withoutToolEvents } from "./tool-stream";
-import type { AssistantPartial, StreamFn, StreamRequest, ToolStreamEvent, ToolStreamFn } from "./types";
+import type { AssistantPartial, StreamEvent, StreamFn, StreamRequest } from "./types";
 
 const API = "openai-responses" as const;
 
 /** The adapter with injectable dependencies (tests pass a fake `fetch`). */
 export function createOpenAIResponsesStream(deps: ClientDeps = {}): StreamFn {
-  return withoutToolEvents(createOpenAIResponsesToolStream(deps));
-}
-
-/** The adapter with tool events (the tool loop's stream). */
-export function createOpenAIResponsesToolStream(deps: ClientDeps = {}): ToolStreamFn {
   return (req) => run(req, deps);
 }
 
 export const streamOpenAIResponses: StreamFn = createOpenAIResponsesStream();
-export const streamOpenAIResponsesWithTools: ToolStreamFn = createOpenAIResponsesToolStream();
 
-async function* run(req: StreamRequest, deps: ClientDeps): AsyncGenerator<ToolStreamEvent> {
+async function* run(req: StreamRequest, deps: ClientDeps): AsyncGenerator<StreamEvent> {
   const partial: AssistantPartial = { content: [], providerId: req.provider.id, api: API, model: req.model };
   yield { type: "start", partial };
 
@@ -285,7 +278,7 @@ export function convertMessages(context: LlmContext, attachments?: AttachmentDat
 }
 
 /** An image as `input_image`, a PDF as `input_file` (both as data: URLs), else its name as `input_text`. */
-export function inputPart(resolved: ResolvedAttachment): ResponseInputContent {
+function inputPart(resolved: ResolvedAttachment): ResponseInputContent {
   if (resolved.kind === "label") return { type: "input_text", text: resolved.text };
   const { block, base64 } = resolved;
   if (block.type === "document") {

@@ -13,7 +13,7 @@ import type { ToolSpec } from "../core/agent/tool-spec";
 import type { ToolCallBlock } from "../core/session/entries";
 import { EMPTY_TOOL_RESULT } from "./anthropic-tools";
 import { finalArgs, partialArgs } from "./tool-stream";
-import type { AssistantPartial, ToolStreamEvent } from "./types";
+import type { AssistantPartial, StreamEvent } from "./types";
 
 /** The request's `tools`: its function tools (provider-run tools have no Chat Completions form). */
 export function chatToolParams(tools: readonly ToolSpec[] = []): ChatCompletionTool[] {
@@ -52,8 +52,8 @@ export class ChatToolCalls {
   constructor(private readonly partial: AssistantPartial) {}
 
   /** The events for one chunk's `tool_calls`. */
-  apply(deltas: readonly Delta[]): ToolStreamEvent[] {
-    const out: ToolStreamEvent[] = [];
+  apply(deltas: readonly Delta[]): StreamEvent[] {
+    const out: StreamEvent[] = [];
     deltas.forEach((d, position) => {
       const index = typeof d.index === "number" ? d.index : position;
       let call = this.#open.get(index);
@@ -87,13 +87,13 @@ export class ChatToolCalls {
   }
 
   /** Closes every open call (the reply finished). */
-  finish(): ToolStreamEvent[] {
+  finish(): StreamEvent[] {
     const out = [...this.#open.entries()].map(([index, call]) => this.#end(index, call));
     this.#open.clear();
     return out;
   }
 
-  #end(index: number, call: { block: ToolCallBlock; json: string }): ToolStreamEvent {
+  #end(index: number, call: { block: ToolCallBlock; json: string }): StreamEvent {
     this.#open.delete(index);
     call.block.args = finalArgs(call.json);
     return {

@@ -22,25 +22,18 @@ import { abortedError, classifyError, StreamEndedError, StreamErrorPayload } fro
 import { type ClientDeps, makeOpenAIClient } from "./clients";
 import { ChatToolCalls, chatToolCall, chatToolParams, toolMessageContent } from "./openai-tools";
 import { temperatureFor } from "./temperature";
-import { withoutToolEvents } from "./tool-stream";
-import type { AssistantPartial, StreamFn, StreamRequest, ToolStreamEvent, ToolStreamFn } from "./types";
+import type { AssistantPartial, StreamEvent, StreamFn, StreamRequest } from "./types";
 
 const API = "openai-chat" as const;
 
 /** The adapter with injectable dependencies (tests pass a fake `fetch`). */
 export function createOpenAIStream(deps: ClientDeps = {}): StreamFn {
-  return withoutToolEvents(createOpenAIToolStream(deps));
-}
-
-/** The adapter with tool events (the tool loop's stream). */
-export function createOpenAIToolStream(deps: ClientDeps = {}): ToolStreamFn {
   return (req) => run(req, deps);
 }
 
 export const streamOpenAI: StreamFn = createOpenAIStream();
-export const streamOpenAIWithTools: ToolStreamFn = createOpenAIToolStream();
 
-async function* run(req: StreamRequest, deps: ClientDeps): AsyncGenerator<ToolStreamEvent> {
+async function* run(req: StreamRequest, deps: ClientDeps): AsyncGenerator<StreamEvent> {
   const partial: AssistantPartial = { content: [], providerId: req.provider.id, api: API, model: req.model };
   yield { type: "start", partial };
 
@@ -252,7 +245,7 @@ export function convertMessages(context: LlmContext, attachments?: AttachmentDat
 }
 
 /** An image as `image_url`, a PDF as a `file` part (both as data: URLs), else its name as text. */
-export function contentPart(resolved: ResolvedAttachment): ChatCompletionContentPart {
+function contentPart(resolved: ResolvedAttachment): ChatCompletionContentPart {
   if (resolved.kind === "label") return { type: "text", text: resolved.text };
   const { block, base64 } = resolved;
   if (block.type === "document") {

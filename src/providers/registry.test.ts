@@ -69,4 +69,26 @@ describe("the providers' door", () => {
     expect(JSON.stringify(listed)).toContain("[redacted]");
     expect(JSON.stringify(listed)).not.toContain(key);
   });
+
+  it("an error quoting a request's MCP connector token comes out redacted too", async () => {
+    const token = "connector-token-77";
+    stubFetch(
+      () =>
+        new Response(
+          JSON.stringify({
+            type: "error",
+            error: { type: "invalid_request_error", message: `MCP server refused token ${token}` },
+          }),
+          { status: 400, headers: { "content-type": "application/json" } },
+        ),
+    );
+    const provider = testProvider("anthropic-messages", { baseUrl: "https://llm.example.com" });
+    const tools = [
+      { kind: "mcp", name: "files", url: "https://mcp.example.com/mcp", authorizationToken: token },
+    ] as const;
+    const end = last(await collect(stream(testRequest("anthropic-messages", { provider, tools }))));
+    if (end.type !== "error") throw new Error("expected an error");
+    expect(end.error.message).toContain("MCP server refused token [redacted]");
+    expect(end.error.message).not.toContain(token);
+  });
 });

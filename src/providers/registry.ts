@@ -10,36 +10,29 @@ import { asMessageError, classifyError } from "./classify-error";
 import type { CountTokensFn } from "./count-tokens";
 import { resolveEndpoint } from "./endpoint";
 import { redactError } from "./redact";
-import type { AssistantPartial, ListModelsFn, StreamFn, StreamRequest, ToolStreamFn } from "./types";
+import type { AssistantPartial, ListModelsFn, StreamFn, StreamRequest } from "./types";
 import { withRetry } from "./with-retry";
 
-type ApiProvider = { stream: StreamFn; streamWithTools: ToolStreamFn; listModels: ListModelsFn };
+type ApiProvider = { stream: StreamFn; listModels: ListModelsFn };
 
 const LOADERS: Readonly<Record<ApiKind, () => Promise<ApiProvider>>> = {
   "anthropic-messages": async () => {
-    const [{ streamAnthropic, streamAnthropicWithTools }, { listAnthropicModels }] = await Promise.all([
+    const [{ streamAnthropic }, { listAnthropicModels }] = await Promise.all([
       import("./anthropic"),
       import("./list-models"),
     ]);
-    return { stream: streamAnthropic, streamWithTools: streamAnthropicWithTools, listModels: listAnthropicModels };
+    return { stream: streamAnthropic, listModels: listAnthropicModels };
   },
   "openai-responses": async () => {
-    const [{ streamOpenAIResponses, streamOpenAIResponsesWithTools }, { listOpenAIModels }] = await Promise.all([
+    const [{ streamOpenAIResponses }, { listOpenAIModels }] = await Promise.all([
       import("./openai-responses"),
       import("./list-models"),
     ]);
-    return {
-      stream: streamOpenAIResponses,
-      streamWithTools: streamOpenAIResponsesWithTools,
-      listModels: listOpenAIModels,
-    };
+    return { stream: streamOpenAIResponses, listModels: listOpenAIModels };
   },
   "openai-chat": async () => {
-    const [{ streamOpenAI, streamOpenAIWithTools }, { listOpenAIModels }] = await Promise.all([
-      import("./openai"),
-      import("./list-models"),
-    ]);
-    return { stream: streamOpenAI, streamWithTools: streamOpenAIWithTools, listModels: listOpenAIModels };
+    const [{ streamOpenAI }, { listOpenAIModels }] = await Promise.all([import("./openai"), import("./list-models")]);
+    return { stream: streamOpenAI, listModels: listOpenAIModels };
   },
 };
 
@@ -79,33 +72,13 @@ export function streamFor(api: ApiKind): StreamFn {
   };
 }
 
-/** `streamFor` with tool events: the adapter for an api (no retries), failures as events. */
-export function toolStreamFor(api: ApiKind): ToolStreamFn {
-  return async function* lazyToolStream(req: StreamRequest) {
-    let provider: ApiProvider;
-    try {
-      provider = await loadProvider(api);
-    } catch (e) {
-      const partial: AssistantPartial = {
-        content: [],
-        providerId: req.provider.id,
-        api,
-        model: req.model,
-        stopReason: "error",
-      };
-      yield { type: "error", partial, error: classifyError(e, api) };
-      return;
-    }
-    yield* provider.streamWithTools(req);
-  };
-}
-
 const retrying: StreamFn = withRetry((req) => streamFor(req.provider.api)(req));
-const retryingWithTools: ToolStreamFn = withRetry((req) => toolStreamFor(req.provider.api)(req));
 
 /**
  * Streams a reply from `req.provider`, retrying rate limits, overloads and 5xx before any content.
- * Nothing is sent to an endpoint `resolveEndpoint` refuses, and no error leaves with the key in it.
+ * Nothing is sent to an endpoint `resolveEndpoint` refuses, and no error leaves with the key in it
+ * (nor an MCP connector token of the request's tools). The chat's, the summarizer's and the tool
+ * loop's door alike.
  */
 export const stream: StreamFn = async function* (req) {
   const endpoint = resolveEndpoint(req.provider);
@@ -121,35 +94,8 @@ export const stream: StreamFn = async function* (req) {
     yield { type: "error", partial, error: endpoint.error };
     return;
   }
-  const secrets = [req.provider.apiKey];
-  for await (const event of retrying(req)) {
-    if (event.type === "error" || event.type === "retry_wait")
-      yield { ...event, error: redactError(event.error, secrets) };
-    else yield event;
-  }
-};
-
-/**
- * `stream` for a request that offers tools (the tool loop): the same endpoint check, retries and
- * redaction (the provider key and any MCP connector token), with the `toolcall_*` and `server_tool`
- * events.
- */
-export const streamWithTools: ToolStreamFn = async function* (req) {
-  const endpoint = resolveEndpoint(req.provider);
-  if (!endpoint.ok) {
-    const partial: AssistantPartial = {
-      content: [],
-      providerId: req.provider.id,
-      api: req.provider.api,
-      model: req.model,
-      stopReason: "error",
-    };
-    yield { type: "start", partial };
-    yield { type: "error", partial, error: endpoint.error };
-    return;
-  }
   const secrets = [req.provider.apiKey, ...toolSecrets(req.tools)];
-  for await (const event of retryingWithTools(req)) {
+  for await (const event of retrying(req)) {
     if (event.type === "error" || event.type === "retry_wait")
       yield { ...event, error: redactError(event.error, secrets) };
     else yield event;

@@ -26,7 +26,7 @@ export type RemoteSummarizerConfig = {
 export const NO_REMOTE_SUMMARIZER: RemoteSummarizerConfig = { url: "", token: "" };
 
 /** A remote summary can take as long as a model's; past this the model writes it instead (ms). */
-export const REMOTE_SUMMARIZER_TIMEOUT_MS = 120_000;
+const REMOTE_SUMMARIZER_TIMEOUT_MS = 120_000;
 
 export class RemoteSummarizerError extends Error {
   override readonly name = "RemoteSummarizerError";

@@ -80,10 +80,22 @@ export type AssistantPartial = {
   compaction?: AnthropicCompaction["block"];
 };
 
+/**
+ * Every event a stream yields. A request that offers tools may also get (pi-ai's `toolcall_*`):
+ * - `toolcall_start`: a call began at `partial.content[index]` (name and id known, arguments `{}`);
+ * - `toolcall_delta`: more of its arguments' JSON (`args` holds what parses so far);
+ * - `toolcall_end`: the call is complete (`toolCall`: its final arguments);
+ * - `server_tool`: a provider-run tool's block is complete at `partial.content[index]`.
+ * A request without tools never yields those four.
+ */
 export type StreamEvent =
   | { type: "start"; partial: AssistantPartial }
   | { type: "text_delta"; delta: string; partial: AssistantPartial }
   | { type: "thinking_delta"; delta: string; partial: AssistantPartial }
+  | { type: "toolcall_start"; index: number; partial: AssistantPartial }
+  | { type: "toolcall_delta"; index: number; delta: string; partial: AssistantPartial }
+  | { type: "toolcall_end"; index: number; toolCall: ToolCallBlock; partial: AssistantPartial }
+  | { type: "server_tool"; index: number; block: ServerToolBlock; partial: AssistantPartial }
   /** A retryable failure before any content arrived; the stream waits `delayMs`, then tries again. */
   | {
       type: "retry_wait";
@@ -96,25 +108,7 @@ export type StreamEvent =
   | { type: "done"; partial: AssistantPartial }
   | { type: "error"; partial: AssistantPartial; error: MessageError };
 
+/** A reply's stream: the chat's, the summarizer's and the tool loop's (with `tools` in the request). */
 export type StreamFn = (req: StreamRequest) => AsyncIterable<StreamEvent>;
-
-/**
- * The events of a stream that offered tools (pi-ai's `toolcall_*`): `StreamEvent` plus
- * - `toolcall_start`: a call began at `partial.content[index]` (name and id known, arguments `{}`);
- * - `toolcall_delta`: more of its arguments' JSON (`args` holds what parses so far);
- * - `toolcall_end`: the call is complete (`toolCall`: its final arguments);
- * - `server_tool`: a provider-run tool's block is complete at `partial.content[index]`.
- * Kept apart from `StreamEvent` so the plain chat's consumers stay exhaustive over what they get;
- * a request without tools never yields these.
- */
-export type ToolStreamEvent =
-  | StreamEvent
-  | { type: "toolcall_start"; index: number; partial: AssistantPartial }
-  | { type: "toolcall_delta"; index: number; delta: string; partial: AssistantPartial }
-  | { type: "toolcall_end"; index: number; toolCall: ToolCallBlock; partial: AssistantPartial }
-  | { type: "server_tool"; index: number; block: ServerToolBlock; partial: AssistantPartial };
-
-/** A stream that may call tools: what the tool loop drives (`streamWithTools` in registry.ts). */
-export type ToolStreamFn = (req: StreamRequest) => AsyncIterable<ToolStreamEvent>;
 
 export type ListModelsFn = (provider: ProviderConfig, signal: AbortSignal) => Promise<string[]>;

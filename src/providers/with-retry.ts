@@ -12,11 +12,11 @@
  */
 import type { MessageError } from "../core/session/entries";
 import { abortedError, classifyError, isRetryable } from "./classify-error";
-import type { AssistantPartial, StreamEvent, StreamFn, StreamRequest, ToolStreamEvent, ToolStreamFn } from "./types";
+import type { AssistantPartial, StreamEvent, StreamFn, StreamRequest } from "./types";
 
-export const DEFAULT_MAX_ATTEMPTS = 4;
-export const DEFAULT_BASE_DELAY_MS = 1_000;
-export const DEFAULT_MAX_DELAY_MS = 60_000;
+const DEFAULT_MAX_ATTEMPTS = 4;
+const DEFAULT_BASE_DELAY_MS = 1_000;
+const DEFAULT_MAX_DELAY_MS = 60_000;
 
 export type RetryOptions = {
   /** Total tries, the first included. Default 4. */
@@ -35,7 +35,7 @@ export type RetryOptions = {
 };
 
 /** setTimeout that resolves early on abort. */
-export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve();
     const onAbort = () => {
@@ -67,10 +67,8 @@ export function retryDelayMs(
   return Math.round(exp / 2 + (exp / 2) * opts.random());
 }
 
-/** A plain stream stays plain; a stream with tool events keeps them (a tool event is content: no retry after it). */
-export function withRetry(stream: StreamFn, opts?: RetryOptions): StreamFn;
-export function withRetry(stream: ToolStreamFn, opts?: RetryOptions): ToolStreamFn;
-export function withRetry(stream: ToolStreamFn, opts: RetryOptions = {}): ToolStreamFn {
+/** `stream` with the retries (a tool event is content: no retry after it). */
+export function withRetry(stream: StreamFn, opts: RetryOptions = {}): StreamFn {
   const maxAttempts = Math.max(1, opts.maxAttempts ?? DEFAULT_MAX_ATTEMPTS);
   const delayOpts = {
     baseDelayMs: opts.baseDelayMs ?? DEFAULT_BASE_DELAY_MS,
@@ -79,7 +77,7 @@ export function withRetry(stream: ToolStreamFn, opts: RetryOptions = {}): ToolSt
   };
   const sleep = opts.sleep ?? abortableSleep;
 
-  return async function* retrying(req: StreamRequest): AsyncGenerator<ToolStreamEvent> {
+  return async function* retrying(req: StreamRequest): AsyncGenerator<StreamEvent> {
     let startSent = false;
     let last: AssistantPartial = { content: [], providerId: req.provider.id, api: req.provider.api, model: req.model };
 

@@ -17,15 +17,15 @@ import { normalizeToolResult } from "./mcp-result";
 import type { McpFailure, McpOutcome, McpServerConfig, McpToolInfo, McpToolResult } from "./mcp-types";
 
 /** How long connecting (and listing the tools) may take. */
-export const MCP_CONNECT_TIMEOUT_MS = 15_000;
+const MCP_CONNECT_TIMEOUT_MS = 15_000;
 /** How long one tool call may take unless the settings say otherwise. */
-export const MCP_CALL_TIMEOUT_MS = 60_000;
+const MCP_CALL_TIMEOUT_MS = 60_000;
 /** Pages of `tools/list` read at most (a server that pages forever is cut off there). */
 const MAX_TOOL_PAGES = 20;
 
 const CLIENT_INFO = { name: "grove", version: "1.0.0" } as const;
 
-export type McpClientDeps = {
+type McpClientDeps = {
   /** The fetch to use (tests emulate the browser's CORS with it). Default: the global one. */
   fetch?: typeof fetch;
   /** The page's origin, named in the CORS advice. Default: `location.origin` where there is one. */
@@ -33,7 +33,7 @@ export type McpClientDeps = {
 };
 
 export type McpConnectOptions = McpClientDeps & { signal?: AbortSignal; timeoutMs?: number };
-export type McpCallOptions = { signal?: AbortSignal; timeoutMs?: number };
+type McpCallOptions = { signal?: AbortSignal; timeoutMs?: number };
 
 /** A live connection: the server's tools as listed when it connected. */
 export type McpConnection = {

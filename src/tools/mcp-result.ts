@@ -95,7 +95,7 @@ export function contentText(c: McpContent): string {
  * The result's text for the model: its items' texts, one after another; the structured output as
  * JSON when there is no text at all.
  */
-export function toolResultText(result: McpToolResult): string {
+function toolResultText(result: McpToolResult): string {
   const text = result.content.map(contentText).join("\n");
   if (text === "" && result.structuredContent !== undefined) return JSON.stringify(result.structuredContent);
   return text;

@@ -6,7 +6,7 @@
  */
 export type ThemeChoice = "system" | "light" | "dark";
 
-export const THEME_STORAGE_KEY = "grove.theme";
+const THEME_STORAGE_KEY = "grove.theme";
 export const THEME_CHOICES: readonly { value: ThemeChoice; label: string }[] = [
   { value: "system", label: "System" },
   { value: "light", label: "Light" },

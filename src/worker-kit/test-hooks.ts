@@ -15,7 +15,7 @@ export function killHookName(kind: WorkerKind): string {
 }
 
 /** Whether this page runs with the test hooks (e2e tests and benches only). */
-export function testHooksEnabled(): boolean {
+function testHooksEnabled(): boolean {
   try {
     return globalThis.localStorage?.getItem(TEST_HOOKS_FLAG) === "1";
   } catch {

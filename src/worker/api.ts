@@ -55,7 +55,7 @@ export type SummarizeRequest = {
  * `SUMMARY_PROGRESS_INTERVAL_MS` (deps.ts) and once more with the final text. Must not throw; it runs on the
  * main thread and its result is ignored.
  */
-export type SummaryProgress = ((text: string) => void) & ProxyMarked;
+type SummaryProgress = ((text: string) => void) & ProxyMarked;
 
 /** Everything one compaction needs, as plain data (DESIGN §4: the worker plans, summarizes, counts). */
 export type CompactJob = {
@@ -94,7 +94,7 @@ export type CompactJobOutcome = (
   JobNotices;
 
 /** Receives the engine's progress (phase, window, the summary streaming in). Must not throw. */
-export type CompactProgress = ((p: CompactionProgress) => void) & ProxyMarked;
+type CompactProgress = ((p: CompactionProgress) => void) & ProxyMarked;
 
 /** Everything one branch summary needs (DESIGN §5): the abandoned entries and the summarizer. */
 export type BranchSummaryJob = {
@@ -117,7 +117,7 @@ export type BranchSummaryJobOutcome = BranchSummaryOutcome & JobNotices;
 
 export type BranchSummaryProgress = { phase: "preparing" } | { phase: "summarizing"; text: string };
 /** Receives a branch summary's progress (the summary streaming in). Must not throw. */
-export type BranchProgress = ((p: BranchSummaryProgress) => void) & ProxyMarked;
+type BranchProgress = ((p: BranchSummaryProgress) => void) & ProxyMarked;
 
 /**
  * Everything one handoff document needs (DESIGN §5). The request goes to the CHAT model with the
@@ -153,7 +153,7 @@ export type HandoffJobOutcome =
 
 export type HandoffDocumentProgress = { phase: "preparing" } | { phase: "writing"; text: string };
 /** Receives a handoff's progress (the document streaming in). Must not throw. */
-export type HandoffProgress = ((p: HandoffDocumentProgress) => void) & ProxyMarked;
+type HandoffProgress = ((p: HandoffDocumentProgress) => void) & ProxyMarked;
 
 /**
  * Counts for `encoding` `"claude"` are the raw estimate (claude-estimate.ts); the caller applies

@@ -120,6 +120,20 @@ describe("handoffDocument", () => {
     expect(seen.at(-1)).toEqual({ phase: "writing", text: "## Goal\nShip it." });
   });
 
+  it("a tool call the model makes anyway adds nothing to the document", async () => {
+    const { worker } = scriptedWorker([
+      { delta: "## Goal\n" },
+      { toolCall: "read_file" },
+      { delta: "Ship it." },
+      "done",
+    ]);
+    expect(await worker.handoffDocument(handoffJob(), recorder().onProgress)).toEqual({
+      kind: "document",
+      document: "## Goal\nShip it.",
+      fromEntryId: "a1",
+    });
+  });
+
   it("reports an empty document (the caller falls back to compaction)", async () => {
     const { worker } = scriptedWorker([{ delta: "\n\n" }, "done"]);
     expect(await worker.handoffDocument(handoffJob(), recorder().onProgress)).toEqual({

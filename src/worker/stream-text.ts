@@ -79,6 +79,12 @@ export async function streamText(
         case "thinking_delta":
         case "retry_wait":
           break;
+        // A summarizer request offers no tools: these never come, and would add no text.
+        case "toolcall_start":
+        case "toolcall_delta":
+        case "toolcall_end":
+        case "server_tool":
+          break;
         default:
           assertNever(event, "stream event");
       }

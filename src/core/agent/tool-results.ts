@@ -29,7 +29,7 @@ function head(text: string, max: number): string {
 }
 
 /** The result block for `call`: cut for storage and marked for the model as the limits say. */
-export function resultBlock(call: ToolCallBlock, outcome: ToolOutcome, limits: ResultLimits): ToolResultBlock {
+function resultBlock(call: ToolCallBlock, outcome: ToolOutcome, limits: ResultLimits): ToolResultBlock {
   const total = outcome.text.length;
   const stored = total > limits.storedMaxChars ? head(outcome.text, limits.storedMaxChars) : outcome.text;
   return {

@@ -35,7 +35,7 @@ export type StepPartial = {
 };
 
 /**
- * What the loop reads of a stream event: providers/types.ts's `ToolStreamEvent` fits it. The stream
+ * What the loop reads of a stream event: providers/types.ts's `StreamEvent` fits it. The stream
  * ends with exactly one `done` or `error` (carrying `error`), as every Grove stream does; every event
  * is passed on to `emit` as it came.
  */
@@ -43,7 +43,7 @@ export type StepStreamEvent = { readonly type: string; readonly partial: StepPar
 
 /**
  * One model call: the context and the loop's signal in, the provider's events out. The caller binds
- * the provider, model, tools and parameters (providers' `streamWithTools`).
+ * the provider, model, tools and parameters (providers/registry.ts `stream` with the request's `tools`).
  * Contract: never throws once iterated; failures arrive as the final `error` event.
  */
 export type StepStreamFn<E extends StepStreamEvent> = (context: LlmContext, signal: AbortSignal) => AsyncIterable<E>;

@@ -13,15 +13,15 @@
 import type { Block, DocumentBlock, ImageBlock } from "../session/entries";
 
 /** Claude scales an image down until its long edge is at most this many pixels. */
-export const IMAGE_MAX_EDGE_PX = 1568;
+const IMAGE_MAX_EDGE_PX = 1568;
 /** Anthropic: tokens ≈ pixels / 750. */
-export const IMAGE_PIXELS_PER_TOKEN = 750;
+const IMAGE_PIXELS_PER_TOKEN = 750;
 /** An image whose size is unknown (a block written before sizes were stored) is assumed to cost this. */
 export const UNKNOWN_IMAGE_TOKENS = 1_600;
 /** Tokens per PDF page (text plus the page image), the middle of Anthropic's 1,500–3,000 range. */
 export const PDF_PAGE_TOKENS = 2_000;
 /** A PDF whose pages could not be counted is assumed to have one page per this many bytes. */
-export const PDF_BYTES_PER_PAGE_GUESS = 100_000;
+const PDF_BYTES_PER_PAGE_GUESS = 100_000;
 
 export function imageTokens(block: Pick<ImageBlock, "width" | "height">): number {
   const { width, height } = block;

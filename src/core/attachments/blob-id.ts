@@ -21,9 +21,6 @@ export function blobIdsOfBlocks(blocks: Iterable<Block>): BlobId[] {
   return out;
 }
 
-/** Whether `id` has the shape of a content address (an imported file could carry anything). */
-export const isBlobId = (id: string): id is BlobId => /^[0-9a-f]{64}$/.test(id);
-
 // btoa/atob take "binary strings"; built in slices, since one String.fromCharCode(...bytes) call
 // overflows the argument limit on a multi-megabyte file.
 const SLICE = 0x8000;

@@ -11,7 +11,7 @@ import type { ModelInput } from "../tokens/models";
 import { pdfPages } from "./attachment-tokens";
 import { IMAGE_TYPES } from "./kinds";
 
-export type AttachmentLimits = {
+type AttachmentLimits = {
   readonly maxImageBytes: number;
   readonly maxPdfBytes: number;
   readonly maxPdfPages: number;
@@ -23,9 +23,9 @@ export type AttachmentLimits = {
 const MB = 1024 * 1024;
 
 /** A text file larger than this is refused (its text goes into the message itself). */
-export const MAX_TEXT_FILE_CHARS = 1_000_000;
+const MAX_TEXT_FILE_CHARS = 1_000_000;
 
-export function limitsFor(api: ApiKind): AttachmentLimits {
+function limitsFor(api: ApiKind): AttachmentLimits {
   switch (api) {
     case "anthropic-messages":
       return {

@@ -19,7 +19,7 @@ const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\
 const phrase = (s: string): RegExp => new RegExp(s.trim().split(/\s+/).map(escapeRegExp).join("\\s+"), "gi");
 
 /** Paragraphs of a template without placeholders: the fixed text a model might echo back. */
-export function fixedParagraphs(template: string): string[] {
+function fixedParagraphs(template: string): string[] {
   return template
     .split(/\n\s*\n/)
     .map((p) => p.trim())
@@ -79,7 +79,7 @@ export function finishBranchSummary(text: string): BranchSummaryFinish {
 }
 
 /** What the engine records in `BranchSummaryEntry.details` (for the card and for debugging). */
-export type BranchSummaryDetails = {
+type BranchSummaryDetails = {
   readonly kind: "grove-branch-summary";
   readonly version: 1;
   readonly includedEntries: number;

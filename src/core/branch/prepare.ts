@@ -47,9 +47,9 @@ import { planContext } from "../session/plan-context";
 /** Output budget of a branch summary (DESIGN §4.5: "branch summaries 2048"). */
 export const BRANCH_SUMMARY_OUTPUT_TOKENS = 2_048;
 /** The branch reserve never takes more than this share of the window (an 8k local model still gets a budget). */
-export const BRANCH_RESERVE_MAX_WINDOW_FRACTION = 0.5;
+const BRANCH_RESERVE_MAX_WINDOW_FRACTION = 0.5;
 /** No output budget takes more than this share of the summarizer's window (as in compaction). */
-export const BRANCH_OUTPUT_MAX_WINDOW_FRACTION = 0.25;
+const BRANCH_OUTPUT_MAX_WINDOW_FRACTION = 0.25;
 /** Marker after the newest entry when only its beginning fits the budget. */
 export const BRANCH_ENTRY_CUT_MARKER = "[... the rest of this message did not fit and was left out]";
 
@@ -72,7 +72,7 @@ export type BranchSummaryOptions = {
 };
 
 /** One summarizer call: `prompt` as the single user message under `system`. */
-export type BranchSummaryRequest = { system: string; prompt: string; maxOutputTokens: number };
+type BranchSummaryRequest = { system: string; prompt: string; maxOutputTokens: number };
 
 export type BranchSummaryPlan = {
   /** The old leaf: the entry's `fromId`. */
@@ -122,7 +122,7 @@ function normalizeInstructions(instructions: string | undefined): string | null 
 }
 
 /** The prompt: the default one, or the custom frame carrying the user's instructions instead. */
-export function branchSummaryPrompt(p: {
+function branchSummaryPrompt(p: {
   body: string;
   omitted: number;
   instructions: string | null;

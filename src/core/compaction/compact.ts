@@ -300,7 +300,7 @@ export async function runCompaction(plan: CompactionPlan, deps: RunDeps): Promis
 }
 
 /** `contextTokens` of the path as it will be once `entry` is appended at its leaf: the meter's next figure. */
-export function tokensAfterAppending(plan: CompactionPlan, entry: NewCompactionEntry): number {
+function tokensAfterAppending(plan: CompactionPlan, entry: NewCompactionEntry): number {
   const leaf = plan.path[plan.path.length - 1];
   const virtual: CompactionEntry = {
     ...entry,

@@ -142,7 +142,7 @@ export type FindCutPointOptions = {
 };
 
 /** Default for `pullBackTokens`: the default `keptUserTurnMaxTokens`. */
-export const DEFAULT_PULL_BACK_TOKENS = 1_500;
+const DEFAULT_PULL_BACK_TOKENS = 1_500;
 
 /** The automatic cut (see the header); null when there is nothing to fold. */
 export function findCutPoint(path: readonly Entry[], opts: FindCutPointOptions): CutPoint | null {

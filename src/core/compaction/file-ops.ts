@@ -24,8 +24,6 @@ import type { Entry } from "../session/entries";
 
 export type FileOps = { readonly readFiles: readonly string[]; readonly modifiedFiles: readonly string[] };
 
-export const NO_FILE_OPS: FileOps = { readFiles: [], modifiedFiles: [] };
-
 const READ_TOOLS = new Set([
   "read",
   "read_file",
@@ -57,7 +55,7 @@ const MODIFY_TOOLS = new Set([
 ]);
 
 /** A tool's name without the server prefix a client put before it, lower-cased. */
-export function baseToolName(name: string): string {
+function baseToolName(name: string): string {
   const lower = name.toLowerCase();
   const parts = lower.split(/__|[.:/]/);
   return parts[parts.length - 1] ?? lower;
@@ -75,7 +73,7 @@ function pathArgs(args: unknown): string[] {
 }
 
 /** Whether a tool name reads, modifies, or neither. */
-export function fileOpOf(name: string): "read" | "modified" | null {
+function fileOpOf(name: string): "read" | "modified" | null {
   const base = baseToolName(name);
   return READ_TOOLS.has(base) ? "read" : MODIFY_TOOLS.has(base) ? "modified" : null;
 }

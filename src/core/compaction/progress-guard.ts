@@ -6,7 +6,7 @@
  */
 
 /** Share of the threshold a compaction must get the context under for automatic compaction to go on. */
-export const PROGRESS_GUARD_FRACTION = 0.8;
+const PROGRESS_GUARD_FRACTION = 0.8;
 
 /**
  * Whether automatic compaction must pause after a compaction that left `tokensAfter` tokens

@@ -45,7 +45,7 @@ export type PromotionCandidate = {
 };
 
 /** Rule 2: the tokens a candidate can take for `reason`. */
-export function promotionLimit(c: Omit<PromotionCandidate, "tokens" | "ref">, reason: CompactionReason): number {
+function promotionLimit(c: Omit<PromotionCandidate, "tokens" | "ref">, reason: CompactionReason): number {
   switch (reason) {
     case "threshold":
     case "length":

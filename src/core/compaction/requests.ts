@@ -29,11 +29,11 @@ import type { CountTokens } from "./entry-text";
 import { cutChars, escapeStructuralTags, wrapConversation } from "./serialize";
 
 export const SUMMARY_OUTPUT_RESERVE_FRACTION = 0.8;
-export const SPLIT_TURN_OUTPUT_RESERVE_FRACTION = 0.5;
+const SPLIT_TURN_OUTPUT_RESERVE_FRACTION = 0.5;
 /** Output budget of the one-line short summary (≤ 120 characters is ~40 tokens; headroom for odd tokenizers). */
-export const SHORT_SUMMARY_OUTPUT_TOKENS = 128;
+const SHORT_SUMMARY_OUTPUT_TOKENS = 128;
 /** No output budget takes more than this share of the summarizer's window. */
-export const SUMMARIZER_OUTPUT_MAX_WINDOW_FRACTION = 0.25;
+const SUMMARIZER_OUTPUT_MAX_WINDOW_FRACTION = 0.25;
 /** A previous summary passed to the summarizer is cut to this share of its window at most. */
 export const PREVIOUS_SUMMARY_MAX_WINDOW_FRACTION = 0.4;
 /** Below this many tokens of room for conversation text per call, summarizing is pointless: fail. */

@@ -29,11 +29,11 @@ import { stripTail } from "./verbatim-tail";
 /** Tool output beyond this many characters is cut (DESIGN §4.5). */
 export const TOOL_RESULT_MAX_CHARS = 2_000;
 /** Tool-call arguments beyond this many characters are cut too (a `write` call carries a whole file). */
-export const TOOL_ARGS_MAX_CHARS = 2_000;
+const TOOL_ARGS_MAX_CHARS = 2_000;
 /** An error message on a failed reply is shown up to this many characters. */
 const ERROR_NOTE_MAX_CHARS = 300;
 
-export const ROLE_TAGS = [
+const ROLE_TAGS = [
   "User",
   "Assistant",
   "Tool call",
@@ -54,7 +54,7 @@ export function escapeStructuralTags(text: string): string {
 }
 
 /** Content text made safe for the transcript: structural tags escaped, role-tag lines defused. */
-export function escapeContent(text: string): string {
+function escapeContent(text: string): string {
   return escapeStructuralTags(text).replace(ROLE_TAG_LINE, "\\[$1]");
 }
 

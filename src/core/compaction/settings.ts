@@ -57,22 +57,22 @@ export const DEFAULT_COMPACTION_SETTINGS: CompactionSettings = {
 };
 
 /** The default threshold keeps at least this share of the window free (DESIGN §4.6). */
-export const THRESHOLD_MIN_FREE_FRACTION = 0.15;
+const THRESHOLD_MIN_FREE_FRACTION = 0.15;
 /**
  * `reserveTokens` is capped at this share of the window when computing the default threshold, so a
  * small window (an 8k local model, a 14k test window) still gets a usable threshold instead of a
  * negative one. For every window ≥ 2 × reserveTokens (32,768 by default) DESIGN's formula is unchanged.
  */
-export const THRESHOLD_MAX_RESERVE_FRACTION = 0.5;
+const THRESHOLD_MAX_RESERVE_FRACTION = 0.5;
 /** Default kept-user-turns budget: this share of the window, at most `KEPT_USER_TURNS_MAX_TOKENS`. */
-export const KEPT_USER_TURNS_WINDOW_FRACTION = 0.15;
-export const KEPT_USER_TURNS_MAX_TOKENS = 20_000;
+const KEPT_USER_TURNS_WINDOW_FRACTION = 0.15;
+const KEPT_USER_TURNS_MAX_TOKENS = 20_000;
 /**
  * The kept region never takes more than this share of the window: with the default 20,000-token
  * keep on a 32k local model, compaction could otherwise never bring the context under the threshold.
  * Windows ≥ 80,000 tokens keep the configured value.
  */
-export const KEEP_RECENT_MAX_WINDOW_FRACTION = 0.25;
+const KEEP_RECENT_MAX_WINDOW_FRACTION = 0.25;
 
 const positive = (n: number): boolean => Number.isFinite(n) && n > 0;
 

@@ -19,8 +19,8 @@ import { continuationJoins, isSkippedMessage } from "../session/plan-context";
 
 export const TAIL_MAX_CHARS = 1_500;
 export const TAIL_TRUNCATED_MARKER = "[...truncated]";
-export const TAIL_OPEN = "<verbatim_tail>";
-export const TAIL_CLOSE = "</verbatim_tail>";
+const TAIL_OPEN = "<verbatim_tail>";
+const TAIL_CLOSE = "</verbatim_tail>";
 
 const TAIL_BLOCK = /<verbatim_tail\b[^<>]*>[\s\S]*?<\/verbatim_tail\s*>/gi;
 const TAIL_TAG = /<(\/?)verbatim_tail\b([^<>]*)>/gi;
@@ -49,7 +49,7 @@ function graphemeStartAtOrAfter(text: string, at: number): number {
 }
 
 /** Escapes tail tags inside text that goes into a tail block. */
-export function escapeTailTags(text: string): string {
+function escapeTailTags(text: string): string {
   return text.replace(TAIL_TAG, (_w, slash: string, rest: string) => `&lt;${slash}verbatim_tail${rest}&gt;`);
 }
 

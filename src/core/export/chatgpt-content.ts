@@ -290,7 +290,7 @@ function appendText(out: Block[], text: string): void {
 }
 
 /** `file-service://file-AbC` → `file-AbC`; `sediment://file_00ab` → `file_00ab`. */
-export function assetId(pointer: string): string {
+function assetId(pointer: string): string {
   return pointer.replace(/^[a-z-]+:\/\//, "").trim();
 }
 

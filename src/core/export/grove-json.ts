@@ -10,7 +10,7 @@ import type { SkippedRecord } from "./skipped";
 import { citationSchema, serverToolBlockSchema, toolResultTruncationFields } from "./tool-block-schema";
 
 export const GROVE_EXPORT_FORMAT = "grove-session-export";
-export const GROVE_EXPORT_VERSION = 1;
+const GROVE_EXPORT_VERSION = 1;
 
 /** One session with all its entries (every branch) and its entry labels. */
 export type ExportedSession = {

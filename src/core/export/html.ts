@@ -44,7 +44,7 @@ export type HtmlExportOptions = {
 };
 
 /** The first element of <head>: nothing may load or run; only the inline <style> applies. */
-export const HTML_EXPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
+const HTML_EXPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
 
 type Context = {
   readonly labels: Readonly<Record<EntryId, string>>;

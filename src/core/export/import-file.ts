@@ -67,7 +67,7 @@ export type ImportIdOptions = {
 };
 
 /** Every format Grove imports, in words: error messages end with it. */
-export const IMPORTABLE_FORMATS =
+const IMPORTABLE_FORMATS =
   "Grove JSON exports; a ChatGPT data export (conversations.json, its split conversations-000.json… files, or the export .zip with its images); a Claude.ai export's conversations.json; Open WebUI, LibreChat and chatbot-ui chat exports (.json); and pi session .jsonl files";
 
 const KNOWN = `Grove imports ${IMPORTABLE_FORMATS}.`;

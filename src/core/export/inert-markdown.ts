@@ -177,7 +177,7 @@ const SAFE_DESTINATION =
   /\(\s*(?:https?:\/\/|mailto:|#)[^\s()<>\\`]*(?:\([^\s()<>\\`]*\)[^\s()<>\\`]*)*(?:\s+"[^"<>\\`]*")?\s*\)/iy;
 
 /** Text outside code: no HTML, links only to safe destinations, images as links. */
-export function inertText(text: string): string {
+function inertText(text: string): string {
   let out = "";
   for (let i = 0; i < text.length; i++) {
     const c = text[i];

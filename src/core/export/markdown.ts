@@ -116,7 +116,7 @@ function otherBranchesSection(others: readonly OtherBranch[], ctx: Context): str
 }
 
 /** `from message 3 ("first words…")`, `from branch 2, message 5 (…)`, or `a separate start`. */
-export function forkOrigin(b: OtherBranch): string {
+function forkOrigin(b: OtherBranch): string {
   if (!b.from) return "a separate start";
   const where = b.fromBranch > 0 ? `from branch ${b.fromBranch}, ` : "from ";
   switch (b.from.type) {

@@ -16,7 +16,7 @@ const compactionBlock = z.custom<AnthropicCompaction["block"]>(
   { message: "Expected an Anthropic compaction block." },
 );
 
-export const preserveDataSchema = z.object({
+const preserveDataSchema = z.object({
   openaiRemoteCompaction: z
     .object({ api: apiKind, provider: z.string(), model: z.string(), items: z.array(z.unknown()).readonly() })
     .optional(),

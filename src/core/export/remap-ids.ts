@@ -17,7 +17,7 @@ import { assertNever, type Entry, type Session } from "../session/entries";
 import type { EntryId, SessionId } from "../session/ids";
 import type { ExportedSession } from "./grove-json";
 
-export type IdMap = { sessions: Map<SessionId, SessionId>; entries: Map<EntryId, EntryId> };
+type IdMap = { sessions: Map<SessionId, SessionId>; entries: Map<EntryId, EntryId> };
 
 export type IdFactories = { newSessionId: () => SessionId; newEntryId: () => EntryId };
 

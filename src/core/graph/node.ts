@@ -26,7 +26,7 @@ export function passes(filter: GraphFilter, kind: GraphNodeKind, labelled: boole
   }
 }
 
-export type CompactionInfo = {
+type CompactionInfo = {
   readonly shortSummary: string;
   readonly tokensBefore: number;
   readonly tokensAfter: number;
@@ -41,7 +41,7 @@ export type CompactionInfo = {
   readonly folded: readonly EntryId[];
 };
 
-export type HandoffLink = {
+type HandoffLink = {
   /** "from": this session continues `sessionId`; "to": this session was handed off to it. */
   readonly direction: "from" | "to";
   readonly sessionId: SessionId;
@@ -55,7 +55,7 @@ export type HandoffLink = {
  * A long stretch of plain messages, one after another with no fork, shown as one node so a long
  * agent session stays legible at "Fit" (level of detail). Expanding it shows them all.
  */
-export type RunInfo = { readonly entries: readonly Entry[] };
+type RunInfo = { readonly entries: readonly Entry[] };
 
 export type GraphNode = {
   readonly index: number;

@@ -14,12 +14,12 @@ export type Size = { readonly width: number; readonly height: number };
 /** The least zoom the controls go to; "Fit" may go further on a very large graph. */
 export const MIN_ZOOM = 0.05;
 /** The least zoom "Fit" ever uses. */
-export const MIN_FIT_ZOOM = 0.001;
-export const MAX_ZOOM = 2;
+const MIN_FIT_ZOOM = 0.001;
+const MAX_ZOOM = 2;
 /** Below this zoom nodes are drawn as dots (text would be unreadable anyway). */
 export const DETAIL_ZOOM = 0.5;
 
-export const clampZoom = (k: number, min = MIN_ZOOM): number => Math.min(MAX_ZOOM, Math.max(min, k));
+const clampZoom = (k: number, min = MIN_ZOOM): number => Math.min(MAX_ZOOM, Math.max(min, k));
 
 /** The graph rectangle the viewport shows. */
 export function visibleRect(view: View, size: Size): Rect {

@@ -33,7 +33,7 @@ export type WalkOptions = {
 };
 
 /** A node as the walk makes it: everything but its place (x and y are 0 until placed). */
-export type WalkedNode = Omit<GraphNode, "x" | "y"> & { x: number; y: number };
+type WalkedNode = Omit<GraphNode, "x" | "y"> & { x: number; y: number };
 
 export type Walk = {
   /** In pre-order: a parent's index is smaller than its children's. */

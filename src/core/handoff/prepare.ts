@@ -28,9 +28,9 @@ import type { EntryId } from "../session/ids";
 import { normalizeMessages } from "../session/normalize-messages";
 
 /** Below this many tokens of room for the document, a handoff is not attempted: `too_long`. */
-export const HANDOFF_MIN_OUTPUT_TOKENS = 1_024;
+const HANDOFF_MIN_OUTPUT_TOKENS = 1_024;
 /** No output budget takes more than this share of the window. */
-export const HANDOFF_OUTPUT_MAX_WINDOW_FRACTION = 0.25;
+const HANDOFF_OUTPUT_MAX_WINDOW_FRACTION = 0.25;
 
 export type HandoffOptions = {
   /** The session's system prompt, else the global default (as for the chat). */
@@ -50,7 +50,7 @@ export type HandoffOptions = {
 };
 
 /** The request: a whole context (not one prompt), and its output budget. */
-export type HandoffRequest = { context: LlmContext; maxOutputTokens: number };
+type HandoffRequest = { context: LlmContext; maxOutputTokens: number };
 
 export type HandoffPlan = {
   readonly request: HandoffRequest;
@@ -68,18 +68,13 @@ export type HandoffPrepareResult =
   | { kind: "too_long"; reason: string; contextTokens: number };
 
 /** The handoff message: prompts/handoff-document.md with the focus block (or none). */
-export function handoffMessage(focus: string | null, prompt: string = HANDOFF_DOCUMENT): ContextUserMessage {
+function handoffMessage(focus: string | null, prompt: string = HANDOFF_DOCUMENT): ContextUserMessage {
   const focusBlock = focus === null ? "" : fillTemplate(HANDOFF_FOCUS, { focus });
   return { role: "user", content: [{ type: "text", text: fillTemplate(prompt, { focus: focusBlock }) }] };
 }
 
 /** `built` (already normalized for `targetApi`) with the handoff message appended. */
-export function withHandoffMessage(
-  built: LlmContext,
-  focus: string | null,
-  targetApi: ApiKind,
-  prompt?: string,
-): LlmContext {
+function withHandoffMessage(built: LlmContext, focus: string | null, targetApi: ApiKind, prompt?: string): LlmContext {
   // normalizeMessages is idempotent on its own output: every message of `built` stays as it is,
   // except a final user message, which the handoff message is joined to.
   return {

@@ -31,7 +31,7 @@ import { isCjkTerm, processTerm, tokenize } from "./tokenize";
 export const INDEX_FORMAT = 2;
 
 /** Documents per segment: about 1.5 MB serialized, loaded in a few tens of ms. */
-export const SEGMENT_DOCS = 4_000;
+const SEGMENT_DOCS = 4_000;
 
 /** `prepare()` ranks a word only this common (below it, ranking is fast however cold)… */
 const PREPARE_MIN_POSTINGS = 1_000;
@@ -66,7 +66,7 @@ const OPTIONS = {
  * is useless); one typo is forgiven in a word of 5 letters or more (two from 13); CJK pairs are
  * exact (a "typo" there is another word).
  */
-export function termSpec(term: string): TermSpec {
+function termSpec(term: string): TermSpec {
   const cjk = isCjkTerm(term);
   return {
     term,
@@ -76,7 +76,7 @@ export function termSpec(term: string): TermSpec {
 }
 
 /** One segment as persisted by db/search: the MiniSearch JSON and the record of its chats. */
-export type SerializedSegment = { format: number; index: string; chats: Record<string, IndexedChat> };
+type SerializedSegment = { format: number; index: string; chats: Record<string, IndexedChat> };
 
 /** What changed since the last `takeChanges()`: segments to (re)write and segments to delete. */
 export type SegmentChanges = { put: Array<{ id: number; data: SerializedSegment }>; removed: number[] };

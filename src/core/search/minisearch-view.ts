@@ -14,7 +14,7 @@ import type MiniSearch from "minisearch";
 export type Postings = Map<number, number>;
 
 /** The term tree: MiniSearch's SearchableMap, as much of it as ranking uses. */
-export type TermTree = {
+type TermTree = {
   get(term: string): Map<number, Postings> | undefined;
   atPrefix(prefix: string): Iterable<[string, Map<number, Postings>]>;
   fuzzyGet(term: string, maxDistance: number): Map<string, [Map<number, Postings>, number]>;

@@ -11,7 +11,7 @@
 import type MiniSearch from "minisearch";
 
 /** Postings written per slice. */
-export const SLICE_POSTINGS = 20_000;
+const SLICE_POSTINGS = 20_000;
 
 /** The parts of MiniSearch 7 that `toJSON()` writes (checked below, as minisearch-view.ts does). */
 type Internals = {

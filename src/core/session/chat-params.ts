@@ -25,7 +25,7 @@ export type ChatParams = {
 export type PromptPreset = { name: string; text: string };
 export type ParamsPreset = { name: string; params: ChatParams };
 
-export const TEMPERATURE_MAX = 2;
+const TEMPERATURE_MAX = 2;
 
 export type RequestParams = { temperature?: number; maxOutputTokens: number; thinking: ThinkingSetting };
 

@@ -188,7 +188,7 @@ export type MessageError = {
 };
 
 export type MessageStatus = "complete" | "stopped" | "interrupted" | "error";
-export type Role = "user" | "assistant" | "tool";
+type Role = "user" | "assistant" | "tool";
 
 // ---- entries ----------------------------------------------------------------------------------
 
@@ -345,9 +345,6 @@ export type CommandEntry = EntryBase & {
   readonly excludeFromContext?: boolean;
 };
 
-/** Entries the context builder never sends: session metadata and extension state. */
-export type MetaEntry = ModelChangeEntry | ThinkingLevelChangeEntry | CustomDataEntry;
-
 export type Entry =
   | MessageEntry
   | CompactionEntry
@@ -358,7 +355,6 @@ export type Entry =
   | CustomDataEntry
   | ContextNoteEntry
   | CommandEntry;
-export type EntryType = Entry["type"];
 
 // ---- sessions ---------------------------------------------------------------------------------
 
@@ -396,8 +392,6 @@ export type Session = {
 export function assertNever(x: never, what = "value"): never {
   throw new Error(`Unexpected ${what}: ${JSON.stringify(x)}`);
 }
-
-export const isMessage = (e: Entry): e is MessageEntry => e.type === "message";
 
 /** The plain text of a message's text blocks, joined. */
 export function messageText(content: readonly Block[]): string {

@@ -24,9 +24,6 @@ import {
 } from "./entries";
 import { isSkippedMessage } from "./plan-context";
 
-/** Stands in for an image stored without a name (attachmentLabel names the others). */
-export const IMAGE_PLACEHOLDER = "[image]";
-
 /** Tool-call arguments as compact JSON; `{}` when there are none. */
 export function argsJson(value: unknown): string {
   if (value === undefined) return "{}";
@@ -57,7 +54,7 @@ function headOf(text: string, max: number): string {
 }
 
 /** The note after a tool result the model sees only the start of. */
-export function toolResultTruncationNote(shownChars: number, totalChars: number): string {
+function toolResultTruncationNote(shownChars: number, totalChars: number): string {
   return `[Output truncated: the model is shown the first ${shownChars} of ${totalChars} characters]`;
 }
 
@@ -252,9 +249,9 @@ export function entrySearchText(entry: Entry): string {
 }
 
 /** Most words `firstWords` keeps by default (graph titles). */
-export const FIRST_WORDS_MAX_WORDS = 9;
+const FIRST_WORDS_MAX_WORDS = 9;
 /** Most characters `firstWords` keeps by default (an ellipsis marks the cut). */
-export const FIRST_WORDS_MAX_CHARS = 64;
+const FIRST_WORDS_MAX_CHARS = 64;
 
 /** Characters that are Markdown markup, not words. */
 const MARKUP = new Set(["#", ">", "*", "_", "`", "~", "|"]);

@@ -6,7 +6,7 @@
 import { uuidv7 } from "uuidv7";
 
 declare const brand: unique symbol;
-export type Brand<T, B extends string> = T & { readonly [brand]: B };
+type Brand<T, B extends string> = T & { readonly [brand]: B };
 
 export type SessionId = Brand<string, "SessionId">;
 export type EntryId = Brand<string, "EntryId">;

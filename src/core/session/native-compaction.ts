@@ -52,7 +52,7 @@ export function nativePrefixFor(
 const TAIL_BLOCK = /<verbatim_tail\b[^<>]*>[\s\S]*?<\/verbatim_tail\s*>/i;
 
 /** The `<verbatim_tail>` block of Grove's summary (core/compaction/verbatim-tail.ts writes it), or null. */
-export function verbatimTailOf(summary: string): string | null {
+function verbatimTailOf(summary: string): string | null {
   return TAIL_BLOCK.exec(summary)?.[0] ?? null;
 }
 

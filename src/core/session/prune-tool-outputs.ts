@@ -28,7 +28,7 @@ const NEVER_PRUNED = /^(read|skill)$|^skill[_:-]/i;
 /** Pruned tool results: entry id → block index → the result's estimated tokens. */
 export type PrunedOutputs = ReadonlyMap<EntryId, ReadonlyMap<number, number>>;
 
-export const NO_PRUNING: PrunedOutputs = new Map();
+const NO_PRUNING: PrunedOutputs = new Map();
 
 /** The text a pruned result is sent as. */
 export function prunedOutputText(tokens: number): string {

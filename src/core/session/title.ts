@@ -1,7 +1,7 @@
 /** Automatic session titles from the first user message: its first words (entry-text.ts), at once. No I/O here. */
 import { firstWords } from "./entry-text";
 
-export const TITLE_MAX_WORDS = 7;
+const TITLE_MAX_WORDS = 7;
 export const TITLE_MAX_CHARS = 60;
 export const UNTITLED = "New chat";
 

@@ -120,7 +120,7 @@ export function extendTreeIndex(index: TreeIndex, added: readonly Entry[]): Tree
   return { byId, childrenOf, roots: roots ?? index.roots };
 }
 
-export type PathProblem =
+type PathProblem =
   | { kind: "missing_leaf"; at: EntryId }
   /** `at` names the entry whose parent is not in the index; the path starts at `at`. */
   | { kind: "dangling_parent"; at: EntryId; parentId: EntryId }

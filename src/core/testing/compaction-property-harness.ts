@@ -40,7 +40,7 @@ type ReplySpec =
   | { kind: "text"; text: string; status: MessageStatus }
   | { kind: "tools"; text: string; results: string[]; between: boolean; together: boolean };
 
-export type Step =
+type Step =
   | { kind: "turn"; user: UserSpec; replies: ReplySpec[] }
   | { kind: "branch_summary"; text: string }
   | { kind: "handoff"; text: string }
@@ -170,7 +170,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   },
 );
 
-export const scenarioArb: fc.Arbitrary<Scenario> = fc
+const scenarioArb: fc.Arbitrary<Scenario> = fc
   .record({
     steps: fc.array(step, { minLength: 1, maxLength: 30 }),
     keepRecentTokens: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 400 })),
@@ -462,7 +462,7 @@ export type PropertyStats = {
   clampedTails: number;
 };
 
-export const emptyStats = (): PropertyStats => ({
+const emptyStats = (): PropertyStats => ({
   compactions: 0,
   done: 0,
   failed: 0,
@@ -479,7 +479,7 @@ export const emptyStats = (): PropertyStats => ({
 });
 
 /** Runs one scenario, checking every compaction; throws on the first violated guarantee. */
-export async function runScenario(s: Scenario, stats: PropertyStats = emptyStats()): Promise<void> {
+async function runScenario(s: Scenario, stats: PropertyStats = emptyStats()): Promise<void> {
   const b = new PathBuilder();
   for (const st of s.steps) {
     switch (st.kind) {

@@ -36,8 +36,6 @@ export function planOf(result: PrepareResult): CompactionPlan {
   return result.plan;
 }
 
-export type RecordedCall = { req: SummarizeRequest };
-
 /** A summarizer answering with `respond(req, n)` (n = 0-based call number) and recording every request. */
 export function fakeSummarizer(respond: (req: SummarizeRequest, n: number) => string | Promise<string>): {
   summarize: SummarizeFn;

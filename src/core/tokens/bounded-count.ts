@@ -48,10 +48,10 @@ export const MAX_PIECE_BYTES = 32;
  * before it is cut: twice the longest token in either vocabulary (128 bytes: a run of spaces, "-"
  * or "="), so such runs are cut where the whole run's tokens end.
  */
-export const MAX_GROWN_PIECE_BYTES = 256;
+const MAX_GROWN_PIECE_BYTES = 256;
 
 /** Code points encoded past a nominal cut so that the cut can move back to a real token boundary. */
-export const CUT_LOOKAHEAD_CODE_POINTS = 6;
+const CUT_LOOKAHEAD_CODE_POINTS = 6;
 
 const NO_SPECIAL: string[] = [];
 

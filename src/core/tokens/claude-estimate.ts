@@ -38,7 +38,7 @@ export const NEWER_CLAUDE_TOKENIZER_FACTOR = 1.3;
 export const CALIBRATION_DECAY = 0.5;
 
 /** Samples whose reported ÷ estimated ratio falls outside this range are ignored as bogus. */
-export const CALIBRATION_RATIO_RANGE = { min: 0.25, max: 4 } as const;
+const CALIBRATION_RATIO_RANGE = { min: 0.25, max: 4 } as const;
 
 /** The Claude estimate over an o200k counter (`exact: false`; calibration is applied by the caller). */
 export function claudeCounter(o200k: TokenCounter): TokenCounter {

@@ -43,7 +43,7 @@ export function canImprove(kept: MeterReading | undefined, best: MeterSource): b
 }
 
 /** A short, stable hash (FNV-1a, 32 bit) so long system prompts do not bloat the key. */
-export function shortHash(text: string): string {
+function shortHash(text: string): string {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);

@@ -7,7 +7,7 @@
  */
 import type { ApiKind } from "../session/entries";
 
-export type ModelVendor = "anthropic" | "openai";
+type ModelVendor = "anthropic" | "openai";
 
 /**
  * Tokenizer family. `o200k_base` / `cl100k_base` are js-tiktoken encodings; `claude` has no public
@@ -24,7 +24,7 @@ export type TokenEncoding = "o200k_base" | "cl100k_base" | "claude";
  * - `openai-effort`: `reasoning_effort` (o-series, GPT-5 and later).
  * - `none`: no thinking control.
  */
-export type ThinkingStyle = "none" | "anthropic-budget" | "anthropic-adaptive" | "openai-effort";
+type ThinkingStyle = "none" | "anthropic-budget" | "anthropic-adaptive" | "openai-effort";
 
 export type ModelInfo = {
   /** The provider's model id, without a date suffix (dated snapshots resolve to it). */
@@ -49,7 +49,7 @@ export type ModelInfo = {
 export type ModelInput = { readonly images: boolean; readonly pdfs: boolean };
 
 /** Unknown models (custom providers, local servers) are assumed to read both: their server says if not. */
-export const DEFAULT_MODEL_INPUT: ModelInput = { images: true, pdfs: true };
+const DEFAULT_MODEL_INPUT: ModelInput = { images: true, pdfs: true };
 
 /** What `info` reads besides text. */
 export const modelInput = (info: ModelInfo): ModelInput => info.input ?? DEFAULT_MODEL_INPUT;
@@ -211,7 +211,7 @@ export function vendorDefaultsFor(api: ApiKind): VendorDefaults {
   }
 }
 
-export type ModelLimitOverride = { contextWindow?: number; maxOutput?: number };
+type ModelLimitOverride = { contextWindow?: number; maxOutput?: number };
 export type ModelOverrides = Readonly<Record<string, ModelLimitOverride | undefined>>;
 
 export type ResolvedModel = {

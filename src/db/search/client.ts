@@ -62,8 +62,3 @@ export async function searchChats(query: string): Promise<ChatSearchAnswer | nul
   });
   return mine === seq ? answer : null;
 }
-
-/** Resolves when the index has caught up with the database. */
-export async function refreshChatSearch(): Promise<void> {
-  await search.get().api.refresh();
-}

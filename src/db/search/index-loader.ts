@@ -7,7 +7,7 @@
 import type { ChatIndex } from "../../core/search/chat-index";
 import { loadSavedSegment, savedSegments } from "./search-store";
 
-export type LoadProgress = { done: number; total: number };
+type LoadProgress = { done: number; total: number };
 
 export type IndexLoader = {
   /** Resolves once every saved segment is in (or given up on), or loading was stopped. Never rejects. */

@@ -16,7 +16,7 @@ import { getDb } from "../schema";
 import type { ChatSearchResult } from "./search-types";
 
 /** Entries whose text is kept for results (about 1 KB each): ten queries' worth. */
-export const SHOWN_KEPT = 500;
+const SHOWN_KEPT = 500;
 
 /** What a result shows of an entry. */
 export type Shown = { text: string; at: number; kind: Entry["type"]; role?: "user" | "assistant" | "tool" };

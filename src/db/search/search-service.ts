@@ -17,12 +17,12 @@ import type { ChatSearchAnswer } from "./search-types";
 import type { SyncOptions } from "./sync-index";
 
 /** Results given per query: the best ones (the total is reported beside them). */
-export const RESULT_LIMIT = 50;
+const RESULT_LIMIT = 50;
 /**
  * Quiet time (ms) after the last change, and after the last query, before the index is saved: a
  * reply is a burst of writes, and saving holds the worker (queries wait meanwhile).
  */
-export const SAVE_DELAY_MS = 4_000;
+const SAVE_DELAY_MS = 4_000;
 
 export type SearchServiceOptions = SyncOptions & {
   saveDelayMs?: number;

@@ -3,7 +3,7 @@ import type { SnippetPart } from "../../core/search/snippet";
 import type { Entry } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
 
-export type SearchResultKind = Entry["type"] | "title";
+type SearchResultKind = Entry["type"] | "title";
 
 export type ChatSearchResult = {
   sessionId: SessionId;

@@ -14,7 +14,7 @@ import type { EntryId } from "../../core/session/ids";
 import { getDb } from "../schema";
 
 /** Entries read and indexed per step (a few ms of work each). */
-export const SYNC_BATCH = 300;
+const SYNC_BATCH = 300;
 
 export type SyncProgress = { chatsDone: number; chatsTotal: number };
 

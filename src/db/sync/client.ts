@@ -15,10 +15,6 @@ import type { SyncApi } from "./sync-api";
 import { getConnection, type SyncConfig } from "./sync-meta";
 import type { SyncEvents } from "./sync-status";
 
-export type { ConnectResult } from "./engine";
-export type { SyncConfig } from "./sync-meta";
-export type { SyncEvents, SyncPhase, SyncStatus } from "./sync-status";
-
 const LOCK = "grove-sync-engine";
 
 const sync = workerSlot<SyncApi>({

@@ -13,7 +13,7 @@ export const KDF_ITERATIONS = 600_000;
 export const SALT_DOC_ID = "grove-sync-salt";
 export const CHECK_DOC_ID = "grove-sync-check";
 /** The known plaintext whose decryption proves the passphrase (the check document). */
-export const CHECK_TEXT = "Grove sync key check v1";
+const CHECK_TEXT = "Grove sync key check v1";
 
 /** The plain salt document: parameters only, nothing secret. */
 export type SaltDoc = { _id: string; _rev?: string; kdf: "PBKDF2-SHA-256"; iterations: number; salt: string };

@@ -32,7 +32,7 @@ import type { SyncEvents, SyncStatus } from "./sync-status";
 
 export type ConnectResult = { ok: true } | { ok: false; message: string };
 
-export const LOCAL_DB_NAME = "grove-sync";
+const LOCAL_DB_NAME = "grove-sync";
 
 export class SyncEngine {
   /** The stored connection, while there is one (running or paused). */

@@ -1,7 +1,7 @@
 /** What the sync worker tells the page while it works (over comlink): its status and leaf conflicts. */
 import type { SessionId } from "../../core/session/ids";
 
-export type SyncPhase = "Downloading" | "Decrypting" | "Encrypting" | "Uploading";
+type SyncPhase = "Downloading" | "Decrypting" | "Encrypting" | "Uploading";
 
 export type SyncStatus =
   | { kind: "off" }

@@ -30,7 +30,7 @@ const SNIFFED: readonly { mimeType: string; test: (b: Uint8Array) => boolean }[]
 const ascii = (b: Uint8Array, from: number, to: number): string => String.fromCharCode(...b.subarray(from, to));
 
 /** What the bytes are, from their first bytes (a `.dat` file's name says nothing), or undefined. */
-export function sniffMimeType(bytes: Uint8Array): string | undefined {
+function sniffMimeType(bytes: Uint8Array): string | undefined {
   return SNIFFED.find((s) => s.test(bytes))?.mimeType;
 }
 

@@ -31,8 +31,6 @@ import { readFileBytes } from "./read-file";
 import { isZip, readZipExport } from "./read-zip";
 import { findIdConflicts, ImportCancelledError, writeImportedSessions } from "./write-sessions";
 
-export type { SkippedRecord } from "../../core/export/skipped";
-
 export type ImportProgress =
   | { phase: "reading"; bytesRead: number; totalBytes: number }
   | { phase: "checking" }
@@ -61,7 +59,7 @@ export type ConflictChoice = "keep-both" | "skip";
  * `skipped`: chats already here that the user chose to skip; `unreadable`: conversations of the
  * file that could not be read (a stub with no messages), each with its title and the reason.
  */
-export type ImportOutcome =
+type ImportOutcome =
   | {
       kind: "done";
       imported: ImportedSessionSummary[];

@@ -1,18 +1,8 @@
 /**
- * Reads an import file as text in chunks, reporting bytes read as it goes: a 100 MB file takes
- * long enough that the user must see it move. The bytes are gathered into one buffer of the file's
- * size and decoded once (collecting decoded parts and joining them held the text twice); malformed
- * UTF-8 becomes U+FFFD rather than failing, and the parser then says where.
+ * Reads an import file in chunks, reporting bytes read as it goes: a 100 MB file takes long enough
+ * that the user must see it move. The bytes are gathered into one buffer of the file's size (the
+ * caller decodes text once, or unpacks a zip).
  */
-export async function readFileText(
-  file: Blob,
-  onBytes: (bytesRead: number) => void,
-  isCancelled: () => boolean = () => false,
-): Promise<string> {
-  return new TextDecoder("utf-8").decode(await readFileBytes(file, onBytes, isCancelled));
-}
-
-/** The same read, as bytes: a zip is unpacked, not decoded. */
 export async function readFileBytes(
   file: Blob,
   onBytes: (bytesRead: number) => void,

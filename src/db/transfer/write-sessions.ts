@@ -17,7 +17,7 @@ import type { BlobRow, LabelRow } from "../rows";
 import { type GroveDb, getDb } from "../schema";
 
 /** Entries per write request: large enough that per-request cost is noise, small enough to report progress. */
-export const IMPORT_BATCH_ENTRIES = 5_000;
+const IMPORT_BATCH_ENTRIES = 5_000;
 
 export class ImportCancelledError extends Error {
   constructor() {

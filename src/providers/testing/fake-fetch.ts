@@ -14,7 +14,7 @@ export type FakeReply = {
   end?: "close" | "drop" | "hang";
 };
 
-export type RecordedRequest = {
+type RecordedRequest = {
   url: string;
   method: string;
   headers: Record<string, string>;

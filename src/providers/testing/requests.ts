@@ -4,7 +4,7 @@
  */
 import type { LlmContext } from "../../core/session/context";
 import type { ApiKind } from "../../core/session/entries";
-import type { ProviderConfig, StreamEvent, StreamRequest, ToolStreamEvent } from "../types";
+import type { ProviderConfig, StreamEvent, StreamRequest } from "../types";
 
 export function testProvider(api: ApiKind, patch: Partial<ProviderConfig> = {}): ProviderConfig {
   return api === "anthropic-messages"
@@ -30,7 +30,7 @@ export function testProvider(api: ApiKind, patch: Partial<ProviderConfig> = {}):
       };
 }
 
-export const HELLO_CONTEXT: LlmContext = {
+const HELLO_CONTEXT: LlmContext = {
   system: "You are terse.",
   messages: [{ role: "user", content: [{ type: "text", text: "Hello" }] }],
 };
@@ -51,7 +51,7 @@ export function testRequest(api: ApiKind, patch: Partial<StreamRequest> = {}): S
  * Drains a stream, snapshotting each event (adapters mutate the partial in place).
  * `onEvent` runs before the next event is pulled (e.g. to abort after the first delta).
  */
-export async function collect<E extends StreamEvent | ToolStreamEvent = StreamEvent>(
+export async function collect<E extends StreamEvent = StreamEvent>(
   events: AsyncIterable<E>,
   onEvent?: (e: E) => void,
 ): Promise<E[]> {
@@ -64,12 +64,12 @@ export async function collect<E extends StreamEvent | ToolStreamEvent = StreamEv
   return out;
 }
 
-export function types(events: ReadonlyArray<StreamEvent | ToolStreamEvent>): string[] {
+export function types(events: ReadonlyArray<StreamEvent>): string[] {
   return events.map((e) => e.type);
 }
 
 /** The last event, which the contract says is the only `done` or `error`. */
-export function last<E extends StreamEvent | ToolStreamEvent>(events: E[]): E {
+export function last<E extends StreamEvent>(events: E[]): E {
   const e = events.at(-1);
   if (!e) throw new Error("no events");
   return e;

@@ -28,17 +28,17 @@ import { exposeSendHooksForTests } from "./test-hooks";
 import { useUiStore } from "./ui-store";
 
 /** How often a page looks for drafts orphaned by other tabs that closed mid-reply. */
-export const DRAFT_SWEEP_MS = 10_000;
+const DRAFT_SWEEP_MS = 10_000;
 
 const HASH_PREFIX = "#/s/";
 
-export function sessionIdFromHash(hash: string): SessionId | null {
+function sessionIdFromHash(hash: string): SessionId | null {
   return hash.startsWith(HASH_PREFIX) && hash.length > HASH_PREFIX.length
     ? asSessionId(decodeURIComponent(hash.slice(HASH_PREFIX.length)))
     : null;
 }
 
-export function hashForSession(id: SessionId | null): string {
+function hashForSession(id: SessionId | null): string {
   return id ? `${HASH_PREFIX}${encodeURIComponent(id)}` : "";
 }
 

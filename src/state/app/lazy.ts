@@ -44,7 +44,6 @@ export const preloadApi = lazily(() => import("../reply/reply").then((m) => m.pr
 
 export const compactSession = lazily(() => import("../maintenance/compact").then((m) => m.compactSession));
 export const cancelMaintenance = lazily(() => import("../maintenance/runner").then((m) => m.cancelMaintenance));
-export const resumeAutoCompaction = lazily(() => import("../maintenance/compact").then((m) => m.resumeAutoCompaction));
 
 export const startHandoff = lazily(() => import("../maintenance/handoff").then((m) => m.startHandoff));
 export const createHandoffSession = lazily(() => import("../maintenance/handoff").then((m) => m.createHandoffSession));

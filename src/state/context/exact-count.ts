@@ -53,7 +53,7 @@ export function countable(target: ChatTarget): boolean {
 }
 
 /** The request a send from `path` would make, as the count endpoint gets it (the reply sends the same). */
-export function countRequest(path: readonly Entry[], target: ChatTarget, request?: LlmContext): CountTokensRequest {
+function countRequest(path: readonly Entry[], target: ChatTarget, request?: LlmContext): CountTokensRequest {
   const settings = useSettingsStore.getState().settings;
   return {
     provider: target.provider,

@@ -20,7 +20,7 @@ import { CLAUDE_TOKENS_PER_O200K_TOKEN } from "../../core/tokens/claude-estimate
 import type { ChatTarget } from "../models/chat-target";
 
 /** UTF-8 bytes of `text`, from above: a surrogate pair counts 6 (it is 4). */
-export function utf8BytesAtMost(text: string): number {
+function utf8BytesAtMost(text: string): number {
   let bytes = text.length;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);

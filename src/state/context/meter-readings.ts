@@ -12,7 +12,7 @@ import type { Measured } from "./measure";
 
 const STORAGE_KEY = "grove.meterReadings.v1";
 /** Contexts kept (oldest dropped first): far more than anyone revisits, small enough to stay cheap. */
-export const METER_READINGS_KEPT = 500;
+const METER_READINGS_KEPT = 500;
 
 type Stored = Record<string, [number, MeterSource]>;
 
@@ -50,11 +50,6 @@ export function keepReading(key: string, reading: MeterReading): void {
   } catch {
     // Full or unavailable storage: the reading still holds for this tab.
   }
-}
-
-/** Another tab kept a reading: forget the memory copy so the next read sees it. */
-export function forgetMeterMemory(): void {
-  memory = null;
 }
 
 /** The key for the open chat's context, or null for a chat with nothing in it yet. */

@@ -7,7 +7,7 @@ import { collectUnreferencedBlobs } from "../../db/blobs";
 import { composerBlobIds } from "../composer/composer-attachments";
 
 /** After boot, the collector waits this long, so it never competes with the first paint and reads. */
-export const BLOB_GC_BOOT_DELAY_MS = 30_000;
+const BLOB_GC_BOOT_DELAY_MS = 30_000;
 
 let running: Promise<unknown> | null = null;
 

@@ -2,7 +2,7 @@
 import { costByMonth, type MonthCost, monthStart } from "../../core/cost/monthly";
 import { entriesWithUsageSince } from "../../db/usage";
 
-export const SPENDING_MONTHS = 3;
+const SPENDING_MONTHS = 3;
 
 export async function recentSpending(now: number = Date.now()): Promise<MonthCost[]> {
   return costByMonth(await entriesWithUsageSince(monthStart(now, SPENDING_MONTHS - 1)));

@@ -8,7 +8,7 @@ import type { EntryId, SessionId } from "../../core/session/ids";
 import { cancelMaintenance, createHandoffSession, startHandoff } from "../app/lazy";
 import { defineStore } from "../app/store-registry";
 
-export type HandoffProblem = { title: string; body: string; error: boolean; retry: boolean };
+type HandoffProblem = { title: string; body: string; error: boolean; retry: boolean };
 
 export type HandoffDialogState = {
   sessionId: SessionId | null;

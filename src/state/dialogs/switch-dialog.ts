@@ -12,7 +12,7 @@ import { defineStore } from "../app/store-registry";
 import { pushNotice } from "../app/ui-store";
 import type { SwitchChoice, SwitchResult } from "../maintenance/switch-branch";
 
-export type SwitchDialogTarget = {
+type SwitchDialogTarget = {
   sessionId: SessionId;
   targetId: EntryId;
   /** Entries of the branch being left. */
@@ -22,7 +22,7 @@ export type SwitchDialogTarget = {
 };
 
 /** Outcomes the dialog explains (a switch or a cancel just closes it). */
-export type SwitchProblem = Extract<SwitchResult, { kind: "busy" } | { kind: "failed" } | { kind: "stale" }>;
+type SwitchProblem = Extract<SwitchResult, { kind: "busy" } | { kind: "failed" } | { kind: "stale" }>;
 
 export type SwitchDialogState = {
   target: SwitchDialogTarget | null;

@@ -7,7 +7,7 @@ import type { CompactionReason } from "../../core/session/entries";
 import type { SessionId } from "../../core/session/ids";
 
 /** Why a handoff runs: the dialog, or the threshold strategy "handoff". */
-export type HandoffReason = "manual" | "threshold";
+type HandoffReason = "manual" | "threshold";
 
 export type MaintenanceOperation =
   | { kind: "compaction"; reason: CompactionReason }
@@ -25,9 +25,9 @@ export type CompactionProgress =
   | { phase: "short-summary" }
   | { phase: "native"; method: "openai" | "anthropic" };
 
-export type BranchSummaryProgress = { phase: "preparing" } | { phase: "summarizing" };
+type BranchSummaryProgress = { phase: "preparing" } | { phase: "summarizing" };
 
-export type HandoffProgress = { phase: "preparing" } | { phase: "writing" };
+type HandoffProgress = { phase: "preparing" } | { phase: "writing" };
 
 export type ProgressOf<K extends MaintenanceKind> = {
   compaction: CompactionProgress;

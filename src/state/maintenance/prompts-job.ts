@@ -20,13 +20,7 @@ function jobFor(ids: readonly PromptId[], overrides: PromptOverrides | undefined
   return { prompts, promptVersions };
 }
 
-export const COMPACTION_PROMPT_IDS: readonly PromptId[] = [
-  "compaction",
-  "update",
-  "split-turn",
-  "short-summary",
-  "framing",
-];
+const COMPACTION_PROMPT_IDS: readonly PromptId[] = ["compaction", "update", "split-turn", "short-summary", "framing"];
 
 export const compactionPromptsJob = (overrides: PromptOverrides | undefined): PromptsJob =>
   jobFor(COMPACTION_PROMPT_IDS, overrides);

@@ -50,7 +50,7 @@ export type MaintenanceDeps = {
   db: MaintenanceDb;
 };
 
-export const indexedDbMaintenance: MaintenanceDb = {
+const indexedDbMaintenance: MaintenanceDb = {
   async read(sessionId) {
     // One read transaction: the leaf is always among the entries read with it.
     return getSessionWithEntries(sessionId);
@@ -84,7 +84,7 @@ type Stamp = "id" | "sessionId" | "parentId" | "createdAt";
 type Unstamped<E extends Entry = Entry> = E extends Entry ? Omit<E, Stamp> : never;
 
 /** The models an operation calls: the chat's, and the summarizer (the summary model, else the chat's). */
-export type MaintenanceModels = { chat: ChatTarget; summarizer: ChatTarget };
+type MaintenanceModels = { chat: ChatTarget; summarizer: ChatTarget };
 
 /** What an operation's work gets: the session as read under the lock, the lock's controls, the common tail. */
 export type MaintenanceContext<K extends MaintenanceOperation["kind"]> = {

@@ -18,7 +18,7 @@ import { useMaintenanceStore } from "./maintenance-store";
 export const UNDO_PAUSE_MESSAGE =
   "Automatic compaction paused after Undo: it resumes when you compact manually or switch models.";
 
-export type UndoRefusal = "busy" | "not_newest";
+type UndoRefusal = "busy" | "not_newest";
 export type UndoResult = { kind: "undone"; leafId: EntryId | null } | { kind: "refused"; reason: UndoRefusal };
 
 /**

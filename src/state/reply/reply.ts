@@ -176,6 +176,12 @@ export async function runReply(
           case "start":
           case "text_delta":
           case "thinking_delta":
+          // The chat offers no tools yet (issue 28's loop will): a call a model makes anyway is content
+          // of the reply like any other, kept in `partial`.
+          case "toolcall_start":
+          case "toolcall_delta":
+          case "toolcall_end":
+          case "server_tool":
             dirty = true;
             publish.push(partial);
             break;

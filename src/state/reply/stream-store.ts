@@ -6,7 +6,7 @@ import type { EntryId, SessionId } from "../../core/session/ids";
 import type { AssistantPartial } from "../../providers/types";
 import { defineStore } from "../app/store-registry";
 
-export type RetryWait = { attempt: number; maxAttempts: number; until: number; message: string };
+type RetryWait = { attempt: number; maxAttempts: number; until: number; message: string };
 
 export type ActiveReply = {
   sessionId: SessionId;

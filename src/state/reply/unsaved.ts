@@ -13,7 +13,7 @@ import { pushNotice } from "../app/ui-store";
 import { setReply } from "./reply-lane";
 
 /** A reply the storage refused is tried again at this pace (and at once with "Save now"). */
-export const UNSAVED_RETRY_MS = 5_000;
+const UNSAVED_RETRY_MS = 5_000;
 
 export const STORAGE_FULL_TEXT =
   "Not saved: the browser's storage for Grove is full. The reply is kept here; Grove saves it as soon as there is room (free space by deleting old chats). Don't reload or close this tab until then.";

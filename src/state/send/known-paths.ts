@@ -25,8 +25,3 @@ export function rememberPath(path: readonly Entry[]): void {
 
 /** The path to `id`, if it was remembered. */
 export const knownPath = (id: EntryId): readonly Entry[] | undefined => paths.get(id);
-
-/** Tests: forget everything. */
-export function forgetPaths(): void {
-  paths.clear();
-}

@@ -5,7 +5,6 @@
  * sent after it (queued-message.ts).
  */
 import type { AttachmentBlock, Block, Entry, MessageEntry, Session } from "../../core/session/entries";
-import { messageText } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
 import { newEntryId, newSessionId } from "../../core/session/ids";
 import { titleFromText } from "../../core/session/title";
@@ -412,8 +411,4 @@ export async function continueReply(sessionId: SessionId, partialId: EntryId, le
   } finally {
     release();
   }
-}
-
-export function userText(entry: Entry): string {
-  return entry.type === "message" ? messageText(entry.content) : "";
 }

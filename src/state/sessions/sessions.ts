@@ -53,12 +53,3 @@ export async function chooseModel(sessionId: SessionId | null, model: ModelRef):
     reportActionError("Could not change the model", e);
   }
 }
-
-/** null clears the override: the session follows the global system prompt again. */
-export async function setSessionSystemPrompt(sessionId: SessionId, prompt: string | null): Promise<void> {
-  try {
-    await updateSession(sessionId, { systemPrompt: prompt });
-  } catch (e) {
-    reportActionError("Could not save the chat's system prompt", e);
-  }
-}

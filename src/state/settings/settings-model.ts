@@ -13,7 +13,7 @@ import { ANTHROPIC_DEFAULT_BASE_URL, OPENAI_DEFAULT_BASE_URL } from "../../provi
 import { NO_REMOTE_SUMMARIZER, type RemoteSummarizerConfig } from "../../providers/remote-summarizer";
 import type { ProviderConfig } from "../../providers/types";
 
-export type ModelOverride = {
+type ModelOverride = {
   contextWindow?: number;
   maxOutput?: number;
   thinking?: ThinkingSetting;
@@ -21,11 +21,11 @@ export type ModelOverride = {
 
 /** What "Switch here" does about the branch it leaves (DESIGN §5): ask each time, or a remembered choice. */
 export type SwitchSummaryDefault = "ask" | "none" | "summarize";
-export const SWITCH_SUMMARY_DEFAULTS: readonly SwitchSummaryDefault[] = ["ask", "none", "summarize"];
+const SWITCH_SUMMARY_DEFAULTS: readonly SwitchSummaryDefault[] = ["ask", "none", "summarize"];
 
 /** What threshold maintenance does when the context grows too large: compact in place, or hand off to a new session. */
 export type AutoStrategy = "compact" | "handoff";
-export const AUTO_STRATEGIES: readonly AutoStrategy[] = ["compact", "handoff"];
+const AUTO_STRATEGIES: readonly AutoStrategy[] = ["compact", "handoff"];
 
 export type Settings = {
   providers: ProviderConfig[];
@@ -94,24 +94,6 @@ export const DEFAULT_SETTINGS: Settings = {
   prompts: {},
   largerModels: {},
 };
-
-export type SettingKey = keyof Settings;
-export const SETTING_KEYS: readonly SettingKey[] = [
-  "providers",
-  "defaultModel",
-  "systemPrompt",
-  "modelOverrides",
-  "compaction",
-  "summaryModel",
-  "switchSummaryDefault",
-  "autoStrategy",
-  "modelTitles",
-  "remoteSummarizer",
-  "promptPresets",
-  "paramsPresets",
-  "prompts",
-  "largerModels",
-];
 
 /** Rows from the settings table → a complete Settings, built-in providers always present. */
 export function settingsFromRows(rows: Record<string, unknown>): Settings {

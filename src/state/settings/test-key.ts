@@ -18,7 +18,7 @@ export type KeyTest =
   | { kind: "failed"; message: string };
 
 /** Long enough for a slow provider; a test key should not hang the card. */
-export const KEY_TEST_TIMEOUT_MS = 15_000;
+const KEY_TEST_TIMEOUT_MS = 15_000;
 
 export async function testKey(provider: ProviderConfig, list = listModels): Promise<KeyTest> {
   const controller = new AbortController();

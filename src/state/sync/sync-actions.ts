@@ -10,11 +10,11 @@ import {
   connectSync,
   disconnectSync,
   resumeSync as resumeInWorker,
-  type SyncConfig,
-  type SyncEvents,
   storedSyncConfig,
   syncNow as syncNowInWorker,
 } from "../../db/sync/client";
+import type { SyncConfig } from "../../db/sync/sync-meta";
+import type { SyncEvents } from "../../db/sync/sync-status";
 import { describeFailure } from "../app/describe-failure";
 import { reportActionError } from "../app/report-error";
 import { pushNotice } from "../app/ui-store";

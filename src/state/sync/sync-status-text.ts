@@ -1,5 +1,6 @@
+import type { SyncStatus } from "../../db/sync/sync-status";
+
 /** The sentence the Settings › Sync status shows for an engine status (one place for the wording). */
-import type { SyncStatus } from "../../db/sync/client";
 
 const count = (n: number) => n.toLocaleString("en-US");
 

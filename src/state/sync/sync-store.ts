@@ -1,6 +1,7 @@
 /** The sync connection as the Settings › Sync region shows it (the worker owns the real state). */
 
-import type { SyncConfig, SyncStatus } from "../../db/sync/client";
+import type { SyncConfig } from "../../db/sync/sync-meta";
+import type { SyncStatus } from "../../db/sync/sync-status";
 import { defineStore } from "../app/store-registry";
 
 export type SyncView = {

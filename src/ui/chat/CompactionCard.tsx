@@ -25,7 +25,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 const arrayLength = (v: unknown): number => (Array.isArray(v) ? v.length : 0);
 
 /** Reads the engine's `CompactionDetails` (or an imported pi entry's details) defensively: it is opaque data. */
-export function cardNotes(details: unknown): CardNotes {
+function cardNotes(details: unknown): CardNotes {
   const notes: CardNotes = {
     evicted: 0,
     folded: { count: 0, tokens: 0 },

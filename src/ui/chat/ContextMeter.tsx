@@ -23,7 +23,7 @@ import { formatTokens } from "./maintenance-text";
 import { useChatCost } from "./use-chat-cost";
 
 /** Recounts wait this long after the last change (ms): a burst of changes costs one worker count. */
-export const MEASURE_DEBOUNCE_MS = 250;
+const MEASURE_DEBOUNCE_MS = 250;
 
 /**
  * The meter's reading for the open context (core/tokens/meter-reading.ts): the reading kept for it

@@ -15,7 +15,7 @@ import { MessageCost } from "./MessageCost";
  * What each branching verb does, in the words the menu and tooltips show. Four verbs branch in
  * different ways; saying what each one leaves behind is what tells them apart.
  */
-export const ACTION_HELP = {
+const ACTION_HELP = {
   edit: "Edit and send as a new branch; the original stays one click away (‹ ›)",
   regenerate: "Ask for a new reply here; the old one stays as another version (‹ ›)",
   branch: "Continue from this reply: your next message starts a new branch here",
@@ -25,7 +25,7 @@ export const ACTION_HELP = {
 } as const;
 
 /** A reply's stop reason in plain words; null when it simply finished. */
-export function stopReasonText(reason: StopReason | undefined): string | null {
+function stopReasonText(reason: StopReason | undefined): string | null {
   switch (reason) {
     case undefined:
     case "end":

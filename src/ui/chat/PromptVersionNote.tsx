@@ -1,7 +1,7 @@
 import { PROMPT_LABELS } from "../../core/prompt-ids";
 
 /** Which version of each prompt wrote a summary (recorded in its details), if it was recorded. */
-export function promptVersionText(details: unknown): string | null {
+function promptVersionText(details: unknown): string | null {
   if (typeof details !== "object" || details === null) return null;
   const versions = (details as { promptVersions?: unknown }).promptVersions;
   if (typeof versions !== "object" || versions === null) return null;

@@ -35,7 +35,7 @@ export type EntryRow = {
   readonly pruned?: ReadonlyMap<number, number>;
 };
 
-export type CompactionRow = {
+type CompactionRow = {
   readonly kind: "compaction";
   readonly key: string;
   readonly entry: CompactionEntry;

@@ -46,7 +46,7 @@ export function progressText(op: MaintenanceOp): string {
   }
 }
 
-export function phaseText(progress: CompactionProgress): string {
+function phaseText(progress: CompactionProgress): string {
   switch (progress.phase) {
     case "preparing":
       return "Preparing…";

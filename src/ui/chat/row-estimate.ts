@@ -27,7 +27,7 @@ export function estimateRowHeight(row: DisplayRow | undefined): number {
 }
 
 /** An entry's row before the rows are made (a message as if it were not joined to another). */
-export function estimateEntryHeight(entry: Entry): number {
+function estimateEntryHeight(entry: Entry): number {
   return entry.type === "message" ? estimateMessages(entry, [entry]) : ROW_ESTIMATE_PX;
 }
 

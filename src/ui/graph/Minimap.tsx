@@ -2,8 +2,8 @@ import { type RefObject, useEffect, useRef } from "react";
 import type { GraphModel } from "../../core/graph/model";
 import { LEGIBLE_ZOOM, type Rect, type Size } from "../../core/graph/viewport";
 
-export const MINIMAP_WIDTH = 128;
-export const MINIMAP_HEIGHT = 168;
+const MINIMAP_WIDTH = 128;
+const MINIMAP_HEIGHT = 168;
 const PAD = 6;
 /** The minimap shows when the graph at a legible zoom is this many times the viewport's size. */
 const MINIMAP_WHEN_LARGER = 2;

@@ -14,7 +14,7 @@ import { type GraphViewport, READING_ZOOM } from "./use-graph-viewport";
 /** Height of the zoom bar over the top of the viewport, px (nodes are revealed below it). */
 const TOP_INSET_PX = 44;
 
-export type MoveOptions = { focus: boolean; animate?: boolean };
+type MoveOptions = { focus: boolean; animate?: boolean };
 
 export type GraphSelection = {
   /** The node with the roving tabindex: the focused key's, else the current node, else the first root. */

@@ -13,7 +13,7 @@ import rehypeSanitize, { defaultSchema, type Options as SanitizeSchema } from "r
 type Pluggables = NonNullable<MarkdownOptions["rehypePlugins"]>;
 
 /** Class on the `<a>` that stands in for a Markdown image (see `rehypeImagesToLinks`). */
-export const IMAGE_LINK_CLASS = "md-image-link";
+const IMAGE_LINK_CLASS = "md-image-link";
 
 const SAFE_PROTOCOLS = new Set(["http:", "https:", "mailto:"]);
 
@@ -65,7 +65,7 @@ function mapChildren(
 const FLOW_PARENTS = new Set(["blockquote", "section"]);
 
 /** Class on the `<p>` that shows a raw HTML block as text (keeps its line breaks via CSS). */
-export const RAW_HTML_CLASS = "md-raw-html";
+const RAW_HTML_CLASS = "md-raw-html";
 
 /**
  * Raw HTML in the Markdown (`<script>`, `<img onerror>`, `<iframe>`, …) is shown as literal text,
@@ -73,7 +73,7 @@ export const RAW_HTML_CLASS = "md-raw-html";
  * when a model or a person writes about HTML outside a code span. React escapes text, so this is
  * inert. Without this step rehype-sanitize would drop `raw` nodes entirely.
  */
-export function rehypeRawToText() {
+function rehypeRawToText() {
   return (tree: Root): undefined => {
     mapChildren(tree, (node, parent) => {
       if (node.type !== "raw") return node;
@@ -98,7 +98,7 @@ function altText(node: Element): string {
  * existing link (no nested anchors allowed) it becomes just the alt text. No `<img>` reaches the
  * DOM, and the sanitize schema below does not allow `img` at all.
  */
-export function rehypeImagesToLinks() {
+function rehypeImagesToLinks() {
   return (tree: Root): undefined => {
     mapChildren(tree, (node, _parent, insideLink) => {
       if (node.type !== "element" || node.tagName !== "img") return node;
@@ -131,7 +131,7 @@ const defaultAttributes = defaultSchema.attributes ?? {};
  *  - no id clobbering: the only ids come from GFM footnotes, which remark-rehype already prefixes
  *    with a per-message prefix (clobbering again would break the footnote links).
  */
-export const sanitizeSchema: SanitizeSchema = {
+const sanitizeSchema: SanitizeSchema = {
   ...defaultSchema,
   tagNames: (defaultSchema.tagNames ?? []).filter((tag) => tag !== "img"),
   attributes: {

@@ -4,7 +4,8 @@ import { highlightQueue } from "./slice-queue";
 
 type Coloured = { language: string; text: string; nodes: ReactNode[] };
 
-type Highlighter = typeof import("./highlight");
+/** What this hook uses of the highlight chunk (named one by one when it arrives). */
+type Highlighter = Pick<typeof import("./highlight"), "compileGrammar" | "highlightTree" | "toReact">;
 let highlighter: Highlighter | undefined;
 let loading: Promise<Highlighter> | undefined;
 
@@ -20,8 +21,8 @@ function loadHighlighter(): Promise<Highlighter> {
       new Promise<Highlighter>((resolve) => {
         const step = () => {
           if (m.highlighterReady()) {
-            highlighter = m;
-            resolve(m);
+            highlighter = { compileGrammar: m.compileGrammar, highlightTree: m.highlightTree, toReact: m.toReact };
+            resolve(highlighter);
             return;
           }
           m.prepareHighlighter();

@@ -26,7 +26,7 @@ function daysAgo(ms: number, now: number): number {
  * options builds a new one on every call (the chat list labels every row it groups).
  */
 const monthFormats = new Map<string | undefined, Intl.DateTimeFormat>();
-export function monthYear(ms: number, locale?: string): string {
+function monthYear(ms: number, locale?: string): string {
   let format = monthFormats.get(locale);
   if (!format) {
     format = new Intl.DateTimeFormat(locale, { month: "long", year: "numeric" });

@@ -11,8 +11,17 @@ import type { AssistantPartial, StreamFn, StreamRequest } from "../../providers/
 import type { WorkerApi } from "../api";
 import { createWorkerApi } from "../worker-api";
 
-/** One step of a scripted reply: a text delta, a thinking delta, a final error, `done`, or hang until aborted. */
-export type ScriptStep = { delta: string } | { thinking: string } | { error: MessageError } | "done" | "hang";
+/**
+ * One step of a scripted reply: a text delta, a thinking delta, a tool call's events (a model calling a
+ * tool nobody offered it), a final error, `done`, or hang until aborted.
+ */
+export type ScriptStep =
+  | { delta: string }
+  | { thinking: string }
+  | { toolCall: string }
+  | { error: MessageError }
+  | "done"
+  | "hang";
 
 /** The empty reply a scripted stream starts from, labelled as the request's provider would label it. */
 export function emptyPartial(req: StreamRequest): AssistantPartial {
@@ -41,7 +50,12 @@ export function scriptedStream(steps: readonly ScriptStep[]): { stream: StreamFn
       }
       if ("delta" in step) yield { type: "text_delta", delta: step.delta, partial };
       else if ("thinking" in step) yield { type: "thinking_delta", delta: step.thinking, partial };
-      else {
+      else if ("toolCall" in step) {
+        const toolCall = { type: "tool_call" as const, id: `call-${step.toolCall}`, name: step.toolCall, args: {} };
+        yield { type: "toolcall_start", index: 0, partial };
+        yield { type: "toolcall_delta", index: 0, delta: "{}", partial };
+        yield { type: "toolcall_end", index: 0, toolCall, partial };
+      } else {
         yield { type: "error", partial: { ...partial, stopReason: "error" }, error: step.error };
         return;
       }

@@ -14,11 +14,6 @@ export const PI_SESSION_VERSION = 3;
 export const PI_IMAGE_OMITTED = "[image omitted]";
 /** customType of the `custom_message` a Grove handoff entry is exported as. */
 export const GROVE_HANDOFF_CUSTOM_TYPE = "grove-handoff";
-
-/** The visible note a pi model change becomes. Export recognizes exactly this text (MODEL_CHANGE_NOTE). */
-export function modelChangeNote(provider: string, modelId: string): string {
-  return `[Model changed to ${modelId} (${provider})]`;
-}
 /** Exactly the text `modelChangeNote` writes: export turns such a user message back into a `model_change`. */
 export const MODEL_CHANGE_NOTE = /^\[Model changed to (.+) \(([^()]+)\)\]$/;
 
@@ -130,8 +125,6 @@ export type ToolResultGrove = z.input<typeof toolResultGrove>;
 export type CompactionGrove = z.input<typeof compactionGrove>;
 /** What export writes in a branch summary's `grove` field. */
 export type BranchSummaryGrove = z.input<typeof branchSummaryGrove>;
-/** What export writes in a `session_info` line's `grove` field. */
-export type SessionInfoGrove = z.input<typeof sessionInfoGrove>;
 
 export const messageLine = z.looseObject({ message: z.looseObject({ role: z.string() }) });
 export const modelChangeLine = z.looseObject({ provider: z.string(), modelId: z.string() });

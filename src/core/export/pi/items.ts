@@ -60,9 +60,9 @@ export type Item =
   | { kind: "skip" };
 
 type DraftOf<E> = E extends unknown ? Omit<E, "id" | "sessionId" | "parentId" | "createdAt"> : never;
-export type MessageEntryDraft = DraftOf<MessageEntry>;
+type MessageEntryDraft = DraftOf<MessageEntry>;
 /** The entries a line becomes by itself (compactions, summaries and handoffs need the tree). */
-export type EntryDraft = DraftOf<
+type EntryDraft = DraftOf<
   MessageEntry | ModelChangeEntry | ThinkingLevelChangeEntry | CustomDataEntry | ContextNoteEntry | CommandEntry
 >;
 
@@ -99,7 +99,7 @@ function stopReasonOf(reason: string | undefined): StopReason | undefined {
  * item as JSON (`{type: "reasoning", id, summary, encrypted_content}`). It becomes Grove's reasoning
  * block for `provider`, so it goes back to that provider as pi would send it; anything else: undefined.
  */
-export function reasoningFromPi(signature: string, provider: string): ReasoningBlock | undefined {
+function reasoningFromPi(signature: string, provider: string): ReasoningBlock | undefined {
   let item: unknown;
   try {
     item = JSON.parse(signature);

@@ -10,7 +10,7 @@ import type { MessageEntry } from "../../session/entries";
 const MARK = "\u0000grove-summary\u0000";
 
 /** What goes before and after the summary in pi's text; null when no turns are kept. */
-export function keptTurnsWrap(keptTurns: readonly MessageEntry[]): { before: string; after: string } | null {
+function keptTurnsWrap(keptTurns: readonly MessageEntry[]): { before: string; after: string } | null {
   if (keptTurns.length === 0) return null;
   const plain = compactionContextText(MARK, []);
   const full = compactionContextText(MARK, keptTurns);

@@ -188,7 +188,7 @@ export function everyKindSession(): string {
   return toJsonl(sm);
 }
 
-export function toJsonl(sm: SessionManager): string {
+function toJsonl(sm: SessionManager): string {
   const header = sm.getHeader();
   const lines: unknown[] = [header, ...sm.getEntries()];
   return `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`;
