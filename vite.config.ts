@@ -1,7 +1,6 @@
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
-import type { OutputChunk } from "rolldown";
-import { type Connect, defineConfig, type Plugin } from "vite";
+import { type Connect, defineConfig, type Plugin, type Rolldown } from "vite";
 import { VitePWA } from "vite-plugin-pwa";
 import { previewPageHtml } from "./src/preview-page";
 import { pwaOptions } from "./src/pwa-options";
@@ -98,13 +97,13 @@ function firstScreenFiles(): Plugin {
       // After Vite has written index.html and dropped the chunks that held only CSS.
       order: "post",
       handler(_options, bundle) {
-        const chunks = Object.values(bundle).filter((c): c is OutputChunk => c.type === "chunk");
+        const chunks = Object.values(bundle).filter((c): c is Rolldown.OutputChunk => c.type === "chunk");
         const entry = chunks.find((c) => c.isEntry && c.facadeModuleId?.endsWith("/index.html"));
         const main = entry?.moduleIds.find((id) => id.endsWith("/src/main.tsx"));
         const html = bundle["index.html"];
         if (!entry || !main || html?.type !== "asset") return;
         const files = new Set<string>();
-        const add = (chunk: OutputChunk | undefined) => {
+        const add = (chunk: Rolldown.OutputChunk | undefined) => {
           if (!chunk || files.has(chunk.fileName)) return;
           files.add(chunk.fileName);
           for (const css of chunk.viteMetadata?.importedCss ?? []) files.add(css);

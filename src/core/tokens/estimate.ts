@@ -15,7 +15,7 @@ const WIDE_CODE_POINT_START = 0x2e80;
 /** A UTF-16 unit from WIDE_CODE_POINT_START up (surrogates, which only wide code points use, included). */
 const HAS_WIDE_UNIT = new RegExp(`[\\u${WIDE_CODE_POINT_START.toString(16)}-\\uffff]`);
 
-/** Estimated token count of `text` (0 for ""). A `countText` for `contextTokens` / `contextUsage`. */
+/** Estimated token count of `text` (0 for ""). A `countText` for `contextTokens`. */
 export function estimateTokens(text: string): number {
   // Most text has no wide character: one native scan instead of a loop over every character (the
   // estimate of a 2,000-message context was ~10 ms of a chat's opening).
