@@ -1,4 +1,3 @@
-import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import { type Connect, defineConfig, type Plugin, type Rolldown } from "vite";
 import { VitePWA } from "vite-plugin-pwa";
@@ -138,8 +137,6 @@ export default defineConfig({
         hostType === "html" ? deps : deps.filter((dep) => dep.endsWith(".css")),
     },
   },
-  // PouchDB (sync) imports Node's `events`; browsers have none (src/db/sync/events-shim.ts).
-  resolve: { alias: { events: fileURLToPath(new URL("./src/db/sync/events-shim.ts", import.meta.url)) } },
   server: { port: 5173, headers: securityHeaders("dev") },
   preview: { port: 4173, headers: securityHeaders("build") },
 });
