@@ -20,6 +20,7 @@ import type {
 import { attachmentLabel } from "../core/attachments/attachment-text";
 import type { LlmContext } from "../core/session/context";
 import type { StopReason, TextBlock, ThinkingBlock, Usage } from "../core/session/entries";
+import { makeAnthropicClient } from "./anthropic-client";
 import { applyCompactionEvent } from "./anthropic-compaction-events";
 import {
   AnthropicToolBlocks,
@@ -31,7 +32,7 @@ import {
 } from "./anthropic-tools";
 import { type AttachmentData, type ResolvedAttachment, resolveAttachment } from "./attachment-data";
 import { abortedError, classifyError, StreamEndedError } from "./classify-error";
-import { type ClientDeps, makeAnthropicClient } from "./clients";
+import type { ClientDeps } from "./client-config";
 import { anthropicNativeHeaders, anthropicServerCompaction, withAnthropicCompactionBlock } from "./native-prefix";
 import type { AssistantPartial, StreamEvent, StreamFn, StreamRequest } from "./types";
 

@@ -10,8 +10,9 @@
  * and no message leaves with the key in it.
  */
 import type { MessageCountTokensParams } from "@anthropic-ai/sdk/resources/messages";
+import { makeAnthropicClient } from "./anthropic-client";
 import { classifyError } from "./classify-error";
-import { type ClientDeps, makeAnthropicClient } from "./clients";
+import type { ClientDeps } from "./client-config";
 import { resolveEndpoint } from "./endpoint";
 import type { StreamRequest } from "./types";
 

@@ -5,7 +5,7 @@
  */
 import type { ApiKind } from "../core/session/entries";
 import { classifyError } from "./classify-error";
-import { type ClientDeps, makeAnthropicClient, makeOpenAIClient } from "./clients";
+import type { ClientDeps } from "./client-config";
 import type { ListModelsFn } from "./types";
 
 /** More than any provider lists today; a guard against a server that pages forever. */
@@ -17,12 +17,17 @@ export function createListModels(api: ApiKind, deps: ClientDeps = {}): ListModel
   switch (api) {
     case "anthropic-messages":
       return (provider, signal) =>
-        collect(api, signal, () =>
-          makeAnthropicClient(provider, deps).models.list({ limit: ANTHROPIC_PAGE_SIZE }, { signal }),
-        );
+        collect(api, signal, async () => {
+          const { makeAnthropicClient } = await import("./anthropic-client");
+          return makeAnthropicClient(provider, deps).models.list({ limit: ANTHROPIC_PAGE_SIZE }, { signal });
+        });
     case "openai-responses":
     case "openai-chat":
-      return (provider, signal) => collect(api, signal, () => makeOpenAIClient(provider, deps).models.list({ signal }));
+      return (provider, signal) =>
+        collect(api, signal, async () => {
+          const { makeOpenAIClient } = await import("./openai-client");
+          return makeOpenAIClient(provider, deps).models.list({ signal });
+        });
   }
 }
 
@@ -32,11 +37,12 @@ export const listOpenAIModels: ListModelsFn = createListModels("openai-chat");
 async function collect(
   api: ApiKind,
   signal: AbortSignal,
-  list: () => AsyncIterable<{ id: string }>,
+  // Async: each api's SDK client is loaded on first use, so listing Claude's models never loads OpenAI's SDK.
+  list: () => Promise<AsyncIterable<{ id: string }>>,
 ): Promise<string[]> {
   try {
     const ids = new Set<string>();
-    for await (const model of list()) {
+    for await (const model of await list()) {
       if (typeof model.id === "string" && model.id) ids.add(model.id);
       if (ids.size >= MAX_MODELS || signal.aborted) break;
     }

@@ -9,7 +9,7 @@
  */
 import type { LlmContext } from "../core/session/context";
 import type { AnthropicCompaction, CompactionMethod, OpenAIRemoteCompaction } from "../core/session/entries";
-import { type ClientDeps, makeAnthropicClient, makeOpenAIClient } from "./clients";
+import type { ClientDeps } from "./client-config";
 import { ANTHROPIC_COMPACTION_BETA, withAnthropicCompactionBlock, withOpenAINativeItems } from "./native-prefix";
 import type { ProviderConfig } from "./types";
 
@@ -48,8 +48,11 @@ function createCompactNative(deps: ClientDeps = {}): CompactNativeFn {
 export const compactNative: CompactNativeFn = createCompactNative();
 
 async function compactOpenAI(req: NativeCompactionRequest, deps: ClientDeps): Promise<OpenAIRemoteCompaction> {
-  // The adapters' converters on demand: the worker loads each adapter only for its own provider.
-  const { convertMessages: responsesInput } = await import("./openai-responses");
+  // The adapters' converters and SDK clients on demand: the worker loads each only for its own provider.
+  const [{ convertMessages: responsesInput }, { makeOpenAIClient }] = await Promise.all([
+    import("./openai-responses"),
+    import("./openai-client"),
+  ]);
   const client = makeOpenAIClient(req.provider, deps);
   const input = withOpenAINativeItems(req.context, responsesInput(req.context));
   const instructions = req.context.system.trim() ? req.context.system : undefined;
@@ -65,7 +68,10 @@ async function compactOpenAI(req: NativeCompactionRequest, deps: ClientDeps): Pr
 }
 
 async function compactAnthropic(req: NativeCompactionRequest, deps: ClientDeps): Promise<AnthropicCompaction> {
-  const { convertMessages: anthropicMessages } = await import("./anthropic");
+  const [{ convertMessages: anthropicMessages }, { makeAnthropicClient }] = await Promise.all([
+    import("./anthropic"),
+    import("./anthropic-client"),
+  ]);
   const client = makeAnthropicClient(req.provider, deps);
   const instructions = req.instructions?.trim();
   // Streamed: the SDK refuses a non-streaming request whose max_tokens could take over ten minutes.

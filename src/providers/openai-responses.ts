@@ -25,8 +25,9 @@ import type { ReasoningBlock, StopReason, TextBlock, Usage } from "../core/sessi
 import { serverToolText } from "../core/session/entry-text";
 import { type AttachmentData, dataUrl, type ResolvedAttachment, resolveAttachment } from "./attachment-data";
 import { abortedError, classifyError, StreamEndedError, StreamErrorPayload } from "./classify-error";
-import { type ClientDeps, makeOpenAIClient } from "./clients";
+import type { ClientDeps } from "./client-config";
 import { withOpenAINativeItems } from "./native-prefix";
+import { makeOpenAIClient } from "./openai-client";
 import {
   functionCallItem,
   functionCallOutputItem,

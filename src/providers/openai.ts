@@ -19,7 +19,8 @@ import type { StopReason, TextBlock, ThinkingBlock, Usage } from "../core/sessio
 import { serverToolText } from "../core/session/entry-text";
 import { type AttachmentData, dataUrl, type ResolvedAttachment, resolveAttachment } from "./attachment-data";
 import { abortedError, classifyError, StreamEndedError, StreamErrorPayload } from "./classify-error";
-import { type ClientDeps, makeOpenAIClient } from "./clients";
+import type { ClientDeps } from "./client-config";
+import { makeOpenAIClient } from "./openai-client";
 import { ChatToolCalls, chatToolCall, chatToolParams, toolMessageContent } from "./openai-tools";
 import { temperatureFor } from "./temperature";
 import type { AssistantPartial, StreamEvent, StreamFn, StreamRequest } from "./types";
