@@ -174,7 +174,7 @@ describe("ChatIndex", () => {
     expect(index.size).toBe(3);
   });
 
-  it("a chat recorded as incomplete is synced again", () => {
+  it("a chat recorded as incomplete is caught up again", () => {
     const index = ChatIndex.empty();
     index.putChat(bread, false);
     expect(index.diff([bread]).changed).toEqual([bread]);

@@ -2,7 +2,7 @@
  * The chat search index (issue 11): every message, compaction, branch summary and handoff of every
  * chat, plus each chat's title, in MiniSearch indexes (BM25 ranking, prefix and fuzzy matching),
  * with the words cut by tokenize.ts. Beside the words it keeps, per chat, what it holds (the
- * chat's `updatedAt` and title when indexed, and its entry ids), so a sync can tell what is new and
+ * chat's `updatedAt` and title when indexed, and its entry ids), so a catch-up pass can tell what is new and
  * a deleted chat can be taken out without reading its entries.
  *
  * The index is cut into segments of whole chats (about SEGMENT_DOCS documents each; a new chat
@@ -44,7 +44,7 @@ type Doc = { id: string; sessionId: SessionId; at: number; text: string };
 /** What the index holds of one chat. */
 export type IndexedChat = { updatedAt: number; title: string; entryIds: EntryId[] };
 
-/** A chat as a sync sees it (the light row). */
+/** A chat as a catch-up pass sees it (the light row). */
 export type ChatRow = Pick<Session, "id" | "updatedAt" | "title">;
 
 /** One hit: an entry, or the chat's title (entryId null). `terms` are the index terms it matched. */
@@ -106,7 +106,7 @@ export class ChatIndex {
   /**
    * Adds a saved segment. Throws when it is not one (corrupt, another format, its parts disagree,
    * or it holds a chat another segment holds): the caller then `forgetSegment`s it, and the next
-   * sync indexes its chats again.
+   * catch-up pass indexes its chats again.
    */
   loadSegment(id: number, data: unknown): void {
     const d = data as Partial<SerializedSegment> | undefined;
@@ -241,7 +241,7 @@ export class ChatIndex {
 
   /**
    * Records the chat's row (its title is indexed too) without touching its entries; `updatedAt`
-   * is recorded only once its entries are all in (`complete`), so an interrupted sync redoes it.
+   * is recorded only once its entries are all in (`complete`), so an interrupted catch-up pass redoes it.
    */
   putChat(row: ChatRow, complete: boolean): void {
     const segment = this.chatSegment.get(row.id);

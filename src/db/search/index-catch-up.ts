@@ -1,12 +1,12 @@
 /**
- * The chat index catching up with the database: one pass of sync-index.ts at a time, after the
+ * The chat index catching up with the database: one pass of catch-up-pass.ts at a time, after the
  * saved index has loaded; a change noticed during a pass runs another after it (never two at
  * once). While held (a message being sent and answered), a pass waits at its next pause. Once the
  * index first has a common word, it is prepared for fast queries (off the typing path).
  */
 import type { ChatIndex } from "../../core/search/chat-index";
 import { createHold } from "../hold";
-import { type SyncOptions, type SyncProgress, syncIndex } from "./sync-index";
+import { type CatchUpOptions, type CatchUpProgress, catchUpPass } from "./catch-up-pass";
 
 export type CatchUp = {
   /** Catch up now (or once more after the pass under way); resolves when that run ends. */
@@ -17,7 +17,7 @@ export type CatchUp = {
    * How far it is, for an answer: chats done of how many during a pass, 0 of 0 while a pass has
    * not counted its work yet, null when caught up.
    */
-  progress(): SyncProgress | null;
+  progress(): CatchUpProgress | null;
   /** Hold (true) or release (false) the passes at their next pause. */
   hold(held: boolean): void;
 };
@@ -26,7 +26,7 @@ const yieldToEvents = () => new Promise<void>((resolve) => setTimeout(resolve, 0
 
 export function createCatchUp(
   index: ChatIndex,
-  options: SyncOptions & {
+  options: CatchUpOptions & {
     /** Passes start once this resolves (the saved index loaded). */
     after: Promise<void>;
     stopped: () => boolean;
@@ -36,7 +36,7 @@ export function createCatchUp(
     holdMaxMs?: number;
   },
 ): CatchUp {
-  let progress: SyncProgress | null = null;
+  let progress: CatchUpProgress | null = null;
   let running: Promise<void> | null = null;
   let again = false;
   let prepared = false;
@@ -57,7 +57,7 @@ export function createCatchUp(
       do {
         again = false;
         await indexing.passed();
-        const changed = await syncIndex(index, {
+        const changed = await catchUpPass(index, {
           pause,
           onProgress: (p) => {
             progress = p.chatsDone < p.chatsTotal ? p : null;

@@ -9,12 +9,12 @@
 import { liveQuery } from "dexie";
 import { ChatIndex } from "../../core/search/chat-index";
 import { getDb } from "../schema";
+import type { CatchUpOptions } from "./catch-up-pass";
 import { createCatchUp } from "./index-catch-up";
 import { loadSavedIndex } from "./index-loader";
 import { createIndexSaver } from "./index-saver";
 import { createDescriber } from "./result-describer";
 import type { ChatSearchAnswer } from "./search-types";
-import type { SyncOptions } from "./sync-index";
 
 /** Results given per query: the best ones (the total is reported beside them). */
 const RESULT_LIMIT = 50;
@@ -24,7 +24,7 @@ const RESULT_LIMIT = 50;
  */
 const SAVE_DELAY_MS = 4_000;
 
-export type SearchServiceOptions = SyncOptions & {
+export type SearchServiceOptions = CatchUpOptions & {
   saveDelayMs?: number;
   live?: boolean;
   /** Documents per index segment (tests use small ones). */

@@ -14,25 +14,25 @@ import type { EntryId } from "../../core/session/ids";
 import { getDb } from "../schema";
 
 /** Entries read and indexed per step (a few ms of work each). */
-const SYNC_BATCH = 300;
+const PASS_BATCH = 300;
 
-export type SyncProgress = { chatsDone: number; chatsTotal: number };
+export type CatchUpProgress = { chatsDone: number; chatsTotal: number };
 
-export type SyncOptions = {
+export type CatchUpOptions = {
   /** Awaited between batches (default: yield to the event loop). */
   pause?: () => Promise<void>;
-  onProgress?: (p: SyncProgress) => void;
+  onProgress?: (p: CatchUpProgress) => void;
 };
 
 const yieldToEvents = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
-/** Syncs `index` with the database; resolves to whether anything changed. */
-export async function syncIndex(index: ChatIndex, options: SyncOptions = {}): Promise<boolean> {
+/** One catch-up pass: `index` brought up to date with the database; resolves to whether anything changed. */
+export async function catchUpPass(index: ChatIndex, options: CatchUpOptions = {}): Promise<boolean> {
   const db = getDb();
   const rows = await db.sessions.toArray();
   const { changed, removed } = index.diff(rows);
   for (const id of removed) index.removeChat(id);
-  await catchUp(index, changed, options);
+  await indexRows(index, changed, options);
   // A row can take entries without looking different (an append in the same millisecond as the
   // last, a clock set back, an imported chat dated in the future): the entry counts tell. Counting
   // the table is cheap; counting per chat happens only when the totals differ, once per total.
@@ -44,7 +44,7 @@ export async function syncIndex(index: ChatIndex, options: SyncOptions = {}): Pr
     const have = index.indexed(row.id)?.entryIds.length ?? 0;
     if ((await db.entries.where("sessionId").equals(row.id).count()) !== have) behind.push(row);
   }
-  await catchUp(index, behind, options);
+  await indexRows(index, behind, options);
   return removed.length > 0 || changed.length > 0 || behind.length > 0;
 }
 
@@ -52,20 +52,20 @@ export async function syncIndex(index: ChatIndex, options: SyncOptions = {}): Pr
 const verifiedAt = new WeakMap<ChatIndex, number>();
 
 /** Indexes what `rows`' chats hold and the index lacks. */
-async function catchUp(index: ChatIndex, rows: readonly ChatRow[], options: SyncOptions): Promise<void> {
+async function indexRows(index: ChatIndex, rows: readonly ChatRow[], options: CatchUpOptions): Promise<void> {
   const pause = options.pause ?? yieldToEvents;
   const db = getDb();
   const chatsTotal = rows.length;
   let chatsDone = 0;
   if (chatsTotal > 0) options.onProgress?.({ chatsDone, chatsTotal });
   for (const row of rows) {
-    // Recorded as incomplete until every entry is in: an interrupted sync does this chat again.
+    // Recorded as incomplete until every entry is in: an interrupted pass does this chat again.
     index.putChat(row, false);
     // Read after the row: every entry its updatedAt stands for is among these ids.
     const ids = await db.entries.where("sessionId").equals(row.id).primaryKeys();
     const missing = ids.filter((id: EntryId) => !index.has(row.id, id));
-    for (let i = 0; i < missing.length; i += SYNC_BATCH) {
-      const entries = await db.entries.bulkGet(missing.slice(i, i + SYNC_BATCH));
+    for (let i = 0; i < missing.length; i += PASS_BATCH) {
+      const entries = await db.entries.bulkGet(missing.slice(i, i + PASS_BATCH));
       index.addEntries(
         row.id,
         entries.filter((e) => e !== undefined),
