@@ -1,5 +1,5 @@
 /**
- * The "Handoff" dialog's own state: which session it is for, the phase, the draft being edited and
+ * The "Handoff" dialog's own state: which session it is for, the phase, the handoff document being edited and
  * the last problem. The work is `startHandoff` / `createHandoffSession` (state/maintenance/handoff.ts),
  * whose progress the dialog reads from `useMaintenanceStore`.
  */
@@ -12,11 +12,11 @@ type HandoffProblem = { title: string; body: string; error: boolean; retry: bool
 
 export type HandoffDialogState = {
   sessionId: SessionId | null;
-  /** "form": the optional focus; "running": the document is being written; "draft": edit it; "result": a problem. */
-  phase: "form" | "running" | "draft" | "result";
+  /** "form": the optional focus; "running": the document is being written; "editing": the user edits it; "result": a problem. */
+  phase: "form" | "running" | "editing" | "result";
   focus: string;
-  draft: string;
-  /** The leaf the draft was written from. */
+  document: string;
+  /** The leaf the document was written from. */
   fromEntryId: EntryId | null;
   problem: HandoffProblem | null;
   /** "Start new session" is writing the new session. */
@@ -26,7 +26,7 @@ export type HandoffDialogState = {
 const CLOSED: Omit<HandoffDialogState, "sessionId"> = {
   phase: "form",
   focus: "",
-  draft: "",
+  document: "",
   fromEntryId: null,
   problem: null,
   creating: false,
@@ -44,11 +44,11 @@ export function closeHandoffDialog(): void {
   useHandoffDialog.setState({ sessionId: null, ...CLOSED });
 }
 
-export function setHandoffDraft(draft: string): void {
-  useHandoffDialog.setState({ draft });
+export function setHandoffDocument(document: string): void {
+  useHandoffDialog.setState({ document });
 }
 
-/** Writes the draft. An empty document falls back to compaction in place (state shows a notice): the dialog closes. */
+/** Writes the handoff document. An empty document falls back to compaction in place (state shows a notice): the dialog closes. */
 export async function runHandoffDialog(focus: string): Promise<void> {
   const { sessionId } = useHandoffDialog.getState();
   if (!sessionId) return;
@@ -58,7 +58,7 @@ export async function runHandoffDialog(focus: string): Promise<void> {
   if (now.sessionId !== sessionId || now.phase !== "running") return;
   switch (result.kind) {
     case "document":
-      useHandoffDialog.setState({ phase: "draft", draft: result.document, fromEntryId: result.fromEntryId });
+      useHandoffDialog.setState({ phase: "editing", document: result.document, fromEntryId: result.fromEntryId });
       return;
     case "fallback":
     case "cancelled":
@@ -83,12 +83,12 @@ function showProblem(problem: HandoffProblem): void {
   useHandoffDialog.setState({ phase: "result", problem });
 }
 
-/** "Start new session": creates it from the (edited) draft and opens it. */
+/** "Start new session": creates it from the (edited) handoff document and opens it. */
 export async function startHandoffSession(): Promise<void> {
-  const { sessionId, draft, fromEntryId, creating } = useHandoffDialog.getState();
+  const { sessionId, document, fromEntryId, creating } = useHandoffDialog.getState();
   if (!sessionId || creating) return;
   useHandoffDialog.setState({ creating: true });
-  const result = await createHandoffSession(sessionId, draft, fromEntryId ? { fromEntryId } : {});
+  const result = await createHandoffSession(sessionId, document, fromEntryId ? { fromEntryId } : {});
   switch (result.kind) {
     case "created":
       useHandoffDialog.setState({ sessionId: null, ...CLOSED });

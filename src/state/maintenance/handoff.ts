@@ -34,7 +34,7 @@ import { handoffPromptJob } from "./prompts-job";
 import { type MaintenanceDeps, maintenanceDeps, runMaintenance } from "./runner";
 
 export type HandoffStartResult =
-  /** The draft to show (and let the user edit); `fromEntryId` is the leaf it was written from. */
+  /** The handoff document to show (and let the user edit); `fromEntryId` is the leaf it was written from. */
   | { kind: "document"; document: string; fromEntryId: EntryId }
   /** No usable document (empty, or no room to write one): the conversation was compacted in place instead. */
   | { kind: "fallback"; reason: "empty" | "too_long"; compaction: CompactResult }

@@ -19,7 +19,7 @@ import { attachmentProblemFor } from "../composer/attachments";
 import type { ReplyOptions } from "../maintenance/triggers";
 import { missingKeyFor } from "../models/chat-target";
 import { clearPendingReply, showPendingReply } from "../reply/reply-lane";
-import { restoreNewChatDraft, takeNewChatDraft } from "../sessions/chat-setup";
+import { restoreNewChatSetup, takeNewChatSetup } from "../sessions/chat-setup";
 import { useSettingsStore } from "../settings/settings-store";
 import { knownPath, rememberPath } from "./known-paths";
 import {
@@ -244,7 +244,7 @@ async function sendFirst(text: string, attachments: readonly AttachmentBlock[]):
   const entry = userEntry(sessionId, null, text, attachments);
   const now = Date.now();
   // The prompt and parameters set before the first message (chat-setup.ts).
-  const setup = takeNewChatDraft();
+  const setup = takeNewChatSetup();
   const fresh: Session = {
     id: sessionId,
     title: titleFromText(titleText(text, attachments)),
@@ -264,7 +264,7 @@ async function sendFirst(text: string, attachments: readonly AttachmentBlock[]):
   } catch (e) {
     // Nothing was stored: back to the new-chat screen with everything the user had set there.
     unshowSend(entry);
-    restoreNewChatDraft(setup);
+    restoreNewChatSetup(setup);
     if (useUiStore.getState().sessionId === sessionId) useUiStore.setState({ sessionId: null });
     reportActionError("Your message could not be saved", e);
     return null;

@@ -1,6 +1,6 @@
 /**
  * A chat's own setup: its system prompt and model parameters, before the first message too (a new
- * chat has no session row yet: its choices wait in `useNewChatDraft` and the first send writes them
+ * chat has no session row yet: its choices wait in `useNewChatSetup` and the first send writes them
  * into the session), and the presets saved in settings for both.
  */
 
@@ -13,33 +13,33 @@ import { saveSettings } from "../settings/settings-actions";
 import { useSettingsStore } from "../settings/settings-store";
 
 /** What the user set for the chat they are about to start (New chat, before sending). */
-export type NewChatDraft = { systemPrompt?: string; params?: ChatParams };
+export type NewChatSetup = { systemPrompt?: string; params?: ChatParams };
 
-export const useNewChatDraft = defineStore<NewChatDraft>(() => ({}));
+export const useNewChatSetup = defineStore<NewChatSetup>(() => ({}));
 
-/** The draft for the first send to take into the new session; it is cleared for the next new chat. */
-export function takeNewChatDraft(): NewChatDraft {
-  const { systemPrompt, params } = useNewChatDraft.getState();
-  useNewChatDraft.setState({ systemPrompt: undefined, params: undefined }, true);
+/** The setup for the first send to take into the new session; it is cleared for the next new chat. */
+export function takeNewChatSetup(): NewChatSetup {
+  const { systemPrompt, params } = useNewChatSetup.getState();
+  useNewChatSetup.setState({ systemPrompt: undefined, params: undefined }, true);
   return {
     ...(systemPrompt !== undefined ? { systemPrompt } : {}),
     ...(params !== undefined ? { params } : {}),
   };
 }
 
-/** Puts back what `takeNewChatDraft` took (the first message could not be stored), unless set again meanwhile. */
-export function restoreNewChatDraft(draft: NewChatDraft): void {
-  const now = useNewChatDraft.getState();
-  useNewChatDraft.setState({
-    systemPrompt: now.systemPrompt ?? draft.systemPrompt,
-    params: now.params ?? draft.params,
+/** Puts back what `takeNewChatSetup` took (the first message could not be stored), unless set again meanwhile. */
+export function restoreNewChatSetup(setup: NewChatSetup): void {
+  const now = useNewChatSetup.getState();
+  useNewChatSetup.setState({
+    systemPrompt: now.systemPrompt ?? setup.systemPrompt,
+    params: now.params ?? setup.params,
   });
 }
 
 /** null: the chat follows the default system prompt from Settings again. */
 export async function setChatPrompt(sessionId: SessionId | null, prompt: string | null): Promise<void> {
   if (!sessionId) {
-    useNewChatDraft.setState({ systemPrompt: prompt ?? undefined });
+    useNewChatSetup.setState({ systemPrompt: prompt ?? undefined });
     return;
   }
   try {
@@ -53,7 +53,7 @@ export async function setChatPrompt(sessionId: SessionId | null, prompt: string 
 export async function setChatParams(sessionId: SessionId | null, params: ChatParams | null): Promise<void> {
   const value = params && Object.keys(params).length > 0 ? params : null;
   if (!sessionId) {
-    useNewChatDraft.setState({ params: value ?? undefined });
+    useNewChatSetup.setState({ params: value ?? undefined });
     return;
   }
   try {

@@ -2,7 +2,7 @@ import { useState } from "react";
 import {
   closeHandoffDialog,
   runHandoffDialog,
-  setHandoffDraft,
+  setHandoffDocument,
   startHandoffSession,
   useHandoffDialog,
 } from "../../state/dialogs/handoff-dialog";
@@ -22,13 +22,13 @@ export function HandoffDialog() {
   const phase = useHandoffDialog((s) => s.phase);
   if (!sessionId) return null;
   return (
-    <Dialog title="Handoff" onClose={closeHandoffDialog} closeOnBackdrop={phase === "form"} wide={phase === "draft"}>
+    <Dialog title="Handoff" onClose={closeHandoffDialog} closeOnBackdrop={phase === "form"} wide={phase === "editing"}>
       {phase === "form" ? (
         <HandoffForm />
       ) : phase === "running" ? (
         <HandoffProgress />
-      ) : phase === "draft" ? (
-        <HandoffDraft />
+      ) : phase === "editing" ? (
+        <HandoffDocument />
       ) : (
         <HandoffOutcome />
       )}
@@ -93,10 +93,10 @@ function HandoffProgress() {
   );
 }
 
-function HandoffDraft() {
-  const draft = useHandoffDialog((s) => s.draft);
+function HandoffDocument() {
+  const text = useHandoffDialog((s) => s.document);
   const creating = useHandoffDialog((s) => s.creating);
-  const empty = draft.trim() === "";
+  const empty = text.trim() === "";
   return (
     <form
       className="compact-form"
@@ -110,7 +110,12 @@ function HandoffDraft() {
       </p>
       <label className="field">
         <span>Handoff document</span>
-        <textarea className="handoff-draft" rows={16} value={draft} onChange={(e) => setHandoffDraft(e.target.value)} />
+        <textarea
+          className="handoff-document"
+          rows={16}
+          value={text}
+          onChange={(e) => setHandoffDocument(e.target.value)}
+        />
       </label>
       <div className="dialog-actions">
         {empty && <span className="muted small push-left">The document is empty.</span>}
@@ -128,7 +133,7 @@ function HandoffDraft() {
 function HandoffOutcome() {
   const problem = useHandoffDialog((s) => s.problem);
   const focus = useHandoffDialog((s) => s.focus);
-  const draft = useHandoffDialog((s) => s.draft);
+  const text = useHandoffDialog((s) => s.document);
   if (!problem) return null;
   return (
     <div className="compact-outcome">
@@ -140,8 +145,8 @@ function HandoffOutcome() {
         <span>{problem.body}</span>
       </div>
       <div className="dialog-actions">
-        {draft.trim() !== "" && (
-          <button type="button" onClick={() => useHandoffDialog.setState({ phase: "draft", problem: null })}>
+        {text.trim() !== "" && (
+          <button type="button" onClick={() => useHandoffDialog.setState({ phase: "editing", problem: null })}>
             Back to the document
           </button>
         )}

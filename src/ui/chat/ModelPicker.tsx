@@ -1,7 +1,7 @@
 import { useState } from "react";
 import type { Session } from "../../core/session/entries";
 import { chooseOtherModel, decode, encode, modelIdsFor, useListedModels } from "../../state/models/model-choice";
-import { useNewChatDraft } from "../../state/sessions/chat-setup";
+import { useNewChatSetup } from "../../state/sessions/chat-setup";
 import { chooseModel } from "../../state/sessions/sessions";
 import { useSettingsStore } from "../../state/settings/settings-store";
 import { SlidersIcon } from "../common/icons";
@@ -17,8 +17,8 @@ export function ModelPicker({ session, loading }: { session: Session | undefined
   const [otherFor, setOtherFor] = useState<string | null>(null);
   const [otherText, setOtherText] = useState("");
   const [settingsOpen, setSettingsOpen] = useState(false);
-  const draftParams = useNewChatDraft((s) => s.params);
-  const hasParams = (session ? session.params : draftParams) !== undefined;
+  const setupParams = useNewChatSetup((s) => s.params);
+  const hasParams = (session ? session.params : setupParams) !== undefined;
 
   const groups = settings.providers.map((p) => {
     const ids = modelIdsFor(p, listed[p.id] ?? []);

@@ -3,7 +3,7 @@ import type { AnthropicEffort, ChatParams, OpenAIEffort, ThinkingSetting } from 
 import type { Session } from "../../core/session/entries";
 import { resolveModel } from "../../core/tokens/models";
 import { temperatureApplies } from "../../providers/temperature";
-import { deleteParamsPreset, saveParamsPreset, setChatParams, useNewChatDraft } from "../../state/sessions/chat-setup";
+import { deleteParamsPreset, saveParamsPreset, setChatParams, useNewChatSetup } from "../../state/sessions/chat-setup";
 import { findProvider, thinkingFor } from "../../state/settings/settings-model";
 import { useSettingsStore } from "../../state/settings/settings-store";
 import { Dialog } from "../common/Dialog";
@@ -78,11 +78,11 @@ function describeParams(p: ChatParams): string {
  */
 export function ModelSettingsDialog({ session, onClose }: { session: Session | undefined; onClose: () => void }) {
   const settings = useSettingsStore((s) => s.settings);
-  const draftParams = useNewChatDraft((s) => s.params);
+  const setupParams = useNewChatSetup((s) => s.params);
   const ref = session?.model ?? settings.defaultModel;
   const api = findProvider(settings, ref.providerId)?.api ?? "openai-chat";
   const model = resolveModel(ref.modelId, settings.modelOverrides, api);
-  const own = (session ? session.params : draftParams) ?? {};
+  const own = (session ? session.params : setupParams) ?? {};
   const [temperature, setTemperature] = useState(own.temperature !== undefined ? String(own.temperature) : "");
   const [maxOutput, setMaxOutput] = useState(own.maxOutputTokens !== undefined ? String(own.maxOutputTokens) : "");
   const [thinking, setThinking] = useState(thinkingValue(own.thinking));

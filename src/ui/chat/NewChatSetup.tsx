@@ -1,11 +1,11 @@
 import { useState } from "react";
-import { useNewChatDraft } from "../../state/sessions/chat-setup";
+import { useNewChatSetup } from "../../state/sessions/chat-setup";
 import { SessionPromptDialog } from "./lazy-chat";
 
 /** Before the first message: set the new chat's own system prompt (saved presets included). */
 export function NewChatSetup() {
   const [open, setOpen] = useState(false);
-  const prompt = useNewChatDraft((s) => s.systemPrompt);
+  const prompt = useNewChatSetup((s) => s.systemPrompt);
   return (
     <p className="new-chat-setup small">
       <button type="button" className={prompt !== undefined ? "chip active" : "chip"} onClick={() => setOpen(true)}>

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import type { Session } from "../../core/session/entries";
-import { deletePromptPreset, savePromptPreset, setChatPrompt, useNewChatDraft } from "../../state/sessions/chat-setup";
+import { deletePromptPreset, savePromptPreset, setChatPrompt, useNewChatSetup } from "../../state/sessions/chat-setup";
 import { useSettingsStore } from "../../state/settings/settings-store";
 import { Dialog } from "../common/Dialog";
 import { PresetPicker, PresetSaveRow } from "./PresetList";
@@ -14,8 +14,8 @@ import "./chat-setup.css";
 export function SessionPromptDialog({ session, onClose }: { session: Session | undefined; onClose: () => void }) {
   const globalPrompt = useSettingsStore((s) => s.settings.systemPrompt);
   const presets = useSettingsStore((s) => s.settings.promptPresets);
-  const draftPrompt = useNewChatDraft((s) => s.systemPrompt);
-  const own = session ? session.systemPrompt : draftPrompt;
+  const setupPrompt = useNewChatSetup((s) => s.systemPrompt);
+  const own = session ? session.systemPrompt : setupPrompt;
   const [useOverride, setUseOverride] = useState(own !== undefined);
   const [text, setText] = useState(own ?? globalPrompt);
   const [presetName, setPresetName] = useState("");
