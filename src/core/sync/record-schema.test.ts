@@ -63,16 +63,27 @@ describe("checking a received sync record", () => {
         kind: "session",
         id: sid,
         hlc,
-        session: { id: "0190a0a0-0000-7000-8000-000000000002", title: "HIJACKED-TITLE", titleSource: "user", createdAt: 1 },
+        session: {
+          id: "0190a0a0-0000-7000-8000-000000000002",
+          title: "HIJACKED-TITLE",
+          titleSource: "user",
+          createdAt: 1,
+        },
       },
     ],
     ["settings missing where the session is not deleted", { kind: "session", id: sid, hlc, session: null }],
     ["a tombstone carrying settings", { kind: "session", id: sid, hlc, final: true, session: good[2] }],
     ["a leaf with a numeric target", { kind: "leaf", id: sid, hlc, leafId: 7, updatedAt: 1 }],
     ["a label of no session", { kind: "label", id: eid, hlc, text: "x" }],
-    ["a blob whose row names another blob", { kind: "blob", id: "b1", row: { id: "b2", data: { $blob: "", type: "" } } }],
+    [
+      "a blob whose row names another blob",
+      { kind: "blob", id: "b1", row: { id: "b2", data: { $blob: "", type: "" } } },
+    ],
     ["a blob without bytes", { kind: "blob", id: "b1", row: { id: "b1" } }],
-    ["pinned that is not a boolean", { kind: "session", id: sid, hlc, session: { ...(good[2] as { session: object }).session, pinned: "yes" } }],
+    [
+      "pinned that is not a boolean",
+      { kind: "session", id: sid, hlc, session: { ...(good[2] as { session: object }).session, pinned: "yes" } },
+    ],
   ];
   it.each(bad)("refuses %s, saying what is wrong", (_what, value) => {
     const result = parseSyncRecord(value);

@@ -104,6 +104,10 @@ describe("row ↔ record mapping", () => {
     expect(mergeSession(local, pinnedThere, undefined)).not.toHaveProperty("archived");
     // A row field the settings record does not carry (nor the leaf record) is kept.
     const withExtra = { ...local, futureField: "kept" } as Session;
-    expect(mergeSession(withExtra, incoming, undefined)).toMatchObject({ futureField: "kept", leafId: leaf, updatedAt: 5 });
+    expect(mergeSession(withExtra, incoming, undefined)).toMatchObject({
+      futureField: "kept",
+      leafId: leaf,
+      updatedAt: 5,
+    });
   });
 });

@@ -4,8 +4,8 @@ import {
   deriveKeys,
   docIdFor,
   KDF_ITERATIONS,
-  keysMatch,
   KDF_MAX_ITERATIONS,
+  keysMatch,
   newSaltDoc,
   open,
   readKdfParams,
@@ -67,7 +67,6 @@ describe("the encryption envelope", () => {
     expect(await docIdFor(keys, "e:0190a0a0-0000-7000-8000-000000000011")).not.toBe(id);
     expect(await docIdFor(await deriveKeys("other", salt), "e:0190a0a0-0000-7000-8000-000000000010")).not.toBe(id);
   });
-
 });
 
 describe("the key-derivation parameters a server's salt document asks for", () => {
@@ -84,7 +83,7 @@ describe("the key-derivation parameters a server's salt document asks for", () =
     ["1 (a check document brute-forced in milliseconds)", 1],
     ["below the floor", KDF_ITERATIONS - 1],
     ["1,000,000,000 (hangs the connect)", 1_000_000_000],
-    ["the string \"600000\"", "600000"],
+    ['the string "600000"', "600000"],
     ["a fraction", 600_000.5],
     ["NaN", Number.NaN],
     ["missing", undefined],
