@@ -10,9 +10,6 @@ import { plainHttpOrigin } from "../core/net/plain-http";
 import type { MessageError } from "../core/session/entries";
 import type { ProviderConfig } from "./types";
 
-// The plain-http rule is shared with sync (its password): one home, re-exported for Settings.
-export { isLocalHostname, plainHttpOrigin } from "../core/net/plain-http";
-
 export const ANTHROPIC_DEFAULT_BASE_URL = "https://api.anthropic.com";
 export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
 

@@ -63,7 +63,7 @@ const recordSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("label"), id: entryId, hlc, sessionId, text: z.string().nullable() }),
 ]);
 
-export type ParsedRecord = { ok: true; record: SyncRecord } | { ok: false; problem: string };
+type ParsedRecord = { ok: true; record: SyncRecord } | { ok: false; problem: string };
 
 /**
  * The record in `value` if it is a well-formed sync record, else what is wrong with it (in words).

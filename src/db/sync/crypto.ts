@@ -35,7 +35,7 @@ export type Envelope = { _id: string; _rev?: string; _deleted?: boolean; g: 1; i
 export type SyncKeys = { readonly enc: CryptoKey; readonly mac: CryptoKey };
 
 /** What the keys are derived with: the salt (base64) and the iteration count, checked. */
-export type KdfParams = { readonly salt: string; readonly iterations: number };
+type KdfParams = { readonly salt: string; readonly iterations: number };
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();

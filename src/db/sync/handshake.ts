@@ -105,7 +105,7 @@ function withUnchanged(message: string): string {
   return message.endsWith(UNCHANGED) ? message : `${message} ${UNCHANGED}`;
 }
 
-export type Attempt<T> = { kind: "done"; value: T } | { kind: "timeout" } | { kind: "cancelled" };
+type Attempt<T> = { kind: "done"; value: T } | { kind: "timeout" } | { kind: "cancelled" };
 
 /**
  * Runs `work` until it ends, `cancel` aborts or `timeoutMs` passes, whichever comes first. The signal

@@ -11,7 +11,7 @@ import { parseSyncRecord } from "../../core/sync/record-schema";
 import { recordRef, type SyncRecord } from "../../core/sync/records";
 import { docIdFor, type SyncKeys } from "./crypto";
 
-export type CheckedRecord = { ok: true; record: SyncRecord } | { ok: false; problem: string };
+type CheckedRecord = { ok: true; record: SyncRecord } | { ok: false; problem: string };
 
 export async function checkRecord(keys: SyncKeys, docId: string, value: unknown): Promise<CheckedRecord> {
   const parsed = parseSyncRecord(value);

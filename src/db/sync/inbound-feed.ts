@@ -20,7 +20,7 @@ import type { SyncStatus } from "./sync-status";
 export const INBOUND_BATCH = 200;
 const SPECIAL_IDS = new Set([SALT_DOC_ID, CHECK_DOC_ID]);
 
-export type FeedHost = {
+type FeedHost = {
   stopped(): boolean;
   status(s: SyncStatus): void;
   leafConflicts(ids: SessionId[]): void;

@@ -1,6 +1,7 @@
 import { useState } from "react";
+import { plainHttpOrigin } from "../../core/net/plain-http";
 import type { ApiKind } from "../../core/session/entries";
-import { baseUrlProblem, plainHttpOrigin } from "../../providers/endpoint";
+import { baseUrlProblem } from "../../providers/endpoint";
 import type { ProviderConfig } from "../../providers/types";
 import {
   addCustomProvider,
