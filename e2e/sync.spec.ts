@@ -29,6 +29,7 @@ test("a whole session tree arrives identical on a second device, and both send t
   mock,
   couch,
 }) => {
+  test.slow(); // two devices connecting (each a 600,000-round key derivation) on a loaded machine
   const url = freshDatabase(couch);
   const { a, b } = await tripOnTwoDevices(devices, mock, url);
 
@@ -82,6 +83,7 @@ test("a wrong passphrase is refused with a clear message and writes nothing on t
   mock,
   couch,
 }) => {
+  test.slow(); // two devices connecting (each a 600,000-round key derivation) on a loaded machine
   const url = freshDatabase(couch);
   await connectedDevice(devices, mock, url, (page) => seed(page, tripRows()));
   const { page: b } = await devices();
@@ -112,6 +114,7 @@ test("new messages appear on the other device while both are online (the open ch
   mock,
   couch,
 }) => {
+  test.slow(); // two devices connecting (each a 600,000-round key derivation) on a loaded machine
   const url = freshDatabase(couch);
   const { a, b } = await tripOnTwoDevices(devices, mock, url);
   await openSeeded(a, TRIP);
@@ -132,6 +135,7 @@ test("messages sent on both devices while the server is down merge as sibling br
   mock,
   couch,
 }) => {
+  test.slow(); // two devices connecting (each a 600,000-round key derivation) on a loaded machine
   const url = freshDatabase(couch);
   const { a, b } = await tripOnTwoDevices(devices, mock, url);
   for (const page of [a, b]) await openTrip(page);
@@ -187,6 +191,7 @@ test("a deleted chat is deleted on every device, and its documents leave the ser
   mock,
   couch,
 }) => {
+  test.slow(); // two devices connecting (each a 600,000-round key derivation) on a loaded machine
   const url = freshDatabase(couch);
   const { a, b } = await tripOnTwoDevices(devices, mock, url);
   const list = (page: Page) => page.getByRole("navigation", { name: "Sessions" });
@@ -212,6 +217,7 @@ test("a deleted chat is deleted on every device, and its documents leave the ser
 });
 
 test("an attachment (a blobs row) syncs byte for byte", async ({ devices, mock, couch }) => {
+  test.slow(); // two devices connecting (each a 600,000-round key derivation) on a loaded machine
   const url = freshDatabase(couch);
   const a = await connectedDevice(devices, mock, url, async (page) => {
     await seed(page, tripRows());

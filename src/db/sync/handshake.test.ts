@@ -96,6 +96,34 @@ describe("the connect handshake", () => {
       expect(result.message).toContain("[redacted]");
     }
   });
+
+  it("an error answered to the database's info (PouchDB passes it on as info) is said with its reason, redacted", async () => {
+    const answering = (body: object) => ({ ...(server().remote as object), info: async () => body }) as never;
+    const quoting = answering({ error: "unknown_error", reason: `authentication failed for me:${config.password}` });
+    expect(await connectHandshake(quoting, "p", DB, config)).toEqual({
+      ok: false,
+      failure: "offline",
+      message: `Cannot reach the sync server at ${DB}: authentication failed for me:[redacted]. Nothing was changed on this device.`,
+    });
+    expect(
+      await connectHandshake(
+        answering({ error: "unauthorized", reason: "Name or password is incorrect." }),
+        "p",
+        DB,
+        config,
+      ),
+    ).toEqual({
+      ok: false,
+      failure: "refused",
+      message: "The server refused the username or password. Nothing was changed on this device.",
+    });
+    expect(
+      await resumeHandshake(answering({ error: "not_found", reason: "missing" }), {} as never, DB, config),
+    ).toMatchObject({
+      ok: false,
+      message: `There is no database at ${DB}: ask the server's admin to create it for this user.`,
+    });
+  });
 });
 
 describe("a run's handshake", () => {

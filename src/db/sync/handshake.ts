@@ -38,6 +38,29 @@ const UNCHANGED = "Nothing was changed on this device.";
 /** A database's info as CouchDB (and PouchDB Server) give it: anything else is not one. */
 const dbInfo = z.object({ db_name: z.string(), doc_count: z.number() });
 
+/**
+ * CouchDB's error body. With `skip_setup` (a username) PouchDB's `info()` hands it on as if it were
+ * the database's info, its status dropped: the status is read back from the error's name.
+ */
+const couchError = z.object({ error: z.string(), reason: z.string().optional() });
+const ERROR_STATUS: Readonly<Record<string, number>> = {
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  unknown_error: 500,
+};
+
+/** The server's info is a database's, or the handshake ends: its error thrown (said like any), or not a database. */
+async function checkInfo(remote: Remote, dbUrl: string): Promise<HandshakeFailure | undefined> {
+  const info = await remote.info();
+  if (dbInfo.safeParse(info).success) return undefined;
+  const error = couchError.safeParse(info);
+  if (error.success) {
+    throw Object.assign(new Error(error.data.reason ?? error.data.error), { status: ERROR_STATUS[error.data.error] });
+  }
+  return notADatabase(dbUrl);
+}
+
 const refused = (message: string): HandshakeFailure => ({ ok: false, failure: "refused", message });
 
 const notADatabase = (dbUrl: string) =>
@@ -53,7 +76,8 @@ export async function connectHandshake(
   config: SyncConfig,
 ): Promise<Handshake<{ keys: SyncKeys }>> {
   try {
-    if (!dbInfo.safeParse(await remote.info()).success) return notADatabase(dbUrl);
+    const notReady = await checkInfo(remote, dbUrl);
+    if (notReady) return notReady;
     const salt = await getOrCreate<PouchDoc>(remote as PouchDB, SALT_DOC_ID, () => newSaltDoc());
     const kdf = readKdfParams(salt);
     if (!kdf.ok) return refused(kdf.message);
@@ -79,7 +103,8 @@ export async function resumeHandshake(
   config: SyncConfig,
 ): Promise<Handshake<object>> {
   try {
-    if (!dbInfo.safeParse(await remote.info()).success) return notADatabase(dbUrl);
+    const notReady = await checkInfo(remote, dbUrl);
+    if (notReady) return notReady;
     let check: unknown;
     try {
       check = await remote.get(CHECK_DOC_ID);

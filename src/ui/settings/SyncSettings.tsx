@@ -71,12 +71,13 @@ export function SyncSettings() {
           disabled={connected !== undefined}
           placeholder={connected?.hasPassword ? "saved on this device" : connected ? "none" : ""}
           onChange={(e) => setPassword(e.target.value)}
+          aria-describedby="sync-password-kept"
         />
-        <span className="hint">
-          Kept in this browser's storage, like your API keys: sent only to this server, never exported, synced or shown
-          in an error.
-        </span>
       </label>
+      <p className="hint" id="sync-password-kept">
+        The password is kept in this browser's storage, like your API keys: sent only to this server, never exported,
+        synced or shown in an error.
+      </p>
       {connected === undefined && insecure !== undefined && (
         <div className="http-warning" role="note">
           <p>
