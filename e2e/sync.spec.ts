@@ -294,8 +294,8 @@ test("the server going down mid-sync, and a reload meanwhile: sync resumes, noth
   expect(docs).toHaveLength(2 + N + 2);
   expect(docs.filter((d) => !String(d.doc._rev).startsWith("1-"))).toEqual([]);
 
-  // A second device receives the whole history.
-  const b = await connectedDevice(devices, mock, url);
+  // A second device receives the whole history (4,000 entries decrypted: minutes on a loaded machine).
+  const b = await connectedDevice(devices, mock, url, undefined, { timeout: 90_000 });
   expect(await tableRows(b, "entries")).toHaveLength(N);
   expect(await tableRows(b, "sessions")).toEqual(await tableRows(a, "sessions"));
 });
