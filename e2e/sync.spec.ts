@@ -309,7 +309,7 @@ test("Cancel stops a first sync where it is; Sync now continues it", async ({ de
   await region.getByRole("button", { name: "Cancel" }).click();
   await expect(region.getByRole("status")).toHaveText(/^Paused: press Sync now to continue/);
   await region.getByRole("button", { name: "Sync now" }).click();
-  await expectUpToDate(a);
+  await expectUpToDate(a, { timeout: 90_000 }); // 3,000 entries encrypted and uploaded
   expect(await couch.allDocs(databaseName(url))).toHaveLength(2 + 3000 + 2);
 });
 
@@ -322,7 +322,7 @@ test("screenshot: Settings › Sync while a first sync runs, then up to date", a
   await expect(region.getByRole("button", { name: "Cancel" })).toBeVisible();
   await region.scrollIntoViewIfNeeded();
   await region.screenshot({ path: "test-results/e2e-artifacts/sync-progress.png" });
-  await expectUpToDate(page);
+  await expectUpToDate(page, { timeout: 90_000 }); // 3,000 entries encrypted and uploaded
   await expect(region.getByRole("button", { name: "Cancel" })).toHaveCount(0);
   await region.screenshot({ path: "test-results/e2e-artifacts/sync-up-to-date.png" });
 });
