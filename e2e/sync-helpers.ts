@@ -83,8 +83,9 @@ export async function connect(
   await region.getByRole("button", { name: "Connect" }).click();
 }
 
-export async function expectUpToDate(page: Page): Promise<void> {
-  await expect(syncRegion(page).getByRole("status")).toHaveText(/^Up to date · last synced \d/, { timeout: 30_000 });
+/** Waits for "Up to date"; a device receiving thousands of entries on a loaded machine gets a longer `timeout`. */
+export async function expectUpToDate(page: Page, { timeout = 30_000 }: { timeout?: number } = {}): Promise<void> {
+  await expect(syncRegion(page).getByRole("status")).toHaveText(/^Up to date · last synced \d/, { timeout });
 }
 
 /** A device with the mock providers configured, connected to `url`, up to date. */
@@ -93,12 +94,13 @@ export async function connectedDevice(
   mock: MockServer,
   url: string,
   before?: (page: Page) => Promise<void>,
+  upToDate?: { timeout?: number },
 ): Promise<Page> {
   const { page } = await devices();
   await openConfigured(page, mock);
   if (before) await before(page);
   await connect(page, url);
-  await expectUpToDate(page);
+  await expectUpToDate(page, upToDate);
   return page;
 }
 

@@ -29,6 +29,7 @@ test("a whole session tree arrives identical on a second device, and both send t
   mock,
   couch,
 }) => {
+  test.slow(); // two devices connecting (each a 600,000-round key derivation) on a loaded machine
   const url = freshDatabase(couch);
   const { a, b } = await tripOnTwoDevices(devices, mock, url);
 
@@ -82,6 +83,7 @@ test("a wrong passphrase is refused with a clear message and writes nothing on t
   mock,
   couch,
 }) => {
+  test.slow(); // two devices connecting (each a 600,000-round key derivation) on a loaded machine
   const url = freshDatabase(couch);
   await connectedDevice(devices, mock, url, (page) => seed(page, tripRows()));
   const { page: b } = await devices();
@@ -112,6 +114,7 @@ test("new messages appear on the other device while both are online (the open ch
   mock,
   couch,
 }) => {
+  test.slow(); // two devices connecting (each a 600,000-round key derivation) on a loaded machine
   const url = freshDatabase(couch);
   const { a, b } = await tripOnTwoDevices(devices, mock, url);
   await openSeeded(a, TRIP);
@@ -132,6 +135,7 @@ test("messages sent on both devices while the server is down merge as sibling br
   mock,
   couch,
 }) => {
+  test.slow(); // two devices connecting (each a 600,000-round key derivation) on a loaded machine
   const url = freshDatabase(couch);
   const { a, b } = await tripOnTwoDevices(devices, mock, url);
   for (const page of [a, b]) await openTrip(page);
@@ -187,6 +191,7 @@ test("a deleted chat is deleted on every device, and its documents leave the ser
   mock,
   couch,
 }) => {
+  test.slow(); // two devices connecting (each a 600,000-round key derivation) on a loaded machine
   const url = freshDatabase(couch);
   const { a, b } = await tripOnTwoDevices(devices, mock, url);
   const list = (page: Page) => page.getByRole("navigation", { name: "Sessions" });
@@ -212,6 +217,7 @@ test("a deleted chat is deleted on every device, and its documents leave the ser
 });
 
 test("an attachment (a blobs row) syncs byte for byte", async ({ devices, mock, couch }) => {
+  test.slow(); // two devices connecting (each a 600,000-round key derivation) on a loaded machine
   const url = freshDatabase(couch);
   const a = await connectedDevice(devices, mock, url, async (page) => {
     await seed(page, tripRows());
@@ -288,8 +294,8 @@ test("the server going down mid-sync, and a reload meanwhile: sync resumes, noth
   expect(docs).toHaveLength(2 + N + 2);
   expect(docs.filter((d) => !String(d.doc._rev).startsWith("1-"))).toEqual([]);
 
-  // A second device receives the whole history.
-  const b = await connectedDevice(devices, mock, url);
+  // A second device receives the whole history (4,000 entries decrypted: minutes on a loaded machine).
+  const b = await connectedDevice(devices, mock, url, undefined, { timeout: 90_000 });
   expect(await tableRows(b, "entries")).toHaveLength(N);
   expect(await tableRows(b, "sessions")).toEqual(await tableRows(a, "sessions"));
 });
@@ -303,7 +309,7 @@ test("Cancel stops a first sync where it is; Sync now continues it", async ({ de
   await region.getByRole("button", { name: "Cancel" }).click();
   await expect(region.getByRole("status")).toHaveText(/^Paused: press Sync now to continue/);
   await region.getByRole("button", { name: "Sync now" }).click();
-  await expectUpToDate(a);
+  await expectUpToDate(a, { timeout: 90_000 }); // 3,000 entries encrypted and uploaded
   expect(await couch.allDocs(databaseName(url))).toHaveLength(2 + 3000 + 2);
 });
 
@@ -316,7 +322,7 @@ test("screenshot: Settings › Sync while a first sync runs, then up to date", a
   await expect(region.getByRole("button", { name: "Cancel" })).toBeVisible();
   await region.scrollIntoViewIfNeeded();
   await region.screenshot({ path: "test-results/e2e-artifacts/sync-progress.png" });
-  await expectUpToDate(page);
+  await expectUpToDate(page, { timeout: 90_000 }); // 3,000 entries encrypted and uploaded
   await expect(region.getByRole("button", { name: "Cancel" })).toHaveCount(0);
   await region.screenshot({ path: "test-results/e2e-artifacts/sync-up-to-date.png" });
 });

@@ -17,10 +17,10 @@ import {
   APIConnectionError as OpenAIConnectionError,
   APIUserAbortError as OpenAIUserAbortError,
 } from "openai/core/error";
+import { redactError, redactSecrets } from "../core/net/redact";
 import type { ApiKind, ErrorKind, MessageError } from "../core/session/entries";
 import { isMessageError } from "../core/session/message-error";
 import { browserOffline, OFFLINE_MESSAGE } from "./offline";
-import { redactError, redactSecrets } from "./redact";
 
 /** The provider's own message is kept, but a proxy's HTML error page is not worth 50 kB. */
 const MAX_PROVIDER_MESSAGE_CHARS = 400;

@@ -6,33 +6,12 @@
  * - A plain `http://` base URL for a host that is not this machine or the local network sends the
  *   key and the chat unencrypted: it is used only once the user confirmed that origin in Settings.
  */
+import { plainHttpOrigin } from "../core/net/plain-http";
 import type { MessageError } from "../core/session/entries";
 import type { ProviderConfig } from "./types";
 
 export const ANTHROPIC_DEFAULT_BASE_URL = "https://api.anthropic.com";
 export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
-
-/** This machine or the local network by name: a plain http:// URL there does not cross the internet. */
-export function isLocalHostname(hostname: string): boolean {
-  const h = hostname.toLowerCase().replace(/^\[|\]$/g, "");
-  return (
-    h === "localhost" ||
-    h.endsWith(".localhost") ||
-    /^127(?:\.\d{1,3}){3}$/.test(h) ||
-    h === "::1" ||
-    h === "0:0:0:0:0:0:0:1" ||
-    h.endsWith(".local")
-  );
-}
-
-/**
- * The origin of `baseUrl` when it is plain http:// to a non-local host (the case that needs the
- * user's confirmation), else undefined.
- */
-export function plainHttpOrigin(baseUrl: string): string | undefined {
-  const url = parseUrl(baseUrl);
-  return url && url.protocol === "http:" && !isLocalHostname(url.hostname) ? url.origin : undefined;
-}
 
 /** What is wrong with a base URL typed for `provider`, in words for Settings; undefined when it can be used. */
 export function baseUrlProblem(

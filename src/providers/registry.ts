@@ -5,11 +5,12 @@
  * Adapters are loaded on first use (dynamic import): the two SDKs are a large share of the
  * bundle, and the app can paint a stored conversation without either.
  */
+
+import { redactError } from "../core/net/redact";
 import type { ApiKind } from "../core/session/entries";
 import { asMessageError, classifyError } from "./classify-error";
 import type { CountTokensFn } from "./count-tokens";
 import { resolveEndpoint } from "./endpoint";
-import { redactError } from "./redact";
 import type { AssistantPartial, ListModelsFn, StreamFn, StreamRequest } from "./types";
 import { withRetry } from "./with-retry";
 

@@ -11,8 +11,8 @@
  * Failures throw a `RemoteSummarizerError` whose message is for the user; the caller falls back to
  * the model. An abort of the caller's signal rethrows the abort as it came.
  */
-import { plainHttpOrigin } from "./endpoint";
-import { redactSecrets } from "./redact";
+import { plainHttpOrigin } from "../core/net/plain-http";
+import { redactSecrets } from "../core/net/redact";
 
 /** As stored in Settings (`remoteSummarizer`); an empty `url` means "not used". */
 export type RemoteSummarizerConfig = {

@@ -220,7 +220,8 @@ const commandEntry = z.object({
   excludeFromContext: z.boolean().optional(),
 });
 
-const entrySchema: z.ZodType<Entry> = z.discriminatedUnion("type", [
+/** One entry as Grove stores it; sync checks every record it receives with it too (core/sync/record-schema.ts). */
+export const entrySchema: z.ZodType<Entry> = z.discriminatedUnion("type", [
   messageEntry,
   compactionEntry,
   branchSummaryEntry,
@@ -239,8 +240,8 @@ const thinkingSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("openai-effort"), effort: z.enum(["minimal", "low", "medium", "high"]) }),
 ]);
 
-/** A chat's own model parameters (chat-params.ts), kept across export and import. */
-const chatParamsSchema = z.object({
+/** A chat's own model parameters (chat-params.ts), kept across export and import (and sync). */
+export const chatParamsSchema = z.object({
   temperature: z.number().optional(),
   maxOutputTokens: z.number().int().positive().optional(),
   thinking: thinkingSchema.optional(),

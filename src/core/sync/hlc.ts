@@ -15,9 +15,12 @@ export function encodeHlc(h: Hlc): string {
   return `${String(h.wall).padStart(WALL_WIDTH, "0")}.${String(h.counter).padStart(COUNTER_WIDTH, "0")}.${h.node}`;
 }
 
+/** An encoded stamp: wall, counter, node. */
+export const HLC_PATTERN = /^(\d{15})\.(\d{6})\.(.+)$/;
+
 /** @throws Error on a string that is not an encoded stamp (a foreign or corrupted document). */
 export function decodeHlc(s: string): Hlc {
-  const match = /^(\d{15})\.(\d{6})\.(.+)$/.exec(s);
+  const match = HLC_PATTERN.exec(s);
   if (!match) throw new Error(`Not a clock stamp: ${s.slice(0, 40)}`);
   return { wall: Number(match[1]), counter: Number(match[2]), node: match[3]! };
 }

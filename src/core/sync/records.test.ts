@@ -51,4 +51,63 @@ describe("row ↔ record mapping", () => {
     expect(recordSessionId({ kind: "blob", id: "b1", row: {} })).toBeUndefined();
     expect(recordSessionId({ kind: "label", id: leaf, hlc: "h", sessionId: sid, text: "x" })).toBe(sid);
   });
+
+  it("pinned, archived, the chat's parameters and pi's header travel with the settings", () => {
+    const full: Session = {
+      ...session,
+      pinned: true,
+      archived: true,
+      params: { temperature: 0.2, maxOutputTokens: 900, thinking: { kind: "openai-effort", effort: "high" } },
+      piHeader: { cwd: "/home/me/project", version: 3 },
+    };
+    const meta = sessionMeta(full);
+    expect(meta).toMatchObject({
+      pinned: true,
+      archived: true,
+      params: full.params,
+      piHeader: full.piHeader,
+    });
+    expect(mergeSession(undefined, meta, { leafId: leaf, updatedAt: 5 })).toEqual(full);
+    // A change to any of them is a new version of the settings record.
+    for (const changed of [{ pinned: false }, { archived: false }, { params: { temperature: 1 } }, { piHeader: {} }]) {
+      expect(metaDigest({ ...full, ...changed })).not.toBe(metaDigest(full));
+    }
+    // A chat without them keeps the fingerprint it had before they were synced (nothing is re-sent).
+    expect(metaDigest(session)).toBe(
+      JSON.stringify({
+        id: sid,
+        title: "Trip",
+        titleSource: "user",
+        createdAt: 1,
+        systemPrompt: "Be brief.",
+        model: { providerId: "anthropic", modelId: "claude" },
+        parentSessionId: session.parentSessionId,
+      }),
+    );
+  });
+
+  it("an incoming settings record is merged field by field: it sets every settings field, the rest of the row stays", () => {
+    const local: Session = {
+      ...session,
+      pinned: true,
+      archived: true,
+      params: { temperature: 0.2 },
+      piHeader: { cwd: "/here" },
+    };
+    // Settings from a device that pinned nothing and set other parameters.
+    const incoming = sessionMeta({ ...session, title: "Renamed", params: { temperature: 0.9 } });
+    const merged = mergeSession(local, incoming, undefined);
+    expect(merged).toEqual({ ...session, title: "Renamed", params: { temperature: 0.9 } });
+    // The same device pinning: the other fields it did not change come back as they were.
+    const pinnedThere = sessionMeta({ ...local, archived: false });
+    expect(mergeSession(local, pinnedThere, undefined)).toEqual({ ...local, archived: undefined });
+    expect(mergeSession(local, pinnedThere, undefined)).not.toHaveProperty("archived");
+    // A row field the settings record does not carry (nor the leaf record) is kept.
+    const withExtra = { ...local, futureField: "kept" } as Session;
+    expect(mergeSession(withExtra, incoming, undefined)).toMatchObject({
+      futureField: "kept",
+      leafId: leaf,
+      updatedAt: 5,
+    });
+  });
 });

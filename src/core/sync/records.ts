@@ -7,10 +7,14 @@
  * and `final`, its tombstone. Settings, API keys, drafts and caches are never records.
  * Pure: blob bytes arrive here already as base64 text (the db layer reads the Blob).
  */
+import type { ChatParams } from "../session/chat-params";
 import type { Entry, ModelRef, Session } from "../session/entries";
 import type { EntryId, SessionId } from "../session/ids";
 
-/** A session's synced settings: everything but its position (leafId, updatedAt). */
+/**
+ * A session's synced settings: everything but its position (leafId, updatedAt). Records written
+ * before `params`, `pinned`, `archived` and `piHeader` were synced lack them (as an unpinned chat's).
+ */
 export type SessionMeta = {
   id: SessionId;
   title: string;
@@ -21,7 +25,27 @@ export type SessionMeta = {
   parentSessionId?: SessionId;
   parentEntryId?: EntryId;
   importedFrom?: string;
+  params?: ChatParams;
+  pinned?: boolean;
+  archived?: boolean;
+  piHeader?: Record<string, unknown>;
 };
+
+/** The session fields the settings record carries; the others (leafId, updatedAt) are the leaf record's. */
+const META_FIELDS = [
+  "title",
+  "titleSource",
+  "createdAt",
+  "systemPrompt",
+  "model",
+  "parentSessionId",
+  "parentEntryId",
+  "importedFrom",
+  "params",
+  "pinned",
+  "archived",
+  "piHeader",
+] as const satisfies readonly (keyof SessionMeta)[];
 
 /** A row of another table copied field by field; Blob fields travel as `{ $blob, type }` (base64). */
 export type GenericRow = Readonly<Record<string, unknown>>;
@@ -68,6 +92,12 @@ export function sessionMeta(s: Session): SessionMeta {
   if (s.parentSessionId !== undefined) meta.parentSessionId = s.parentSessionId;
   if (s.parentEntryId !== undefined) meta.parentEntryId = s.parentEntryId;
   if (s.importedFrom !== undefined) meta.importedFrom = s.importedFrom;
+  // Appended after the older fields, and only when set: a chat without them keeps the fingerprint
+  // it had before they were synced, so upgrading sends nothing again for it.
+  if (s.params !== undefined) meta.params = s.params;
+  if (s.pinned) meta.pinned = true;
+  if (s.archived) meta.archived = true;
+  if (s.piHeader !== undefined) meta.piHeader = s.piHeader;
   return meta;
 }
 
@@ -81,7 +111,9 @@ export const labelDigest = (text: string | null): string => JSON.stringify(text)
 
 /**
  * The session row after applying the winning versions of its two records onto what is stored here
- * (either may be missing: its record has not arrived yet). Undefined while the settings are unknown.
+ * (either may be missing: its record has not arrived yet), field by field: the settings record sets
+ * every settings field (one it lacks is unset), the leaf record the position, and whatever else the
+ * local row holds stays. Undefined while the settings are unknown.
  */
 export function mergeSession(
   local: Session | undefined,
@@ -90,9 +122,12 @@ export function mergeSession(
 ): Session | undefined {
   const base = meta ?? (local ? sessionMeta(local) : undefined);
   if (!base) return undefined;
-  return {
-    ...base,
-    leafId: leaf ? leaf.leafId : (local?.leafId ?? null),
-    updatedAt: leaf ? leaf.updatedAt : (local?.updatedAt ?? base.createdAt),
-  };
+  const row: Record<string, unknown> = { ...local, id: base.id };
+  for (const field of META_FIELDS) {
+    if (base[field] === undefined) delete row[field];
+    else row[field] = base[field];
+  }
+  row.leafId = leaf ? leaf.leafId : (local?.leafId ?? null);
+  row.updatedAt = leaf ? leaf.updatedAt : (local?.updatedAt ?? base.createdAt);
+  return row as Session;
 }

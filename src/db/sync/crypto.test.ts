@@ -4,9 +4,11 @@ import {
   deriveKeys,
   docIdFor,
   KDF_ITERATIONS,
+  KDF_MAX_ITERATIONS,
   keysMatch,
   newSaltDoc,
   open,
+  readKdfParams,
   seal,
   sealCheck,
 } from "./crypto";
@@ -64,5 +66,44 @@ describe("the encryption envelope", () => {
     expect(await docIdFor(keys, "e:0190a0a0-0000-7000-8000-000000000010")).toBe(id);
     expect(await docIdFor(keys, "e:0190a0a0-0000-7000-8000-000000000011")).not.toBe(id);
     expect(await docIdFor(await deriveKeys("other", salt), "e:0190a0a0-0000-7000-8000-000000000010")).not.toBe(id);
+  });
+});
+
+describe("the key-derivation parameters a server's salt document asks for", () => {
+  const doc = (patch: Record<string, unknown>) => ({ ...newSaltDoc(), ...patch });
+
+  it("accepts this app's own and a stronger count up to the bound", () => {
+    const own = newSaltDoc();
+    expect(readKdfParams(own)).toEqual({ ok: true, params: { salt: own.salt, iterations: KDF_ITERATIONS } });
+    expect(readKdfParams(doc({ iterations: KDF_MAX_ITERATIONS }))).toMatchObject({ ok: true });
+    expect(KDF_MAX_ITERATIONS).toBeLessThanOrEqual(5_000_000);
+  });
+
+  it.each([
+    ["1 (a check document brute-forced in milliseconds)", 1],
+    ["below the floor", KDF_ITERATIONS - 1],
+    ["1,000,000,000 (hangs the connect)", 1_000_000_000],
+    ['the string "600000"', "600000"],
+    ["a fraction", 600_000.5],
+    ["NaN", Number.NaN],
+    ["missing", undefined],
+  ])("refuses iterations %s, in plain words", (_what, iterations) => {
+    const result = readKdfParams(doc({ iterations }));
+    expect(result).toEqual({ ok: false, message: expect.stringMatching(/^The server's sync settings ask for/) });
+    if (!result.ok) expect(result.message).toMatch(/Nothing was changed on this device\.$/);
+  });
+
+  it.each([
+    ["another algorithm", { kdf: "PBKDF2-SHA-1" }],
+    ["a salt that is not base64", { salt: "<html>" }],
+    ["a salt shorter than 16 bytes", { salt: btoa("short") }],
+  ])("refuses %s", (_what, patch) => {
+    expect(readKdfParams(doc(patch))).toMatchObject({ ok: false });
+  });
+
+  it("refuses what is not a salt document at all (an HTML page, nothing)", () => {
+    for (const value of ["<html><body>Welcome</body></html>", null, 42, []]) {
+      expect(readKdfParams(value)).toMatchObject({ ok: false });
+    }
   });
 });

@@ -5,11 +5,22 @@
  * HMAC-SHA-256 for document ids. The server sees opaque ids (an HMAC of the Grove record name, so
  * no session or entry id, nor how many records one session has, can be read off an id), revisions
  * and sizes; never a title, a message or a model name.
- * Each body is bound to its document id (GCM additional data), so a server cannot swap bodies.
+ * Each body is bound to its document id (GCM additional data), so a server cannot swap bodies; the
+ * ids inside a body are checked against the same document id by whoever opens it (inbound-check.ts).
+ * The derivation's strength is the app's, never the server's: a salt document asking for another
+ * algorithm or an iteration count outside [KDF_ITERATIONS, KDF_MAX_ITERATIONS] is refused.
  */
+import { z } from "zod";
 import { base64ToBytes, bytesToBase64 } from "./base64";
 
+/** The iterations a new salt document gets, and the least a server's may ask for (OWASP 2023). */
 export const KDF_ITERATIONS = 600_000;
+/**
+ * The most a server's salt document may ask for: room for a later Grove to raise the count, while
+ * a server naming a billion iterations cannot hang the connect (2M is a few seconds in a browser).
+ */
+export const KDF_MAX_ITERATIONS = 2_000_000;
+const SALT_BYTES = 16;
 export const SALT_DOC_ID = "grove-sync-salt";
 export const CHECK_DOC_ID = "grove-sync-check";
 /** The known plaintext whose decryption proves the passphrase (the check document). */
@@ -23,6 +34,9 @@ export type Envelope = { _id: string; _rev?: string; _deleted?: boolean; g: 1; i
 
 export type SyncKeys = { readonly enc: CryptoKey; readonly mac: CryptoKey };
 
+/** What the keys are derived with: the salt (base64) and the iteration count, checked. */
+type KdfParams = { readonly salt: string; readonly iterations: number };
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -31,8 +45,45 @@ export function newSaltDoc(iterations = KDF_ITERATIONS): SaltDoc {
   return { _id: SALT_DOC_ID, kdf: "PBKDF2-SHA-256", iterations, salt: bytesToBase64(salt) };
 }
 
+const saltDocSchema = z.object({
+  kdf: z.literal("PBKDF2-SHA-256"),
+  iterations: z.number().int().min(KDF_ITERATIONS).max(KDF_MAX_ITERATIONS),
+  salt: z
+    .string()
+    .regex(/^[A-Za-z0-9+/]+={0,2}$/)
+    .refine((s) => decodedLength(s) >= SALT_BYTES),
+});
+
+function decodedLength(base64: string): number {
+  try {
+    return base64ToBytes(base64).length;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * The key-derivation parameters of the server's salt document, or why they are refused (the
+ * document is the server's to write: nothing in it is trusted beyond the salt's randomness).
+ */
+export function readKdfParams(doc: unknown): { ok: true; params: KdfParams } | { ok: false; message: string } {
+  const parsed = saltDocSchema.safeParse(doc);
+  if (parsed.success) return { ok: true, params: { salt: parsed.data.salt, iterations: parsed.data.iterations } };
+  const raw = typeof doc === "object" && doc !== null ? (doc as Partial<Record<keyof SaltDoc, unknown>>) : {};
+  const asked =
+    raw.kdf !== undefined && raw.kdf !== "PBKDF2-SHA-256"
+      ? `the algorithm ${JSON.stringify(raw.kdf).slice(0, 40)}`
+      : raw.iterations !== undefined && !saltDocSchema.shape.iterations.safeParse(raw.iterations).success
+        ? `${JSON.stringify(raw.iterations) ?? String(raw.iterations)} iterations (Grove uses ${KDF_ITERATIONS.toLocaleString("en-US")} to ${KDF_MAX_ITERATIONS.toLocaleString("en-US")})`
+        : "a key derivation Grove does not recognize";
+  return {
+    ok: false,
+    message: `The server's sync settings ask for ${asked}: Grove does not use them, as they would weaken or stall the encryption of your chats. Nothing was changed on this device.`,
+  };
+}
+
 /** The two keys, non-extractable (they may be stored in IndexedDB but never read back as bytes). */
-export async function deriveKeys(passphrase: string, salt: SaltDoc): Promise<SyncKeys> {
+export async function deriveKeys(passphrase: string, salt: KdfParams): Promise<SyncKeys> {
   const material = await crypto.subtle.importKey("raw", encoder.encode(passphrase), "PBKDF2", false, ["deriveBits"]);
   const bits = new Uint8Array(
     await crypto.subtle.deriveBits(

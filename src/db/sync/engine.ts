@@ -6,19 +6,9 @@
  * connection's server and passphrase; each connection's work is a run (sync-run.ts), started on
  * connect, resume or Sync now and stopped on Cancel or disconnect.
  */
-import PouchDB, { type PouchDoc } from "pouchdb-browser";
-import {
-  CHECK_DOC_ID,
-  deriveKeys,
-  type Envelope,
-  keysMatch,
-  newSaltDoc,
-  SALT_DOC_ID,
-  type SaltDoc,
-  type SyncKeys,
-  sealCheck,
-} from "./crypto";
-import { databaseUrl, describeServerError, getOrCreate, remoteDb } from "./remote";
+import PouchDB from "pouchdb-browser";
+import { attempt, connectHandshake, HANDSHAKE_TIMEOUT_MS } from "./handshake";
+import { databaseUrl, passwordProblem, remoteDb, serverUrlProblem } from "./remote";
 import {
   forgetSync,
   getConnection,
@@ -44,6 +34,8 @@ export class SyncEngine {
   /** Every run's jobs, one after another: a stopped run's last job ends before the next run starts. */
   private chain: Promise<unknown> = Promise.resolve();
   private lastStatus: SyncStatus = { kind: "off" };
+  /** Aborts the connect under way (Cancel while "Connecting…"). */
+  private connecting: AbortController | undefined;
 
   constructor(private readonly events: SyncEvents) {}
 
@@ -57,40 +49,43 @@ export class SyncEngine {
   }
 
   /**
-   * Checks the server and the passphrase, then starts syncing. A wrong passphrase (the server's
-   * check document does not open) writes nothing here.
+   * Checks the server and the passphrase (handshake.ts), then starts syncing. Until the handshake
+   * succeeds nothing is written here; it can be cancelled and ends after HANDSHAKE_TIMEOUT_MS.
    */
-  async connect(config: SyncConfig, passphrase: string, iterations?: number): Promise<ConnectResult> {
+  async connect(config: SyncConfig, passphrase: string): Promise<ConnectResult> {
     await this.stop();
-    let dbUrl: string;
-    try {
-      dbUrl = databaseUrl(config.url);
-    } catch {
-      return { ok: false, message: "The server URL is not a valid address (e.g. https://couch.example.com/grove)." };
-    }
+    const urlProblem = serverUrlProblem(config.url);
+    if (urlProblem) return { ok: false, message: urlProblem };
     if (passphrase.length === 0) return { ok: false, message: "Enter the sync passphrase." };
+    const dbUrl = databaseUrl(config.url);
+    const insecure = passwordProblem(config, dbUrl);
+    if (insecure) return { ok: false, message: insecure };
+    this.connecting?.abort();
+    const cancel = new AbortController();
+    this.connecting = cancel;
     this.status({ kind: "connecting" });
-    const remote = remoteDb(dbUrl, config);
-    let keys: SyncKeys;
-    try {
-      await remote.info();
-      const salt = await getOrCreate<SaltDoc & PouchDoc>(remote, SALT_DOC_ID, () => newSaltDoc(iterations));
-      keys = await deriveKeys(passphrase, salt);
-      const check = await getOrCreate<Envelope & PouchDoc>(remote, CHECK_DOC_ID, () => sealCheck(keys));
-      if (!(await keysMatch(keys, check))) {
-        this.status({ kind: "off" });
-        return {
-          ok: false,
-          message:
-            "Wrong sync passphrase: the data on this server was encrypted with a different one. Nothing was changed on this device.",
-        };
-      }
-    } catch (e) {
+    const outcome = await attempt(
+      (signal) => connectHandshake(remoteDb(dbUrl, config, signal, HANDSHAKE_TIMEOUT_MS), passphrase, dbUrl, config),
+      cancel.signal,
+      HANDSHAKE_TIMEOUT_MS,
+    );
+    if (this.connecting === cancel) this.connecting = undefined;
+    const result =
+      outcome.kind === "done"
+        ? outcome.value
+        : {
+            ok: false as const,
+            message:
+              outcome.kind === "cancelled"
+                ? "Connecting was cancelled. Nothing was changed on this device."
+                : `The sync server at ${dbUrl} did not answer within ${HANDSHAKE_TIMEOUT_MS / 1000} seconds. Nothing was changed on this device.`,
+          };
+    if (!result.ok) {
       this.status({ kind: "off" });
-      return { ok: false, message: describeServerError(e, dbUrl) };
+      return { ok: false, message: result.message };
     }
     await forgetSync();
-    const connection: SyncConnection = { config, dbUrl, keys, node: crypto.randomUUID().slice(0, 8) };
+    const connection: SyncConnection = { config, dbUrl, keys: result.keys, node: crypto.randomUUID().slice(0, 8) };
     await saveConnection(connection);
     void this.start(connection);
     return { ok: true };
@@ -121,8 +116,16 @@ export class SyncEngine {
     void this.start({ ...connection, paused: false });
   }
 
-  /** Cancel: stops where it is; the checkpoints keep what was done. Sync now continues. */
+  /**
+   * Cancel: a connect under way ends (nothing was changed); a run stops where it is (its requests
+   * aborted), the checkpoints keep what was done, and Sync now continues.
+   */
   async cancel(): Promise<void> {
+    if (this.connecting) {
+      this.connecting.abort();
+      this.connecting = undefined;
+      return;
+    }
     await this.stop();
     await patchConnection({ paused: true });
     this.status({ kind: "paused", lastSyncedAt: this.connection?.lastSyncedAt });

@@ -10,7 +10,7 @@ import { encodeHlc, HybridClock } from "../../core/sync/hlc";
 import { appendEntries } from "../entries";
 import { setLabel } from "../labels";
 import { closeDb, getDb, setTestDatabase } from "../schema";
-import { createSession, deleteSession, renameSession } from "../sessions";
+import { createSession, deleteSession, renameSession, updateSession } from "../sessions";
 import { makeSession, userMessage } from "../testing/database";
 import { applyIncoming, type Incoming } from "./inbound";
 import { entryOutgoing, markSent, type Outgoing, pendingOutbound, readBlobRecords, readEntries } from "./outbound";
@@ -86,6 +86,31 @@ describe("exchanging records between two devices", () => {
     setTestDatabase(b);
     const back = await pendingOutbound(() => "never");
     expect(back).toEqual({ entryIds: [], blobIds: [], other: [], purge: [] });
+  });
+
+  it("pinned, archived, the chat's parameters and pi's header arrive, and a later change of one replaces only it", async () => {
+    setTestDatabase(a);
+    const s = makeSession({ title: "Kept", pinned: true, archived: true, piHeader: { cwd: "/home/me" } });
+    await createSession(s);
+    await updateSession(s.id, { params: { temperature: 0.3 } });
+    const clock = new HybridClock("A");
+    await exchange(a, b, clock);
+    expect(await rows(b)).toEqual(await rows(a));
+    setTestDatabase(b);
+    expect(await getDb().sessions.get(s.id)).toMatchObject({
+      pinned: true,
+      archived: true,
+      params: { temperature: 0.3 },
+    });
+
+    // Unpinned on A: B's row follows, keeping everything else.
+    setTestDatabase(a);
+    await getDb().sessions.update(s.id, { pinned: undefined });
+    await exchange(a, b, clock);
+    setTestDatabase(b);
+    const there = await getDb().sessions.get(s.id);
+    expect(there?.pinned).toBeUndefined();
+    expect(there).toMatchObject({ archived: true, params: { temperature: 0.3 }, piHeader: { cwd: "/home/me" } });
   });
 
   it("a leaf whose entry has not arrived is deferred, not applied", async () => {

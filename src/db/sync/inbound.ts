@@ -5,8 +5,13 @@
  * - a session's settings, its leaf, a label: last-writer-wins by clock stamp (core/sync/lww.ts);
  * - a session tombstone deletes the chat here with everything hanging off it, and records of it
  *   that arrive later are ignored;
- * - a leaf whose entry has not arrived yet (documents arrive in any order) is deferred: the caller
- *   offers it again with a later batch.
+ * - a leaf (or a label) whose entry has not arrived yet (documents arrive in any order) is deferred:
+ *   the caller offers it again with a later batch;
+ * - a record that does not fit what is here is refused and counted, never applied: a leaf onto an
+ *   entry of another chat, an entry grafted onto another chat's entry or claiming an id another chat
+ *   holds, a label naming another chat than its entry's (the caller has already checked each
+ *   record's shape and that its ids are the ones its document id was made from, inbound-check.ts).
+ *   A record that still breaks the write is refused alone: the rest of its batch is applied.
  */
 import type { Session } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
@@ -27,7 +32,12 @@ export type ApplyOutcome = {
   leafConflicts: SessionId[];
   /** How many entries were added. */
   entriesAdded: number;
+  /** Documents refused: their record does not fit what is here (counted and shown, never applied). */
+  invalid: string[];
 };
+
+/** Errors a record's own content can cause in a write; any other failure (quota, a closed database) fails the batch. */
+const RECORD_FAULTS = new Set(["TypeError", "DataError", "ConstraintError", "DataCloneError"]);
 
 export async function applyIncoming(items: readonly Incoming[]): Promise<ApplyOutcome> {
   const db = getDb();
@@ -45,11 +55,32 @@ export async function applyIncoming(items: readonly Incoming[]): Promise<ApplyOu
   // Entries first, so a leaf in the same batch finds its entry.
   const order: Record<SyncRecord["kind"], number> = { blob: 0, entry: 1, session: 2, leaf: 3, label: 4 };
   const sorted = [...items].sort((a, b) => order[a.record.kind] - order[b.record.kind]);
-  return db.transaction("rw", tables, async () => {
-    const outcome: ApplyOutcome = { deferred: [], leafConflicts: [], entriesAdded: 0 };
-    for (const item of sorted) await applyOne(db, item, outcome);
-    return outcome;
-  });
+  const emptyOutcome = (): ApplyOutcome => ({ deferred: [], leafConflicts: [], entriesAdded: 0, invalid: [] });
+  try {
+    return await db.transaction("rw", tables, async () => {
+      const outcome = emptyOutcome();
+      for (const item of sorted) await applyOne(db, item, outcome);
+      return outcome;
+    });
+  } catch (e) {
+    if (!isRecordFault(e)) throw e;
+  }
+  // Some record broke the batch's transaction (rolled back whole): each on its own, the culprit refused.
+  const outcome = emptyOutcome();
+  for (const item of sorted) {
+    try {
+      await db.transaction("rw", tables, () => applyOne(db, item, outcome));
+    } catch (e) {
+      if (!isRecordFault(e)) throw e;
+      outcome.invalid.push(item.docId);
+    }
+  }
+  return outcome;
+}
+
+function isRecordFault(e: unknown): boolean {
+  const name = (e as { name?: unknown } | null)?.name;
+  return typeof name === "string" && RECORD_FAULTS.has(name);
 }
 
 async function isGone(db: GroveDb, sessionId: SessionId): Promise<boolean> {
@@ -63,7 +94,13 @@ async function applyOne(db: GroveDb, item: Incoming, outcome: ApplyOutcome): Pro
     case "entry": {
       const { entry } = record;
       if (await isGone(db, entry.sessionId)) return;
-      if ((await db.entries.get(entry.id)) === undefined) {
+      const here = await db.entries.get(entry.id);
+      const parent = entry.parentId === null ? undefined : await db.entries.get(entry.parentId);
+      if ((here && here.sessionId !== entry.sessionId) || (parent && parent.sessionId !== entry.sessionId)) {
+        outcome.invalid.push(docId);
+        return;
+      }
+      if (here === undefined) {
         await db.entries.add(entry);
         outcome.entriesAdded++;
       }
@@ -99,8 +136,12 @@ async function applyOne(db: GroveDb, item: Incoming, outcome: ApplyOutcome): Pro
     case "leaf": {
       if (await isGone(db, record.id)) return;
       const local = await db.sessions.get(record.id);
-      const leafHere = record.leafId === null || (await db.entries.get(record.leafId)) !== undefined;
-      if (!local || !leafHere) {
+      const target = record.leafId === null ? null : await db.entries.get(record.leafId);
+      if (target && target.sessionId !== record.id) {
+        outcome.invalid.push(docId); // never a leaf on another chat's entry
+        return;
+      }
+      if (!local || target === undefined) {
         outcome.deferred.push(docId);
         return;
       }
@@ -126,6 +167,15 @@ async function applyOne(db: GroveDb, item: Incoming, outcome: ApplyOutcome): Pro
     }
     case "label": {
       if (await isGone(db, record.sessionId)) return;
+      const entry = await db.entries.get(record.id);
+      if (entry && entry.sessionId !== record.sessionId) {
+        outcome.invalid.push(docId);
+        return;
+      }
+      if (!entry && record.text !== null) {
+        outcome.deferred.push(docId); // its entry has not arrived: the label waits for it
+        return;
+      }
       const ref = refOf("label", record.id);
       const state = await db.syncState.get(ref);
       const here = (await db.labels.get(record.id))?.text ?? null;

@@ -41,6 +41,9 @@ declare module "pouchdb-browser" {
     batch_size?: number;
     batches_limit?: number;
     back_off_function?: (delay: number) => number;
+    doc_ids?: string[];
+    since?: number | string;
+    checkpoint?: boolean | "source" | "target";
   };
 
   export default class PouchDB {

@@ -1,14 +1,20 @@
 /**
  * The sync connection as this device keeps it (syncMeta, never synced): server, credentials, the
  * derived keys (non-extractable CryptoKeys: the passphrase itself is never stored), this device's
- * clock id, the inbound checkpoint and documents waiting for their entries.
+ * clock id, the inbound checkpoint and documents waiting for their entries, and the documents the
+ * server refused (to send again).
  */
 
 import { getDb } from "../schema";
 import type { SyncKeys } from "./crypto";
 import type { SyncStateRow } from "./sync-rows";
 
-export type SyncConfig = { url: string; username: string; password: string };
+/**
+ * What the user typed in Settings › Sync. The password is kept like an API key: here in this
+ * browser's IndexedDB, sent only to this server, never exported, synced, logged or shown in an error.
+ * `plainHttpOrigin`: the plain http:// origin the user confirmed sending the password to (remote.ts).
+ */
+export type SyncConfig = { url: string; username: string; password: string; plainHttpOrigin?: string };
 
 export type SyncConnection = {
   config: SyncConfig;
@@ -26,6 +32,7 @@ export type InboundCheckpoint = { since: number | string; deferred: string[] };
 
 const CONNECTION = "connection";
 const INBOUND = "inbound";
+const REFUSED = "refused";
 
 export async function getConnection(): Promise<SyncConnection | undefined> {
   return (await getDb().syncMeta.get(CONNECTION))?.value as SyncConnection | undefined;
@@ -49,6 +56,17 @@ export async function getInbound(): Promise<InboundCheckpoint> {
 
 export async function saveInbound(c: InboundCheckpoint): Promise<void> {
   await getDb().syncMeta.put({ key: INBOUND, value: c });
+}
+
+/** Documents the server refused to store (its validation): sent again at the next run's start. */
+export async function getRefused(): Promise<string[]> {
+  return ((await getDb().syncMeta.get(REFUSED))?.value as string[] | undefined) ?? [];
+}
+
+export async function saveRefused(docIds: readonly string[]): Promise<void> {
+  const db = getDb();
+  if (docIds.length === 0) await db.syncMeta.delete(REFUSED);
+  else await db.syncMeta.put({ key: REFUSED, value: [...docIds] });
 }
 
 /** Forgets the connection and every exchange record; the app's own rows stay. */

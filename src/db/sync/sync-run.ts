@@ -2,42 +2,44 @@
  * One run of sync over one connection (engine.ts starts one per connect, resume or Sync now, and
  * stops it on cancel or disconnect): everything that exists only while connected lives here, set
  * once. A run starts with a one-shot pull, so a device joining an existing server finds the
- * documents its own rows map to already there (no duplicate revisions of immutable entries); then
- * three loops:
+ * documents its own rows map to already there (no duplicate revisions of immutable entries). Before
+ * that, nothing changes here until the server passes the handshake (handshake.ts): while it cannot
+ * be reached the run retries it, and a server that answers as something else ends the run with the
+ * reason. Then three loops:
  * - outbound: Dexie rows not yet exchanged (outbound.ts) → sealed envelopes → local PouchDB;
  * - replication: PouchDB's own live sync with retry (checkpoints: it resumes after a reload or an
  *   outage where it stopped);
- * - inbound: the local PouchDB's changes feed → decrypt → the winner of conflicting revisions
- *   (core/sync/conflict.ts; the losers are deleted, so every device converges) → Dexie (inbound.ts).
+ * - inbound: the local PouchDB's changes feed → Dexie (inbound-feed.ts).
+ * Every request is bounded in time (remote.ts boundedFetch) and aborted when the run stops. Writes
+ * the server refuses are said and sent again by the next run (refused-writes.ts).
  * Once stopped, every loop of the run ends at its next step and says nothing more.
  */
 import { Dexie } from "dexie";
-import PouchDB, { type ChangeRow, type PouchDoc, type SyncChange } from "pouchdb-browser";
+import PouchDB, { type PouchDoc, type SyncChange } from "pouchdb-browser";
 import { errorText } from "../../core/session/message-error";
-import { chooseVersion, type DocVersion } from "../../core/sync/conflict";
 import { HybridClock } from "../../core/sync/hlc";
-import type { SyncRecord } from "../../core/sync/records";
-import { CHECK_DOC_ID, DecryptError, docIdFor, type Envelope, isEnvelope, open, SALT_DOC_ID, seal } from "./crypto";
-import { applyIncoming, type Incoming } from "./inbound";
+import { docIdFor, seal } from "./crypto";
+import { attempt, HANDSHAKE_TIMEOUT_MS, type HandshakeFailure, resumeHandshake } from "./handshake";
+import { INBOUND_BATCH, InboundFeed } from "./inbound-feed";
 import { entryOutgoing, markSent, type Outgoing, pendingOutbound, readBlobRecords, readEntries } from "./outbound";
+import { RefusedWrites } from "./refused-writes";
 import { describeServerError, remoteDb } from "./remote";
-import {
-  forgetStates,
-  getInbound,
-  patchConnection,
-  type SyncConnection,
-  saveInbound,
-  statesByDocId,
-} from "./sync-meta";
+import { forgetStates, patchConnection, type SyncConnection } from "./sync-meta";
 import type { SyncStateRow } from "./sync-rows";
 import type { SyncEvents, SyncStatus } from "./sync-status";
 
 const ENTRY_BATCH = 250;
 const BLOB_BATCH = 10;
-const INBOUND_BATCH = 200;
 /** How long local changes gather before they are sealed and stored (ms). */
 const OUTBOUND_DELAY_MS = 300;
-const SPECIAL_IDS = new Set([SALT_DOC_ID, CHECK_DOC_ID]);
+/**
+ * How long one request to the server may go unanswered (a download or upload batch; a change feed's
+ * headers) before it fails with a message and replication retries (ms).
+ */
+const REQUEST_TIMEOUT_MS = 60_000;
+/** Handshake retries while the server cannot be reached: 1 s, 2 s, 4 s, then every 8 s. */
+const HANDSHAKE_RETRY_FIRST_MS = 1_000;
+const HANDSHAKE_RETRY_MAX_MS = 8_000;
 
 /** What a run needs from its engine. */
 export type RunHost = SyncEvents & {
@@ -51,12 +53,15 @@ export class SyncRun {
   private readonly clock: HybridClock;
   private readonly remote: PouchDB;
   private stopped = false;
+  /** Aborts every request of the run (and its waits) when it stops. */
+  private readonly abort = new AbortController();
   private live: { cancel(): void } | undefined;
   private replication: { cancel(): void } | undefined;
   private outboundTimer: ReturnType<typeof setTimeout> | undefined;
   private stopMutationWatch: (() => void) | undefined;
-  /** Documents this run could not decrypt (another passphrase's): said once caught up. */
-  private undecryptable = 0;
+  /** Received documents → Dexie; counts what it skipped (said once caught up). */
+  private readonly inbound: InboundFeed;
+  private readonly refused = new RefusedWrites();
   private lastSyncedAt: number | undefined;
 
   constructor(
@@ -66,13 +71,22 @@ export class SyncRun {
     private readonly host: RunHost,
   ) {
     this.clock = new HybridClock(connection.node);
-    this.remote = remoteDb(connection.dbUrl, connection.config);
+    this.remote = remoteDb(connection.dbUrl, connection.config, this.abort.signal, REQUEST_TIMEOUT_MS);
     this.lastSyncedAt = connection.lastSyncedAt;
+    this.inbound = new InboundFeed(local, connection.keys, this.clock, {
+      stopped: () => this.stopped,
+      status: (st) => this.status(st),
+      leafConflicts: (ids) => this.host.leafConflicts(ids),
+    });
   }
 
-  /** The first exchange (pull, apply, send), then live replication and the watch for local changes. */
+  /**
+   * The handshake, the first exchange (pull, apply, send, what the server refused before), then live
+   * replication and the watch for local changes.
+   */
   async start(): Promise<void> {
     this.status({ kind: "connecting" });
+    if (!(await this.handshake())) return;
     await this.serial(async () => {
       let downloaded = 0;
       try {
@@ -80,8 +94,12 @@ export class SyncRun {
       } catch {
         // Offline or the server is down: the live replication below retries.
       }
-      await this.drainInbound(downloaded > 0);
+      await this.inbound.drain(downloaded > 0);
       await this.pushLocal(true);
+      if (this.stopped) return;
+      await this.refused.retry(this.local, this.remote, (r) => {
+        this.replication = r;
+      });
     });
     if (this.stopped) return;
     const onMutation = () => this.localChanged();
@@ -93,6 +111,7 @@ export class SyncRun {
   /** Ends every loop at its next step; the jobs already queued find the run stopped. */
   stop(): void {
     this.stopped = true;
+    this.abort.abort();
     this.live?.cancel();
     this.replication?.cancel();
     this.live = undefined;
@@ -105,6 +124,53 @@ export class SyncRun {
 
   private status(s: SyncStatus): void {
     this.host.status(s);
+  }
+
+  /**
+   * Until the server passes the handshake: while it cannot be reached (or does not answer in time)
+   * the run says so and tries again; when it answers as something else, the run ends with the reason
+   * (Sync now tries again). False when the run ends here.
+   */
+  private async handshake(): Promise<boolean> {
+    const { dbUrl, config, keys } = this.connection;
+    for (let delay = HANDSHAKE_RETRY_FIRST_MS; ; delay = Math.min(delay * 2, HANDSHAKE_RETRY_MAX_MS)) {
+      if (this.stopped) return false;
+      const outcome = await attempt(
+        (signal) => resumeHandshake(remoteDb(dbUrl, config, signal, HANDSHAKE_TIMEOUT_MS), keys, dbUrl, config),
+        this.abort.signal,
+        HANDSHAKE_TIMEOUT_MS,
+      );
+      if (this.stopped || outcome.kind === "cancelled") return false;
+      const result: { ok: true } | HandshakeFailure =
+        outcome.kind === "timeout"
+          ? {
+              ok: false,
+              failure: "offline",
+              message: `The sync server at ${dbUrl} did not answer within ${HANDSHAKE_TIMEOUT_MS / 1000} seconds.`,
+            }
+          : outcome.value;
+      if (result.ok) return true;
+      if (result.failure === "refused") {
+        this.status({ kind: "error", message: result.message });
+        return false;
+      }
+      this.status({ kind: "offline", message: result.message, lastSyncedAt: this.lastSyncedAt });
+      await this.pause(delay);
+    }
+  }
+
+  /** Waits `ms`, or less if the run stops meanwhile. */
+  private pause(ms: number): Promise<void> {
+    const { signal } = this.abort;
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener("abort", done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      signal.addEventListener("abort", done, { once: true });
+    });
   }
 
   /** Local rows changed (this or another context): send them shortly, batched. */
@@ -145,81 +211,6 @@ export class SyncRun {
     const result = await replication;
     this.replication = undefined;
     return result.docs_written;
-  }
-
-  /** Applies everything the local replica received since the checkpoint, in batches. */
-  private async drainInbound(withProgress: boolean): Promise<void> {
-    const { local } = this;
-    const checkpoint = await getInbound();
-    let since = checkpoint.since;
-    let deferred = checkpoint.deferred;
-    const info = withProgress ? await local.info() : undefined;
-    const total =
-      info && typeof info.update_seq === "number" && typeof since === "number" ? info.update_seq - since : 0;
-    let done = 0;
-    for (;;) {
-      if (this.stopped) return;
-      const page = await local.changes({ since, include_docs: true, conflicts: true, limit: INBOUND_BATCH });
-      if (page.results.length === 0 && deferred.length === 0) break;
-      const retry =
-        deferred.length > 0
-          ? (await local.allDocs({ keys: deferred, include_docs: true, conflicts: true })).rows.flatMap((r) =>
-              r.doc ? [{ id: r.id, seq: 0, doc: r.doc } satisfies ChangeRow] : [],
-            )
-          : [];
-      const fresh = new Set(page.results.map((r) => r.id));
-      const rows = [...retry.filter((r) => !fresh.has(r.id)), ...page.results];
-      const outcome = await this.applyRows(rows);
-      deferred = outcome.deferred;
-      since = page.last_seq;
-      await saveInbound({ since, deferred });
-      done += page.results.length;
-      if (withProgress && total > 200) {
-        this.status({ kind: "progress", phase: "Decrypting", done: Math.min(done, total), total });
-      }
-      if (page.results.length === 0) break;
-    }
-  }
-
-  private async applyRows(rows: readonly ChangeRow[]): Promise<{ deferred: string[] }> {
-    const { local } = this;
-    const { keys } = this.connection;
-    const relevant = rows.flatMap((r) =>
-      !SPECIAL_IDS.has(r.id) && !r.id.startsWith("_") && r.doc && !r.doc._deleted ? [{ id: r.id, doc: r.doc }] : [],
-    );
-    const states = await statesByDocId(relevant.map((r) => r.id));
-    const incoming: Incoming[] = [];
-    for (const { id, doc } of relevant) {
-      const conflicts = doc._conflicts ?? [];
-      if (conflicts.length === 0 && states.get(id)?.rev === doc._rev) continue;
-      if (!isEnvelope(doc)) continue;
-      const versions: DocVersion[] = [];
-      for (const version of [doc, ...(await Promise.all(conflicts.map((rev) => local.get(id, { rev }))))]) {
-        if (version._rev === undefined) continue;
-        try {
-          const record = (await open(keys, version as unknown as Envelope)) as SyncRecord;
-          this.clock.receiveIfStamped(record);
-          versions.push({ rev: version._rev, record });
-        } catch (e) {
-          if (!(e instanceof DecryptError)) throw e;
-          this.undecryptable++;
-        }
-      }
-      const revs = [doc._rev, ...conflicts].filter((rev) => rev !== undefined);
-      const choice = chooseVersion(revs, versions);
-      if (!choice) continue;
-      if (conflicts.length > 0) {
-        // Every other revision deleted: deletion stubs are deterministic, so each device resolving
-        // the same conflict writes the same revisions and they converge without a new conflict.
-        await local.bulkDocs(choice.losingRevs.map((rev) => ({ _id: id, _rev: rev, _deleted: true })));
-      }
-      const { winner, losingLeafIds } = choice;
-      incoming.push({ docId: id, rev: winner.rev, record: winner.record, losingLeafIds });
-    }
-    if (incoming.length === 0) return { deferred: [] };
-    const outcome = await applyIncoming(incoming);
-    if (outcome.leafConflicts.length > 0) this.host.leafConflicts(outcome.leafConflicts);
-    return { deferred: outcome.deferred };
   }
 
   /** Seals and stores what changed here; replication takes it to the server. */
@@ -290,7 +281,7 @@ export class SyncRun {
 
   private async startLive(): Promise<void> {
     const { local, remote } = this;
-    const { dbUrl } = this.connection;
+    const { dbUrl, config } = this.connection;
     // What the server holds against what this replica holds: the upload progress. Unknown while the
     // server cannot be reached; read again when replication becomes active.
     let remoteStart = 0;
@@ -324,7 +315,7 @@ export class SyncRun {
     live.on("change", (info: SyncChange) => {
       if (this.stopped) return;
       if (info.direction === "pull") {
-        void this.serial(() => this.drainInbound(false));
+        void this.serial(() => this.inbound.drain(false));
       } else {
         written = info.change.docs_written;
         if (uploading()) {
@@ -342,18 +333,26 @@ export class SyncRun {
     live.on("paused", (err: unknown) => {
       if (this.stopped) return;
       if (err) {
-        this.status({ kind: "offline", message: describeServerError(err, dbUrl), lastSyncedAt: this.lastSyncedAt });
+        this.status({
+          kind: "offline",
+          message: describeServerError(err, dbUrl, config),
+          lastSyncedAt: this.lastSyncedAt,
+        });
         return;
       }
       // Caught up: wait for the inbound copy to finish, then say so (after checking the server
       // answers: PouchDB can report a pause without an error while it cannot reach it).
       void this.serial(async () => {
-        await this.drainInbound(false);
+        await this.inbound.drain(false);
         try {
           await remote.info();
         } catch (e) {
           if (!this.stopped) {
-            this.status({ kind: "offline", message: describeServerError(e, dbUrl), lastSyncedAt: this.lastSyncedAt });
+            this.status({
+              kind: "offline",
+              message: describeServerError(e, dbUrl, config),
+              lastSyncedAt: this.lastSyncedAt,
+            });
           }
           return;
         }
@@ -362,19 +361,19 @@ export class SyncRun {
         this.host.synced(lastSyncedAt);
         await patchConnection({ lastSyncedAt });
         if (this.stopped) return;
-        if (this.undecryptable > 0) {
-          this.status({
-            kind: "error",
-            message: `${this.undecryptable} documents on the server could not be decrypted with this passphrase and were skipped.`,
-          });
-        } else this.status({ kind: "idle", lastSyncedAt });
+        await this.refused.save();
+        if (this.stopped) return;
+        const problem = this.refused.message() ?? this.inbound.skippedMessage();
+        this.status(problem ? { kind: "error", message: problem } : { kind: "idle", lastSyncedAt });
       });
     });
-    live.on("denied", (err: unknown) => {
-      if (!this.stopped) this.status({ kind: "error", message: `The server refused a document: ${errorText(err)}` });
+    live.on("denied", (info: { direction?: string; doc?: unknown }) => {
+      if (this.stopped || info.direction !== "push") return;
+      this.refused.note(info.doc);
+      this.status({ kind: "error", message: this.refused.message() ?? "" });
     });
     live.on("error", (err: unknown) => {
-      if (!this.stopped) this.status({ kind: "error", message: describeServerError(err, dbUrl) });
+      if (!this.stopped) this.status({ kind: "error", message: describeServerError(err, dbUrl, config) });
     });
   }
 }

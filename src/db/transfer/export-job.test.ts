@@ -7,6 +7,7 @@ import { asSessionId } from "../../core/session/ids";
 import { setLabel } from "../labels";
 import { createSession } from "../sessions";
 import { setSetting } from "../settings";
+import { saveConnection } from "../sync/sync-meta";
 import { assistantMessage, freshDatabase, makeSession, userMessage } from "../testing/database";
 import { runExport } from "./export-job";
 
@@ -26,6 +27,16 @@ const textOf = async (outcome: Awaited<ReturnType<typeof runExport>>) => {
   return { name: outcome.file.fileName, type: outcome.file.blob.type, text: await outcome.file.blob.text() };
 };
 
+const SYNC_PASSWORD = "couch-password-secret";
+/** A sync connection kept here, its password beside the other settings (issue 30 item 6). */
+const saveSyncPassword = () =>
+  saveConnection({
+    config: { url: "https://couch.example.com/grove", username: "me", password: SYNC_PASSWORD },
+    dbUrl: "https://couch.example.com/grove",
+    keys: {} as never,
+    node: "n1",
+  });
+
 beforeEach(() => freshDatabase());
 
 describe("runExport", () => {
@@ -33,12 +44,14 @@ describe("runExport", () => {
     const id = await seedChat("Trip: Alps/Dolomites?", 10);
     await seedChat("Other", 20);
     await setSetting("providers", [{ id: "anthropic", apiKey: "sk-ant-secret" }]);
+    await saveSyncPassword();
     const file = await textOf(
       await runExport({ kind: "session", sessionId: id, format: "grove-json", allBranches: false, now: NOW }),
     );
     expect(file.name).toBe("Trip Alps Dolomites.grove.json");
     expect(file.type).toBe("application/json;charset=utf-8");
     expect(file.text).not.toContain("sk-ant-secret");
+    expect(file.text).not.toContain(SYNC_PASSWORD);
     const parsed = parseGroveJson(file.text);
     if (parsed.kind !== "ok") throw new Error(parsed.message);
     expect(parsed.sessions.map((s) => [s.session.title, s.entries.length, Object.values(s.labels)])).toEqual([
@@ -46,10 +59,12 @@ describe("runExport", () => {
     ]);
   });
 
-  it("Export all: every chat, most recent first, named by the day", async () => {
+  it("Export all: every chat, most recent first, named by the day; never the sync password", async () => {
     await seedChat("Older", 10);
     await seedChat("Newer", 20);
+    await saveSyncPassword();
     const file = await textOf(await runExport({ kind: "all", now: NOW }));
+    expect(file.text).not.toContain(SYNC_PASSWORD);
     expect(file.name).toBe("grove-export-2026-11-21.json");
     const parsed = parseGroveJson(file.text);
     expect(parsed.kind === "ok" && parsed.sessions.map((s) => s.session.title)).toEqual(["Newer", "Older"]);

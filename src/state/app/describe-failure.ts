@@ -3,8 +3,9 @@
  * classifier, providers/classify-error.ts, is the one author of a provider failure's sentence:
  * nothing is put in front of it; one stored without a message gets its kind's fallback), redacted.
  */
+
+import { redactSecrets } from "../../core/net/redact";
 import { errorText } from "../../core/session/message-error";
-import { redactSecrets } from "../../providers/redact";
 
 /**
  * New errors arrive redacted (providers/registry.ts); key-shaped tokens are redacted again here

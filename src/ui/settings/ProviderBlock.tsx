@@ -1,5 +1,6 @@
 import { type FocusEvent, type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
-import { baseUrlProblem, plainHttpOrigin } from "../../providers/endpoint";
+import { plainHttpOrigin } from "../../core/net/plain-http";
+import { baseUrlProblem } from "../../providers/endpoint";
 import type { ProviderConfig } from "../../providers/types";
 import { reportUnsavedProvider } from "../../state/settings/settings-actions";
 import "./settings.css";

@@ -1,11 +1,7 @@
 import { useState } from "react";
+import { plainHttpOrigin } from "../../core/net/plain-http";
 import type { ApiKind } from "../../core/session/entries";
-import {
-  ANTHROPIC_DEFAULT_BASE_URL,
-  baseUrlProblem,
-  OPENAI_DEFAULT_BASE_URL,
-  plainHttpOrigin,
-} from "../../providers/endpoint";
+import { ANTHROPIC_DEFAULT_BASE_URL, baseUrlProblem, OPENAI_DEFAULT_BASE_URL } from "../../providers/endpoint";
 import type { ProviderConfig } from "../../providers/types";
 import {
   addCustomProvider,

@@ -1,4 +1,4 @@
-import { plainHttpOrigin } from "../../providers/endpoint";
+import { plainHttpOrigin } from "../../core/net/plain-http";
 import { remoteSummarizerUrlProblem } from "../../providers/remote-summarizer";
 import { saveSettings } from "../../state/settings/settings-actions";
 import { useSettingsStore } from "../../state/settings/settings-store";

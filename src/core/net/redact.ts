@@ -5,7 +5,7 @@
  * are classified (`classifyError`: key-shaped tokens) and where they leave the providers room
  * (`registry.ts`: the configured key as well, which need not look like a key).
  */
-import type { MessageError } from "../core/session/entries";
+import type { MessageError } from "../session/entries";
 
 export const REDACTED = "[redacted]";
 
