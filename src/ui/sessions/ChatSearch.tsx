@@ -1,6 +1,7 @@
 import { type ReactNode, useDeferredValue, useEffect, useId, useState } from "react";
 import { type ChatSearchAnswer, type ChatSearchResult, openSearchResult, searchChats } from "../../state/search/search";
 import "./chat-search.css";
+import { formatTime } from "../../core/time";
 import { CHAT_SEARCH_ID } from "../dom-ids";
 
 /** While the index is still being built, ask again this often (ms) so results fill in. */
@@ -167,7 +168,7 @@ function SearchResults({
             >
               <span className="search-result-head">
                 <span className="session-title">{r.title}</span>
-                <span className="session-date">{new Date(r.at).toLocaleDateString()}</span>
+                <span className="session-date">{formatTime(r.at, "shortDate")}</span>
               </span>
               <span className="search-result-kind">{kindLabel(r)}</span>
               <span className="search-snippet">
