@@ -38,18 +38,26 @@ function endpointBaseUrl(provider: ProviderConfig): string {
   return endpoint.baseUrl;
 }
 
+/**
+ * Every provider request goes without a Referer: a worker takes its referrer policy from its own
+ * script's response, and served without the `_headers` file it sent the app's URL (issue 30.7).
+ */
+function withoutReferrer(inner: typeof fetch): typeof fetch {
+  return (input, init) => inner(input, { ...init, referrerPolicy: "no-referrer" });
+}
+
 export function makeAnthropicClient(provider: ProviderConfig, deps: ClientDeps = {}): Anthropic {
   return new Anthropic({
     apiKey: provider.apiKey.trim() || PLACEHOLDER_API_KEY,
     baseURL: anthropicBaseUrl(endpointBaseUrl(provider)) ?? null,
     dangerouslyAllowBrowser: true,
     maxRetries: 0,
-    ...(deps.fetch ? { fetch: deps.fetch } : {}),
+    fetch: withoutReferrer(deps.fetch ?? ((input, init) => globalThis.fetch(input, init))),
   });
 }
 
 export function makeOpenAIClient(provider: ProviderConfig, deps: ClientDeps = {}): OpenAI {
-  const baseFetch = deps.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const baseFetch = withoutReferrer(deps.fetch ?? ((input, init) => globalThis.fetch(input, init)));
   return new OpenAI({
     apiKey: provider.apiKey.trim() || PLACEHOLDER_API_KEY,
     baseURL: endpointBaseUrl(provider).replace(/\/+$/, ""),
