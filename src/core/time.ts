@@ -16,7 +16,7 @@ export function isRepresentableTime(ms: unknown): ms is number {
 /** What a time no `Date` can hold reads as. */
 export const UNKNOWN_DATE = "unknown date";
 
-export type TimeStyle =
+type TimeStyle =
   /** "Oct 4, 2026" */
   | "date"
   /** "10/4/2026" (the locale's short date) */

@@ -10,7 +10,6 @@
  * reported (and Cancel checked) between them; they become durable, and visible, at the commit.
  */
 
-import { base64ToBytes } from "../../core/attachments/blob-id";
 import type { ExportedSession } from "../../core/export/grove-json";
 import type { Entry } from "../../core/session/entries";
 import type { BlobId, EntryId, SessionId } from "../../core/session/ids";
