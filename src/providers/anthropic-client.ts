@@ -5,7 +5,7 @@
  * serve every api), so a Claude-only user never loads the OpenAI SDK.
  */
 import Anthropic from "@anthropic-ai/sdk";
-import { type ClientDeps, clientApiKey, endpointBaseUrl } from "./client-config";
+import { type ClientDeps, clientApiKey, clientFetch, endpointBaseUrl } from "./client-config";
 import type { ProviderConfig } from "./types";
 
 /**
@@ -23,6 +23,6 @@ export function makeAnthropicClient(provider: ProviderConfig, deps: ClientDeps =
     baseURL: anthropicBaseUrl(endpointBaseUrl(provider)) ?? null,
     dangerouslyAllowBrowser: true,
     maxRetries: 0,
-    ...(deps.fetch ? { fetch: deps.fetch } : {}),
+    fetch: clientFetch(deps),
   });
 }

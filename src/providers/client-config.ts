@@ -28,3 +28,13 @@ export function endpointBaseUrl(provider: ProviderConfig): string {
   if (!endpoint.ok) throw new Error(endpoint.error.message);
   return endpoint.baseUrl;
 }
+
+/**
+ * The fetch every provider request goes through: the injected one or the global, always without a
+ * Referer — a worker takes its referrer policy from its own script's response, and served without
+ * the `_headers` file it sent the app's URL (issue 30.7).
+ */
+export function clientFetch(deps: ClientDeps): typeof fetch {
+  const inner = deps.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  return (input, init) => inner(input, { ...init, referrerPolicy: "no-referrer" });
+}

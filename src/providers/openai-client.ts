@@ -5,11 +5,11 @@
  * every api), so a Claude-only user never loads this SDK.
  */
 import OpenAI from "openai";
-import { type ClientDeps, clientApiKey, endpointBaseUrl } from "./client-config";
+import { type ClientDeps, clientApiKey, clientFetch, endpointBaseUrl } from "./client-config";
 import type { ProviderConfig } from "./types";
 
 export function makeOpenAIClient(provider: ProviderConfig, deps: ClientDeps = {}): OpenAI {
-  const baseFetch = deps.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const baseFetch = clientFetch(deps);
   return new OpenAI({
     apiKey: clientApiKey(provider),
     baseURL: endpointBaseUrl(provider).replace(/\/+$/, ""),

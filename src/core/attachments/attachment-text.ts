@@ -3,6 +3,7 @@
  * pages are not sent (the summarizer, a provider that gets no data for it, Markdown), and the fenced
  * form a text file is sent as. Pure: no I/O.
  */
+import { fenceFor } from "../markdown-fence";
 import type { DocumentBlock, ImageBlock, TextFileBlock } from "../session/entries";
 
 /** `[image: name.png]`, `[PDF: report.pdf]`; `[image]` for an image stored without a name. */
@@ -22,7 +23,6 @@ export function fenceLanguage(name: string): string {
  * inside (so the file's own fences cannot close it).
  */
 export function textFileText(block: Pick<TextFileBlock, "name" | "text">): string {
-  const longest = Math.max(0, ...Array.from(block.text.matchAll(/`+/g), (m) => m[0].length));
-  const fence = "`".repeat(Math.max(3, longest + 1));
+  const fence = fenceFor(block.text);
   return `${block.name}:\n${fence}${fenceLanguage(block.name)}\n${block.text}\n${fence}`;
 }

@@ -14,6 +14,7 @@ import { assertNever, type Entry, type MessageEntry } from "../session/entries";
 import { entryTitle } from "../session/entry-text";
 import type { EntryId } from "../session/ids";
 import { buildTreeIndex, childrenOf, pathToRoot, type TreeIndex } from "../session/tree";
+import { isoTime, UNKNOWN_DATE } from "../time";
 
 export type BranchLine = {
   /** A chain: each entry is the parent of the next. */
@@ -204,8 +205,7 @@ export function formatCount(n: number): string {
 
 /** ISO 8601 (UTC) for an epoch-ms time; a time Date can't represent prints as "unknown date". */
 export function isoDate(ms: number): string {
-  const d = new Date(ms);
-  return Number.isNaN(d.getTime()) ? "unknown date" : d.toISOString();
+  return isoTime(ms) ?? UNKNOWN_DATE;
 }
 
 /** Pretty JSON for tool arguments; anything JSON can't express (undefined) prints as null. */

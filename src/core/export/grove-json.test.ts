@@ -191,6 +191,25 @@ describe("grove-json", () => {
     ).toMatch(/sessions\[0\]\.entries\[0\]\.type/);
   });
 
+  it("rejects a date no browser can show (1e300 once made a chat unopenable), naming where", () => {
+    const msg = errorOf(
+      mutated((f) => {
+        const en = f.sessions[0]?.entries[1];
+        if (en) en.createdAt = 1e300;
+      }),
+    );
+    expect(msg).toMatch(/sessions\[0\]\.entries\[1\]\.createdAt/);
+    expect(msg).toMatch(/date/);
+    expect(
+      errorOf(
+        mutated((f) => {
+          const s = f.sessions[0]?.session;
+          if (s) s.updatedAt = 8.64e15 + 1;
+        }),
+      ),
+    ).toMatch(/sessions\[0\]\.session\.updatedAt/);
+  });
+
   it("rejects a dangling parentId", () => {
     const msg = errorOf(
       mutated((f) => {

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import type { Entry, Session } from "../session/entries";
 import { asEntryId, asSessionId, type BlobId, type EntryId, type SessionId } from "../session/ids";
+import { MAX_TIME_MS } from "../time";
 import { nativeCompactionFields } from "./native-compaction-schema";
 import type { SkippedRecord } from "./skipped";
 import { citationSchema, serverToolBlockSchema, toolResultTruncationFields } from "./tool-block-schema";
@@ -43,6 +44,8 @@ const entryId = z.string().min(1).transform(asEntryId);
 const sessionId = z.string().min(1).transform(asSessionId);
 const apiKind = z.enum(["anthropic-messages", "openai-responses", "openai-chat"]);
 const nonNegative = z.number().finite().nonnegative();
+/** A time a Date can hold (1e300 once made a chat unopenable). */
+const time = nonNegative.max(MAX_TIME_MS, { message: "not a date a browser can show" });
 
 const blobId = z
   .string()
@@ -102,7 +105,7 @@ const base = {
   id: entryId,
   sessionId,
   parentId: entryId.nullable(),
-  createdAt: nonNegative,
+  createdAt: time,
   piExtra: z.unknown().optional(),
 };
 
@@ -251,8 +254,8 @@ const sessionSchema: z.ZodType<Session> = z.object({
   id: sessionId,
   title: z.string(),
   titleSource: z.enum(["auto", "user"]),
-  createdAt: nonNegative,
-  updatedAt: nonNegative,
+  createdAt: time,
+  updatedAt: time,
   leafId: entryId.nullable(),
   systemPrompt: z.string().optional(),
   model: z.object({ providerId: z.string(), modelId: z.string() }).optional(),

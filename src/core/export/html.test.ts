@@ -20,6 +20,7 @@ import {
 import { deepForkSession } from "../testing/export-sessions";
 import type { ExportedSession } from "./grove-json";
 import { escapeHtml, exportHtml } from "./html";
+import { HOSTILE_PARTS } from "./testing/hostile-parts";
 
 const HOSTILE_TITLE = "</title><script>alert(1)</script>";
 const HOSTILE_MESSAGE = "<img src=x onerror=alert(1)>";
@@ -207,6 +208,38 @@ describe("exportHtml: other entries", () => {
     const summaries = [...doc.querySelectorAll("details.branch > summary")].map((el) => el.textContent);
     expect(summaries).toEqual(["Branch: first start 1 message", "Branch: second start 1 message"]);
   });
+});
+
+describe("exportHtml with hostile text in every part an entry can carry", () => {
+  const HOSTILE = [
+    "<img src=x onerror=alert(1)>",
+    "<script>alert(1)</script>",
+    '"><svg onload=alert(1)>',
+    "[x](javascript:alert(1))",
+    "<a href=javascript:alert(1)>x</a>",
+    "![x](https://evil.example/p.png)",
+    "</title><iframe src=javascript:alert(1)>",
+  ];
+  const allowed = (url: string) => /^(https?:|mailto:|#|data:image\/(png|jpeg|gif|webp);base64,)/i.test(url.trim());
+
+  for (const [part, build] of Object.entries(HOSTILE_PARTS)) {
+    it(`${part}: no script, no handler, no frame or remote load, no script URL`, () => {
+      for (const h of HOSTILE) {
+        const doc = parse(exportHtml(build(h), { now: NOW }));
+        expect(
+          doc.querySelectorAll("script, iframe, object, embed, svg, link, form, base, meta[http-equiv=refresh]").length,
+        ).toBe(0);
+        for (const el of doc.querySelectorAll("*")) {
+          for (const attr of el.getAttributeNames()) {
+            expect(attr.startsWith("on"), `${part}: <${el.tagName}> ${attr}`).toBe(false);
+            if (["href", "src", "action", "formaction", "srcset"].includes(attr))
+              expect(allowed(el.getAttribute(attr) ?? ""), `${part}: ${attr}=${el.getAttribute(attr)}`).toBe(true);
+          }
+        }
+        for (const img of doc.querySelectorAll("img")) expect(img.getAttribute("src")).toMatch(/^data:image\//);
+      }
+    });
+  }
 });
 
 describe("escapeHtml", () => {

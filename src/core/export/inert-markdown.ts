@@ -16,13 +16,16 @@
  *   open nothing). A line with a backtick run left unpaired, a span holding `|` (a GFM table
  *   splits cells before it pairs backticks), or a bare URL holding a backtick (marked's GFM
  *   autolink swallows it) makes the rest of the paragraph uncertain: escaped.
- * - Outside code: `<` → `&lt;`; `](` keeps its link only when the destination is a plain
+ * - Outside code: `<` → `&lt;` (an escaped `\<` too: a GFM bare URL before it swallows the
+ *   backslash in marked); `](` keeps its link only when the destination is a plain
  *   http(s)/mailto/# URL on that line, else the `]` is escaped (no link); a line-leading `[` that
  *   could open a reference definition (`[x]: javascript:…`, block-level, blind to code spans) is
  *   escaped; `![` becomes `Image: [` (a link); `ftp://` loses its GFM autolink.
  * Entity- or escape-encoded schemes (`&#106;avascript:`, `jav&#x09;ascript:`, `javascript\:`)
  * need no decoding: only a destination that literally starts with an allowed scheme is kept.
  */
+
+import { fenceFor } from "../markdown-fence";
 
 const FENCE_LINE = /^( {0,3})(`{3,}|~{3,})(.*)$/;
 
@@ -61,8 +64,7 @@ export function inertMarkdown(text: string): string {
 
 /** A fenced block every renderer reads alike: longer fence than any run inside, a plain language tag. */
 export function codeFence(body: string, lang: string): string {
-  const longest = Math.max(0, ...[...body.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence = "`".repeat(Math.max(3, longest + 1));
+  const fence = fenceFor(body);
   const tag = lang.replace(/[^\w+#.-]/g, "");
   return `${fence}${tag}\n${body.replace(/\s+$/, "")}\n${fence}`;
 }
@@ -181,7 +183,12 @@ function inertText(text: string): string {
   let out = "";
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
-    if (c === "\\") {
+    if (c === "\\" && text[i + 1] === "<") {
+      // Not `\<`: marked's GFM bare-URL autolink swallows the backslash (`www.x.example/\<b>` left a
+      // live tag), so an escaped `<` is written as the entity, which means the same with or without it.
+      out += "&lt;";
+      i++;
+    } else if (c === "\\") {
       out += text.slice(i, i + 2);
       i++;
     } else if (c === "<") {

@@ -10,12 +10,9 @@ import fc from "fast-check";
 import MarkdownIt from "markdown-it";
 import { marked } from "marked";
 import { describe, expect, it } from "vitest";
-import type { Entry, Session } from "../session/entries";
-import type { EntryId } from "../session/ids";
-import { a, at, branchSummary, compaction, eid, handoff, SESSION, text, thinking, tool, u } from "../testing/entries";
-import type { ExportedSession } from "./grove-json";
 import { inertMarkdown } from "./inert-markdown";
 import { exportMarkdown } from "./markdown";
+import { chat, HOSTILE_PARTS as PARTS } from "./testing/hostile-parts";
 
 const markdownIt = new MarkdownIt({ html: true });
 const RENDERERS: Record<string, (md: string) => string> = {
@@ -144,76 +141,12 @@ const HOSTILE: readonly string[] = [
   "www.evil.example/`x <img src=x onerror=alert(1)> `",
   "<scr<script>ipt>alert(1)</script>",
   "&lt;script&gt;alert(1)&lt;/script&gt; &#60;img src=x onerror=alert(1)&#62;",
+  // marked's GFM bare-URL autolink swallows the backslash of an escaped `<` (the flaky property failure,
+  // `a[href=javascript:alert(1)%5C]`): `\<` must not be what keeps a tag or an autolink dead.
+  "www.x.example/\\<javascript:alert(1)\\>",
+  "https://a.example/\\<img src=x onerror=alert(1)>",
+  "www.x.example/<javascript:alert(1)>",
 ];
-
-/** Places the hostile text could come from, each filling one part of the export. */
-const PARTS: Record<string, (h: string) => ExportedSession> = {
-  "user message": (h) => chat([u("u1", h)]),
-  "assistant message": (h) => chat([u("u1", "hi"), a("a1", [text("ok"), text(h)])]),
-  thinking: (h) => chat([u("u1", "hi"), a("a1", [thinking(h), text("ok")])]),
-  "thinking label": (h) => chat([u("u1", "hi"), a("a1", [thinking("considered", { label: h }), text("ok")])]),
-  "compaction summary": (h) => chat([u("u1", "hi"), compaction("c1", { summary: h, firstKept: null })]),
-  "compaction instructions": (h) =>
-    chat([u("u1", "hi"), { ...compaction("c1", { summary: "s", firstKept: null }), instructions: h }]),
-  "branch summary": (h) => chat([branchSummary("b1", h), u("u1", "hi")]),
-  "handoff document": (h) => chat([handoff("h1", h), u("u1", "hi")]),
-  "system prompt": (h) => chat([u("u1", "hi")], { systemPrompt: h }),
-  title: (h) => chat([u("u1", "hi")], { title: h }),
-  label: (h) => ({ ...chat([u("u1", "hi")]), labels: { [eid("u1")]: h } as Record<EntryId, string> }),
-  "model name": (h) => chat([u("u1", "hi"), a("a1", "ok", { model: h })], { model: undefined }),
-  "tool call": (h) =>
-    chat([
-      u("u1", "hi"),
-      a("a1", [{ type: "tool_call", id: "c", name: h, args: { q: h } }], { stopReason: "tool_use" }),
-    ]),
-  "tool result": (h) =>
-    chat([u("u1", "hi"), tool("t1", [{ type: "tool_result", callId: "c", toolName: h, text: h, isError: true }])]),
-  "server tool": (h) =>
-    chat([
-      u("u1", "hi"),
-      a("a1", [
-        {
-          type: "server_tool",
-          api: "anthropic-messages",
-          provider: "anthropic",
-          tool: "mcp",
-          name: h,
-          server: h,
-          part: "item",
-          callId: "x",
-          input: { query: h },
-          output: h,
-          sources: [{ url: h, title: h }],
-          raw: { type: h },
-        },
-        { type: "text", text: "ok", citations: [{ url: h, title: h, citedText: h }] },
-      ]),
-    ]),
-  "error message": (h) =>
-    chat([u("u1", "hi"), a("a1", "partial", { status: "error", error: { kind: "unknown", message: h } })]),
-  "other branch": (h) => {
-    const entries: Entry[] = [at(u("u1", "hi"), null, 1), at(a("a1", "ok"), "u1", 2), at(u("u2", h), "u1", 3)];
-    return { session: session({ leafId: eid("a1") }), entries, labels: {} };
-  },
-};
-
-function chat(specs: Parameters<typeof at>[0][], over: Partial<Session> = {}): ExportedSession {
-  const entries = specs.map((spec, i) => at(spec, i === 0 ? null : (specs[i - 1]?.id ?? null), i + 1));
-  return { session: session({ leafId: entries.at(-1)?.id ?? null, ...over }), entries, labels: {} };
-}
-
-function session(over: Partial<Session>): Session {
-  return {
-    id: SESSION,
-    title: "T",
-    titleSource: "user",
-    createdAt: 0,
-    updatedAt: 0,
-    leafId: null,
-    model: { providerId: "anthropic", modelId: "m" },
-    ...over,
-  };
-}
 
 describe("Markdown export under marked, commonmark and markdown-it (raw HTML on)", () => {
   it("the corpus itself is hostile: rendered raw, every renderer lets something through", () => {

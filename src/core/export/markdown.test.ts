@@ -189,7 +189,7 @@ describe("exportMarkdown: the active path", () => {
       { session: session({ title: "My *bold* <b>title</b>", leafId: eid("u2") }), entries, labels: {} },
       { allBranches: false },
     );
-    expect(md.startsWith("# My \\*bold\\* \\<b\\>title\\</b\\>\n")).toBe(true);
+    expect(md.startsWith("# My \\*bold\\* &lt;b\\>title&lt;/b\\>\n")).toBe(true);
     expect(md).toContain(
       "```js\nconst x = 1\n```\n\n*Stopped by the user before the reply finished.*\n\n## User\n\nnext",
     );
@@ -252,7 +252,7 @@ describe("Markdown helpers", () => {
 
   it("escapeInline makes Markdown syntax literal", () => {
     expect(escapeInline("a_b *c* [d](e) <f> #g `h` ~i~ |j| &k; \\")).toBe(
-      "a\\_b \\*c\\* \\[d\\](e) \\<f\\> \\#g \\`h\\` \\~i\\~ \\|j\\| \\&k; \\\\",
+      "a\\_b \\*c\\* \\[d\\](e) &lt;f\\> \\#g \\`h\\` \\~i\\~ \\|j\\| \\&k; \\\\",
     );
   });
 });

@@ -23,6 +23,7 @@
  * on every line, blank lines included, so a blank line in a summary can't end the quote early.
  */
 import { fenceLanguage } from "../attachments/attachment-text";
+import { fenceFor } from "../markdown-fence";
 import { commandContextText, settingChangeText } from "../session/agent-entries";
 import { assertNever, type Block, type Entry, type MessageEntry, type ServerToolBlock } from "../session/entries";
 import { contextNoteText, serverToolKindLabel } from "../session/entry-text";
@@ -225,8 +226,9 @@ function renderBlock(b: Block): string | null {
       return b.redactedData ? "> **Thinking** (redacted)" : null;
     case "reasoning": {
       // The readable summary, like thinking; the encrypted content means nothing to a reader.
+      // Model text like any other: made inert (it was once written raw, and `<img onerror>` ran).
       const text = b.summary.join("\n\n");
-      return text.trim() !== "" ? quoted("**Thinking**", text) : null;
+      return text.trim() !== "" ? quoted("**Thinking**", inertMarkdown(text)) : null;
     }
     case "tool_call":
       return `**Tool call: ${escapeInline(oneLine(b.name))}**\n\n${fenced(prettyJson(b.args), "json")}`;
@@ -279,8 +281,7 @@ export function quoted(heading: string, body: string): string {
 
 /** A fenced code block whose fence is longer than any backtick run inside, so nothing closes it early. */
 export function fenced(body: string, lang: string): string {
-  const longest = Math.max(0, ...[...body.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence = "`".repeat(Math.max(3, longest + 1));
+  const fence = fenceFor(body);
   return `${fence}${lang}\n${body.replace(/\s+$/, "")}\n${fence}`;
 }
 
@@ -294,5 +295,9 @@ function append<T>(target: T[], items: readonly T[]): void {
  * and `ftp://` loses the autolink GFM renderers would give it (only http(s)/mailto links go out).
  */
 export function escapeInline(text: string): string {
-  return text.replace(/[\\`*_[\]<>#~|&]/g, "\\$&").replace(/(ftp):(?=\/\/)/gi, "$1\\:");
+  // `<` as the entity, never `\<`: marked's GFM bare-URL autolink swallows a backslash before it.
+  return text
+    .replace(/[\\`*_[\]>#~|&]/g, "\\$&")
+    .replace(/</g, "&lt;")
+    .replace(/(ftp):(?=\/\/)/gi, "$1\\:");
 }

@@ -7,6 +7,7 @@
  */
 import type { Entry } from "../session/entries";
 import type { EntryId } from "../session/ids";
+import { isRepresentableTime } from "../time";
 
 /** One node as the export links it: its key and its parent's (null or unknown: a root). */
 export type TreeNode = { readonly key: string; readonly parent: string | null };
@@ -86,7 +87,9 @@ export function newestLeaf(entries: readonly Entry[]): EntryId | null {
 export function epochMs(value: unknown): number | undefined {
   if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) return undefined;
   // 1e11 s is the year 5138; 1e11 ms is 1973: a number this large is already milliseconds.
-  return Math.round(value >= 1e11 ? value : value * 1000);
+  const ms = Math.round(value >= 1e11 ? value : value * 1000);
+  // 1e300 is not a time (a Date cannot hold it; one took a chat down).
+  return isRepresentableTime(ms) ? ms : undefined;
 }
 
 /** An ISO date string (or a number of seconds or milliseconds) as milliseconds; undefined if not a time. */
@@ -94,7 +97,7 @@ export function dateMs(value: unknown): number | undefined {
   if (typeof value === "number") return epochMs(value);
   if (typeof value !== "string" || value === "") return undefined;
   const ms = Date.parse(value);
-  return Number.isFinite(ms) ? ms : undefined;
+  return isRepresentableTime(ms) ? ms : undefined;
 }
 
 /** `value` as a plain object's record, or undefined. */

@@ -8,31 +8,13 @@
  * Only what an imported entry refers to is kept.
  */
 import { base64ToBytes, blobIdOf, blobIdsOfBlocks } from "../../core/attachments/blob-id";
+import { sniffMimeType } from "../../core/attachments/sniff";
 import type { ChatGptAsset } from "../../core/export/chatgpt-content";
 import type { ExportedSession } from "../../core/export/grove-json";
 import type { Block, Entry } from "../../core/session/entries";
 import type { BlobId } from "../../core/session/ids";
 import type { BlobRow } from "../rows";
 import { inflateZipFiles, type ZipAssetFile } from "./read-zip";
-
-/** The kinds of file a message can show: images a provider accepts, and PDFs. */
-const SNIFFED: readonly { mimeType: string; test: (b: Uint8Array) => boolean }[] = [
-  { mimeType: "image/png", test: (b) => b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47 },
-  { mimeType: "image/jpeg", test: (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
-  { mimeType: "image/gif", test: (b) => b[0] === 0x47 && b[1] === 0x49 && b[2] === 0x46 && b[3] === 0x38 },
-  {
-    mimeType: "image/webp",
-    test: (b) => ascii(b, 0, 4) === "RIFF" && ascii(b, 8, 12) === "WEBP",
-  },
-  { mimeType: "application/pdf", test: (b) => ascii(b, 0, 5) === "%PDF-" },
-];
-
-const ascii = (b: Uint8Array, from: number, to: number): string => String.fromCharCode(...b.subarray(from, to));
-
-/** What the bytes are, from their first bytes (a `.dat` file's name says nothing), or undefined. */
-function sniffMimeType(bytes: Uint8Array): string | undefined {
-  return SNIFFED.find((s) => s.test(bytes))?.mimeType;
-}
 
 function row(id: BlobId, bytes: Uint8Array, mimeType: string, now: number): BlobRow {
   return {
@@ -86,9 +68,12 @@ export async function inlineImageBlobs(
       } catch {
         continue;
       }
+      // Typed by its bytes, never by the type the file claims (issue 24.1).
+      const mimeType = sniffMimeType(bytes);
+      if (!mimeType?.startsWith("image/")) continue;
       const id = await blobIdOf(bytes);
       ids.set(temp, id);
-      if (!rows.has(id)) rows.set(id, row(id, bytes, image.mimeType, now));
+      if (!rows.has(id)) rows.set(id, row(id, bytes, mimeType, now));
     }
     const { images: _images, ...rest } = s;
     out.push({ ...rest, entries: s.entries.map((e) => rekeyEntry(e, ids)) });
@@ -96,13 +81,64 @@ export async function inlineImageBlobs(
   return out;
 }
 
-function rekey(content: readonly Block[], ids: ReadonlyMap<BlobId, BlobId>): Block[] {
-  return content.map((b) => (b.type === "image" ? { ...b, blobId: ids.get(b.blobId) ?? b.blobId } : b));
+/**
+ * Sessions carrying attachment bytes under the ids a Grove JSON file claims (`blobs`): each file is
+ * stored under the hash of its bytes and the type its bytes show, and its blocks point there. The
+ * claimed id and type are ignored: an import reusing the id of a file already here with other bytes
+ * once replaced it (issue 24.2), and HTML claimed as PNG ran at Grove's origin (24.1). A file whose
+ * bytes are not an image or a PDF is left out (its block then has no bytes, and the chat says so).
+ */
+export async function embeddedBlobs(
+  sessions: readonly ExportedSession[],
+  rows: Map<BlobId, BlobRow>,
+  now: number = Date.now(),
+): Promise<ExportedSession[]> {
+  const out: ExportedSession[] = [];
+  for (const s of sessions) {
+    if (!s.blobs || s.blobs.length === 0) {
+      out.push(s);
+      continue;
+    }
+    const ids = new Map<BlobId, BlobId>();
+    const types = new Map<BlobId, string>();
+    for (const b of s.blobs) {
+      let bytes: Uint8Array;
+      try {
+        bytes = base64ToBytes(b.data);
+      } catch {
+        continue;
+      }
+      const mimeType = sniffMimeType(bytes);
+      if (!mimeType) continue;
+      const id = await blobIdOf(bytes);
+      ids.set(b.id, id);
+      types.set(id, mimeType);
+      if (!rows.has(id)) rows.set(id, row(id, bytes, mimeType, now));
+    }
+    const { blobs: _blobs, ...rest } = s;
+    out.push({ ...rest, entries: s.entries.map((e) => rekeyEntry(e, ids, types)) });
+  }
+  return out;
 }
 
-function rekeyEntry(e: Entry, ids: ReadonlyMap<BlobId, BlobId>): Entry {
+function rekey(
+  content: readonly Block[],
+  ids: ReadonlyMap<BlobId, BlobId>,
+  types: ReadonlyMap<BlobId, string>,
+): Block[] {
+  return content.map((b) => {
+    if (b.type !== "image" && b.type !== "document") return b;
+    const blobId = ids.get(b.blobId) ?? b.blobId;
+    const mimeType = types.get(blobId);
+    return b.type === "image" && mimeType?.startsWith("image/") ? { ...b, blobId, mimeType } : { ...b, blobId };
+  });
+}
+
+function rekeyEntry(e: Entry, ids: ReadonlyMap<BlobId, BlobId>, types: ReadonlyMap<BlobId, string> = new Map()): Entry {
   if (e.type === "message" || e.type === "context_note") {
-    return e.content.some((b) => b.type === "image") ? { ...e, content: rekey(e.content, ids) } : e;
+    return e.content.some((b) => b.type === "image" || b.type === "document")
+      ? { ...e, content: rekey(e.content, ids, types) }
+      : e;
   }
   return e;
 }

@@ -1,7 +1,9 @@
 import "fake-indexeddb/auto";
 import { beforeEach, describe, expect, it } from "vitest";
+import { blobIdOf } from "../../core/attachments/blob-id";
 import { type ExportedSession, exportGroveJson, parseGroveJson } from "../../core/export/grove-json";
 import type { Entry } from "../../core/session/entries";
+import type { BlobId } from "../../core/session/ids";
 import { storeBlob } from "../blobs";
 import { readAllForExport, readSessionForExport } from "../export";
 import { setLabel } from "../labels";
@@ -171,5 +173,56 @@ describe("attachments through export and import", () => {
     expect(row?.mimeType).toBe("image/png");
     expect(new Uint8Array(await row!.data.arrayBuffer())).toEqual(bytes);
     expect(await getDb().entries.get(withImage.id)).toEqual(withImage);
+  });
+});
+
+describe("attachment bytes a file brings are addressed by their hash and typed by their bytes", () => {
+  const PNG = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10, 1, 2, 3]);
+  const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
+
+  function importing(blobs: { id: string; mimeType: string; bytes: Uint8Array }[]): ExportedSession {
+    const session = makeSession({ title: "Hostile" });
+    const u = userMessage(session.id, null, "look");
+    const images = blobs.map((b) => ({ type: "image" as const, blobId: b.id as BlobId, mimeType: b.mimeType }));
+    return {
+      session: { ...session, leafId: u.id },
+      entries: [{ ...u, content: [...u.content, ...images] }],
+      labels: {},
+      blobs: blobs.map((b) => ({ id: b.id as BlobId, mimeType: b.mimeType, data: toBase64(b.bytes) })),
+    };
+  }
+
+  const imagesOf = async (s: ExportedSession) => {
+    const e = await getDb().entries.get(s.entries[0]!.id);
+    return e?.type === "message" ? e.content.filter((b) => b.type === "image") : [];
+  };
+
+  it("an import reusing a stored file's id with other bytes does not replace it (issue 24.2)", async () => {
+    const stored = await storeBlob(PNG, "image/png");
+    const svg = new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>');
+    const gif = new TextEncoder().encode("GIF89a-other-bytes");
+    const s = importing([
+      { id: stored, mimeType: "image/svg+xml", bytes: svg },
+      { id: stored, mimeType: "image/png", bytes: gif },
+    ]);
+    await writeImportedSessions([s]);
+    const row = await getDb().blobs.get(stored);
+    expect(new Uint8Array(await row!.data.arrayBuffer())).toEqual(PNG);
+    expect(row?.mimeType).toBe("image/png");
+    // The GIF is stored under its own hash, typed by its bytes; the entry points there.
+    const gifId = await blobIdOf(gif);
+    expect((await getDb().blobs.get(gifId))?.mimeType).toBe("image/gif");
+    expect((await imagesOf(s)).map((b) => b.type === "image" && [b.blobId, b.mimeType])).toContainEqual([
+      gifId,
+      "image/gif",
+    ]);
+  });
+
+  it("HTML or SVG claimed as an image is never stored (issue 24.1)", async () => {
+    const html = new TextEncoder().encode("<html><script>parent.pwned=1</script></html>");
+    const s = importing([{ id: "a".repeat(64), mimeType: "image/png", bytes: html }]);
+    await writeImportedSessions([s]);
+    expect(await getDb().blobs.count()).toBe(0);
+    expect(await getDb().blobs.get(await blobIdOf(html))).toBeUndefined();
   });
 });

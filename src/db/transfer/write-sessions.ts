@@ -9,12 +9,13 @@
  * pass, no window in which another tab sees half an import. Entries go in chunks so progress can be
  * reported (and Cancel checked) between them; they become durable, and visible, at the commit.
  */
-import { base64ToBytes } from "../../core/attachments/blob-id";
+
 import type { ExportedSession } from "../../core/export/grove-json";
 import type { Entry } from "../../core/session/entries";
 import type { BlobId, EntryId, SessionId } from "../../core/session/ids";
 import type { BlobRow, LabelRow } from "../rows";
 import { type GroveDb, getDb } from "../schema";
+import { embeddedBlobs } from "./import-blobs";
 
 /** Entries per write request: large enough that per-request cost is noise, small enough to report progress. */
 const IMPORT_BATCH_ENTRIES = 5_000;
@@ -97,9 +98,15 @@ export type WriteOptions = {
  *   nothing was written.
  */
 export async function writeImportedSessions(
-  sessions: readonly ExportedSession[],
+  imported: readonly ExportedSession[],
   options: WriteOptions = {},
 ): Promise<void> {
+  // Attachment bytes, hashed and typed before the transaction (only Dexie calls inside it): a file a
+  // session carries is stored under the hash of its bytes, whatever id the file claims.
+  const now = Date.now();
+  const blobs = new Map<BlobId, BlobRow>();
+  for (const r of options.blobRows ?? []) blobs.set(r.id, { ...r, createdAt: now });
+  const sessions = await embeddedBlobs(imported, blobs, now);
   const chunk = options.batchEntries ?? IMPORT_BATCH_ENTRIES;
   const cancelled = () => {
     if (options.isCancelled?.()) throw new ImportCancelledError();
@@ -114,21 +121,19 @@ export async function writeImportedSessions(
       labels.push({ entryId: entryId as EntryId, sessionId: s.session.id, text });
     }
   }
-  // Attachment bytes, decoded before the transaction (only Dexie calls inside it). `put`: a blob is
-  // its content's hash, so one already here is the same bytes; its createdAt is refreshed.
-  const now = Date.now();
-  const blobs = new Map<BlobId, BlobRow>();
-  for (const r of options.blobRows ?? []) blobs.set(r.id, { ...r, createdAt: now });
-  for (const s of sessions) {
-    for (const b of s.blobs ?? []) {
-      const bytes = base64ToBytes(b.data);
-      const data = new Blob([bytes as Uint8Array<ArrayBuffer>], { type: b.mimeType });
-      blobs.set(b.id, { id: b.id, data, mimeType: b.mimeType, size: bytes.length, createdAt: now });
-    }
-  }
   const db = getDb();
   await db.transaction("rw", [db.sessions, db.entries, db.labels, db.blobs], async () => {
-    if (blobs.size > 0) await db.blobs.bulkPut([...blobs.values()]);
+    // Never overwrite a stored file (issue 24.2): a blob is its content's hash, so one already here
+    // holds these bytes; only its createdAt is refreshed.
+    if (blobs.size > 0) {
+      const stored = await db.blobs.bulkGet([...blobs.keys()]);
+      await db.blobs.bulkPut(
+        [...blobs.values()].map((r, i) => {
+          const here = stored[i];
+          return here ? { ...here, createdAt: now } : r;
+        }),
+      );
+    }
     for (let i = 0; i < entries.length; i += chunk) {
       cancelled();
       await db.entries.bulkAdd(entries.slice(i, i + chunk));

@@ -2,6 +2,7 @@ import { memo, useState } from "react";
 import { stripFileOpsTags } from "../../core/compaction/file-ops";
 import { extractTail, stripTail } from "../../core/compaction/verbatim-tail";
 import type { CompactionEntry } from "../../core/session/entries";
+import { formatTime, isoTime } from "../../core/time";
 import { Markdown } from "../markdown/LazyMarkdown";
 import { compactedByLabel, nativeFallbackNote, nativeSummaryText } from "./compaction-method-text";
 import { FileOpsList } from "./FileOpsList";
@@ -155,9 +156,7 @@ export const CompactionCard = memo(function CompactionCard({
           {entry.keptUserTurnIds.length > 0 && (
             <span>{plural(entry.keptUserTurnIds.length, "message")} of yours kept word for word</span>
           )}
-          <time dateTime={new Date(entry.createdAt).toISOString()}>
-            {new Date(entry.createdAt).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" })}
-          </time>
+          <time dateTime={isoTime(entry.createdAt)}>{formatTime(entry.createdAt, "dateTime")}</time>
         </footer>
       </div>
     </article>

@@ -2,10 +2,11 @@ import { useLiveQuery } from "dexie-react-hooks";
 import { useMemo } from "react";
 import { sessionLineage } from "../../core/graph/lineage";
 import type { SessionId } from "../../core/session/ids";
+import { formatTime } from "../../core/time";
 import { liveSessions } from "../../db/live";
 import { openLinkedSession } from "./graph-actions";
 
-const when = (ms: number) => new Date(ms).toLocaleDateString(undefined, { dateStyle: "medium" });
+const when = (ms: number) => formatTime(ms, "date");
 
 /**
  * "Session lineage": the chats linked by handoff, as one chain, oldest first: the chats this one

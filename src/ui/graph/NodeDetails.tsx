@@ -7,6 +7,7 @@ import { messageText } from "../../core/session/entries";
 import { entryText, firstWords } from "../../core/session/entry-text";
 import type { EntryId } from "../../core/session/ids";
 import type { TreeIndex } from "../../core/session/tree";
+import { formatTime } from "../../core/time";
 import { compactedByLabel } from "../chat/compaction-method-text";
 import { count, KIND_GLYPH } from "./names";
 
@@ -22,7 +23,7 @@ const REASON: Readonly<Record<CompactionReason, string>> = {
 /** Characters of a message shown in the panel. */
 const PREVIEW_CHARS = 420;
 
-const when = (ms: number) => new Date(ms).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+const when = (ms: number) => formatTime(ms, "dateTime");
 
 /**
  * The panel under the graph for the selected node (or the compaction under the pointer): what it

@@ -24,12 +24,19 @@ describe("code block Preview", () => {
     expect(screen.getAllByRole("button", { name: "Copy code" })).toHaveLength(7);
   });
 
-  it("toggles a sandboxed frame of the preview page, and posts it the document (CSP first) once loaded", () => {
+  it("toggles a script-less preview; Run scripts swaps in a sandboxed frame of the preview page, posted the document (CSP first)", () => {
     render(<Markdown text={fence("html", "<script>parent.indexedDB.open('grove')</script><p>hi</p>")} />);
     const button = screen.getByRole("button", { name: "Preview" });
     expect(screen.queryByTitle("Preview")).toBeNull();
     fireEvent.click(button);
     expect(button.getAttribute("aria-pressed")).toBe("true");
+    // No scripts by default (issue 24.3): the document as srcdoc under an empty sandbox.
+    const inert = screen.getByTitle("Preview") as HTMLIFrameElement;
+    expect(inert.getAttribute("sandbox")).toBe("");
+    expect(inert.getAttribute("srcdoc")).toContain("<p>hi</p>");
+    expect(inert.hasAttribute("src")).toBe(false);
+    expect(screen.getByText(/may send data out/)).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: "Run scripts" }));
     const frame = screen.getByTitle("Preview") as HTMLIFrameElement;
     expect(frame.tagName).toBe("IFRAME");
     expect(frame.getAttribute("sandbox")).toBe("allow-scripts");

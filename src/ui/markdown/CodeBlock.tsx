@@ -2,7 +2,7 @@ import type { Element, ElementContent } from "hast";
 import { createContext, type ReactNode, use, useEffect, useRef, useState } from "react";
 import { BlockMemory } from "./block-memory";
 import { CodePreview } from "./CodePreview";
-import { previewKindOf } from "./preview";
+import { canRunScripts, previewKindOf } from "./preview";
 import { useHighlighted } from "./use-highlighted";
 
 const COPIED_MS = 1500;
@@ -59,6 +59,8 @@ export function CodeBlock({ node, children }: { node: Element | undefined; child
     previewChoices.set(blockLanguage, text, open);
     setPreviewChoice(open);
   };
+  // Scripts in a preview are the user's explicit choice for this block, never the default (issue 24.3).
+  const [scripts, setScripts] = useState(false);
   const [status, setStatus] = useState<"idle" | "copied" | "failed">("idle");
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
@@ -115,7 +117,22 @@ export function CodeBlock({ node, children }: { node: Element | undefined; child
       <pre tabIndex={0} role="region" aria-label={`Code: ${language ?? "text"}`}>
         {coloured ? <code className={`hljs language-${language}`}>{coloured}</code> : children}
       </pre>
-      {previewKind && previewOpen && <CodePreview kind={previewKind} text={text} />}
+      {previewKind && previewOpen && canRunScripts(previewKind) && (
+        <div className="md-preview-scripts">
+          {scripts ? (
+            <span>Scripts are running: this page may send data out, including this conversation.</span>
+          ) : (
+            <>
+              <span>Scripts are off.</span>{" "}
+              <button type="button" className="md-code-copy" onClick={() => setScripts(true)}>
+                Run scripts
+              </button>{" "}
+              <span className="muted">A page with scripts may send data out, including this conversation.</span>
+            </>
+          )}
+        </div>
+      )}
+      {previewKind && previewOpen && <CodePreview kind={previewKind} text={text} scripts={scripts} />}
     </div>
   );
 }

@@ -2,7 +2,14 @@ import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { PreviewMessage } from "../../preview-page";
 import { PREVIEW_PAGE_PATH } from "../../security-headers";
 import { isDarkTheme } from "../theme";
-import { buildSrcdoc, figureFrameHeight, PREVIEW_SANDBOX, type PreviewKind, svgIntrinsicSize } from "./preview";
+import {
+  buildSrcdoc,
+  figureFrameHeight,
+  PREVIEW_SANDBOX,
+  PREVIEW_SANDBOX_INERT,
+  type PreviewKind,
+  svgIntrinsicSize,
+} from "./preview";
 
 type Rendered =
   | { state: "loading" }
@@ -37,7 +44,7 @@ async function renderMermaid(source: string): Promise<string> {
  * figure's frame is sized from the SVG's declared size and an HTML page gets a bounded default;
  * the user can drag either taller.
  */
-export function CodePreview({ kind, text }: { kind: PreviewKind; text: string }) {
+export function CodePreview({ kind, text, scripts }: { kind: PreviewKind; text: string; scripts: boolean }) {
   const [rendered, setRendered] = useState<Rendered>(() =>
     kind === "mermaid"
       ? { state: "loading" }
@@ -79,13 +86,21 @@ export function CodePreview({ kind, text }: { kind: PreviewKind; text: string })
   }
   return (
     <div className="md-preview" ref={box} style={height === undefined ? undefined : { height }}>
-      <PreviewFrame document={rendered.srcdoc} />
+      {scripts ? <PreviewFrame document={rendered.srcdoc} /> : <InertFrame document={rendered.srcdoc} />}
     </div>
   );
 }
 
 /**
- * The app's preview page in a sandboxed frame; once it has loaded (its bootstrap script is
+ * A preview with no script at all: the document as `srcdoc` under an empty sandbox (no scripts, an
+ * opaque origin, no forms, popups or navigation). It also inherits the app's own policy.
+ */
+function InertFrame({ document }: { document: string }) {
+  return <iframe title="Preview" sandbox={PREVIEW_SANDBOX_INERT} srcDoc={document} referrerPolicy="no-referrer" />;
+}
+
+/**
+ * The app's preview page in a sandboxed frame where scripts run (the user chose "Run scripts"); once it has loaded (its bootstrap script is
  * listening), the document is posted to it. The frame's origin is opaque ("null"), so the target
  * origin can only be "*": the document is what this message already shows, nothing secret. A new
  * document remounts the frame (keyed), never writes into a page the last one may have changed.

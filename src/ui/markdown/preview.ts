@@ -3,7 +3,8 @@
  * iframe shows. Pure string building; the iframe and the lazy Mermaid render live in
  * CodePreview.tsx.
  *
- * Two walls keep a preview away from the user's keys:
+ * By default a preview runs no script: a `srcdoc` frame with an empty `sandbox` (HTML and SVG still
+ * display). "Run scripts" is the user's choice per block; then two walls keep it away from the keys:
  * - the iframe is `sandbox="allow-scripts"` WITHOUT `allow-same-origin`: its document has an opaque
  *   origin, so it cannot touch the app's IndexedDB/localStorage, cookies or DOM, cannot navigate
  *   the top page, submit forms or open popups;
@@ -17,8 +18,18 @@ import { PREVIEW_CSP } from "../../security-headers";
 
 export type PreviewKind = "html" | "svg" | "mermaid";
 
-/** The iframe's sandbox: scripts may run, but never with the app's origin. */
+/**
+ * The iframe's sandbox once the user chose "Run scripts": scripts may run, but never with the app's
+ * origin. By default a preview has no scripts at all (PREVIEW_SANDBOX_INERT): the page's CSP stops
+ * fetch and images but not WebRTC, and a script once sent the page out in a TURN username (issue 24.3).
+ */
 export const PREVIEW_SANDBOX = "allow-scripts";
+
+/** The default sandbox: nothing may run (HTML and SVG still display). */
+export const PREVIEW_SANDBOX_INERT = "";
+
+/** Which previews can carry script (Mermaid is drawn by the app, never by the model's code). */
+export const canRunScripts = (kind: PreviewKind): boolean => kind === "html" || kind === "svg";
 
 /** Which preview a fenced block gets from its language tag (and, for xml, its content). */
 export function previewKindOf(language: string | undefined, text: string): PreviewKind | undefined {

@@ -1,6 +1,7 @@
 import { type ReactNode, useDeferredValue, useEffect, useId, useState } from "react";
 import { openSearchResult, searchChats } from "../../state/search/search";
 import "./chat-search.css";
+import { formatTime } from "../../core/time";
 import type { ChatSearchAnswer, ChatSearchResult } from "../../db/search/search-types";
 import { CHAT_SEARCH_ID } from "../dom-ids";
 
@@ -168,7 +169,7 @@ function SearchResults({
             >
               <span className="search-result-head">
                 <span className="session-title">{r.title}</span>
-                <span className="session-date">{new Date(r.at).toLocaleDateString()}</span>
+                <span className="session-date">{formatTime(r.at, "shortDate")}</span>
               </span>
               <span className="search-result-kind">{kindLabel(r)}</span>
               <span className="search-snippet">

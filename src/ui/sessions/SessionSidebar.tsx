@@ -14,6 +14,7 @@ import { ImportControls } from "./ImportControls";
 import { ArchiveIcon, PinIcon, RestoreIcon, TrashIcon } from "./session-icons";
 import { splitPart } from "./title-part";
 import "./session-list.css";
+import { formatTime } from "../../core/time";
 
 type ListView = "chats" | "archived";
 
@@ -338,7 +339,7 @@ function SessionRow({
           <span className="session-title-base">{title}</span>
           {part && <span className="session-part"> {part}</span>}
         </span>
-        <span className="session-date">{new Date(session.updatedAt).toLocaleDateString()}</span>
+        <span className="session-date">{formatTime(session.updatedAt, "shortDate")}</span>
       </a>
       {selected === null && (
         <div className="row-actions">

@@ -46,4 +46,8 @@ describe("groupByDate", () => {
   it("no chats, no groups", () => {
     expect(groupByDate([], NOW)).toEqual([]);
   });
+  it("a time no Date can hold (an imported 1e300) is a group of its own, never a throw", () => {
+    const groups = groupByDate([{ id: "x", updatedAt: 1e300 }], NOW, "en-US");
+    expect(groups.map((g) => g.label)).toEqual(["unknown date"]);
+  });
 });

@@ -4,6 +4,8 @@
  * 2026"), newest first. Days are the user's local calendar days. Pure: `now` and the locale are
  * passed in.
  */
+import { formatTime } from "../../core/time";
+
 export type Datable = { readonly updatedAt: number; readonly pinned?: boolean };
 
 export type DateGroup<T> = { readonly label: string; readonly items: T[] };
@@ -21,18 +23,9 @@ function daysAgo(ms: number, now: number): number {
   return Math.round((startOfDay(now) - startOfDay(ms)) / DAY_MS);
 }
 
-/**
- * "October 2026" in `locale`: one formatter per locale, made once. `toLocaleDateString` with
- * options builds a new one on every call (the chat list labels every row it groups).
- */
-const monthFormats = new Map<string | undefined, Intl.DateTimeFormat>();
+/** "October 2026" in `locale` ("unknown date" for a time no Date holds: a group of its own, never a throw). */
 function monthYear(ms: number, locale?: string): string {
-  let format = monthFormats.get(locale);
-  if (!format) {
-    format = new Intl.DateTimeFormat(locale, { month: "long", year: "numeric" });
-    monthFormats.set(locale, format);
-  }
-  return format.format(ms);
+  return formatTime(ms, "monthYear", locale);
 }
 
 /**
@@ -42,7 +35,7 @@ function monthYear(ms: number, locale?: string): string {
  */
 export function prepareDateFormats(locale?: string): void {
   monthYear(0, locale);
-  new Date(0).toLocaleDateString(locale);
+  formatTime(0, "shortDate", locale);
 }
 
 export function dateGroupLabel(updatedAt: number, now: number, locale?: string): string {

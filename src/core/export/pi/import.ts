@@ -63,6 +63,7 @@ import {
 import { planContext } from "../../session/plan-context";
 import { canTitle, titleFromUserTexts } from "../../session/title";
 import { buildTreeIndex, pathToRoot } from "../../session/tree";
+import { isRepresentableTime } from "../../time";
 import { checkSessionGraph, type ExportedSession, type ImportResult } from "../grove-json";
 import { type PiImageData, type PiLineContext, piLineOf, TREE_FIELDS } from "./export";
 import { fail, isJson, type Json, ok, type Result } from "./format";
@@ -89,7 +90,7 @@ const UNTITLED_IMPORT = "Imported pi session";
 function toMs(iso: unknown): number | undefined {
   if (typeof iso !== "string") return undefined;
   const t = Date.parse(iso);
-  return Number.isFinite(t) && t >= 0 ? t : undefined;
+  return isRepresentableTime(t) && t >= 0 ? t : undefined;
 }
 
 /** Grove's own fallback one-liner (its Goal's first sentence, else the first prose), else the first line. */
@@ -129,7 +130,7 @@ function convertV3(file: PiFile, nodes: readonly PiNode[], opts: Required<PiImpo
   const createdOf = foldDown<number>(nodes, byId, headerMs ?? opts.now(), (n, p) => {
     const message = n.record.value.message;
     const t = isJson(message) ? message.timestamp : undefined;
-    const messageMs = typeof t === "number" && Number.isFinite(t) && t >= 0 ? t : undefined;
+    const messageMs = isRepresentableTime(t) && t >= 0 ? t : undefined;
     return toMs(n.record.value.timestamp) ?? messageMs ?? p;
   });
   const headerModel: ModelRef | null =
