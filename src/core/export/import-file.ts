@@ -19,6 +19,7 @@ import {
   parseGroveValue,
   parseJsonText,
 } from "./grove-json";
+import { importableFormatsInFull } from "./importable-formats";
 import { checkJsonShape } from "./json-shape";
 import { isLibreChatShaped, parseLibreChatValue } from "./librechat";
 import { asRecord } from "./message-tree";
@@ -65,11 +66,7 @@ export type ImportIdOptions = {
   assets?: ChatGptAssets;
 };
 
-/** Every format Grove imports, in words: error messages end with it. */
-export const IMPORTABLE_FORMATS =
-  "Grove JSON exports; a ChatGPT data export (conversations.json, its split conversations-000.json… files, or the export .zip with its images); a Claude.ai export's conversations.json; Open WebUI, LibreChat and chatbot-ui chat exports (.json); and pi session .jsonl files";
-
-const KNOWN = `Grove imports ${IMPORTABLE_FORMATS}.`;
+const KNOWN = `Grove imports ${importableFormatsInFull()}.`;
 
 /** A Markdown file (Grove's own Markdown export among them) has no structure to import. */
 const MARKDOWN_FILE = /\.(md|markdown|mdown|mkd)$/i;
