@@ -29,14 +29,15 @@ import { describeSkipped, type SkippedRecord } from "./skipped";
 
 export type ImportFormat = "grove-json" | "chatgpt" | "claude" | "open-webui" | "librechat" | "chatbot-ui" | "pi-jsonl";
 
+/** Each format as a sentence names it, article included ("an Open WebUI export"). */
 export const FORMAT_NAMES: Readonly<Record<ImportFormat, string>> = {
-  "grove-json": "Grove JSON",
-  chatgpt: "ChatGPT export",
-  claude: "Claude export",
-  "open-webui": "Open WebUI export",
-  librechat: "LibreChat export",
-  "chatbot-ui": "chatbot-ui export",
-  "pi-jsonl": "pi session",
+  "grove-json": "a Grove JSON",
+  chatgpt: "a ChatGPT export",
+  claude: "a Claude export",
+  "open-webui": "an Open WebUI export",
+  librechat: "a LibreChat export",
+  "chatbot-ui": "a chatbot-ui export",
+  "pi-jsonl": "a pi session",
 };
 
 /**
@@ -97,7 +98,7 @@ function nothingReadable(parsed: Extract<ParsedImport, { kind: "ok" }>): string 
     n === 1
       ? "its one conversation could not be read"
       : `none of its ${n.toLocaleString("en")} conversations could be read`;
-  return `This looks like a ${FORMAT_NAMES[parsed.format]}, but ${what} (${describeSkipped(parsed.skipped)}).`;
+  return `This looks like ${FORMAT_NAMES[parsed.format]}, but ${what} (${describeSkipped(parsed.skipped)}).`;
 }
 
 function parseByFormat(text: string, fileName: string, options: ImportIdOptions): ParsedImport {

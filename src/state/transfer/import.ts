@@ -125,7 +125,7 @@ function doneText(
   if (imported.length === 0) return `Nothing imported: every chat in the file is already here${skipped}.`;
   const chats = imported.length === 1 ? `“${imported[0]!.title}”` : `${imported.length.toLocaleString("en")} chats`;
   const here = alreadyHere > 0 ? ` (${alreadyHere.toLocaleString("en")} already here, not imported again)` : "";
-  return `Imported ${chats} from a ${formatName} file${here}${skipped}.`;
+  return `Imported ${chats} from ${formatName} file${here}${skipped}.`;
 }
 
 function finish(own: ImportHandle, next: ImportState): void {

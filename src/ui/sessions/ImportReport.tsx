@@ -19,7 +19,7 @@ export function ImportReport() {
         <p role="status">{report.text}</p>
         {unreadable.length > 0 && (
           <button type="button" aria-expanded={open} aria-controls={listId} onClick={() => setOpen(!open)}>
-            Show skipped
+            {open ? "Hide skipped" : "Show skipped"}
           </button>
         )}
         <button
