@@ -103,7 +103,10 @@ test("a Claude export: linear chats with their titles and messages, the attachme
   await openConfigured(page, mock);
   const claude: Upload = { name: "conversations.json", mimeType: "application/json", buffer: readFileSync(CLAUDE) };
   await choose(page, [claude]);
-  // The third conversation has no messages: skipped, not imported as an empty chat.
+  // The third conversation has no messages: skipped, not imported as an empty chat, and said so.
+  await expect(page.getByRole("status").filter({ hasText: "Imported 2 chats" })).toHaveText(
+    'Imported 2 chats from a Claude export file · skipped 1 (no messages: "Untitled draft").',
+  );
   await expect(sessionLinks(page)).toHaveCount(2);
   await sessionLinks(page).filter({ hasText: "Parsing CSV in Rust" }).click();
   await expect(page.getByRole("heading", { name: "Parsing CSV in Rust", level: 1 })).toBeVisible();
@@ -127,6 +130,10 @@ test("a Claude export: linear chats with their titles and messages, the attachme
   ]);
   await expect(importDialog(page).getByRole("button", { name: "Keep both" })).toBeVisible();
   await importDialog(page).getByRole("button", { name: "Skip" }).click();
-  await expect(page.getByText("Nothing imported: every chat in the file is already here.")).toBeVisible();
+  await expect(
+    page.getByText(
+      'Nothing imported: every chat in the file is already here · skipped 1 (no messages: "Untitled draft").',
+    ),
+  ).toBeVisible();
   await expect(sessionLinks(page)).toHaveCount(2);
 });

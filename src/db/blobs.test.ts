@@ -2,8 +2,8 @@ import "fake-indexeddb/auto";
 import Dexie from "dexie";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { base64ToBytes } from "../core/attachments/blob-id";
-import type { DocumentBlock, ImageBlock } from "../core/session/entries";
-import type { BlobId } from "../core/session/ids";
+import type { ContextNoteEntry, DocumentBlock, ImageBlock } from "../core/session/entries";
+import { type BlobId, newEntryId } from "../core/session/ids";
 import { BLOB_GC_GRACE_MS, collectUnreferencedBlobs, exportedBlobsOf, readBlobsBase64, storeBlob } from "./blobs";
 import { saveComposerDraftAttachments } from "./composer-drafts";
 import { createSession, deleteSession } from "./sessions";
@@ -63,6 +63,26 @@ describe("collectUnreferencedBlobs", () => {
     const left = (await getDb().blobs.toCollection().primaryKeys()).sort();
     expect(left).toEqual([referenced, young, inComposer].sort());
     expect(left).not.toContain(orphan);
+  });
+
+  it("keeps an image only a context note shows (a pi custom_message's, imported)", async () => {
+    const inNote = await storeBlob(bytes("a screenshot an extension added"), "image/png", old);
+    const session = makeSession();
+    const u = userMessage(session.id, null, "hello");
+    const note: ContextNoteEntry = {
+      id: newEntryId(),
+      sessionId: session.id,
+      parentId: u.id,
+      createdAt: 3_000,
+      type: "context_note",
+      customType: "screenshot",
+      content: [{ type: "image", blobId: inNote, mimeType: "image/png" }],
+      display: true,
+    };
+    await createSession({ ...session, leafId: note.id }, [u, note]);
+    expect(await collectUnreferencedBlobs(now)).toBe(0);
+    expect(await getDb().blobs.get(inNote)).toBeDefined();
+    expect((await exportedBlobsOf([u, note])).map((b) => b.id)).toEqual([inNote]);
   });
 
   it("collects a deleted chat's images, unless another chat still shows them", async () => {

@@ -3,7 +3,7 @@
  * and referenced by id from blocks (never inline in entry rows). Verbs: store, read (as a Blob for
  * the page, as base64 for a request or an export), and collect the ones nothing references.
  */
-import { blobIdOf, blobIdsOfBlocks, bytesToBase64 } from "../core/attachments/blob-id";
+import { blobIdOf, blobIdsOfBlocks, blobIdsOfEntry, bytesToBase64 } from "../core/attachments/blob-id";
 import type { ExportedBlob } from "../core/export/grove-json";
 import type { Entry } from "../core/session/entries";
 import { type BlobId, firstEntryIdAt } from "../core/session/ids";
@@ -55,10 +55,7 @@ export async function readBlobsBase64(ids: Iterable<BlobId>): Promise<Map<BlobId
 /** The blob ids `entries` reference (images and PDFs), each once. */
 function referencedBlobIds(entries: Iterable<Entry>): Set<BlobId> {
   const out = new Set<BlobId>();
-  for (const e of entries) {
-    if (e.type !== "message") continue;
-    for (const id of blobIdsOfBlocks(e.content)) out.add(id);
-  }
+  for (const e of entries) for (const id of blobIdsOfEntry(e)) out.add(id);
   return out;
 }
 

@@ -3,7 +3,7 @@
  * so the same file attached twice, in any chat, is stored once. Also the base64 form attachments
  * travel in (requests, Grove JSON). Pure (Web Crypto's digest is a computation, not I/O).
  */
-import type { Block } from "../session/entries";
+import type { Block, Entry } from "../session/entries";
 import type { BlobId } from "../session/ids";
 
 /** The blob id of `bytes`: their SHA-256, as 64 lowercase hex digits. */
@@ -19,6 +19,14 @@ export function blobIdsOfBlocks(blocks: Iterable<Block>): BlobId[] {
   const out: BlobId[] = [];
   for (const b of blocks) if (b.type === "image" || b.type === "document") out.push(b.blobId);
   return out;
+}
+
+/**
+ * The blobs an entry references: a message's blocks, and a context note's (a pi `custom_message`
+ * or a Grove JSON import may carry images there). The one rule for "what keeps a blob alive".
+ */
+export function blobIdsOfEntry(e: Entry): BlobId[] {
+  return e.type === "message" || e.type === "context_note" ? blobIdsOfBlocks(e.content) : [];
 }
 
 // btoa/atob take "binary strings"; built in slices, since one String.fromCharCode(...bytes) call

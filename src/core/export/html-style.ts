@@ -57,6 +57,7 @@ footer{margin-top:2rem;font-size:.8125rem;color:var(--muted)}
 .markdown .raw-html{white-space:pre-wrap}
 .markdown .math{overflow-x:auto;margin:.5rem 0}
 .markdown math{font-size:1.1em}.markdown math[display=block]{font-size:1.2em}
+.markdown [data-footnote-ref]::before{content:"["}.markdown [data-footnote-ref]::after{content:"]"}
 .markdown .footnotes{font-size:.875rem;color:var(--muted);border-top:1px solid var(--line);margin-top:.75rem}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .hljs-comment,.hljs-quote{color:#6e7781;font-style:italic}

@@ -126,7 +126,7 @@ describe("parseImportFile: the format is found from the content", () => {
   ])("a Markdown file (%s) is refused, naming every format Grove imports", (name, text) => {
     const result = parseImportFile(text, name);
     expect(result.kind === "error" && result.message).toBe(
-      "Markdown can't be imported; Grove imports Grove JSON exports; a ChatGPT data export (conversations.json, its split conversations-000.json… files, or the export .zip with its images); a Claude.ai export's conversations.json; Open WebUI, LibreChat and chatbot-ui chat exports (.json); and pi session .jsonl files.",
+      "Markdown can't be imported; Grove imports Grove JSON exports; a ChatGPT data export (conversations.json, its split conversations-000.json… files, or the export .zip with its images); a Claude.ai export's conversations.json; Open WebUI chat exports (.json); LibreChat conversation exports (.json); chatbot-ui exports (.json); and pi session .jsonl files.",
     );
   });
 

@@ -20,6 +20,7 @@ import {
   parseGroveValue,
   parseJsonText,
 } from "./grove-json";
+import { importableFormatsInFull } from "./importable-formats";
 import { checkJsonShape } from "./json-shape";
 import { isLibreChatShaped, parseLibreChatValue } from "./librechat";
 import { asRecord } from "./message-tree";
@@ -29,14 +30,15 @@ import { describeSkipped, type SkippedRecord } from "./skipped";
 
 export type ImportFormat = "grove-json" | "chatgpt" | "claude" | "open-webui" | "librechat" | "chatbot-ui" | "pi-jsonl";
 
+/** Each format as a sentence names it, article included ("an Open WebUI export"). */
 export const FORMAT_NAMES: Readonly<Record<ImportFormat, string>> = {
-  "grove-json": "Grove JSON",
-  chatgpt: "ChatGPT export",
-  claude: "Claude export",
-  "open-webui": "Open WebUI export",
-  librechat: "LibreChat export",
-  "chatbot-ui": "chatbot-ui export",
-  "pi-jsonl": "pi session",
+  "grove-json": "a Grove JSON",
+  chatgpt: "a ChatGPT export",
+  claude: "a Claude export",
+  "open-webui": "an Open WebUI export",
+  librechat: "a LibreChat export",
+  "chatbot-ui": "a chatbot-ui export",
+  "pi-jsonl": "a pi session",
 };
 
 /**
@@ -66,11 +68,7 @@ export type ImportIdOptions = {
   assets?: ChatGptAssets;
 };
 
-/** Every format Grove imports, in words: error messages end with it. */
-const IMPORTABLE_FORMATS =
-  "Grove JSON exports; a ChatGPT data export (conversations.json, its split conversations-000.json… files, or the export .zip with its images); a Claude.ai export's conversations.json; Open WebUI, LibreChat and chatbot-ui chat exports (.json); and pi session .jsonl files";
-
-const KNOWN = `Grove imports ${IMPORTABLE_FORMATS}.`;
+const KNOWN = `Grove imports ${importableFormatsInFull()}.`;
 
 /** A Markdown file (Grove's own Markdown export among them) has no structure to import. */
 const MARKDOWN_FILE = /\.(md|markdown|mdown|mkd)$/i;
@@ -101,7 +99,7 @@ function nothingReadable(parsed: Extract<ParsedImport, { kind: "ok" }>): string 
     n === 1
       ? "its one conversation could not be read"
       : `none of its ${n.toLocaleString("en")} conversations could be read`;
-  return `This looks like a ${FORMAT_NAMES[parsed.format]}, but ${what} (${describeSkipped(parsed.skipped)}).`;
+  return `This looks like ${FORMAT_NAMES[parsed.format]}, but ${what} (${describeSkipped(parsed.skipped)}).`;
 }
 
 function parseByFormat(text: string, fileName: string, options: ImportIdOptions): ParsedImport {

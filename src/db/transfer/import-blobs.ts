@@ -7,7 +7,7 @@
  *   parser gave temporary ids: their blocks are pointed at the content address.
  * Only what an imported entry refers to is kept.
  */
-import { base64ToBytes, blobIdOf, blobIdsOfBlocks } from "../../core/attachments/blob-id";
+import { base64ToBytes, blobIdOf, blobIdsOfEntry } from "../../core/attachments/blob-id";
 import { sniffMimeType } from "../../core/attachments/sniff";
 import type { ChatGptAsset } from "../../core/export/chatgpt-content";
 import type { ExportedSession } from "../../core/export/grove-json";
@@ -148,10 +148,7 @@ export function referencedRows(rows: ReadonlyMap<BlobId, BlobRow>, sessions: rea
   if (rows.size === 0) return [];
   const wanted = new Set<BlobId>();
   for (const s of sessions) {
-    for (const e of s.entries) {
-      if (e.type === "message" || e.type === "context_note")
-        for (const id of blobIdsOfBlocks(e.content)) wanted.add(id);
-    }
+    for (const e of s.entries) for (const id of blobIdsOfEntry(e)) wanted.add(id);
   }
   const out: BlobRow[] = [];
   for (const [id, r] of rows) if (wanted.has(id)) out.push(r);

@@ -124,7 +124,7 @@ describe("import job", () => {
     const job = createImportJob();
     const f = file(text, "conversations.json");
     const analysis = await job.analyze(f.blob, f.name, () => {});
-    expect(analysis).toMatchObject({ kind: "ready", format: "chatgpt", formatName: "ChatGPT export" });
+    expect(analysis).toMatchObject({ kind: "ready", format: "chatgpt", formatName: "a ChatGPT export" });
     const outcome = await job.commit("keep-both", () => {});
     if (outcome.kind !== "done") throw new Error(outcome.kind);
     const [s] = await readAllForExport();

@@ -1,4 +1,5 @@
 import "fake-indexeddb/auto";
+import { readFileSync } from "node:fs";
 import { beforeEach, describe, expect, it } from "vitest";
 import { exportGroveJson } from "../../core/export/grove-json";
 import { createSession, listSessions } from "../../db/sessions";
@@ -6,7 +7,7 @@ import { assistantMessage, freshDatabase, makeSession, snapshot, userMessage } f
 import { resetStores } from "../app/store-registry";
 import { useUiStore } from "../app/ui-store";
 import { cancelImport, dismissImport, importFile, resolveImportConflicts } from "./import";
-import { useImportStore } from "./import-store";
+import { useImportReportStore, useImportStore } from "./import-store";
 
 function chatFile(title: string) {
   const session = makeSession({ title, titleSource: "user" });
@@ -17,6 +18,9 @@ function chatFile(title: string) {
 }
 
 const notices = () => useUiStore.getState().notices.map((n) => n.text);
+const report = () => useImportReportStore.getState().report;
+const fixture = (name: string) =>
+  readFileSync(new URL(`../../core/export/testing/fixtures/${name}`, import.meta.url), "utf8");
 
 beforeEach(() => {
   freshDatabase();
@@ -25,11 +29,12 @@ beforeEach(() => {
 });
 
 describe("importFile", () => {
-  it("a new chat: written, the dialog closes, a notice says what came in, and the chat opens", async () => {
+  it("a new chat: written, the dialog closes, the report says what came in, and the chat opens", async () => {
     const { exported, file } = chatFile("Tea");
     await importFile(file());
     expect(useImportStore.getState()).toEqual({ phase: "idle" });
-    expect(notices()).toEqual(["Imported “Tea” from a Grove JSON file."]);
+    expect(report()).toEqual({ text: "Imported “Tea” from a Grove JSON file.", unreadable: [] });
+    expect(notices()).toEqual([]); // the report is beside the chat, not a notice over it
     expect(useUiStore.getState().sessionId).toBe(exported.session.id);
     expect((await listSessions()).map((s) => s.title)).toEqual(["Tea"]);
   });
@@ -44,7 +49,7 @@ describe("importFile", () => {
     if (state.phase === "confirm") expect(state.analysis.conflicts.map((c) => c.title)).toEqual(["Tea"]);
     await resolveImportConflicts("skip");
     expect(useImportStore.getState().phase).toBe("idle");
-    expect(notices()).toEqual(["Nothing imported: every chat in the file is already here."]);
+    expect(report()?.text).toBe("Nothing imported: every chat in the file is already here.");
     expect(await snapshot()).toEqual(before);
   });
 
@@ -56,6 +61,24 @@ describe("importFile", () => {
     const titles = (await listSessions()).map((s) => s.title).sort();
     expect(titles).toEqual(["Tea", "Tea (imported)"]);
     expect(useUiStore.getState().sessionId).not.toBe(exported.session.id);
+  });
+
+  it("a ChatGPT export with stub records: the rest comes in, the report counts and lists the skipped ones", async () => {
+    await importFile(new File([fixture("chatgpt-2026-conversations.json")], "conversations.json"));
+    expect(useImportStore.getState()).toEqual({ phase: "idle" });
+    expect(report()).toEqual({
+      text: 'Imported 5 chats from a ChatGPT export file · skipped 2 (no messages: "Corrupted entry", "Broken record").',
+      unreadable: [
+        { title: "Corrupted entry", reason: "no messages" },
+        { title: "Broken record", reason: "no messages" },
+      ],
+    });
+    expect(await listSessions()).toHaveLength(5);
+    // The next import starts with no report of the last one.
+    const { file } = chatFile("Tea");
+    const next = importFile(file("tea.json"));
+    expect(report()).toBeNull();
+    await next;
   });
 
   it("Cancel at the question: nothing written, the dialog closes", async () => {

@@ -3,15 +3,17 @@
  * store below is what the Import dialog shows: progress while the file is read and checked, the
  * "Keep both" / "Skip" question when sessions already exist, progress while writing, and the
  * error (with nothing written) when the file is bad. A successful import closes the dialog,
- * says what came in, and opens the imported chat.
+ * reports what came in and what could not be read (the import report, shown beside the chat, not
+ * over it), and opens the imported chat.
  */
 
+import { describeSkipped, type SkippedRecord } from "../../core/export/skipped";
 import type { ImportHandle } from "../../db/transfer/client";
 import { startImport } from "../../db/transfer/client";
 import type { ConflictChoice, ImportAnalysis, ImportedSessionSummary } from "../../db/transfer/import-job";
 import { pushNotice } from "../app/ui-store";
 import { openSession } from "../sessions/sessions";
-import { type ImportState, useImportStore } from "./import-store";
+import { type ImportState, useImportReportStore, useImportStore } from "./import-store";
 
 type Ready = Extract<ImportAnalysis, { kind: "ready" }>;
 
@@ -38,6 +40,7 @@ export async function importFile(file: File | readonly File[]): Promise<void> {
   const first = files[0];
   if (!first) return;
   const fileName = files.length > 1 ? `${files.length} files` : first.name || "the file";
+  useImportReportStore.setState({ report: null });
   useImportStore.setState({ phase: "reading", fileName, progress: null }, true);
   const analysis = await own.analyze(files.length > 1 ? files : first, fileName, (progress) => {
     if (handle === own) useImportStore.setState({ phase: "reading", fileName, progress }, true);
@@ -85,7 +88,12 @@ async function write(own: ImportHandle, fileName: string, analysis: Ready, choic
       return;
     case "done": {
       finish(own, { phase: "idle" });
-      pushNotice("info", doneText(analysis.formatName, outcome.imported, outcome.skipped));
+      useImportReportStore.setState({
+        report: {
+          text: doneText(analysis.formatName, outcome.imported, outcome.skipped, outcome.unreadable),
+          unreadable: outcome.unreadable,
+        },
+      });
       const first = outcome.imported[0];
       if (first) openSession(first.id);
       return;
@@ -93,11 +101,24 @@ async function write(own: ImportHandle, fileName: string, analysis: Ready, choic
   }
 }
 
-function doneText(formatName: string, imported: readonly ImportedSessionSummary[], skipped: number): string {
-  const chats = imported.length === 1 ? `“${imported[0]!.title}”` : `${imported.length} chats`;
-  const skippedText = skipped > 0 ? ` (${skipped} already here, skipped)` : "";
-  if (imported.length === 0) return "Nothing imported: every chat in the file is already here.";
-  return `Imported ${chats} from a ${formatName} file${skippedText}.`;
+/**
+ * "Imported 1,203 chats from a ChatGPT export file · skipped 2 (no messages: "A", "B")." `alreadyHere`:
+ * chats the user chose not to import again; `unreadable`: conversations of the file that could not be read.
+ */
+function doneText(
+  formatName: string,
+  imported: readonly ImportedSessionSummary[],
+  alreadyHere: number,
+  unreadable: readonly SkippedRecord[],
+): string {
+  const skipped =
+    unreadable.length > 0
+      ? ` · skipped ${unreadable.length.toLocaleString("en")} (${describeSkipped(unreadable)})`
+      : "";
+  if (imported.length === 0) return `Nothing imported: every chat in the file is already here${skipped}.`;
+  const chats = imported.length === 1 ? `“${imported[0]!.title}”` : `${imported.length.toLocaleString("en")} chats`;
+  const here = alreadyHere > 0 ? ` (${alreadyHere.toLocaleString("en")} already here, not imported again)` : "";
+  return `Imported ${chats} from ${formatName} file${here}${skipped}.`;
 }
 
 function finish(own: ImportHandle, next: ImportState): void {

@@ -1,8 +1,10 @@
+import { importableApps } from "../../core/export/importable-formats";
 import type { SessionId } from "../../core/session/ids";
 import { useStreamStore } from "../../state/reply/stream-store";
 import { useSettingsStore } from "../../state/settings/settings-store";
 import type { SessionView } from "../hooks";
 import { CompactDialog, HandoffDialog } from "../lazy-dialogs";
+import { ImportReport } from "../sessions/ImportReport";
 import { BranchPoint } from "./BranchPoint";
 import { ChatHeader } from "./ChatHeader";
 import { Composer } from "./Composer";
@@ -54,8 +56,8 @@ export function ChatView({
           {sessionId === null && <NewChatSetup />}
           {sessionId === null && (
             <p className="muted small">
-              Have history elsewhere? Import a ChatGPT export or a pi session from the sessions list, or drop the file
-              here.
+              Have history elsewhere? Import an export from {importableApps()} with Import in the sessions list, or drop
+              the file here.
             </p>
           )}
         </div>
@@ -66,6 +68,7 @@ export function ChatView({
       {!replying && !missing && <BranchPoint view={view} />}
       {sessionId && <PromotionNotice sessionId={sessionId} />}
       <MaintenanceBar sessionId={sessionId} />
+      <ImportReport />
       <Composer sessionId={sessionId} session={view.session} leafId={view.session?.leafId} />
       <CompactDialog session={view.session} />
       <HandoffDialog />

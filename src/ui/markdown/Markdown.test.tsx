@@ -75,6 +75,25 @@ describe("GFM", () => {
     expect(c.querySelector(`[id="${href.slice(1)}"]`)?.textContent).toContain("source");
     expect(ref?.hasAttribute("target")).toBe(false);
   });
+
+  it("following a footnote and its back link moves focus there and leaves the URL (the open chat) alone", () => {
+    const scrolled = vi.fn();
+    const original = Element.prototype.scrollIntoView;
+    Element.prototype.scrollIntoView = scrolled; // jsdom has no layout
+    const hashBefore = window.location.hash;
+    const c = renderMd("claim[^1] and more\n\n[^1]: [Source](https://example.com/a)");
+    const ref = c.querySelector<HTMLAnchorElement>("a[data-footnote-ref]")!;
+    fireEvent.click(ref);
+    const note = c.querySelector(`[id="${ref.getAttribute("href")!.slice(1)}"]`);
+    expect(document.activeElement).toBe(note);
+    expect(window.location.hash).toBe(hashBefore);
+    const back = c.querySelector<HTMLAnchorElement>("a[data-footnote-backref]")!;
+    fireEvent.click(back);
+    expect(document.activeElement).toBe(ref);
+    expect(window.location.hash).toBe(hashBefore);
+    expect(scrolled).toHaveBeenCalledTimes(2);
+    Element.prototype.scrollIntoView = original;
+  });
 });
 
 describe("code", () => {

@@ -1,4 +1,4 @@
-import { type ComponentProps, memo, useDeferredValue, useId, useMemo } from "react";
+import { type ComponentProps, type MouseEvent, memo, useDeferredValue, useId, useMemo } from "react";
 import ReactMarkdown, { type Components, type ExtraProps, type Options } from "react-markdown";
 import remarkGfm from "remark-gfm";
 import remarkMath from "remark-math";
@@ -25,7 +25,7 @@ function Link({ node: _node, href, children, ...rest }: ComponentProps<"a"> & Ex
   // Footnote references stay in the page.
   if (isFragmentHref(href)) {
     return (
-      <a {...rest} href={href}>
+      <a {...rest} href={href} onClick={(e) => followFragment(e, href)}>
         {children}
       </a>
     );
@@ -35,6 +35,21 @@ function Link({ node: _node, href, children, ...rest }: ComponentProps<"a"> & Ex
       {children}
     </a>
   );
+}
+
+/**
+ * A footnote link (to its note, or back to the reference) moves the view and the focus itself: the
+ * URL's hash names the open chat (state/app/boot.ts), so letting the browser follow `#…-fn-1`
+ * would close the chat.
+ */
+function followFragment(e: MouseEvent<HTMLAnchorElement>, href: string): void {
+  e.preventDefault();
+  const target = document.getElementById(decodeURIComponent(href.slice(1)));
+  if (!target) return;
+  // A footnote is a list item: focusable for this move only, so a keyboard user continues from there.
+  if (!target.matches("a[href], button, input, select, textarea, [tabindex]")) target.tabIndex = -1;
+  target.focus({ preventScroll: true });
+  target.scrollIntoView({ block: "center" });
 }
 
 function Table({ node: _node, ...rest }: ComponentProps<"table"> & ExtraProps) {

@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { importableApps } from "../../core/export/importable-formats";
 import { importFile } from "../../state/app/lazy";
 
 const carriesFiles = (e: DragEvent) => e.dataTransfer?.types.includes("Files") ?? false;
@@ -53,7 +54,7 @@ export function DropToImport() {
     <div className="drop-overlay" aria-hidden="true">
       <div className="drop-card">
         <strong>Drop to import</strong>
-        <span>Grove JSON, ChatGPT conversations.json or a pi session .jsonl</span>
+        <span>An export from {importableApps()}</span>
       </div>
     </div>
   );

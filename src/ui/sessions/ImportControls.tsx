@@ -1,4 +1,5 @@
 import { useRef } from "react";
+import { importableFormatsInFull } from "../../core/export/importable-formats";
 import { importFile } from "../../state/app/lazy";
 
 /**
@@ -11,7 +12,7 @@ export function ImportControls() {
     <>
       <button
         type="button"
-        title="Import a Grove JSON export, a ChatGPT export (conversations.json, its split conversations-NNN.json files, or the .zip), a Claude.ai conversations.json or a pi session .jsonl (or drop the files on the window)"
+        title={`Import ${importableFormatsInFull()} (or drop the files on the window)`}
         onClick={() => input.current?.click()}
       >
         Import
@@ -25,7 +26,9 @@ export function ImportControls() {
         // inputs as buttons) named "Import file" would only repeat it for screen readers.
         aria-hidden="true"
         tabIndex={-1}
-        accept=".json,.jsonl,.zip,application/json,application/x-ndjson,application/zip"
+        // .md too: a Markdown file (Grove's own Markdown export) is refused with a message naming
+        // what Grove imports, rather than being greyed out in the picker with no reason given.
+        accept=".json,.jsonl,.zip,.md,.markdown,application/json,application/x-ndjson,application/zip,text/markdown"
         multiple
         onChange={(e) => {
           const files = [...(e.target.files ?? [])];
