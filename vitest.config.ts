@@ -8,6 +8,10 @@ export default defineConfig({
     include: ["src/**/*.test.ts", "src/**/*.test.tsx", "e2e/mock-server/**/*.test.ts", "scripts/**/*.test.ts"],
     environment: "node",
     pool: "threads",
+    // Tests wait on state; a timeout only catches a hang. Loading the o200k table or a fake-indexeddb
+    // database takes seconds on a loaded 2-core machine, which the default 5 s does not allow.
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
     // Every zustand store is reset after each test (state/app/store-registry.ts).
     setupFiles: ["src/state/testing/reset-stores.ts"],
     reporters: ["default", ["json", { outputFile: "test-results/unit-results.json" }]],

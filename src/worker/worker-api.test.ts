@@ -91,9 +91,10 @@ describe("counting", () => {
     const paste = unbrokenRun(CHINESE_PROSE, 20_000);
     const started = performance.now();
     const [n] = await api.countTexts("o200k_base", [paste]);
-    expect(performance.now() - started).toBeLessThan(5_000);
+    // The quadratic merge this guards against takes minutes on such a run; the figure is the bench's.
+    expect(performance.now() - started).toBeLessThan(20_000);
     expect(n).toBeGreaterThan(10_000);
-  }, 30_000);
+  }, 60_000);
 
   it("countEntries returns each entry's count by id", async () => {
     const path = linkPath([u("u1", "Hello"), a("a1", ENGLISH_PROSE), u("u2", "日本語で答えて")]);

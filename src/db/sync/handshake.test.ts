@@ -62,7 +62,8 @@ describe("the connect handshake", () => {
         message: expect.stringMatching(/^The server's sync settings ask for .*iterations/),
       });
       expect(puts).toEqual([]);
-      expect(Date.now() - started).toBeLessThan(2_000);
+      // Deriving with 1e9 iterations would take many minutes: refused before any derivation.
+      expect(Date.now() - started).toBeLessThan(20_000);
     },
   );
 
