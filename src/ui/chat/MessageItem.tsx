@@ -20,6 +20,7 @@ import { MessageActions } from "./MessageActions";
 import { MessageFileChip, MessageImage } from "./MessageAttachments";
 import { PrunedMark } from "./PrunedMark";
 import { ThinkingView } from "./ThinkingView";
+import { anchorVersion } from "./version-anchor";
 
 const ROLE_NAME = { user: "User message", assistant: "Assistant message", tool: "Tool result" } as const;
 const STATUS_NOTE = {
@@ -83,6 +84,11 @@ export const MessageItem = memo(function MessageItem({
   const status = last.status;
   // Switch here (DESIGN §5) anywhere but at the leaf; the lock on this chat blocks it meanwhile.
   const atLeaf = view.session?.leafId === last.id;
+  const flip = (from: Element, step: -1 | 1) => {
+    const next = siblings[position - 1 + step];
+    if (next) anchorVersion(next.id, from);
+    void showVersion(sessionId, entry.id, step);
+  };
 
   return (
     <article
@@ -121,7 +127,7 @@ export const MessageItem = memo(function MessageItem({
               className="icon-button"
               aria-label="Previous version"
               disabled={position <= 1}
-              onClick={() => void showVersion(sessionId, entry.id, -1)}
+              onClick={(e) => flip(e.currentTarget, -1)}
             >
               ‹
             </button>
@@ -133,7 +139,7 @@ export const MessageItem = memo(function MessageItem({
               className="icon-button"
               aria-label="Next version"
               disabled={position >= siblings.length}
-              onClick={() => void showVersion(sessionId, entry.id, 1)}
+              onClick={(e) => flip(e.currentTarget, 1)}
             >
               ›
             </button>

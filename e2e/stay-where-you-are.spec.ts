@@ -1,0 +1,105 @@
+/**
+ * Issue 27, "Stay where you are": what the user sees after flipping versions, undoing a compaction,
+ * retrying and stopping, notices, and the header at narrow widths. Positions are asserted from
+ * bounding boxes: the view must not move under the reader.
+ */
+import type { Locator, Page } from "@playwright/test";
+import { animationsDone, openConfigured, send, waitIdle } from "./app";
+import { expectVersion, message } from "./branching-helpers";
+import { expect, type MockServer, test } from "./fixtures";
+
+const SHOTS = process.env.GROVE_E2E_SHOTS;
+
+async function shot(page: Page, name: string): Promise<void> {
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png` });
+}
+
+/** A paragraph long enough that a few replies fill the screen. */
+const long = (label: string) => `${label}. ${"A grove is a small group of trees with little or no undergrowth. ".repeat(6)}`;
+
+async function topOf(locator: Locator): Promise<number> {
+  const box = await locator.boundingBox();
+  if (!box) throw new Error("not on screen");
+  return box.y;
+}
+
+async function longChat(page: Page, mock: MockServer, n: number): Promise<void> {
+  await openConfigured(page, mock);
+  for (let i = 1; i <= n; i++) {
+    mock.enqueue("anthropic", { text: long(`Reply ${i.toString()}`) });
+    // Rows out of view are not in the DOM (the list is virtualized): wait for this reply itself.
+    await send(page, `Question ${i.toString()}`);
+    await expect(message(page, "assistant", `Reply ${i.toString()}.`)).toBeVisible({ timeout: 15_000 });
+    await waitIdle(page);
+  }
+}
+
+/** Scrolls the chat with the mouse wheel (as a person does) by `dy` px and waits until it settles. */
+async function wheel(page: Page, dy: number): Promise<void> {
+  const scroller = page.locator(".message-scroll");
+  const box = await scroller.boundingBox();
+  if (!box) throw new Error("no chat on screen");
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.wheel(0, dy);
+  let last = -1;
+  await expect
+    .poll(async () => {
+      const now = await scroller.evaluate((el) => el.scrollTop);
+      const settled = now === last;
+      last = now;
+      return settled;
+    })
+    .toBe(true);
+}
+
+const near = (a: number, b: number) => expect(Math.abs(a - b)).toBeLessThanOrEqual(4);
+
+test.describe("item 1: flipping versions in place", () => {
+  test("‹ and › keep the clicked message at the same place on screen, mounted and visible", async ({ page, mock }) => {
+    test.setTimeout(90_000);
+    await longChat(page, mock, 6);
+    // A second version of the third reply; the first keeps the three later exchanges below it.
+    mock.enqueue("anthropic", { text: long("Reply 3, take two") });
+    const third = message(page, "assistant", "Reply 3.");
+    await third.scrollIntoViewIfNeeded();
+    await third.getByRole("button", { name: "Regenerate" }).click();
+    const second = message(page, "assistant", "Reply 3, take two");
+    await expect(second).toBeVisible();
+    await waitIdle(page);
+    await expectVersion(second, 2, 2);
+
+    // Reading at the end of the chat (following it), the user flips to version 1, whose branch
+    // goes on for three more exchanges: the view stays on the message, not on that branch's end.
+    await wheel(page, 3_000);
+    const atEnd = await topOf(second);
+    await shot(page, "flip-0-at-end");
+    await second.getByRole("button", { name: "Previous version" }).click();
+    const first = message(page, "assistant", "Reply 3.");
+    await expect(first).toBeInViewport();
+    await expectVersion(first, 1, 2);
+    near(await topOf(first), atEnd);
+    // The later exchanges of version 1 are there, below.
+    await expect(message(page, "user", "Question 4")).toHaveCount(1);
+    await shot(page, "flip-1-previous");
+
+    // The message near the top of the screen: version 2 ends the path (nothing below it), yet it
+    // stays where it was instead of the shorter list pulling it down.
+    await wheel(page, (await topOf(first)) - 120);
+    const high = await topOf(first);
+    expect(high).toBeLessThan(200);
+    await first.getByRole("button", { name: "Next version" }).click();
+    await expect(second).toBeInViewport();
+    await expectVersion(second, 2, 2);
+    near(await topOf(second), high);
+    await shot(page, "flip-2-next");
+
+    // Flipping back and forth never drifts.
+    await second.getByRole("button", { name: "Previous version" }).click();
+    await expect(first).toBeInViewport();
+    near(await topOf(first), high);
+    await first.getByRole("button", { name: "Next version" }).click();
+    await expect(second).toBeInViewport();
+    near(await topOf(second), high);
+    await animationsDone(page);
+  });
+});
