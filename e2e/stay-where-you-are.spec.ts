@@ -6,6 +6,19 @@
 import type { Locator, Page } from "@playwright/test";
 import { animationsDone, openConfigured, send, waitIdle } from "./app";
 import { expectVersion, message } from "./branching-helpers";
+import {
+  compactFromHeader,
+  compactionCards,
+  conversationRequests,
+  exchange,
+  FIRST_SUMMARY,
+  FRAMING,
+  openSmallWindow,
+  prose,
+  SHORT_SUMMARY,
+  sentText,
+  summarizerReply,
+} from "./compaction-helpers";
 import { expect, type MockServer, test } from "./fixtures";
 
 const SHOTS = process.env.GROVE_E2E_SHOTS;
@@ -15,7 +28,8 @@ async function shot(page: Page, name: string): Promise<void> {
 }
 
 /** A paragraph long enough that a few replies fill the screen. */
-const long = (label: string) => `${label}. ${"A grove is a small group of trees with little or no undergrowth. ".repeat(6)}`;
+const long = (label: string) =>
+  `${label}. ${"A grove is a small group of trees with little or no undergrowth. ".repeat(6)}`;
 
 async function topOf(locator: Locator): Promise<number> {
   const box = await locator.boundingBox();
@@ -101,5 +115,52 @@ test.describe("item 1: flipping versions in place", () => {
     await expect(second).toBeInViewport();
     near(await topOf(second), high);
     await animationsDone(page);
+  });
+});
+
+const SMALL = { window: 16_000, maxOutput: 1_000, reserve: 2_000, keepRecent: 700, auto: false } as const;
+
+test.describe("item 2: undo compaction is a real undo", () => {
+  test("after Undo the chat is as before, with no control re-applying it but Redo; Redo puts it back", async ({
+    page,
+    mock,
+  }) => {
+    test.setTimeout(90_000);
+    await openSmallWindow(page, mock, SMALL);
+    for (let i = 1; i <= 5; i++) {
+      await exchange(page, mock, prose(`(U${i})`, 40), `(U${i})`, { text: prose(`(A${i})`, 350) });
+    }
+    mock.enqueue(
+      "openai",
+      summarizerReply(FIRST_SUMMARY, { text: "## Goal\n\nSUMMARY-2727: count the colony.\n" }),
+      summarizerReply(SHORT_SUMMARY, { text: "Counting the colony" }),
+    );
+    const dialog = await compactFromHeader(page);
+    await expect(dialog).toBeHidden({ timeout: 15_000 });
+    await page.getByRole("status", { name: "Latest result" }).getByRole("button", { name: "Show summary" }).click();
+    const card = compactionCards(page);
+    await card.getByRole("button", { name: "Undo compaction" }).click();
+
+    const undone = page.getByRole("status").filter({ hasText: "Compaction undone" });
+    await expect(undone).toBeVisible();
+    await expect(compactionCards(page)).toHaveCount(0);
+    await expect(page.getByText("Branching from here")).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Back to latest" })).toHaveCount(0);
+    await expect(page.getByText(/compaction paused/i)).toHaveCount(1);
+    await shot(page, "undo-1-undone");
+
+    // Redo: the compaction is back, and so is the paused automatic compaction's end.
+    await undone.getByRole("button", { name: "Redo" }).click();
+    await expect(undone).toHaveCount(0);
+    await expect(compactionCards(page)).toHaveCount(1);
+    await expect(page.getByText(/compaction paused/i)).toHaveCount(0);
+    await shot(page, "undo-2-redone");
+    await exchange(page, mock, "(U6) And now?", "(U6)", { text: "Carrying on compacted." });
+    const sent = sentText(conversationRequests(mock).at(-1));
+    expect(sent).toContain(FRAMING);
+    expect(sent).toContain("SUMMARY-2727");
+
+    // Undo is no longer possible (a message was sent after it), and neither is a stale Redo.
+    await expect(compactionCards(page).getByRole("button", { name: "Undo compaction" })).toHaveCount(0);
   });
 });

@@ -5,7 +5,10 @@
 import type { EntryId, SessionId } from "../../core/session/ids";
 import { defineStore } from "./store-registry";
 
-export type Notice = { id: number; kind: "error" | "info"; text: string };
+/** What a notice's one button does: facts only, the UI (common/Notices.tsx) runs the action. */
+export type NoticeAction = { kind: "redo-compaction"; sessionId: SessionId; compactionId: EntryId };
+
+export type Notice = { id: number; kind: "error" | "info"; text: string; action?: NoticeAction };
 
 type UiState = {
   sessionId: SessionId | null;
@@ -35,9 +38,10 @@ export const useUiStore = defineStore<UiState>(() => ({
 }));
 
 let noticeSeq = 0;
-export function pushNotice(kind: Notice["kind"], text: string): void {
+export function pushNotice(kind: Notice["kind"], text: string, action?: NoticeAction): void {
   const id = ++noticeSeq;
-  useUiStore.setState((s) => ({ notices: [...s.notices.slice(-4), { id, kind, text }] }));
+  const notice: Notice = action ? { id, kind, text, action } : { id, kind, text };
+  useUiStore.setState((s) => ({ notices: [...s.notices.slice(-4), notice] }));
 }
 export function dismissNotice(id: number): void {
   useUiStore.setState((s) => ({ notices: s.notices.filter((n) => n.id !== id) }));

@@ -1,5 +1,6 @@
 import { createPortal } from "react-dom";
-import { dismissNotice, useUiStore } from "../../state/app/ui-store";
+import { dismissNotice, type Notice, useUiStore } from "../../state/app/ui-store";
+import { redoCompactionFromNotice } from "../../state/maintenance/undo-compaction";
 
 /**
  * Action failures and info in plain words; errors are announced to screen readers. Drawn in
@@ -14,6 +15,7 @@ export function Notices() {
       {notices.map((n) => (
         <div key={n.id} className={`notice notice-${n.kind}`} role={n.kind === "error" ? "alert" : "status"}>
           <span>{n.text}</span>
+          {n.action && <NoticeButton notice={n} />}
           <button type="button" className="icon-button" aria-label="Dismiss" onClick={() => dismissNotice(n.id)}>
             ×
           </button>
@@ -22,4 +24,25 @@ export function Notices() {
     </div>,
     document.body,
   );
+}
+
+/** A notice's one action; it runs once, and the notice goes with it. */
+function NoticeButton({ notice }: { notice: Notice }) {
+  const action = notice.action;
+  if (!action) return null;
+  switch (action.kind) {
+    case "redo-compaction":
+      return (
+        <button
+          type="button"
+          title="Put the compaction back: the next message sends the summary again"
+          onClick={() => {
+            dismissNotice(notice.id);
+            void redoCompactionFromNotice(action.sessionId, action.compactionId);
+          }}
+        >
+          Redo
+        </button>
+      );
+  }
 }
