@@ -164,3 +164,46 @@ test.describe("item 2: undo compaction is a real undo", () => {
     await expect(compactionCards(page).getByRole("button", { name: "Undo compaction" })).toHaveCount(0);
   });
 });
+
+test.describe("item 9: failures are not versions; stops say what happened", () => {
+  test("a Retry that succeeds replaces the failed attempt: no error card kept as version 1", async ({ page, mock }) => {
+    await openConfigured(page, mock);
+    mock.enqueue("anthropic", { fault: { kind: "http", status: 401 } });
+    await send(page, "Hello there");
+    const failed = page.locator('article[aria-label^="Assistant message"]').last();
+    const alert = failed.getByRole("alert");
+    await expect(alert).toBeVisible({ timeout: 10_000 });
+    mock.enqueue("anthropic", { text: "Hello back." });
+    await alert.getByRole("button", { name: "Retry" }).click();
+    const reply = message(page, "assistant", "Hello back.");
+    await expect(reply).toBeVisible();
+    await waitIdle(page);
+    await expect(page.getByRole("alert")).toHaveCount(0);
+    await expect(reply.getByRole("button", { name: "Previous version" })).toHaveCount(0);
+    await expect(reply.locator(".versions")).toHaveCount(0);
+    await shot(page, "retry-replaced");
+  });
+
+  test("Stop before the first token says so and offers Retry; the retried reply is the only version", async ({
+    page,
+    mock,
+  }) => {
+    await openConfigured(page, mock);
+    mock.enqueue("anthropic", { chunks: ["never shown"], fault: { kind: "hang", afterChunks: 0 } });
+    await send(page, "Tell me a story");
+    await expect(page.getByRole("button", { name: "Stop" })).toBeVisible();
+    await page.getByRole("button", { name: "Stop" }).click();
+    await waitIdle(page);
+    const stopped = page.locator('article[aria-label^="Assistant message"]').last();
+    await expect(stopped).toContainText("Stopped before the reply started");
+    await expect(stopped).not.toContainText("cut short");
+    await shot(page, "stopped-before-start");
+    mock.enqueue("anthropic", { text: "Once upon a time." });
+    await stopped.getByRole("button", { name: "Retry" }).click();
+    const reply = message(page, "assistant", "Once upon a time.");
+    await expect(reply).toBeVisible();
+    await waitIdle(page);
+    await expect(page.getByText("Stopped before the reply started")).toHaveCount(0);
+    await expect(reply.locator(".versions")).toHaveCount(0);
+  });
+});

@@ -4,7 +4,7 @@ import type { Block, MessageEntry } from "../../core/session/entries";
 import { messageText } from "../../core/session/entries";
 import type { EntryId } from "../../core/session/ids";
 import { joinContinuation } from "../../core/session/plan-context";
-import { siblingsOf } from "../../core/session/tree";
+import { versionsOf } from "../../core/session/versions";
 import { describeFailure } from "../../state/app/describe-failure";
 import { showVersion } from "../../state/app/lazy";
 import { useUiStore } from "../../state/app/ui-store";
@@ -65,7 +65,7 @@ export const MessageItem = memo(function MessageItem({
   const last = continuations[continuations.length - 1] ?? entry;
   const content = continuations.length > 0 ? joinedContent(entry, continuations) : entry.content;
   const text = messageText(content);
-  const { siblings, position } = siblingsOf(view.index, entry.id);
+  const { siblings, position } = versionsOf(view.index, entry.id);
   const sessionId = entry.sessionId;
   // While a reply streams, actions that start another reply wait: runReply runs one reply per
   // session, so an edit saved now would be a user message that never gets its reply. Moving around
@@ -203,7 +203,22 @@ export const MessageItem = memo(function MessageItem({
         </div>
       )}
 
-      {(status === "stopped" || status === "interrupted") && <p className="status-note">{STATUS_NOTE[status]}</p>}
+      {status === "stopped" && entry.role === "assistant" && !hasContent(content) ? (
+        <div className="error-box stopped-box">
+          <span>Stopped before the reply started.</span>
+          <button
+            type="button"
+            className="primary"
+            disabled={busy}
+            title={busyTitle}
+            onClick={() => void retry(sessionId, entry, last, view.session?.leafId ?? undefined)}
+          >
+            Retry
+          </button>
+        </div>
+      ) : (
+        (status === "stopped" || status === "interrupted") && <p className="status-note">{STATUS_NOTE[status]}</p>
+      )}
       {continuable && !replying && (
         <div className="continue-box">
           <span>The reply was cut off by the output limit.</span>
