@@ -207,3 +207,69 @@ test.describe("item 9: failures are not versions; stops say what happened", () =
     await expect(reply.locator(".versions")).toHaveCount(0);
   });
 });
+
+/** The two boxes share some area. */
+function overlaps(a: { x: number; y: number; width: number; height: number }, b: typeof a): boolean {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}
+
+test.describe("item 6: notices that come and go", () => {
+  test("a success notice sits beside the chat, not over it, and goes by itself", async ({ page, mock }) => {
+    test.setTimeout(90_000);
+    await openSmallWindow(page, mock, SMALL);
+    for (let i = 1; i <= 4; i++) {
+      await exchange(page, mock, prose(`(U${i})`, 40), `(U${i})`, { text: prose(`(A${i})`, 350) });
+    }
+    mock.enqueue(
+      "openai",
+      summarizerReply(FIRST_SUMMARY, { text: "## Goal\\n\\nSUMMARY-6.\\n" }),
+      summarizerReply(SHORT_SUMMARY, { text: "Counting" }),
+    );
+    await expect(await compactFromHeader(page)).toBeHidden({ timeout: 15_000 });
+    await page.getByRole("status", { name: "Latest result" }).getByRole("button", { name: "Show summary" }).click();
+    await compactionCards(page).getByRole("button", { name: "Undo compaction" }).click();
+    const undone = page.getByRole("status").filter({ hasText: "Compaction undone" });
+    await expect(undone).toBeVisible();
+    // The chat gave the notice its own room: no message is under it.
+    await expect
+      .poll(async () => {
+        const notice = await undone.boundingBox();
+        const chat = await page.locator(".message-scroll").boundingBox();
+        return notice && chat ? overlaps(notice, chat) : null;
+      })
+      .toBe(false);
+    await shot(page, "notice-beside-chat");
+    // Nobody dismisses it: it goes on its own (and the chat takes its room back).
+    await expect(undone).toBeHidden({ timeout: 30_000 });
+    await expect
+      .poll(() => page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue("--notices-height")))
+      .toBe("");
+  });
+
+  test("the same error twice is one notice; 'no API key yet' goes once the key is saved", async ({ page, mock }) => {
+    await page.goto("/");
+    const box = page.getByRole("textbox", { name: "Message", exact: true });
+    await box.fill("Hello?");
+    await box.press("Enter");
+    const noKey = page
+      .locator(".notices")
+      .getByRole("alert")
+      .filter({ hasText: /API key yet/ });
+    await expect(noKey).toHaveCount(1);
+    await box.press("Enter");
+    await expect(noKey).toHaveCount(1);
+    await expect(noKey).toContainText("(×2)");
+    await shot(page, "notice-no-key");
+
+    await page.getByRole("button", { name: "Settings" }).click();
+    const dialog = page.getByRole("dialog", { name: "Settings" });
+    await dialog.getByLabel("Anthropic base URL").fill(mock.anthropicBaseUrl);
+    await dialog.getByLabel("OpenAI base URL").fill(mock.openaiBaseUrl);
+    await dialog.getByLabel("Anthropic API key").fill("sk-ant-test-key-123");
+    await dialog.getByLabel("OpenAI API key").fill("sk-openai-test-key-456");
+    await dialog.getByRole("button", { name: "Close" }).click();
+    await expect(dialog).toBeHidden();
+    // Its cause is fixed: the error is gone, with nobody dismissing it.
+    await expect(noKey).toHaveCount(0);
+  });
+});

@@ -7,8 +7,21 @@ import { defineStore } from "./store-registry";
 
 /** What a notice's one button does: facts only, the UI (common/Notices.tsx) runs the action. */
 export type NoticeAction = { kind: "redo-compaction"; sessionId: SessionId; compactionId: EntryId };
+/** What an error notice is about, so it can go once that is fixed (issue 27). */
+export type NoticeCause = { kind: "missing-key"; providerId: string };
 
-export type Notice = { id: number; kind: "error" | "info"; text: string; action?: NoticeAction };
+/**
+ * A notice; `count` > 1 when the same words were pushed again while it showed (one line, not a
+ * stack). Errors stay until dismissed or their cause is fixed; the rest go by themselves (the UI's timer).
+ */
+export type Notice = {
+  id: number;
+  kind: "error" | "info";
+  text: string;
+  count: number;
+  action?: NoticeAction;
+  cause?: NoticeCause;
+};
 
 type UiState = {
   sessionId: SessionId | null;
@@ -38,11 +51,26 @@ export const useUiStore = defineStore<UiState>(() => ({
 }));
 
 let noticeSeq = 0;
-export function pushNotice(kind: Notice["kind"], text: string, action?: NoticeAction): void {
+export function pushNotice(
+  kind: Notice["kind"],
+  text: string,
+  extra: { action?: NoticeAction; cause?: NoticeCause } = {},
+): void {
   const id = ++noticeSeq;
-  const notice: Notice = action ? { id, kind, text, action } : { id, kind, text };
-  useUiStore.setState((s) => ({ notices: [...s.notices.slice(-4), notice] }));
+  useUiStore.setState((s) => {
+    const same = s.notices.find((n) => n.kind === kind && n.text === text);
+    const others = s.notices.filter((n) => n !== same);
+    const notice: Notice = { ...extra, id, kind, text, count: (same?.count ?? 0) + 1 };
+    return { notices: [...others.slice(-4), notice] };
+  });
 }
 export function dismissNotice(id: number): void {
   useUiStore.setState((s) => ({ notices: s.notices.filter((n) => n.id !== id) }));
+}
+/** Removes the notices whose cause `isFixed` says is gone (a key saved: "no API key yet" goes). */
+export function clearFixedNotices(isFixed: (cause: NoticeCause) => boolean): void {
+  useUiStore.setState((s) => {
+    const kept = s.notices.filter((n) => !n.cause || !isFixed(n.cause));
+    return kept.length === s.notices.length ? s : { notices: kept };
+  });
 }

@@ -63,7 +63,7 @@ export async function undoCompactionFromCard(sessionId: SessionId, compactionId:
     const result = await undoCompaction(sessionId, compactionId);
     // The pause is shown once, by the meter's badge; the notice offers the way back.
     if (result.kind === "undone")
-      pushNotice("info", "Compaction undone", { kind: "redo-compaction", sessionId, compactionId });
+      pushNotice("info", "Compaction undone", { action: { kind: "redo-compaction", sessionId, compactionId } });
     else if (result.reason === "busy") pushNotice("info", "Undo is not possible while a reply or compaction runs.");
     else pushNotice("info", "This compaction can no longer be undone: the chat has moved on.");
   } catch (e) {

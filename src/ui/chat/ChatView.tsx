@@ -66,6 +66,8 @@ export function ChatView({
       {!replying && !missing && <BranchPoint view={view} />}
       {sessionId && <PromotionNotice sessionId={sessionId} />}
       <MaintenanceBar sessionId={sessionId} />
+      {/* Room for the notices (common/Notices.tsx), so they never cover a message. */}
+      <div className="notice-room" aria-hidden="true" />
       <Composer sessionId={sessionId} session={view.session} leafId={view.session?.leafId} />
       <CompactDialog session={view.session} />
       <HandoffDialog />
