@@ -4,12 +4,13 @@
  * bounding boxes: the view must not move under the reader.
  */
 import type { Locator, Page } from "@playwright/test";
-import { animationsDone, openConfigured, send, waitIdle } from "./app";
+import { animationsDone, chatAction, openConfigured, send, waitIdle } from "./app";
 import { expectVersion, message } from "./branching-helpers";
 import {
   compactFromHeader,
   compactionCards,
   conversationRequests,
+  exactTokens,
   exchange,
   FIRST_SUMMARY,
   FRAMING,
@@ -271,5 +272,46 @@ test.describe("item 6: notices that come and go", () => {
     await expect(dialog).toBeHidden();
     // Its cause is fixed: the error is gone, with nobody dismissing it.
     await expect(noKey).toHaveCount(0);
+  });
+});
+
+test.describe("item 8: honest before acting", () => {
+  test("the Compact dialog says there is nothing to compact before any instructions are typed", async ({
+    page,
+    mock,
+  }) => {
+    await openSmallWindow(page, mock, SMALL);
+    await exchange(page, mock, "(U1) A short question", "(U1)", { text: "A short answer." });
+    await exactTokens(page);
+    await chatAction(page, "Compact");
+    const dialog = page.getByRole("dialog", { name: "Compact conversation" });
+    await expect(dialog.getByRole("status")).toHaveText(
+      /^Nothing to compact yet \([\d.]+k? tokens; the last [\d,]+ stay word for word\)\.$/,
+    );
+    await expect(dialog.getByRole("textbox", { name: "Instructions (optional)" })).toHaveCount(0);
+    await expect(dialog.getByRole("button", { name: "Compact now" })).toHaveCount(0);
+    await shot(page, "compact-nothing");
+    await dialog.getByRole("button", { name: "Close", exact: true }).last().click();
+    await expect(dialog).toBeHidden();
+  });
+
+  test("Settings keeps its title and Close in view while scrolled, and Esc closes it after a Save", async ({
+    page,
+    mock,
+  }) => {
+    await openConfigured(page, mock);
+    await page.getByRole("button", { name: "Settings" }).click();
+    const dialog = page.getByRole("dialog", { name: "Settings" });
+    await dialog.locator(".dialog-body").evaluate((el) => {
+      el.scrollTop = el.scrollHeight;
+    });
+    await expect(dialog.getByRole("heading", { name: "Settings" })).toBeInViewport();
+    await expect(dialog.getByRole("button", { name: "Close" }).first()).toBeInViewport();
+    await shot(page, "settings-scrolled");
+
+    await dialog.getByLabel("OpenAI API key").fill("sk-openai-another-key");
+    await dialog.getByRole("button", { name: "Save OpenAI" }).click();
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
   });
 });
