@@ -54,6 +54,7 @@ function NoticeItem({ notice }: { notice: Notice }) {
     return () => clearTimeout(timer);
   }, [notice, held]);
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: pointer and focus only hold the timer; the buttons inside are the controls
     <div
       className={`notice notice-${notice.kind}`}
       role={notice.kind === "error" ? "alert" : "status"}
