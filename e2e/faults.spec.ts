@@ -63,15 +63,13 @@ test.describe("wrong key", () => {
     expect(retried?.headers["x-api-key"] ?? retried?.headers.authorization).toContain(RIGHT_KEY);
     expect(retried?.status).toBe(200);
 
-    // One click: one new sibling reply; the failed one stays as the other version.
+    // One click: one new reply, which replaces the failed attempt on screen (issue 27: a failure
+    // before any content is not a version to flip back to; it stays in the tree and the graph).
     await expect(userMessages(page)).toHaveCount(1);
     const newest = assistantMessages(page).last();
-    await expect(versionLabel(newest)).toHaveText("2 / 2");
+    await expect(newest.locator(".versions")).toHaveCount(0);
     await expect(messageAlert(newest)).toHaveCount(0);
-    await newest.getByRole("button", { name: "Previous version" }).click();
-    const old = assistantMessages(page).last();
-    await expect(versionLabel(old)).toHaveText("1 / 2");
-    await expect(messageAlert(old)).toContainText(/API key/);
+    await expect(page.getByRole("alert")).toHaveCount(0);
   });
 });
 
@@ -131,7 +129,8 @@ test.describe("rate limits", () => {
     mock.enqueue("openai", { text: "Now it works." });
     await messageAlert(reply).getByRole("button", { name: "Retry" }).click();
     await expect(assistantMessages(page).last()).toContainText("Now it works.", { timeout: 10_000 });
-    await expect(versionLabel(assistantMessages(page).last())).toHaveText("2 / 2");
+    // The failed attempt had no content: the reply replaces it, no "1 / 2" error card (issue 27).
+    await expect(assistantMessages(page).last().locator(".versions")).toHaveCount(0);
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * Issue 12 items 6 and 8: the meter shows the same number for an unchanged context on every visit
  * (even after the Claude estimate's calibration moved), says when it estimates, and offers
- * "Compact now" when the context is nearly full; replies show their cost (or "cost unknown"), the
+ * "Compact now" when the context is nearly full; replies show their cost (nothing when unpriced), the
  * chat's total is in the meter's description and the month's in Settings; a chat's temperature and
  * output limit reach an OpenAI request.
  */
@@ -86,11 +86,14 @@ test("cost per reply, per chat and per month; the chat's temperature and output 
   expect(chatRequests(mock, "openai")[0]?.body).toMatchObject({ temperature: 0.4, max_output_tokens: 2000 });
   await expect(assistantMessages(page).last()).toContainText("$0.0075");
 
-  // A model without a published price: "cost unknown", never a number.
+  // A model without a published price: never a number, and no "cost unknown" on every message
+  // (issue 27); the chat's total says it once.
   await chooseModel(page, "anthropic", "claude-sonnet-5-5");
   mock.enqueue("anthropic", { text: "Unpriced.", usage: { input: 1_000, output: 500 } });
   await sendAndWait(page, "And this one?");
-  await expect(assistantMessages(page).last()).toContainText("cost unknown");
+  await expect(assistantMessages(page).last()).toContainText("500 out");
+  await expect(assistantMessages(page).last()).not.toContainText("cost unknown");
+  await expect(assistantMessages(page).last()).not.toContainText("$");
   await expect(meter(page)).toHaveAttribute(
     "aria-description",
     /Spent in this chat: \$0\.0075 \+ 1 reply of unknown cost\./,

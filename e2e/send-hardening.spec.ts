@@ -16,15 +16,7 @@ import {
   userMessages,
   waitIdle,
 } from "./app";
-import {
-  errorNotices,
-  expectHeld,
-  holdAppCode,
-  messageAlert,
-  reloadSession,
-  setApiKey,
-  versionLabel,
-} from "./faults-helpers";
+import { errorNotices, expectHeld, holdAppCode, messageAlert, reloadSession, setApiKey } from "./faults-helpers";
 import { expect, test } from "./fixtures";
 import { lastUserText, requestMessages } from "./mock-server/index";
 
@@ -73,7 +65,10 @@ test.describe("a follow-up sent while the reply is still loading", () => {
 });
 
 test.describe("a Retry that fails again", () => {
-  test("does not add another empty error version; a Retry that works adds one", async ({ page, mock }) => {
+  test("does not add another empty error version; a Retry that works replaces it (issue 27)", async ({
+    page,
+    mock,
+  }) => {
     const rightKey = "sk-ant-the-right-key-789";
     mock.config({ apiKey: rightKey });
     await openConfigured(page, mock);
@@ -98,7 +93,9 @@ test.describe("a Retry that fails again", () => {
     mock.enqueue("anthropic", { text: "Yes, now it works." });
     await messageAlert(assistantMessages(page).last()).getByRole("button", { name: "Retry" }).click();
     await expect(assistantMessages(page).last()).toContainText("Yes, now it works.", { timeout: 10_000 });
-    await expect(versionLabel(assistantMessages(page).last())).toHaveText("2 / 2");
+    // The failed attempt is not a version: no "1 / 2" error card to flip back to.
+    await expect(assistantMessages(page).last().locator(".versions")).toHaveCount(0);
+    await expect(messageAlert(assistantMessages(page).last())).toHaveCount(0);
   });
 });
 

@@ -87,6 +87,15 @@ test("a manual compaction is announced at the end of the chat, Show summary jump
   await card.getByRole("button", { name: "Undo compaction" }).click();
   await expect(compactionCards(page)).toHaveCount(0);
   await expect(notice).toHaveCount(0);
+  // A real undo (issue 27): the chat looks as before the compaction. Nothing calls the compaction
+  // "later messages" to go back to; the only way to re-apply it is Redo in the undo notice.
+  const undone = page.getByRole("status").filter({ hasText: "Compaction undone" });
+  await expect(undone).toBeVisible();
+  await expect(undone.getByRole("button", { name: "Redo" })).toBeVisible();
+  await expect(page.getByText("Branching from here")).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Back to latest" })).toHaveCount(0);
+  // The pause is shown once: the meter's badge.
+  await expect(page.getByText(/compaction paused/i)).toHaveCount(1);
   await expect(page.getByText("Auto-compaction paused")).toBeVisible();
   await page.screenshot({ path: testInfo.outputPath("after-undo.png") });
 

@@ -15,7 +15,7 @@ import { compactInWorker } from "../../worker/client";
 import { pushNotice } from "../app/ui-store";
 import { summarizerSpec, thresholdOf } from "../models/chat-target";
 import { entryCountsFor } from "./entry-counts";
-import { useMaintenanceStore } from "./maintenance-store";
+import { liftPause, useMaintenanceStore } from "./maintenance-store";
 import { nativeJob } from "./native-job";
 import { compactionPromptsJob } from "./prompts-job";
 import {
@@ -136,8 +136,5 @@ function pausedWarning(tokensAfter: number, threshold: number): string {
 
 /** A model change or a manual compaction lifts the pause on automatic compaction. */
 export function resumeAutoCompaction(sessionId: SessionId): void {
-  useMaintenanceStore.setState((s) => {
-    const { [sessionId]: _was, ...rest } = s.paused;
-    return { paused: rest };
-  });
+  liftPause(sessionId);
 }

@@ -12,3 +12,11 @@ type MaintenanceState = {
 };
 
 export const useMaintenanceStore = defineStore<MaintenanceState>(() => ({ op: null, paused: {} }));
+
+/** Lifts the pause on a chat's automatic compaction (a manual compaction, a model change, Redo). */
+export function liftPause(sessionId: string): void {
+  useMaintenanceStore.setState((s) => {
+    const { [sessionId]: _was, ...rest } = s.paused;
+    return { paused: rest };
+  });
+}

@@ -1,14 +1,14 @@
 import "fake-indexeddb/auto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { EntryId, SessionId } from "../../core/session/ids";
-import { appendEntries, getEntries } from "../../db/entries";
+import { appendEntries, getEntries, moveLeaf } from "../../db/entries";
 import { createSession, getSession } from "../../db/sessions";
 import { assistantMessage, compaction, freshDatabase, makeSession, userMessage } from "../../db/testing/database";
 import { useHoldStore } from "../activity/holds";
 import { resetStores } from "../app/store-registry";
 import { useStreamStore } from "../reply/stream-store";
 import { useMaintenanceStore } from "./maintenance-store";
-import { UNDO_PAUSE_MESSAGE, undoCompaction } from "./undo-compaction";
+import { redoCompaction, UNDO_PAUSE_MESSAGE, undoCompaction } from "./undo-compaction";
 
 /** u1 → a1 → u2 → a2 → compaction (the leaf). */
 async function compactedChat(): Promise<{ sessionId: SessionId; a2: EntryId; compactionId: EntryId }> {
@@ -62,5 +62,26 @@ describe("undoCompaction", () => {
     useStreamStore.setState({ replies: { [sessionId]: { parentId: compactionId } as never } });
     expect(await undoCompaction(sessionId, compactionId)).toEqual({ kind: "refused", reason: "busy" });
     expect((await getSession(sessionId))?.leafId).toBe(compactionId);
+  });
+});
+
+describe("redoCompaction", () => {
+  it("puts the leaf back on the undone compaction and lifts the pause Undo set", async () => {
+    const { sessionId, compactionId } = await compactedChat();
+    await undoCompaction(sessionId, compactionId);
+    expect(await redoCompaction(sessionId, compactionId)).toEqual({ kind: "undone", leafId: compactionId });
+    expect((await getSession(sessionId))?.leafId).toBe(compactionId);
+    expect(useMaintenanceStore.getState().paused[sessionId]).toBeUndefined();
+  });
+
+  it("refuses once something was sent after the undo, and keeps the pause", async () => {
+    const { sessionId, a2, compactionId } = await compactedChat();
+    await undoCompaction(sessionId, compactionId);
+    const u3 = userMessage(sessionId, a2, "next", 5);
+    await appendEntries(sessionId, [u3], { kind: "keep" });
+    await moveLeaf(sessionId, u3.id);
+    expect(await redoCompaction(sessionId, compactionId)).toEqual({ kind: "refused", reason: "not_newest" });
+    expect((await getSession(sessionId))?.leafId).toBe(u3.id);
+    expect(useMaintenanceStore.getState().paused[sessionId]).toBe(UNDO_PAUSE_MESSAGE);
   });
 });

@@ -3,7 +3,8 @@
  * nothing sent after it), the leaf moves back to its parent, so the next request is the
  * uncompacted context again. Nothing is deleted: the entry stays in the tree and the graph.
  * Automatic compaction is then paused for the chat (the maintenance store's `paused`, lifted by a
- * manual compaction or a model change), or the next reply would redo it at once.
+ * manual compaction, a model change or Redo), or the next reply would redo it at once.
+ * Redo (issue 27) puts the leaf back on the compaction while nothing was sent since the undo.
  */
 import type { CompactionEntry, Session } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
@@ -13,10 +14,10 @@ import { StaleLeafError } from "../../db/errors";
 import { chatActivity } from "../activity/chat-activity";
 import { reportActionError } from "../app/report-error";
 import { pushNotice } from "../app/ui-store";
-import { useMaintenanceStore } from "./maintenance-store";
+import { liftPause, useMaintenanceStore } from "./maintenance-store";
 
 export const UNDO_PAUSE_MESSAGE =
-  "Automatic compaction paused after Undo: it resumes when you compact manually or switch models.";
+  "Automatic compaction paused after Undo: it resumes when you compact manually, switch models or press Redo.";
 
 type UndoRefusal = "busy" | "not_newest";
 export type UndoResult = { kind: "undone"; leafId: EntryId | null } | { kind: "refused"; reason: UndoRefusal };
@@ -60,10 +61,49 @@ export async function undoCompaction(sessionId: SessionId, compactionId: EntryId
 export async function undoCompactionFromCard(sessionId: SessionId, compactionId: EntryId): Promise<void> {
   try {
     const result = await undoCompaction(sessionId, compactionId);
-    if (result.kind === "undone") pushNotice("info", UNDO_PAUSE_MESSAGE);
+    // The pause is shown once, by the meter's badge; the notice offers the way back.
+    if (result.kind === "undone")
+      pushNotice("info", "Compaction undone", { action: { kind: "redo-compaction", sessionId, compactionId } });
     else if (result.reason === "busy") pushNotice("info", "Undo is not possible while a reply or compaction runs.");
     else pushNotice("info", "This compaction can no longer be undone: the chat has moved on.");
   } catch (e) {
     reportActionError("Could not undo the compaction", e);
+  }
+}
+
+/**
+ * Redo an undone compaction: the leaf goes back onto it, only if it is still where Undo left it (the
+ * compaction's parent, nothing sent since), and the pause Undo set is lifted.
+ */
+export async function redoCompaction(sessionId: SessionId, compactionId: EntryId): Promise<UndoResult> {
+  if (!chatActivity(sessionId).idle) return { kind: "refused", reason: "busy" };
+  const { session, entries } = await getSessionWithEntries(sessionId);
+  const entry = buildTreeIndex(entries).byId.get(compactionId);
+  if (!session || entry?.type !== "compaction" || session.leafId !== entry.parentId) {
+    return { kind: "refused", reason: "not_newest" };
+  }
+  try {
+    await moveLeaf(sessionId, entry.id, entry.parentId);
+  } catch (e) {
+    if (e instanceof StaleLeafError) return { kind: "refused", reason: "not_newest" };
+    throw e;
+  }
+  if (useMaintenanceStore.getState().paused[sessionId] === UNDO_PAUSE_MESSAGE) liftPause(sessionId);
+  return { kind: "undone", leafId: entry.id };
+}
+
+/** The undo notice's Redo: says why a refused redo did nothing. */
+export async function redoCompactionFromNotice(sessionId: SessionId, compactionId: EntryId): Promise<void> {
+  try {
+    const result = await redoCompaction(sessionId, compactionId);
+    if (result.kind === "undone") return;
+    pushNotice(
+      "info",
+      result.reason === "busy"
+        ? "Redo is not possible while a reply or compaction runs."
+        : "This compaction can no longer be redone: the chat has moved on. The history graph still has it.",
+    );
+  } catch (e) {
+    reportActionError("Could not redo the compaction", e);
   }
 }

@@ -5,7 +5,8 @@
  */
 import type { Entry } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
-import { buildTreeIndex, deepestLeafFrom, siblingsOf } from "../../core/session/tree";
+import { buildTreeIndex, deepestLeafFrom } from "../../core/session/tree";
+import { versionsOf } from "../../core/session/versions";
 import { getEntries, moveLeaf } from "../../db/entries";
 import { reportActionError } from "../app/report-error";
 import { useUiStore } from "../app/ui-store";
@@ -40,11 +41,11 @@ export async function returnToLatest(sessionId: SessionId, fromId: EntryId): Pro
   }
 }
 
-/** Show another version (sibling) of an entry: the leaf moves to the newest leaf below it. */
+/** Show another version (core/session/versions.ts) of an entry: the leaf moves to the newest leaf below it. */
 export async function showVersion(sessionId: SessionId, entryId: EntryId, step: -1 | 1): Promise<void> {
   try {
     const index = buildTreeIndex(await getEntries(sessionId));
-    const { siblings, position } = siblingsOf(index, entryId);
+    const { siblings, position } = versionsOf(index, entryId);
     const next = siblings[position - 1 + step];
     if (!next) return;
     await moveLeaf(sessionId, deepestLeafFrom(index, next.id));

@@ -190,6 +190,7 @@ function refuseWithoutKey(session: Session | undefined): boolean {
   pushNotice(
     "error",
     `Nothing was sent: there is no ${provider.name} API key yet. Paste your key in the box on the new-chat screen or in Settings, then send again (your message is still in the box).`,
+    { cause: { kind: "missing-key", providerId: provider.id } },
   );
   return true;
 }

@@ -2,7 +2,7 @@
 import { setSetting } from "../../db/settings";
 import type { ProviderConfig } from "../../providers/types";
 import { reportActionError } from "../app/report-error";
-import { pushNotice } from "../app/ui-store";
+import { clearFixedNotices, pushNotice } from "../app/ui-store";
 import type { Settings } from "./settings-model";
 import { useSettingsStore } from "./settings-store";
 
@@ -28,6 +28,9 @@ export async function saveSettings(patch: Partial<Settings>): Promise<void> {
   try {
     for (const [key, value] of Object.entries(patch)) await setSetting(key, value);
     notifySettingsSaved();
+    // "No API key yet" goes once that provider has one.
+    const { providers } = useSettingsStore.getState().settings;
+    clearFixedNotices((cause) => providers.some((p) => p.id === cause.providerId && p.apiKey.trim() !== ""));
   } catch (e) {
     reportActionError("Settings could not be saved", e);
   }

@@ -11,7 +11,11 @@ export function BranchPoint({ view }: { view: SessionView }) {
   const session = view.session;
   const leafId = session?.leafId ?? null;
   if (!session || leafId === null || childrenOf(view.index, leafId).length === 0) return null;
-  const later = pathToRoot(view.index, deepestLeafFrom(view.index, leafId)).length - view.path.length;
+  // Only messages count: below an undone compaction there is nothing to go back to (issue 27), and
+  // "Back to latest" would silently re-apply it.
+  const below = pathToRoot(view.index, deepestLeafFrom(view.index, leafId)).slice(view.path.length);
+  const later = below.filter((e) => e.type === "message").length;
+  if (later === 0) return null;
   return (
     <div className="branch-point" role="status">
       <span>

@@ -69,6 +69,8 @@ export function ChatView({
       {sessionId && <PromotionNotice sessionId={sessionId} />}
       <MaintenanceBar sessionId={sessionId} />
       <ImportReport />
+      {/* Room for the notices (common/Notices.tsx), so they never cover a message. */}
+      <div className="notice-room" aria-hidden="true" />
       <Composer sessionId={sessionId} session={view.session} leafId={view.session?.leafId} />
       <CompactDialog session={view.session} />
       <HandoffDialog />

@@ -2,13 +2,15 @@ import { useState } from "react";
 import { keepRecentTokensFor } from "../../core/compaction/settings";
 import type { Session } from "../../core/session/entries";
 import { resolveModel } from "../../core/tokens/models";
+import { keptReading, meterKeyFor } from "../../state/context/meter-readings";
 import { closeCompactDialog, runCompactDialog, useCompactDialog } from "../../state/dialogs/compact-dialog";
 import { useMaintenanceStore } from "../../state/maintenance/maintenance-store";
+import { contextLimits } from "../../state/models/chat-target";
 import { useSettingsStore } from "../../state/settings/settings-store";
 import { Dialog } from "../common/Dialog";
 import { ProgressBlock } from "../common/ProgressBlock";
 import { SubmitTextarea } from "../common/SubmitTextarea";
-import { progressText } from "./maintenance-text";
+import { formatTokens, progressText } from "./maintenance-text";
 
 /**
  * "Compact conversation": optional instructions, then the run (phase and the summary streaming
@@ -42,7 +44,27 @@ function CompactForm({ session }: { session: Session | undefined }) {
     resolveModel(ref.modelId, settings.modelOverrides).info.contextWindow,
     settings.compaction,
   );
-  const submit = () => void runCompactDialog(instructions);
+  // Honest before acting (issue 27): when the whole context fits in what is kept word for word, say
+  // so before any instructions are typed (they would be thrown away). By the meter's kept count.
+  const counted = useCountedTokens(session);
+  const nothing = !target?.upToEntryId && counted !== undefined && counted <= keep;
+  const submit = () => {
+    if (!nothing) void runCompactDialog(instructions);
+  };
+  if (nothing) {
+    return (
+      <div className="compact-form">
+        <p className="small" role="status">
+          Nothing to compact yet ({formatTokens(counted)} tokens; the last {keep.toLocaleString()} stay word for word).
+        </p>
+        <div className="dialog-actions">
+          <button type="button" className="primary" onClick={closeCompactDialog}>
+            Close
+          </button>
+        </div>
+      </div>
+    );
+  }
   return (
     <form
       className="compact-form"
@@ -83,6 +105,14 @@ function CompactForm({ session }: { session: Session | undefined }) {
       </div>
     </form>
   );
+}
+
+/** The meter's kept count of the chat's context (state/context/meter-readings.ts), if there is one. */
+function useCountedTokens(session: Session | undefined): number | undefined {
+  const settings = useSettingsStore((s) => s.settings);
+  const { target } = contextLimits(session, settings);
+  const key = target ? meterKeyFor(session, target, settings) : null;
+  return key ? keptReading(key)?.tokens : undefined;
 }
 
 function CompactProgress() {

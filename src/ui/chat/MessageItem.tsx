@@ -3,7 +3,7 @@ import type { Block, MessageEntry } from "../../core/session/entries";
 import { messageText } from "../../core/session/entries";
 import type { EntryId } from "../../core/session/ids";
 import { hasContent, joinContinuation } from "../../core/session/plan-context";
-import { siblingsOf } from "../../core/session/tree";
+import { versionsOf } from "../../core/session/versions";
 import { describeFailure } from "../../state/app/describe-failure";
 import { showVersion } from "../../state/app/lazy";
 import { useUiStore } from "../../state/app/ui-store";
@@ -19,6 +19,7 @@ import { MessageActions } from "./MessageActions";
 import { MessageFileChip, MessageImage } from "./MessageAttachments";
 import { PrunedMark } from "./PrunedMark";
 import { ThinkingView } from "./ThinkingView";
+import { anchorVersion } from "./version-anchor";
 
 const ROLE_NAME = { user: "User message", assistant: "Assistant message", tool: "Tool result" } as const;
 const STATUS_NOTE = {
@@ -63,7 +64,7 @@ export const MessageItem = memo(function MessageItem({
   const last = continuations[continuations.length - 1] ?? entry;
   const content = continuations.length > 0 ? joinedContent(entry, continuations) : entry.content;
   const text = messageText(content);
-  const { siblings, position } = siblingsOf(view.index, entry.id);
+  const { siblings, position } = versionsOf(view.index, entry.id);
   const sessionId = entry.sessionId;
   // While a reply streams, actions that start another reply wait: runReply runs one reply per
   // session, so an edit saved now would be a user message that never gets its reply. Moving around
@@ -82,6 +83,11 @@ export const MessageItem = memo(function MessageItem({
   const status = last.status;
   // Switch here (DESIGN §5) anywhere but at the leaf; the lock on this chat blocks it meanwhile.
   const atLeaf = view.session?.leafId === last.id;
+  const flip = (from: Element, step: -1 | 1) => {
+    const next = siblings[position - 1 + step];
+    if (next) anchorVersion(next.id, from);
+    void showVersion(sessionId, entry.id, step);
+  };
 
   return (
     <article
@@ -120,7 +126,7 @@ export const MessageItem = memo(function MessageItem({
               className="icon-button"
               aria-label="Previous version"
               disabled={position <= 1}
-              onClick={() => void showVersion(sessionId, entry.id, -1)}
+              onClick={(e) => flip(e.currentTarget, -1)}
             >
               ‹
             </button>
@@ -132,7 +138,7 @@ export const MessageItem = memo(function MessageItem({
               className="icon-button"
               aria-label="Next version"
               disabled={position >= siblings.length}
-              onClick={() => void showVersion(sessionId, entry.id, 1)}
+              onClick={(e) => flip(e.currentTarget, 1)}
             >
               ›
             </button>
@@ -196,7 +202,22 @@ export const MessageItem = memo(function MessageItem({
         </div>
       )}
 
-      {(status === "stopped" || status === "interrupted") && <p className="status-note">{STATUS_NOTE[status]}</p>}
+      {status === "stopped" && entry.role === "assistant" && !hasContent(content) ? (
+        <div className="error-box stopped-box">
+          <span>Stopped before the reply started.</span>
+          <button
+            type="button"
+            className="primary"
+            disabled={busy}
+            title={busyTitle}
+            onClick={() => void retry(sessionId, entry, last, view.session?.leafId ?? undefined)}
+          >
+            Retry
+          </button>
+        </div>
+      ) : (
+        (status === "stopped" || status === "interrupted") && <p className="status-note">{STATUS_NOTE[status]}</p>
+      )}
       {continuable && !replying && (
         <div className="continue-box">
           <span>The reply was cut off by the output limit.</span>

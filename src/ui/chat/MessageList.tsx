@@ -12,6 +12,7 @@ import { estimateRowHeight } from "./row-estimate";
 import { StreamingMessage } from "./StreamingMessage";
 import { useFollowOnResize } from "./use-follow-on-resize";
 import { useRamp } from "./use-ramp";
+import { takeVersionAnchor } from "./version-anchor";
 
 /**
  * Rows drawn when a chat opens: the last one, then one more above it per task (useRamp); from this
@@ -33,6 +34,7 @@ const USER_SCROLL_WINDOW_MS = 1_000;
  */
 export function MessageList({ view, sessionId }: { view: SessionView; sessionId: SessionId | null }) {
   const scrollRef = useRef<HTMLDivElement>(null);
+  const listRef = useRef<HTMLDivElement>(null);
   // The reply in flight belongs under its parent: shown only while that parent is the leaf on screen.
   // After a version switch mid-reply it streams on in its own branch, not under this one.
   const leafId = view.session?.leafId ?? null;
@@ -106,6 +108,27 @@ export function MessageList({ view, sessionId }: { view: SessionView; sessionId:
     virtualizer.scrollToIndex(i, { align: "start" });
   });
 
+  // A click on ‹ or › (version-anchor.ts): the version it shows goes where the clicked message was.
+  // The list may end sooner on the new path; a floor under it (min-height) keeps the room needed,
+  // and shrinks as the user scrolls up, so no empty space is ever scrolled into.
+  const anchoredNow = useRef(false);
+  const floor = useRef(0);
+  useLayoutEffect(() => {
+    const anchor = takeVersionAnchor((id) => rows.some((r) => r.entry.id === id));
+    const el = scrollRef.current;
+    const list = listRef.current;
+    if (!anchor || !el || !list) return;
+    const index = rows.findIndex((r) => r.entry.id === anchor.entryId);
+    const start = virtualizer.measurementsCache[index]?.start;
+    if (start === undefined) return;
+    following.current = false;
+    anchoredNow.current = true;
+    const target = Math.max(0, start - anchor.top);
+    floor.current = target + el.clientHeight;
+    list.style.minHeight = `${floor.current}px`;
+    el.scrollTop = target;
+  }, [rows, virtualizer]);
+
   // Opening a session or a new message while following: stay at the bottom. A message the user
   // just sent (or edited) is always brought into view, wherever they had scrolled.
   const last = view.path[view.path.length - 1];
@@ -113,6 +136,14 @@ export function MessageList({ view, sessionId }: { view: SessionView; sessionId:
   const lastIsUser = last?.type === "message" && last.role === "user";
   // biome-ignore lint/correctness/useExhaustiveDependencies: re-run when the tail of the list changes
   useLayoutEffect(() => {
+    if (anchoredNow.current) {
+      anchoredNow.current = false;
+      return;
+    }
+    if (floor.current > 0 && listRef.current) {
+      floor.current = 0;
+      listRef.current.style.minHeight = "";
+    }
     if (lastIsUser) following.current = true;
     if (following.current && count > 0) virtualizer.scrollToIndex(count - 1, { align: "end" });
   }, [lastKey, count, sessionId, afterPaint]);
@@ -134,12 +165,16 @@ export function MessageList({ view, sessionId }: { view: SessionView; sessionId:
       className="message-scroll"
       onScroll={(e) => {
         const el = e.currentTarget;
+        if (floor.current > 0 && listRef.current) {
+          floor.current = Math.min(floor.current, el.scrollTop + el.clientHeight);
+          listRef.current.style.minHeight = `${floor.current}px`;
+        }
         const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < FOLLOW_THRESHOLD_PX;
         if (atBottom) following.current = true;
         else if (performance.now() - userScrollAt.current < USER_SCROLL_WINDOW_MS) following.current = false;
       }}
     >
-      <div className="message-list" style={{ height: virtualizer.getTotalSize() }}>
+      <div ref={listRef} className="message-list" style={{ height: virtualizer.getTotalSize() }}>
         {opening.paddingStart > 0 && (
           <p className="loading-earlier muted small" role="status" style={{ height: LOADING_EARLIER_PX }}>
             Loading earlier messages…

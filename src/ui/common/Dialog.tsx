@@ -25,6 +25,20 @@ export function Dialog({
   const ref = useRef<HTMLDivElement>(null);
   const scrimRef = useRef<HTMLDivElement>(null);
   useEffect(() => (scrimRef.current ? inertBehind(scrimRef.current) : undefined), []);
+  // Esc also when focus has left the dialog for the page's body (a Save button that went away
+  // takes focus with it), as long as this dialog is the topmost.
+  const latestClose = useRef(onClose);
+  latestClose.current = onClose;
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const scrim = scrimRef.current;
+      if (e.key !== "Escape" || !scrim || scrim.contains(document.activeElement)) return;
+      const scrims = document.querySelectorAll(".scrim");
+      if (scrims[scrims.length - 1] === scrim) latestClose.current();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, []);
   useEffect(() => {
     const opener = document.activeElement as HTMLElement | null;
     const first = ref.current?.querySelector<HTMLElement>("input, textarea, select, button:not(.dialog-close)");
