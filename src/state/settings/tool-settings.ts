@@ -27,7 +27,11 @@ export type ToolLoopSettings = {
   readonly alwaysAllow: readonly string[];
 };
 
-export const DEFAULT_TOOL_LOOP: ToolLoopSettings = { maxSteps: DEFAULT_MAX_STEPS, callTimeoutSeconds: 60, alwaysAllow: [] };
+export const DEFAULT_TOOL_LOOP: ToolLoopSettings = {
+  maxSteps: DEFAULT_MAX_STEPS,
+  callTimeoutSeconds: 60,
+  alwaysAllow: [],
+};
 
 const isRecordOfStrings = (v: unknown): v is Record<string, string> =>
   typeof v === "object" && v !== null && Object.values(v).every((x) => typeof x === "string");
@@ -64,7 +68,9 @@ export function toolLoopFrom(value: unknown): ToolLoopSettings {
  * Headers as typed in the "Headers" field, one `Name: value` a line; a bare token is taken as a
  * bearer token (what most servers ask for). Returns the headers, or the line that is not one.
  */
-export function parseHeaders(text: string): { ok: true; headers: Record<string, string> } | { ok: false; line: string } {
+export function parseHeaders(
+  text: string,
+): { ok: true; headers: Record<string, string> } | { ok: false; line: string } {
   const headers: Record<string, string> = {};
   for (const raw of text.split("\n")) {
     const line = raw.trim();

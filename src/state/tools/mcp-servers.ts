@@ -102,7 +102,10 @@ export async function connectMcp(id: string): Promise<McpConnection | null> {
       return outcome.value;
     } catch (e) {
       reportActionError("The MCP client could not be loaded", e);
-      setStatus(id, { kind: "failed", failure: { kind: "unreachable", message: "the MCP client could not be loaded." } });
+      setStatus(id, {
+        kind: "failed",
+        failure: { kind: "unreachable", message: "the MCP client could not be loaded." },
+      });
       return null;
     }
   })();

@@ -3,6 +3,7 @@ import { useStreamStore } from "../../state/reply/stream-store";
 import { useSettingsStore } from "../../state/settings/settings-store";
 import type { SessionView } from "../hooks";
 import { CompactDialog, HandoffDialog } from "../lazy-dialogs";
+import { ApprovalDialog } from "./ApprovalDialog";
 import { BranchPoint } from "./BranchPoint";
 import { ChatHeader } from "./ChatHeader";
 import { Composer } from "./Composer";
@@ -15,6 +16,7 @@ import { NewChatSetup } from "./NewChatSetup";
 import { PromotionNotice } from "./PromotionNotice";
 import { usePendingSendView } from "./pending-send-view";
 import { SessionLinks } from "./SessionLinks";
+import { ToolLoopContinue } from "./ToolLoopContinue";
 
 export function ChatView({
   sessionId,
@@ -64,11 +66,13 @@ export function ChatView({
       )}
       {!missing && <EndNotice view={view} />}
       {!replying && !missing && <BranchPoint view={view} />}
+      {!replying && sessionId && <ToolLoopContinue sessionId={sessionId} path={view.path} />}
       {sessionId && <PromotionNotice sessionId={sessionId} />}
       <MaintenanceBar sessionId={sessionId} />
       <Composer sessionId={sessionId} session={view.session} leafId={view.session?.leafId} />
       <CompactDialog session={view.session} />
       <HandoffDialog />
+      <ApprovalDialog />
     </div>
   );
 }

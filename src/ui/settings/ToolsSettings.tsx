@@ -1,9 +1,9 @@
 import { type FormEvent, useEffect, useId, useState } from "react";
-import { type McpServerStatus, mcpStatusText, useMcpStore } from "../../state/tools/mcp-store";
-import { addMcpServer, connectAllMcp, connectMcp, mcpUrlProblem, removeMcpServer } from "../../state/tools/mcp-servers";
 import { saveSettings } from "../../state/settings/settings-actions";
 import { useSettingsStore } from "../../state/settings/settings-store";
 import { type McpServerSetting, parseHeaders } from "../../state/settings/tool-settings";
+import { addMcpServer, connectAllMcp, connectMcp, mcpUrlProblem, removeMcpServer } from "../../state/tools/mcp-servers";
+import { type McpServerStatus, mcpStatusText, useMcpStore } from "../../state/tools/mcp-store";
 import { CommitField } from "./CommitField";
 import { SettingsSection } from "./SettingsSection";
 import "./tools-settings.css";
@@ -35,9 +35,9 @@ export function ToolsSettings() {
       terms={TOOLS_TERMS}
       intro={
         <p className="muted small">
-          MCP servers give the model tools. Grove connects to them from this browser; headers (a bearer token) are
-          sent to that server only and never exported or synced. Choose which tools a chat may use with the Tools
-          button beside the message box.
+          MCP servers give the model tools. Grove connects to them from this browser; headers (a bearer token) are sent
+          to that server only and never exported or synced. Choose which tools a chat may use with the Tools button
+          beside the message box.
         </p>
       }
     >
@@ -84,7 +84,11 @@ export function ToolsSettings() {
 }
 
 function statusClass(status: McpServerStatus | undefined): string {
-  return status?.kind === "failed" ? "mcp-status failed" : status?.kind === "connected" ? "mcp-status ok" : "mcp-status";
+  return status?.kind === "failed"
+    ? "mcp-status failed"
+    : status?.kind === "connected"
+      ? "mcp-status ok"
+      : "mcp-status";
 }
 
 function ServerItem({ server }: { server: McpServerSetting }) {
@@ -141,7 +145,10 @@ function AddServerForm() {
     const urlProblem = mcpUrlProblem(url.trim());
     if (urlProblem) return setProblem(urlProblem);
     const parsed = parseHeaders(headers);
-    if (!parsed.ok) return setProblem(`Headers: one "Name: value" a line (or a bare token). Not a header: ${parsed.line.slice(0, 40)}`);
+    if (!parsed.ok)
+      return setProblem(
+        `Headers: one "Name: value" a line (or a bare token). Not a header: ${parsed.line.slice(0, 40)}`,
+      );
     setProblem(null);
     void addMcpServer({ url: url.trim(), headers: parsed.headers, providerConnects: byProvider });
     setUrl("");
