@@ -3,6 +3,7 @@
  * Session rows stay light (no entries inside) so the list reads only the sessions table.
  */
 import type { ChatParams } from "../core/session/chat-params";
+import type { ChatTools } from "../core/session/chat-tools";
 import type { Entry, ModelRef, Session } from "../core/session/entries";
 import { compareIds, type EntryId, type SessionId } from "../core/session/ids";
 import { addEntriesChecked } from "./append-tx";
@@ -71,7 +72,12 @@ export async function setAutoTitle(id: SessionId, title: string): Promise<boolea
  * Per-session overrides. For each field: absent = unchanged, null = clear the override (use the
  * global default again), a value = set it.
  */
-export type SessionPatch = { systemPrompt?: string | null; model?: ModelRef | null; params?: ChatParams | null };
+export type SessionPatch = {
+  systemPrompt?: string | null;
+  model?: ModelRef | null;
+  params?: ChatParams | null;
+  tools?: ChatTools | null;
+};
 
 /** @throws SessionNotFoundError */
 export async function updateSession(id: SessionId, patch: SessionPatch): Promise<void> {
@@ -86,6 +92,8 @@ export async function updateSession(id: SessionId, patch: SessionPatch): Promise
     else if (patch.model !== undefined) next.model = { ...patch.model };
     if (patch.params === null) delete next.params;
     else if (patch.params !== undefined) next.params = { ...patch.params };
+    if (patch.tools === null) delete next.tools;
+    else if (patch.tools !== undefined) next.tools = patch.tools;
     await db.sessions.put(next);
   });
 }

@@ -12,6 +12,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import { classifyFetchFailure, classifyMcpError, isFetchFailure, originOf, serverSecrets } from "./mcp-failure";
 import { normalizeToolResult } from "./mcp-result";
 import type { McpFailure, McpOutcome, McpServerConfig, McpToolInfo, McpToolResult } from "./mcp-types";
@@ -24,6 +25,18 @@ const MCP_CALL_TIMEOUT_MS = 60_000;
 const MAX_TOOL_PAGES = 20;
 
 const CLIENT_INFO = { name: "grove", version: "1.0.0" } as const;
+
+/**
+ * The SDK checks a tool's structured output against its declared schema with Ajv, which compiles
+ * validators with `new Function`: Grove's Content Security Policy (no 'unsafe-eval') refuses that, and
+ * the first `tools/list` fails in the browser. A result is data the model reads, never trusted for
+ * anything, so it is taken as the server sent it (the text the model sees comes from its content).
+ */
+const acceptingValidator: jsonSchemaValidator = {
+  getValidator<T>(): JsonSchemaValidator<T> {
+    return (input: unknown) => ({ valid: true, data: input as T, errorMessage: undefined });
+  },
+};
 
 type McpClientDeps = {
   /** The fetch to use (tests emulate the browser's CORS with it). Default: the global one. */
@@ -131,7 +144,7 @@ async function open(
   fetchFn: typeof fetch,
   opts: McpConnectOptions,
 ): Promise<Client> {
-  const client = new Client(CLIENT_INFO, { capabilities: {} });
+  const client = new Client(CLIENT_INFO, { capabilities: {}, jsonSchemaValidator: acceptingValidator });
   await client.connect(transportFor(kind, server, fetchFn), {
     ...(opts.signal ? { signal: opts.signal } : {}),
     timeout: opts.timeoutMs ?? MCP_CONNECT_TIMEOUT_MS,

@@ -4,6 +4,7 @@
  * No I/O here.
  */
 import type { ChatParams } from "./chat-params";
+import type { ChatTools } from "./chat-tools";
 import type { BlobId, EntryId, SessionId } from "./ids";
 
 // ---- content blocks -------------------------------------------------------------------------
@@ -374,6 +375,8 @@ export type Session = {
   model?: ModelRef;
   /** Temperature, output limit, thinking chosen for this chat; undefined = the model's defaults. */
   params?: ChatParams;
+  /** The tools this chat may use (issue 28); undefined = none. */
+  tools?: ChatTools;
   parentSessionId?: SessionId;
   parentEntryId?: EntryId;
   /**

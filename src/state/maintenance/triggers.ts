@@ -8,6 +8,7 @@
  * model's larger sibling if one is set and the context fits it (context promotion,
  * maintenance/promotion.ts), and compacts only otherwise: one decision, `makeRoom`.
  */
+import { usesTools } from "../../core/session/chat-tools";
 import type { CompactionReason, Entry, MessageEntry, ModelRef, Session } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
 import { getSessionPath, moveLeaf } from "../../db/entries";
@@ -109,6 +110,22 @@ async function replyAndMaintainOnce(
     }
   }
 
+  // A chat with tools runs the tool loop (issue 28); the reply it ends with goes on as any reply does.
+  const toolTarget = read && !opts.continues ? toolLoopTarget(read.session, parent) : null;
+  if (read && toolTarget) {
+    const { runToolReply } = await import("../tools/tool-reply");
+    const at = read.path.at(-1)?.id === parent ? read : await readPath(sessionId, parent);
+    if (!at) return;
+    const looped = await runToolReply(sessionId, at, toolTarget);
+    const answer = looped?.outcome.kind === "done" ? looped.last : null;
+    if (!looped || answer?.role !== "assistant") return;
+    rememberPath(looped.path);
+    if (!autoAllowed(sessionId) || answer.status !== "complete") return;
+    if (await overThreshold(looped.path, toolTarget, deps, null))
+      await compactWith(deps)(sessionId, { reason: "threshold" });
+    return;
+  }
+
   const result = await runReply(
     sessionId,
     parent,
@@ -165,6 +182,13 @@ async function makeRoom(
   const to = await promote(session, path, reason, deps);
   if (to) return { kind: "promoted", to };
   return compactWith(deps)(sessionId, held ? { reason, held } : { reason });
+}
+
+/** The chat's target when its replies run the tool loop (it uses tools and can be sent to), else null. */
+function toolLoopTarget(session: Session, _parent: EntryId): ChatTarget | null {
+  if (!usesTools(session.tools)) return null;
+  const target = chatTarget(session, useSettingsStore.getState().settings);
+  return isTargetError(target) ? null : target;
 }
 
 /** The step's context for the chat's target now; undefined when it cannot be sent (runReply says why). */

@@ -22,6 +22,8 @@ export type ActiveReply = {
   phase: "preparing" | "streaming" | "unsaved";
   /** Why the reply (so far) could not be saved, in plain words; null while saving works. */
   saveError: string | null;
+  /** A tool loop between model calls (issue 28): what it waits for, in plain words ("Running echo…"). */
+  activity?: string;
 };
 
 type StreamState = { replies: Record<string, ActiveReply> };

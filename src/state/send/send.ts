@@ -413,3 +413,21 @@ export async function continueReply(sessionId: SessionId, partialId: EntryId, le
     release();
   }
 }
+
+/**
+ * "Continue" a tool loop that ended before the model answered (the step limit, Stop, a reload
+ * mid-loop): a new loop from the chat's leaf, the tool results there going to the model (issue 28).
+ */
+export async function continueToolLoop(sessionId: SessionId): Promise<void> {
+  const release = holdSession(sessionId);
+  try {
+    const read = await getSessionPath(sessionId, undefined, knownPath);
+    const leafId = read?.session.leafId;
+    if (!read || !leafId) return;
+    await startReply(sessionId, leafId, { read });
+  } catch (e) {
+    reportActionError("Could not continue", e);
+  } finally {
+    release();
+  }
+}

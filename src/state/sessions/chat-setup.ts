@@ -5,6 +5,7 @@
  */
 
 import type { ChatParams, ParamsPreset, PromptPreset } from "../../core/session/chat-params";
+import type { ChatTools } from "../../core/session/chat-tools";
 import type { SessionId } from "../../core/session/ids";
 import { updateSession } from "../../db/sessions";
 import { reportActionError } from "../app/report-error";
@@ -13,17 +14,18 @@ import { saveSettings } from "../settings/settings-actions";
 import { useSettingsStore } from "../settings/settings-store";
 
 /** What the user set for the chat they are about to start (New chat, before sending). */
-export type NewChatSetup = { systemPrompt?: string; params?: ChatParams };
+export type NewChatSetup = { systemPrompt?: string; params?: ChatParams; tools?: ChatTools };
 
 export const useNewChatSetup = defineStore<NewChatSetup>(() => ({}));
 
 /** The setup for the first send to take into the new session; it is cleared for the next new chat. */
 export function takeNewChatSetup(): NewChatSetup {
-  const { systemPrompt, params } = useNewChatSetup.getState();
-  useNewChatSetup.setState({ systemPrompt: undefined, params: undefined }, true);
+  const { systemPrompt, params, tools } = useNewChatSetup.getState();
+  useNewChatSetup.setState({ systemPrompt: undefined, params: undefined, tools: undefined }, true);
   return {
     ...(systemPrompt !== undefined ? { systemPrompt } : {}),
     ...(params !== undefined ? { params } : {}),
+    ...(tools !== undefined ? { tools } : {}),
   };
 }
 
@@ -33,6 +35,7 @@ export function restoreNewChatSetup(setup: NewChatSetup): void {
   useNewChatSetup.setState({
     systemPrompt: now.systemPrompt ?? setup.systemPrompt,
     params: now.params ?? setup.params,
+    tools: now.tools ?? setup.tools,
   });
 }
 

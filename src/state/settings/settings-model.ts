@@ -12,6 +12,13 @@ import { DEFAULT_MODEL_ID } from "../../core/tokens/models";
 import { ANTHROPIC_DEFAULT_BASE_URL, OPENAI_DEFAULT_BASE_URL } from "../../providers/endpoint";
 import { NO_REMOTE_SUMMARIZER, type RemoteSummarizerConfig } from "../../providers/remote-summarizer";
 import type { ProviderConfig } from "../../providers/types";
+import {
+  DEFAULT_TOOL_LOOP,
+  type McpServerSetting,
+  mcpServersFrom,
+  type ToolLoopSettings,
+  toolLoopFrom,
+} from "./tool-settings";
 
 type ModelOverride = {
   contextWindow?: number;
@@ -54,6 +61,10 @@ export type Settings = {
   prompts: PromptOverrides;
   /** Settings › Models "Larger model": per model id, the sibling a full chat moves to first (core/compaction/promotion.ts). */
   largerModels: LargerModels;
+  /** Settings › Tools: the MCP servers (their headers are credentials, kept like API keys). */
+  mcpServers: McpServerSetting[];
+  /** Settings › Tools: the loop's step limit, call timeout, tools always allowed. */
+  toolLoop: ToolLoopSettings;
 };
 
 export const BUILT_IN_PROVIDERS: readonly ProviderConfig[] = [
@@ -93,6 +104,8 @@ export const DEFAULT_SETTINGS: Settings = {
   paramsPresets: [],
   prompts: {},
   largerModels: {},
+  mcpServers: [],
+  toolLoop: DEFAULT_TOOL_LOOP,
 };
 
 /** Rows from the settings table → a complete Settings, built-in providers always present. */
@@ -124,6 +137,8 @@ export function settingsFromRows(rows: Record<string, unknown>): Settings {
     paramsPresets: paramsPresetsFrom(stored.paramsPresets),
     prompts: promptOverridesFrom(stored.prompts),
     largerModels: largerModelsFrom(stored.largerModels),
+    mcpServers: mcpServersFrom(stored.mcpServers),
+    toolLoop: toolLoopFrom(stored.toolLoop),
   };
 }
 

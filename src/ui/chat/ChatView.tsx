@@ -5,6 +5,7 @@ import { useSettingsStore } from "../../state/settings/settings-store";
 import type { SessionView } from "../hooks";
 import { CompactDialog, HandoffDialog } from "../lazy-dialogs";
 import { ImportReport } from "../sessions/ImportReport";
+import { ApprovalDialog } from "./ApprovalDialog";
 import { BranchPoint } from "./BranchPoint";
 import { ChatHeader } from "./ChatHeader";
 import { Composer } from "./Composer";
@@ -17,6 +18,7 @@ import { NewChatSetup } from "./NewChatSetup";
 import { PromotionNotice } from "./PromotionNotice";
 import { usePendingSendView } from "./pending-send-view";
 import { SessionLinks } from "./SessionLinks";
+import { ToolLoopContinue } from "./ToolLoopContinue";
 
 export function ChatView({
   sessionId,
@@ -66,6 +68,7 @@ export function ChatView({
       )}
       {!missing && <EndNotice view={view} />}
       {!replying && !missing && <BranchPoint view={view} />}
+      {!replying && sessionId && <ToolLoopContinue sessionId={sessionId} path={view.path} />}
       {sessionId && <PromotionNotice sessionId={sessionId} />}
       <MaintenanceBar sessionId={sessionId} />
       <ImportReport />
@@ -74,6 +77,7 @@ export function ChatView({
       <Composer sessionId={sessionId} session={view.session} leafId={view.session?.leafId} />
       <CompactDialog session={view.session} />
       <HandoffDialog />
+      <ApprovalDialog />
     </div>
   );
 }

@@ -16,6 +16,7 @@ import { useStreamStore } from "../../state/reply/stream-store";
 import { sendMessage } from "../../state/send/send";
 import { AttachButton, filesOf } from "./AttachButton";
 import { AttachmentTray } from "./AttachmentTray";
+import { ToolsMenu } from "./ToolsMenu";
 import { useComposerAttachments } from "./use-composer-attachments";
 import { usePreloadReplyCode } from "./use-preload-reply-code";
 
@@ -145,6 +146,7 @@ export function Composer({
         onRemove={files.remove}
       />
       <AttachButton onFiles={(picked) => void files.add(picked)} />
+      <ToolsMenu sessionId={sessionId} session={session} />
       <textarea
         ref={ref}
         aria-label="Message"

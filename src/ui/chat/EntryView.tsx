@@ -25,6 +25,7 @@ export function EntryView({ row, view }: { row: DisplayRow; view: SessionView })
           visibility={row.visibility}
           continuable={row.continuable}
           pruned={row.pruned}
+          results={row.results}
         />
       );
     case "branch_summary":

@@ -1,5 +1,5 @@
 import { memo, useState } from "react";
-import type { Block, MessageEntry } from "../../core/session/entries";
+import type { Block, MessageEntry, ServerToolBlock } from "../../core/session/entries";
 import { messageText } from "../../core/session/entries";
 import type { EntryId } from "../../core/session/ids";
 import { hasContent, joinContinuation } from "../../core/session/plan-context";
@@ -14,11 +14,12 @@ import { takeReturnedEdit, usePendingSendStore } from "../../state/send/pending-
 import { continueReply, editMessage, regenerate } from "../../state/send/send";
 import type { SessionView } from "../hooks";
 import { Markdown } from "../markdown/LazyMarkdown";
-import type { Visibility } from "./display-rows";
+import type { ShownResult, Visibility } from "./display-rows";
 import { MessageActions } from "./MessageActions";
 import { MessageFileChip, MessageImage } from "./MessageAttachments";
 import { PrunedMark } from "./PrunedMark";
 import { ThinkingView } from "./ThinkingView";
+import { Citations, ServerToolStep, ToolCallStep } from "./ToolSteps";
 import { anchorVersion } from "./version-anchor";
 
 const ROLE_NAME = { user: "User message", assistant: "Assistant message", tool: "Tool result" } as const;
@@ -46,6 +47,7 @@ export const MessageItem = memo(function MessageItem({
   visibility = "sent",
   continuable = false,
   pruned,
+  results,
 }: {
   entry: MessageEntry;
   view: SessionView;
@@ -57,6 +59,8 @@ export const MessageItem = memo(function MessageItem({
   continuable?: boolean;
   /** Tool results the context builder sends truncated: block index → tokens. */
   pruned?: ReadonlyMap<number, number>;
+  /** The answers to this reply's tool calls (display-rows.ts), shown inside each call's step. */
+  results?: ReadonlyMap<string, ShownResult>;
 }) {
   const editing = useUiStore((s) => s.editingId === entry.id);
   // An edit that could not be stored comes back to its editor.
@@ -169,16 +173,29 @@ export const MessageItem = memo(function MessageItem({
                   <div key={key} className="user-text">
                     {block.text}
                   </div>
+                ) : block.citations && block.citations.length > 0 ? (
+                  <div key={key}>
+                    <Markdown text={block.text} />
+                    <Citations citations={block.citations} />
+                  </div>
                 ) : (
                   <Markdown key={key} text={block.text} />
                 );
               case "tool_call":
-                return (
-                  <details key={key} className="tool">
-                    <summary>Tool call: {block.name}</summary>
-                    <pre>{JSON.stringify(block.args, null, 2)}</pre>
-                  </details>
+                return <ToolCallStep key={key} call={block} result={results?.get(block.id)} running={replying} />;
+              case "server_tool": {
+                // A provider-run tool: its use (or Responses item) shows with its result; a result shows there.
+                if (
+                  block.part === "result" &&
+                  content.some((b) => b.type === "server_tool" && b.part === "use" && b.callId === block.callId)
+                )
+                  return null;
+                const answer = content.find(
+                  (b): b is ServerToolBlock =>
+                    b.type === "server_tool" && b.part === "result" && b.callId === block.callId,
                 );
+                return <ServerToolStep key={key} use={block} result={block.part === "use" ? answer : undefined} />;
+              }
               case "tool_result":
                 return (
                   <details key={key} className={`tool ${block.isError ? "tool-error" : ""}`}>

@@ -4,6 +4,7 @@ import { saveUnsaved } from "../../state/app/lazy";
 import { useStreamStore } from "../../state/reply/stream-store";
 import { Markdown } from "../markdown/LazyMarkdown";
 import { ThinkingView } from "./ThinkingView";
+import { shownToolName } from "./tool-step-text";
 
 function useSecondsUntil(until: number | null): number {
   const [now, setNow] = useState(() => Date.now());
@@ -59,6 +60,13 @@ export function StreamingMessage({
         ) : null,
       )}
       {text && <Markdown text={text} streaming={!unsaved} />}
+      {partial.content.map((b, i) =>
+        b.type === "tool_call" ? (
+          <p key={`c${i.toString()}`} className="tool-activity muted">
+            Calling {shownToolName(b.name)}…
+          </p>
+        ) : null,
+      )}
       {saveError && (
         <div className="error-box save-error" role="alert" ref={alertRef}>
           {saveError}
@@ -73,6 +81,10 @@ export function StreamingMessage({
         <div className="retry-wait" role="status">
           {retry.message} Retrying in {seconds} s (attempt {retry.attempt + 1} of {retry.maxAttempts}).
         </div>
+      ) : reply.activity && !hasContent ? (
+        <p className="tool-activity" role="status">
+          {reply.activity}
+        </p>
       ) : (
         !text && (
           <div className="typing" role="status" aria-label="Waiting for the reply">

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildContext } from "../../core/session/build-context";
 import type { Entry } from "../../core/session/entries";
-import { a, compaction, type EntrySpec, linkPath, u } from "../../core/testing/entries";
+import { a, compaction, type EntrySpec, linkPath, tool, u } from "../../core/testing/entries";
 import { type DisplayRow, displayRows, lastEntryIdOf } from "./display-rows";
 
 /** A compact picture of the rows: "card:c1*" (* = latest), "u1" (sent), "u1~" (folded), "u1!" (kept), "a1+a2" (joined). */
@@ -199,5 +199,28 @@ describe("displayRows", () => {
   it("a continuation of some other reply is its own row", () => {
     const path = [u("u1", "q"), a("a1", "x"), u("u2", "q2"), a("a2", "y", { continues: "a1" as Entry["id"] })];
     expect(shape(rows(path))).toEqual(["u1", "a1", "u2", "a2"]);
+  });
+});
+
+describe("displayRows: tool steps (issue 28)", () => {
+  const call = (id: string, name: string) => ({ type: "tool_call" as const, id, name, args: {} });
+  const result = (callId: string, t: string) => ({ type: "tool_result" as const, callId, text: t, isError: false });
+
+  it("shows each result with its call: the tool entries get no row of their own", () => {
+    const r = rows([
+      u("u1", "go"),
+      a("a1", [call("c1", "s__echo"), call("c2", "s__sum")]),
+      tool("t1", [result("c1", "Echo: hi")]),
+      tool("t2", [result("c2", "5")]),
+      a("a2", "done"),
+    ]);
+    expect(shape(r)).toEqual(["u1", "a1", "a2"]);
+    const step = r[1];
+    expect(step?.kind === "entry" ? [...(step.results?.keys() ?? [])] : []).toEqual(["c1", "c2"]);
+    expect(step?.kind === "entry" ? step.results?.get("c1")?.block.text : undefined).toBe("Echo: hi");
+  });
+
+  it("a result whose call is not on the path keeps its row", () => {
+    expect(shape(rows([u("u1", "go"), tool("t1", [result("cx", "stray")])]))).toEqual(["u1", "t1"]);
   });
 });

@@ -14,7 +14,7 @@
  * - `continuable`: the row ends in a reply cut off by the output limit, and nothing but compaction
  *   entries follows it on the path (Continue extends the leaf).
  */
-import type { CompactionEntry, Entry, MessageEntry } from "../../core/session/entries";
+import type { CompactionEntry, Entry, MessageEntry, ToolResultBlock } from "../../core/session/entries";
 import type { EntryId } from "../../core/session/ids";
 import { compactionCuts, planContext } from "../../core/session/plan-context";
 import { prunedToolOutputs } from "../../core/session/prune-tool-outputs";
@@ -33,7 +33,12 @@ export type EntryRow = {
   readonly continuable: boolean;
   /** Tool results of `entry` sent as "[Output truncated …]" (prune-tool-outputs.ts): block index → tokens. */
   readonly pruned?: ReadonlyMap<number, number>;
+  /** The answers to `entry`'s tool calls, by call id: shown inside each call's step (their tool entries get no row). */
+  readonly results?: ReadonlyMap<string, ShownResult>;
 };
+
+/** A tool's answer as shown with its call: the block, and the tokens it is sent as when pruned. */
+export type ShownResult = { readonly block: ToolResultBlock; readonly pruned?: number };
 
 type CompactionRow = {
   readonly kind: "compaction";
@@ -82,6 +87,7 @@ export function displayRows(path: readonly Entry[]): DisplayRow[] {
     }
   }
 
+  const { results, attached } = toolAnswers(path, pruned);
   const rows: DisplayRow[] = [];
   const card = (entry: CompactionEntry): CompactionRow => ({
     kind: "compaction",
@@ -96,6 +102,8 @@ export function displayRows(path: readonly Entry[]): DisplayRow[] {
       if (!moved.has(entry.id)) rows.push(card(entry));
       return;
     }
+    // A tool entry whose every result is shown with its call has no row of its own.
+    if (attached.has(entry.id)) return;
     const prev = rows[rows.length - 1];
     // Joined as the plan (and so the request) joins it, when nothing is drawn between.
     if (
@@ -125,9 +133,45 @@ export function displayRows(path: readonly Entry[]): DisplayRow[] {
       visibility,
       continuable: entry.type === "message" && continuable(entry, i === lastContentIndex),
       ...(pruned.has(entry.id) ? { pruned: pruned.get(entry.id) } : {}),
+      ...(results.has(entry.id) ? { results: results.get(entry.id) } : {}),
     });
   });
   return rows;
+}
+
+/**
+ * Each tool result on the path, by the reply whose call it answers (issue 28: a step shows the call
+ * and its result together), and the tool entries all of whose content is shown that way.
+ */
+function toolAnswers(
+  path: readonly Entry[],
+  pruned: ReadonlyMap<EntryId, ReadonlyMap<number, number>>,
+): { results: Map<EntryId, Map<string, ShownResult>>; attached: Set<EntryId> } {
+  const owner = new Map<string, EntryId>();
+  const results = new Map<EntryId, Map<string, ShownResult>>();
+  const attached = new Set<EntryId>();
+  for (const e of path) {
+    if (e.type !== "message") continue;
+    if (e.role === "assistant") {
+      for (const b of e.content) if (b.type === "tool_call") owner.set(b.id, e.id);
+      continue;
+    }
+    if (e.role !== "tool") continue;
+    let all = e.content.length > 0;
+    e.content.forEach((b, i) => {
+      const by = b.type === "tool_result" ? owner.get(b.callId) : undefined;
+      if (b.type !== "tool_result" || by === undefined) {
+        all = false;
+        return;
+      }
+      const tokens = pruned.get(e.id)?.get(i);
+      const map = results.get(by) ?? new Map<string, ShownResult>();
+      results.set(by, map);
+      map.set(b.callId, { block: b, ...(tokens !== undefined ? { pruned: tokens } : {}) });
+    });
+    if (all) attached.add(e.id);
+  }
+  return { results, attached };
 }
 
 function continuable(entry: MessageEntry, atEnd: boolean): boolean {

@@ -13,6 +13,7 @@ import "./settings-sections.css";
 import { PromptSettings } from "./PromptSettings";
 import { SpendingSettings } from "./SpendingSettings";
 import { SyncSettings } from "./SyncSettings";
+import { ToolsSettings } from "./ToolsSettings";
 
 /**
  * Settings: a search box, then one region per section. Each section is its own component (a
@@ -40,6 +41,7 @@ export function SettingsDialog() {
         <ModelsSettings />
         <CompactionSettings />
         <BranchSettings />
+        <ToolsSettings />
         <PromptSettings />
         <SpendingSettings />
         <DataSettings />

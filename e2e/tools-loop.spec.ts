@@ -1,0 +1,243 @@
+/**
+ * Tools in the chat (issue 28 round 2), end to end: a real MCP server (server-everything over
+ * Streamable HTTP, started by the `mcp` fixture), the mock provider speaking Anthropic tool calls, and
+ * the app as a user drives it — Settings › Tools, the composer's Tools menu, the approval dialog, the
+ * loop's steps in the chat, Stop, Deny and the step limit's Continue. The mock's recorded requests
+ * show what the model was sent (every tool_use answered by its tool_result).
+ */
+import type { Page } from "@playwright/test";
+import { chatRequests, openConfigured, send, waitIdle } from "./app";
+import { expect, type MockServer, test } from "./fixtures";
+
+const SHOTS = "test-results/tools-loop";
+
+/** Settings › Tools: adds a server by URL (and headers), waits for its list item. */
+async function addServer(page: Page, url: string, headers = ""): Promise<void> {
+  await page.getByRole("button", { name: "Settings" }).click();
+  const dialog = page.getByRole("dialog", { name: "Settings" });
+  const tools = dialog.getByRole("region", { name: "Tools" });
+  await tools.getByLabel("Server URL").fill(url);
+  if (headers) await tools.getByLabel("Headers").fill(headers);
+  await tools.getByRole("button", { name: "Add MCP server" }).click();
+}
+
+async function closeSettings(page: Page): Promise<void> {
+  const dialog = page.getByRole("dialog", { name: "Settings" });
+  await dialog.getByRole("button", { name: "Close" }).click();
+  await expect(dialog).toBeHidden();
+}
+
+/** The composer's Tools menu: ticks `name`. */
+async function chooseTool(page: Page, name: string): Promise<void> {
+  await page.getByRole("button", { name: "Tools" }).click();
+  const menu = page.getByRole("menu", { name: "Tools" });
+  await menu.getByRole("menuitemcheckbox", { name }).click();
+  await expect(menu.getByRole("menuitemcheckbox", { name })).toHaveAttribute("aria-checked", "true");
+  await page.keyboard.press("Escape");
+}
+
+/** A chat on the mock with server-everything added, connected, and chosen in the Tools menu. */
+async function chatWithEverything(page: Page, mock: MockServer, url: string): Promise<void> {
+  await openConfigured(page, mock);
+  await addServer(page, url);
+  const item = page.getByRole("listitem").filter({ hasText: "local" });
+  await expect(item.getByRole("status")).toHaveText(/^Connected · \d+ tools$/, { timeout: 20_000 });
+  await closeSettings(page);
+  await chooseTool(page, "local");
+}
+
+type Block = { type: string; id?: string; tool_use_id?: string; content?: unknown; name?: string };
+type Msg = { role: string; content: string | Block[] };
+
+/** The request's messages' blocks, in order. */
+function blocksOf(body: unknown): { role: string; block: Block }[] {
+  const messages = (body as { messages: Msg[] }).messages;
+  return messages.flatMap((m) =>
+    typeof m.content === "string" ? [] : m.content.map((block) => ({ role: m.role, block })),
+  );
+}
+
+/** Every tool_use in a request is answered by a tool_result at the start of the next user message. */
+function expectPairsWhole(body: unknown): void {
+  const messages = (body as { messages: Msg[] }).messages;
+  messages.forEach((m, i) => {
+    if (typeof m.content === "string" || m.role !== "assistant") return;
+    const uses = m.content.filter((b) => b.type === "tool_use").map((b) => b.id);
+    if (uses.length === 0) return;
+    const next = messages[i + 1];
+    const answered =
+      next && typeof next.content !== "string"
+        ? next.content.filter((b) => b.type === "tool_result").map((b) => b.tool_use_id)
+        : [];
+    expect(answered).toEqual(uses);
+  });
+}
+
+const resultText = (b: Block): string =>
+  typeof b.content === "string"
+    ? b.content
+    : Array.isArray(b.content)
+      ? (b.content as { text?: string }[]).map((c) => c.text ?? "").join("")
+      : "";
+
+test("Settings › Tools: a server connects and lists its tools; a wrong token says 401", async ({ page, mock, mcp }) => {
+  await openConfigured(page, mock);
+  await addServer(page, mcp.everything.url);
+  const dialog = page.getByRole("dialog", { name: "Settings" });
+  const everything = dialog.getByRole("listitem").filter({ hasText: "local" }).first();
+  await expect(everything.getByRole("status")).toHaveText(/^Connected · \d+ tools$/, { timeout: 20_000 });
+
+  mcp.files.setToken("right-token");
+  const tools = dialog.getByRole("region", { name: "Tools" });
+  await tools.getByLabel("Server URL").fill(mcp.files.url);
+  await tools.getByLabel("Headers").fill("Authorization: Bearer wrong-token");
+  await tools.getByRole("button", { name: "Add MCP server" }).click();
+  const files = dialog.getByRole("listitem").filter({ hasText: "local2" });
+  await expect(files.getByRole("status")).toContainText("refused the credentials (401)", { timeout: 20_000 });
+  // The token is never shown back, nor in the reason.
+  await expect(dialog).not.toContainText("wrong-token");
+  await tools.screenshot({ path: `${SHOTS}/tools-settings.png` });
+});
+
+test("a three-step loop: Allow once, Allow in this chat, results go back paired, the answer ends it", async ({
+  page,
+  mock,
+  mcp,
+}) => {
+  await chatWithEverything(page, mock, mcp.everything.url);
+  mock.enqueue(
+    "anthropic",
+    { text: "Let me echo.", toolCalls: [{ name: "local__echo", input: { message: "one" } }] },
+    { toolCalls: [{ name: "local__get-sum", input: { a: 2, b: 3 } }] },
+    { toolCalls: [{ name: "local__get-sum", input: { a: 5, b: 5 } }] },
+    { text: "All done: 5 and 10." },
+  );
+  await send(page, "Use the tools");
+
+  const approval = page.getByRole("dialog", { name: "Allow tool call?" });
+  await expect(approval).toBeVisible({ timeout: 15_000 });
+  await expect(approval).toContainText("echo");
+  await expect(approval).toContainText('"message": "one"');
+  await approval.screenshot({ path: `${SHOTS}/approval.png` });
+  await approval.getByRole("button", { name: "Allow once" }).click();
+
+  await expect(approval).toContainText("get-sum", { timeout: 15_000 });
+  await approval.getByRole("button", { name: "Allow in this chat" }).click();
+  // The third call (get-sum again) runs without asking.
+  await expect(page.getByText("All done: 5 and 10.")).toBeVisible({ timeout: 20_000 });
+  await waitIdle(page);
+  await expect(approval).toBeHidden();
+
+  const echo = page.getByRole("group", { name: "Tool call: echo" });
+  await expect(echo).toHaveCount(1);
+  await echo.locator("summary").click();
+  await expect(echo).toContainText("Echo: one");
+  const sums = page.getByRole("group", { name: "Tool call: get-sum" });
+  await expect(sums).toHaveCount(2);
+  await sums.nth(1).locator("summary").click();
+  await expect(sums.nth(1)).toContainText("The sum of 5 and 5 is 10.");
+  await page.locator(".message-scroll").screenshot({ path: `${SHOTS}/finished-loop.png` });
+
+  const sent = chatRequests(mock, "anthropic");
+  expect(sent).toHaveLength(4);
+  const last = sent[3]?.body;
+  expectPairsWhole(last);
+  const results = blocksOf(last).filter((b) => b.block.type === "tool_result");
+  expect(results.map((r) => resultText(r.block))).toEqual([
+    "Echo: one",
+    "The sum of 2 and 3 is 5.",
+    "The sum of 5 and 5 is 10.",
+  ]);
+  // The server's tools were declared.
+  const declared = (sent[0]?.body as { tools?: { name: string }[] } | undefined)?.tools ?? [];
+  expect(declared.map((t) => t.name)).toContain("local__echo");
+});
+
+test("Deny: the model is told the user declined, and the loop goes on to its answer", async ({ page, mock, mcp }) => {
+  await chatWithEverything(page, mock, mcp.everything.url);
+  mock.enqueue(
+    "anthropic",
+    { toolCalls: [{ name: "local__echo", input: { message: "secret" } }] },
+    { text: "Understood, I will not." },
+  );
+  await send(page, "Echo something");
+  const approval = page.getByRole("dialog", { name: "Allow tool call?" });
+  await approval.getByRole("button", { name: "Deny" }).click();
+  await expect(page.getByText("Understood, I will not.")).toBeVisible({ timeout: 15_000 });
+  await waitIdle(page);
+  const sent = chatRequests(mock, "anthropic");
+  expect(sent).toHaveLength(2);
+  expectPairsWhole(sent[1]?.body);
+  const result = blocksOf(sent[1]?.body).find((b) => b.block.type === "tool_result");
+  expect(resultText(result?.block ?? { type: "" })).toBe("The user declined this tool call");
+  expect((result?.block as { is_error?: boolean } | undefined)?.is_error).toBe(true);
+});
+
+test("Stop mid-loop cancels the running call, keeps what arrived, and offers Continue", async ({ page, mock, mcp }) => {
+  await chatWithEverything(page, mock, mcp.everything.url);
+  mock.enqueue(
+    "anthropic",
+    {
+      text: "Starting a long job.",
+      toolCalls: [{ name: "local__trigger-long-running-operation", input: { duration: 30, steps: 30 } }],
+    },
+    { text: "Picked up where we left off." },
+  );
+  await send(page, "Run the long job");
+  await page.getByRole("dialog", { name: "Allow tool call?" }).getByRole("button", { name: "Allow once" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Running tools…" })).toBeVisible({ timeout: 15_000 });
+  await page.getByRole("button", { name: "Stop" }).click();
+  await waitIdle(page);
+
+  await expect(page.getByText("Starting a long job.")).toBeVisible();
+  const step = page.getByRole("group", { name: "Tool call: trigger-long-running-operation" });
+  await step.locator("summary").click();
+  await expect(step).toContainText("stopped the conversation before this tool call finished");
+  await expect(page.getByText("The tool loop was stopped before the model answered.")).toBeVisible();
+  expect(chatRequests(mock, "anthropic")).toHaveLength(1);
+
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page.getByText("Picked up where we left off.")).toBeVisible({ timeout: 15_000 });
+  await waitIdle(page);
+  const sent = chatRequests(mock, "anthropic");
+  expect(sent).toHaveLength(2);
+  expectPairsWhole(sent[1]?.body);
+});
+
+test("the step limit stops the loop and Continue goes on; a reload keeps the steps and the offer", async ({
+  page,
+  mock,
+  mcp,
+}) => {
+  await chatWithEverything(page, mock, mcp.everything.url);
+  await page.getByRole("button", { name: "Settings" }).click();
+  const dialog = page.getByRole("dialog", { name: "Settings" });
+  await dialog.getByLabel("Step limit").fill("2");
+  await dialog.getByLabel("Step limit").press("Enter");
+  await closeSettings(page);
+
+  mock.enqueue(
+    "anthropic",
+    { toolCalls: [{ name: "local__echo", input: { message: "a" } }] },
+    { toolCalls: [{ name: "local__echo", input: { message: "b" } }] },
+    { text: "Finished after the limit." },
+  );
+  await send(page, "Loop a lot");
+  const approval = page.getByRole("dialog", { name: "Allow tool call?" });
+  await approval.getByRole("button", { name: "Allow in this chat" }).click();
+  await expect(page.getByText("The tool loop stopped at its step limit (2 model calls).")).toBeVisible({
+    timeout: 20_000,
+  });
+  expect(chatRequests(mock, "anthropic")).toHaveLength(2);
+  await expect(page.getByRole("group", { name: "Tool call: echo" })).toHaveCount(2);
+
+  await page.reload();
+  await expect(page.getByRole("group", { name: "Tool call: echo" })).toHaveCount(2, { timeout: 15_000 });
+  await expect(page.getByText("The tool loop ended before the model answered.")).toBeVisible();
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page.getByText("Finished after the limit.")).toBeVisible({ timeout: 20_000 });
+  await waitIdle(page);
+  const sent = chatRequests(mock, "anthropic");
+  expect(sent).toHaveLength(3);
+  expectPairsWhole(sent[2]?.body);
+});

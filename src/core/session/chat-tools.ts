@@ -1,0 +1,27 @@
+/**
+ * Which tools a chat may use (issue 28): the MCP servers (by Grove's id for each, from Settings ›
+ * Tools), the provider's own tools switched on, and the tools the user allowed for this chat
+ * ("Allow in this chat"). Saved with the chat; a server id that no longer exists is ignored. Pure.
+ */
+
+/** A provider-run tool a chat can switch on (where its provider has it: providers/tool-support.ts). */
+export type ProviderToolKind = "web_search" | "code_execution";
+const PROVIDER_TOOL_KINDS: readonly ProviderToolKind[] = ["web_search", "code_execution"];
+
+export type ChatTools = {
+  /** MCP servers this chat may use (Settings › Tools ids). */
+  readonly servers: readonly string[];
+  /** Provider tools switched on for this chat. */
+  readonly provider: readonly ProviderToolKind[];
+  /** Tools allowed without asking in this chat ("Allow in this chat"): `toolKey`s. */
+  readonly allowed?: readonly string[];
+};
+
+export const NO_CHAT_TOOLS: ChatTools = { servers: [], provider: [] };
+
+/** The key a permission is kept under: the server and the tool's own name. */
+export const toolKey = (serverId: string, tool: string): string => `${serverId}/${tool}`;
+
+/** Whether the chat uses any tool at all (then its replies run the tool loop). */
+export const usesTools = (t: ChatTools | undefined): boolean =>
+  t !== undefined && (t.servers.length > 0 || t.provider.length > 0);

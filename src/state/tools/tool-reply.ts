@@ -1,0 +1,290 @@
+/**
+ * A reply in a chat that uses tools (issue 28): the tool loop (core/agent) bound to this app — the
+ * chat's provider stream with its tools, the MCP servers (tools/, loaded on demand), the approval
+ * dialog, and the tree: every step (the model's reply, each tool's result) is appended as its own
+ * entry as it ends, the leaf following. The step in flight shows in the streaming lane and is
+ * checkpointed as a draft, so a reload keeps it (as an interrupted reply) and offers Continue.
+ *
+ * Stop aborts the loop's signal: the stream stops, running MCP calls are cancelled, an open approval
+ * question goes away; what arrived is kept (core/agent rule 1).
+ */
+import { runAgentLoop } from "../../core/agent/agent-loop";
+import type { FunctionToolSpec, ServerToolSpec, ToolSpec } from "../../core/agent/tool-spec";
+import type { AgentEvent, AgentLoopConfig, LoopOutcome, ToolOutcome } from "../../core/agent/types";
+import { type ChatTools, NO_CHAT_TOOLS, toolKey } from "../../core/session/chat-tools";
+import type { Entry, MessageEntry, Session, ToolCallBlock } from "../../core/session/entries";
+import { type EntryId, newEntryId, type SessionId } from "../../core/session/ids";
+import { deleteDraft, finalizeDraft, saveDraft } from "../../db/drafts";
+import { appendEntries } from "../../db/entries";
+import type { Draft } from "../../db/rows";
+import { getSession } from "../../db/sessions";
+import { stream as providerStream } from "../../providers/registry";
+import { providerConnectsMcp } from "../../providers/tool-support";
+import type { AssistantPartial, StreamEvent, StreamFn } from "../../providers/types";
+import { pageOwnerId } from "../app/owner";
+import { pushNotice } from "../app/ui-store";
+import { attachmentDataFor } from "../composer/attachments";
+import { buildCounted, requestOptions } from "../context/context-builds";
+import { type ChatTarget, requestParams } from "../models/chat-target";
+import { createFrameBatcher } from "../reply/frame-batcher";
+import { DRAFT_CHECKPOINT_MS } from "../reply/reply";
+import { controllers, setReply, takePendingController } from "../reply/reply-lane";
+import { useStreamStore } from "../reply/stream-store";
+import { rememberPath } from "../send/known-paths";
+import { useSettingsStore } from "../settings/settings-store";
+import type { McpServerSetting } from "../settings/tool-settings";
+import { answerToApproval } from "./approval";
+import { providerToolsFor } from "./chat-tools";
+import { setLoopEnd } from "./loop-store";
+import { mcpConnection } from "./mcp-servers";
+import { useMcpStore } from "./mcp-store";
+
+export type ToolReplyDeps = { stream: StreamFn; now: () => number };
+const defaultDeps: ToolReplyDeps = { stream: providerStream, now: () => Date.now() };
+
+export type ToolReplyResult = { outcome: LoopOutcome; path: readonly Entry[]; last: MessageEntry | null };
+
+type Route = { server: McpServerSetting; tool: string };
+
+/** The tools the chat offers now: function tools for the servers this browser reached, provider tools. */
+async function chatToolset(
+  session: Session,
+  target: ChatTarget,
+): Promise<{ tools: ToolSpec[]; routes: Map<string, Route> }> {
+  const settings = useSettingsStore.getState().settings;
+  const choice: ChatTools = session.tools ?? NO_CHAT_TOOLS;
+  const { mcpToolSpecs } = await import("../../tools/mcp-tool-specs");
+  const reached: {
+    id: string;
+    name: string;
+    tools: NonNullable<Awaited<ReturnType<typeof mcpConnection>>>["tools"];
+  }[] = [];
+  const byProvider: ServerToolSpec[] = [];
+  for (const id of choice.servers) {
+    const server = settings.mcpServers.find((s) => s.id === id);
+    if (!server) continue;
+    if (server.providerConnects) {
+      if (!providerConnectsMcp(target.api)) {
+        pushNotice(
+          "error",
+          `${server.name} is not offered: ${target.provider.name} cannot connect to MCP servers itself.`,
+        );
+        continue;
+      }
+      const auth = server.headers.Authorization ?? server.headers.authorization;
+      byProvider.push({
+        kind: "mcp",
+        name: server.name,
+        url: server.url,
+        ...(auth ? { authorizationToken: auth.replace(/^Bearer\s+/i, "") } : {}),
+      });
+      continue;
+    }
+    const connection = await mcpConnection(id);
+    if (!connection) {
+      const status = useMcpStore.getState().status[id];
+      const why = status?.kind === "failed" ? status.failure.message : "it is not connected.";
+      pushNotice("error", `${server.name}'s tools are not offered this time: ${why}`);
+      continue;
+    }
+    reached.push({ id, name: server.name, tools: connection.tools });
+  }
+  const { specs, routes: named } = mcpToolSpecs(reached);
+  const routes = new Map<string, Route>();
+  for (const [name, route] of named) {
+    const server = settings.mcpServers.find((s) => s.id === route.serverId);
+    if (server) routes.set(name, { server, tool: route.tool });
+  }
+  const offered = providerToolsFor(session, settings);
+  const providerTools: ServerToolSpec[] = choice.provider.filter((k) => offered.includes(k)).map((kind) => ({ kind }));
+  const functions: FunctionToolSpec[] = specs;
+  return { tools: [...functions, ...providerTools, ...byProvider], routes };
+}
+
+const copyPartial = (p: AssistantPartial): AssistantPartial => ({
+  ...p,
+  content: p.content.map((b) => ({ ...b })),
+  usage: p.usage ? { ...p.usage } : undefined,
+});
+
+const emptyPartial = (target: ChatTarget): AssistantPartial => ({
+  content: [],
+  providerId: target.provider.id,
+  api: target.api,
+  model: target.modelId,
+});
+
+/**
+ * Runs the tool loop from `read.path` (ending in the user's turn, or in tool results: Continue).
+ * Null when a reply already runs in this chat, or Stop came before anything was sent.
+ */
+export async function runToolReply(
+  sessionId: SessionId,
+  read: { session: Session; path: readonly Entry[] },
+  target: ChatTarget,
+  deps: ToolReplyDeps = defaultDeps,
+): Promise<ToolReplyResult | null> {
+  if (controllers.has(sessionId)) return null;
+  const controller = takePendingController(sessionId) ?? new AbortController();
+  controllers.set(sessionId, controller);
+  const signal = controller.signal;
+  const settings = useSettingsStore.getState().settings;
+  const tail = read.path.at(-1);
+  if (!tail) return null;
+  setLoopEnd(sessionId, null);
+
+  let draftId: EntryId = useStreamStore.getState().replies[sessionId]?.draftId ?? newEntryId();
+  let parentId: EntryId = tail.id;
+  let partial = emptyPartial(target);
+  let dirty = false;
+  let checkpoints: ReturnType<typeof setInterval> | undefined;
+  const startedAt = deps.now();
+  const publish = createFrameBatcher<AssistantPartial>((p) => setReply(sessionId, (r) => ({ ...r, partial: p })));
+  const show = (activity?: string) =>
+    useStreamStore.setState((s) => ({
+      replies: {
+        ...s.replies,
+        [sessionId]: {
+          sessionId,
+          draftId,
+          parentId,
+          partial,
+          retry: null,
+          phase: "streaming",
+          saveError: null,
+          ...(activity ? { activity } : {}),
+        },
+      },
+    }));
+  const draftRow = (): Draft => ({
+    id: draftId,
+    sessionId,
+    parentId,
+    ownerId: pageOwnerId(),
+    content: partial.content,
+    provider: target.provider.id,
+    api: target.api,
+    model: target.modelId,
+    usage: partial.usage,
+    startedAt,
+    updatedAt: deps.now(),
+  });
+
+  try {
+    if (signal.aborted) return null;
+    show("Connecting to the chat's tools…");
+    const { tools, routes } = await chatToolset(read.session, target);
+    if (signal.aborted) return null;
+    show();
+    checkpoints = setInterval(() => {
+      if (!dirty) return;
+      dirty = false;
+      void saveDraft(draftRow()).catch(() => {
+        dirty = true;
+      });
+    }, DRAFT_CHECKPOINT_MS);
+
+    const config: AgentLoopConfig = {
+      maxSteps: settings.toolLoop.maxSteps,
+      buildContext: (path) => buildCounted(path, { ...requestOptions(target), nativeTools: true }),
+      appendStep: async (draft, path) => {
+        const last = path.at(-1);
+        if (!last) throw new Error("A tool step needs a path to follow.");
+        const isReply = draft.role === "assistant";
+        const entry: MessageEntry = {
+          ...draft,
+          id: isReply ? draftId : newEntryId(),
+          sessionId,
+          parentId: last.id,
+          createdAt: deps.now(),
+        };
+        const leaf = { kind: "move-if-leaf-is", expected: last.id, to: entry.id } as const;
+        if (isReply) await finalizeDraft(draftId, entry, leaf);
+        else await appendEntries(sessionId, [entry], leaf);
+        const next = [...path, entry];
+        rememberPath(next);
+        // The next step (or tool result) follows this entry; the lane shows nothing of it until it streams.
+        parentId = entry.id;
+        if (isReply) {
+          publish.flush();
+          draftId = newEntryId();
+          partial = emptyPartial(target);
+          dirty = false;
+          show(entry.content.some((b) => b.type === "tool_call") ? "Running tools…" : undefined);
+        }
+        return next;
+      },
+      approve: async (call, s) => {
+        const route = routes.get(call.name);
+        // Not one of the chat's tools (a made-up name): nothing runs; executeTool answers with an error.
+        if (!route) return "allow";
+        const key = toolKey(route.server.id, route.tool);
+        const fresh = await getSession(sessionId);
+        const allowed =
+          useSettingsStore.getState().settings.toolLoop.alwaysAllow.includes(key) ||
+          (fresh?.tools?.allowed ?? []).includes(key);
+        if (allowed) return "allow";
+        show(`Waiting for your answer: run ${route.tool}?`);
+        const decision = await answerToApproval(sessionId, route.server, route.tool, call.args, s);
+        show("Running tools…");
+        return decision;
+      },
+      executeTool: (call, s) => executeTool(call, s, routes.get(call.name)),
+    };
+
+    const streamFn = (context: Parameters<StreamFn>[0]["context"], s: AbortSignal): AsyncIterable<StreamEvent> =>
+      (async function* () {
+        const attachments = await attachmentDataFor(context, target);
+        yield* deps.stream({
+          provider: target.provider,
+          model: target.modelId,
+          context,
+          ...requestParams(target, settings),
+          signal: s,
+          ...(tools.length > 0 ? { tools } : {}),
+          ...(attachments ? { attachments } : {}),
+        });
+      })();
+
+    const emit = (event: AgentEvent<StreamEvent>) => {
+      if (event.type === "step_start") {
+        show();
+        void saveDraft(draftRow()).catch(() => {});
+      } else if (event.type === "stream") {
+        partial = copyPartial(event.event.partial);
+        dirty = true;
+        publish.push(partial);
+      }
+    };
+
+    const result = await runAgentLoop(read.path, config, emit, signal, streamFn);
+    const last = [...result.path].reverse().find((e): e is MessageEntry => e.type === "message") ?? null;
+    if (result.outcome.kind === "limit") setLoopEnd(sessionId, { kind: "limit", steps: result.outcome.steps });
+    else if (result.outcome.kind === "stopped") setLoopEnd(sessionId, { kind: "stopped" });
+    else if (result.outcome.kind === "error" && last?.status !== "error")
+      pushNotice("error", result.outcome.error.message);
+    return { outcome: result.outcome, path: result.path, last };
+  } finally {
+    if (checkpoints) clearInterval(checkpoints);
+    publish.flush();
+    // A step that never ended (an exception) leaves no draft behind to be recovered as "interrupted".
+    void deleteDraft(draftId).catch(() => {});
+    controllers.delete(sessionId);
+    setReply(sessionId, () => null);
+  }
+}
+
+async function executeTool(call: ToolCallBlock, signal: AbortSignal, route: Route | undefined): Promise<ToolOutcome> {
+  if (!route) return { text: `There is no tool named "${call.name}" in this chat.`, isError: true };
+  const connection = await mcpConnection(route.server.id);
+  if (!connection) {
+    const status = useMcpStore.getState().status[route.server.id];
+    const why = status?.kind === "failed" ? status.failure.message : "it is not connected.";
+    return { text: `The server ${route.server.name} could not be reached: ${why}`, isError: true };
+  }
+  const timeoutMs = useSettingsStore.getState().settings.toolLoop.callTimeoutSeconds * 1000;
+  const outcome = await connection.callTool(route.tool, call.args, { signal, timeoutMs });
+  if (signal.aborted) throw new Error("stopped");
+  const { callOutcomeText } = await import("../../tools/mcp-result");
+  return callOutcomeText(outcome);
+}
