@@ -6,8 +6,6 @@
 
 /** A provider-run tool a chat can switch on (where its provider has it: providers/tool-support.ts). */
 export type ProviderToolKind = "web_search" | "code_execution";
-const PROVIDER_TOOL_KINDS: readonly ProviderToolKind[] = ["web_search", "code_execution"];
-
 export type ChatTools = {
   /** MCP servers this chat may use (Settings › Tools ids). */
   readonly servers: readonly string[];
