@@ -9,7 +9,8 @@ import type { Entry, MessageEntry, TextBlock, ToolCallBlock, ToolResultBlock } f
 import { asEntryId } from "../session/ids";
 import { compaction, linkPath, u } from "../testing/entries";
 import { type ScriptedEvent, type ScriptedStep, scriptedStream } from "../testing/scripted-step-stream";
-import { DEFAULT_MAX_STEPS, runAgentLoop } from "./agent-loop";
+import { runAgentLoop } from "./agent-loop";
+import { DEFAULT_MAX_STEPS } from "./defaults";
 import { TOOL_CUT_OFF_TEXT, TOOL_DECLINED_TEXT, TOOL_STOPPED_TEXT } from "./tool-results";
 import type { AgentEvent, AgentLoopConfig, ApprovalDecision, MessageDraft, ToolOutcome } from "./types";
 

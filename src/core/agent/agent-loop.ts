@@ -25,6 +25,7 @@
  * Pure: no I/O of its own, no clock, no tree walking (the state layer appends and returns paths).
  */
 import type { Entry, MessageEntry, MessageError, ToolCallBlock } from "../session/entries";
+import { DEFAULT_MAX_STEPS } from "./defaults";
 import {
   errorOutcome,
   type ResultLimits,
@@ -47,9 +48,6 @@ import type {
   StepStreamFn,
   ToolOutcome,
 } from "./types";
-
-/** Model calls in one loop unless the settings say otherwise (issue 28: "default 25"). */
-export const DEFAULT_MAX_STEPS = 25;
 
 /** How one step's stream ended. */
 type StepReply = { partial: StepPartial; error?: MessageError };

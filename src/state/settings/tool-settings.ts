@@ -3,7 +3,7 @@
  * (step limit, per-call timeout, the tools allowed everywhere). Server headers are credentials: like
  * API keys they live in the settings table only, which is never exported or synced (DESIGN §2).
  */
-import { DEFAULT_MAX_STEPS } from "../../core/agent/agent-loop";
+import { DEFAULT_MAX_STEPS } from "../../core/agent/defaults";
 
 /** An MCP server as added in Settings › Tools. */
 export type McpServerSetting = {
