@@ -13,7 +13,7 @@ export type CoalescedReports<R> = {
 };
 
 /** Few enough for a progress line (four a second), far from one per frame. */
-export const REPORT_INTERVAL_MS = 250;
+const REPORT_INTERVAL_MS = 250;
 
 export function coalesceReports<R>(
   send: (r: R) => void,

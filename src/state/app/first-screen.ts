@@ -7,7 +7,7 @@
  */
 
 /** The performance mark set when the waiters are released. */
-export const FIRST_SCREEN_IDLE_MARK = "grove:first-screen-idle";
+const FIRST_SCREEN_IDLE_MARK = "grove:first-screen-idle";
 /** How long the page may stay busy after the first screen before the waiters run anyway (ms). */
 const IDLE_TIMEOUT_MS = 2_000;
 

@@ -55,7 +55,9 @@ function useMeterReading(
       // screen to be shown and idle: until then the estimate, marked "≈", stands.
       afterFirstScreen()
         .then(() => import("../../state/context/measure"))
-        .then(({ measureContext }) => (live ? measureContext(path, target, METER_COUNT_WAIT_MS, undefined, undefined, "fallback") : null))
+        .then(({ measureContext }) =>
+          live ? measureContext(path, target, METER_COUNT_WAIT_MS, undefined, undefined, "fallback") : null,
+        )
         .then((m) => {
           if (!live || !m) return;
           const reading: MeterReading = { tokens: m.tokens, source: sourceOf(m) };
