@@ -12,6 +12,7 @@
 import { cpus, loadavg, totalmem } from "node:os";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import coldStart from "./cold-start.mjs";
 import compaction from "./compaction.mjs";
 import compactionLongtasks from "./compaction-longtasks.mjs";
 import graph from "./graph.mjs";
@@ -29,6 +30,7 @@ import tokens from "./tokens.mjs";
 
 /** In order. `optIn` benches run only when named. */
 const BENCHES = [
+  coldStart,
   openSession,
   openLongtasks,
   scroll,

@@ -4,8 +4,8 @@
  * KaTeX fonts, Mermaid, providers, workers, the preview page), so chats stay readable offline and
  * a send fails only at the provider, with a plain message (providers/offline.ts).
  *
- * Registered by an external script (`registerSW.js`, deferred): an inline one would break the
- * app's `script-src 'self'`. The preview page keeps its own headers: it is precached as served and
+ * Registered by the app once the first screen is shown and idle (state/app/service-worker.ts), not
+ * by the plugin's script: that one ran on `load`, and the precache (megabytes) shared the first open. The preview page keeps its own headers: it is precached as served and
  * never replaced by the app shell. Pure data: imported by vite.config.ts.
  */
 import type { VitePWAOptions } from "vite-plugin-pwa";
@@ -15,7 +15,7 @@ const THEME = "#1f6f4a";
 
 export const pwaOptions: Partial<VitePWAOptions> = {
   registerType: "autoUpdate",
-  injectRegister: "script-defer",
+  injectRegister: false,
   includeAssets: ["grove.svg"],
   manifest: {
     name: "Grove",

@@ -26,8 +26,11 @@ export function chromiumPath() {
   return found && "path" in found ? found.path : undefined;
 }
 
-/** Resolves to { context, version, profileDir, close }. */
-export async function launchBrowser() {
+/**
+ * Resolves to { context, version, profileDir, close }. Service workers are blocked unless
+ * `serviceWorkers: "allow"` (the cold-start bench's own browser).
+ */
+export async function launchBrowser({ serviceWorkers = "block" } = {}) {
   const profileDir = await mkdtemp(join(tmpdir(), "grove-bench-"));
   const context = await chromium.launchPersistentContext(profileDir, {
     executablePath: chromiumPath(),
@@ -36,7 +39,7 @@ export async function launchBrowser() {
     viewport: VIEWPORT,
     // The app's service worker would answer the seeding page's navigation (a Playwright route)
     // with the app shell, and serve a stale build across --rebuild runs.
-    serviceWorkers: "block",
+    serviceWorkers,
   });
   const page = context.pages()[0] ?? (await context.newPage());
   const cdp = await context.newCDPSession(page);

@@ -19,6 +19,34 @@ export const SMALL = {
   rootMarker: "BENCH-ROOT-SMALL",
 };
 
+/** A 10,000-message path (no branches): scrolling cost against the 2,000-message path of BIG. */
+export const HUGE = {
+  id: "0190b000-0000-7000-8000-0000000a11e7",
+  title: "Bench · 10,000-message path",
+  leafMarker: "BENCH-LEAF-HUGE",
+  rootMarker: "BENCH-ROOT-HUGE",
+};
+/** A 2-message chat: the cold start (cold-start.mjs seeds it into its own profile). */
+export const TWO = {
+  id: "0190b000-0000-7000-8000-0000000c0002",
+  title: "Bench · 2 messages (cold start)",
+  leafMarker: "BENCH-LEAF-COLD-TWO",
+  rootMarker: "BENCH-ROOT-COLD-TWO",
+};
+
+/** The TWO session's rows. */
+export function twoMessageSession() {
+  return generateSession({
+    seed: 3,
+    sessionId: TWO.id,
+    title: TWO.title,
+    total: 2,
+    pathLength: 2,
+    startMs: Date.UTC(2025, 0, 4, 9, 0, 0),
+    ...markers(TWO),
+  });
+}
+
 /** The leaf message's article: its aria-label starts with the first 80 chars of its text. */
 export const articleWith = (marker) => `.message-scroll article[aria-label*="${marker}"]`;
 
@@ -65,3 +93,25 @@ export async function seededSessions(ctx, url) {
 }
 
 const markers = (s) => ({ leafMarker: s.leafMarker, rootMarker: s.rootMarker });
+
+/**
+ * Seeds HUGE into the app served at `url` (default: ctx.app()), once per run and origin, beside
+ * (after) the sessions of `seededSessions`. Resolves to { url, huge }.
+ */
+export async function seededExtraSessions(ctx, url) {
+  const base = await seededSessions(ctx, url);
+  return ctx.fixture(`seeded-extra ${base.url}`, async () => {
+    const huge = generateSession({
+      seed: 99,
+      sessionId: HUGE.id,
+      title: HUGE.title,
+      total: 10_000,
+      pathLength: 10_000,
+      startMs: Date.UTC(2025, 0, 3, 9, 0, 0),
+      ...markers(HUGE),
+    });
+    await seedSession(base.dbPage, huge);
+    await new Promise((r) => setTimeout(r, 2000));
+    return { url: base.url, huge: { ...HUGE, ...huge } };
+  });
+}

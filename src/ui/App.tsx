@@ -1,4 +1,5 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
+import { firstScreenShown } from "../state/app/first-screen";
 import { useUiStore } from "../state/app/ui-store";
 import { ChatView } from "./chat/ChatView";
 import { Notices } from "./common/Notices";
@@ -21,6 +22,11 @@ export function App() {
   const [drawerOpen, setDrawerOpen] = useState(false);
   // What this screen's text looks like, for the next fresh tab to look its fonts up early.
   useRememberedFontStrikes(`${sessionId}:${view.complete}`);
+  // The chat's first read is on screen (or no chat is open): background work may start once idle.
+  const firstScreen = sessionId === null || view.loaded;
+  useEffect(() => {
+    if (firstScreen) firstScreenShown();
+  }, [firstScreen]);
   return (
     <div className={`app ${drawerOpen ? "drawer-open" : ""}${graphOpen ? " graph-open" : ""}`}>
       <SkipLink />

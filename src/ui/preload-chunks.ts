@@ -1,9 +1,7 @@
+import { whenFirstScreenIdle } from "../state/app/first-screen";
 import { preloadActions } from "../state/app/lazy";
 import { preloadChatParts } from "./chat/lazy-chat";
 import { preloadPalette } from "./palette/CommandPaletteKeys";
-
-/** How long the page may stay busy before the chunks are fetched anyway (ms). */
-const IDLE_TIMEOUT_MS = 2_000;
 
 /**
  * Once the first screen is up and the page is idle, fetches the chunks a first click or Enter is
@@ -17,6 +15,5 @@ export function preloadChunksWhenIdle(): void {
     preloadPalette();
     preloadChatParts();
   };
-  if (typeof requestIdleCallback === "function") requestIdleCallback(run, { timeout: IDLE_TIMEOUT_MS });
-  else setTimeout(run, IDLE_TIMEOUT_MS / 4);
+  whenFirstScreenIdle(run);
 }

@@ -7,6 +7,7 @@
  * connect, resume or Sync now and stopped on Cancel or disconnect.
  */
 import PouchDB from "pouchdb-browser";
+import { type CoalescedReports, coalesceReports } from "../../worker-kit/coalesce-reports";
 import { attempt, connectHandshake, HANDSHAKE_TIMEOUT_MS } from "./handshake";
 import { databaseUrl, passwordProblem, remoteDb, serverUrlProblem } from "./remote";
 import {
@@ -37,11 +38,22 @@ export class SyncEngine {
   /** Aborts the connect under way (Cancel while "Connecting…"). */
   private connecting: AbortController | undefined;
 
-  constructor(private readonly events: SyncEvents) {}
+  /**
+   * The page hears progress at most a few times a second (worker-kit/coalesce-reports.ts): a first
+   * sync reported every batch, a message into every frame of a scroll meanwhile.
+   */
+  private readonly reports: CoalescedReports<SyncStatus>;
+
+  constructor(private readonly events: SyncEvents) {
+    this.reports = coalesceReports(
+      (s) => this.events.status(s),
+      (s) => s.kind === "progress",
+    );
+  }
 
   private status(s: SyncStatus): void {
     this.lastStatus = s;
-    this.events.status(s);
+    this.reports.report(s);
   }
 
   currentStatus(): SyncStatus {

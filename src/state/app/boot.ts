@@ -7,7 +7,6 @@
 
 import type { SessionId } from "../../core/session/ids";
 import { asSessionId } from "../../core/session/ids";
-import { resolveModel } from "../../core/tokens/models";
 import { recoverOrphanedDrafts } from "../../db/drafts";
 import { holdTreeReads } from "../../db/live";
 import { getAllSettings } from "../../db/settings";
@@ -21,9 +20,11 @@ import { holdSearchIndexing, startChatSearch } from "../search/search";
 import { loadQueued, startQueueFlusher } from "../send/queued-message";
 import { settingsFromRows } from "../settings/settings-model";
 import { useSettingsStore } from "../settings/settings-store";
+import { whenFirstScreenIdle } from "./first-screen";
 import { sendQueuedMessage } from "./lazy";
 import { holdOwnerLock, isOwnerAlive } from "./owner";
 import { reportActionError } from "./report-error";
+import { registerServiceWorker } from "./service-worker";
 import { exposeSendHooksForTests } from "./test-hooks";
 import { useUiStore } from "./ui-store";
 
@@ -103,20 +104,17 @@ export async function boot(): Promise<() => void> {
   });
 
   void requestPersistentStorage().catch(() => false);
-  // The search worker loads its saved index (or builds it) and catches up before the first search.
-  startChatSearch();
   const stopHolds = holdWhileSending([holdSearchIndexing, holdTreeReads]);
   const stopBlobGc = collectBlobsAfterBoot();
-  // Sync (when turned on) resumes from its own chunk: nothing on the first screen needs it.
-  void import("../sync/sync-actions").then(({ resumeSync }) => resumeSync()).catch(() => {});
-  // Warm the worker: the first real count (the meter, a threshold check) would otherwise pay for
-  // starting it and loading the default model's token ranks.
-  // (The worker client is fetched here, not in the entry chunk.)
-  void import("../../worker/client")
-    .then(({ getWorker }) =>
-      getWorker().countTexts(resolveModel(useSettingsStore.getState().settings.defaultModel.modelId).info.encoding, []),
-    )
-    .catch(() => {});
+  // Nothing below is on the first screen: each starts once it is shown and the page is idle
+  // (first-screen.ts). The compaction worker and its tokenizer start with the first count.
+  whenFirstScreenIdle(() => {
+    // The search worker loads its saved index (or builds it) and catches up before the first search.
+    startChatSearch();
+    // Sync (when turned on) resumes from its own chunk.
+    void import("../sync/sync-actions").then(({ resumeSync }) => resumeSync()).catch(() => {});
+    if (import.meta.env.PROD) registerServiceWorker();
+  });
 
   return () => {
     stopSettings();

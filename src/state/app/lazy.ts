@@ -2,14 +2,15 @@
  * The action code the first screen calls but does not need to paint (send and reply, compaction,
  * handoff, switching branches, the branch verbs, importing a file) as chunks fetched on demand, so the entry
  * chunk stays small. UI modules import these stand-ins instead of the real modules: same names,
- * same arguments, the result as a promise. `preloadActions` fetches the chunks right after the
- * first screen (and the composer asks again on focus), so an Enter or a click rarely waits for a
+ * same arguments, the result as a promise. `preloadActions` fetches the chunks once the first
+ * screen is shown and idle (and the composer asks again on focus), so an Enter or a click rarely waits for a
  * fetch; once loaded, a call costs one microtask.
  *
  * Type-only imports of the real modules keep the signatures in one place.
  */
 
 import { loadChunk } from "./chunk-load";
+import { whenFirstScreenIdle } from "./first-screen";
 import { nextTask } from "./next-task";
 
 /** Any function: `never[]` parameters accept every parameter list, with no `any`. */
@@ -81,8 +82,12 @@ export function preloadActions(): void {
  * of each chunk: tens of ms in a fresh tab).
  */
 export function preloadReplyCode(...args: Parameters<typeof preloadProvider>): void {
-  setTimeout(() => {
-    preloadActions();
-    void preloadProvider(...args).catch(() => {});
-  }, 0);
+  // In a fresh tab, not before the first screen is shown and idle (first-screen.ts): the chat
+  // that opens focuses its composer, and these chunks were part of the cold start's download.
+  whenFirstScreenIdle(() =>
+    setTimeout(() => {
+      preloadActions();
+      void preloadProvider(...args).catch(() => {});
+    }, 0),
+  );
 }

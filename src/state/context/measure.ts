@@ -24,15 +24,21 @@ export async function measureContext(
   counter: ExactCounter = exactCounter,
   /** The send's context (send-context.ts): Anthropic's count reuses its request instead of building it again. */
   built?: SendContext,
+  /**
+   * `parallel`: the local count runs beside Anthropic's (a send's check cannot wait for one, then
+   * the other). `fallback` (the meter): only when Anthropic's count is not had, so a Claude chat
+   * with a key never starts the compaction worker and its tokenizer table for the meter.
+   */
+  local: "parallel" | "fallback" = "parallel",
 ): Promise<Measured> {
   // Both at once: the local count is the answer whenever the exact one is not.
-  const local = localMeasure(path, target);
-  local.catch(() => {});
+  const early = local === "parallel" ? localMeasure(path, target) : null;
+  early?.catch(() => {});
   const exact = await counter
     .exactTokens(path, target, waitMs, isContextOf(built, path, target) ? built?.request : undefined)
     .catch(() => null);
   if (exact !== null) return { tokens: exact, exact: true, countedBy: "anthropic" };
-  return local;
+  return early ?? localMeasure(path, target);
 }
 
 async function localMeasure(path: readonly Entry[], target: ChatTarget): Promise<Measured> {

@@ -10,6 +10,7 @@ import {
   type MeterReading,
   type MeterSource,
 } from "../../core/tokens/meter-reading";
+import { afterFirstScreen } from "../../state/app/first-screen";
 import { useCalibrationStore } from "../../state/context/calibration-store";
 import { countable, METER_COUNT_WAIT_MS } from "../../state/context/exact-count";
 import { keepReading, keptReading, meterKeyFor, sourceOf } from "../../state/context/meter-readings";
@@ -50,10 +51,15 @@ function useMeterReading(
     const timer = setTimeout(() => {
       // The measuring code (worker client, exact counter) is fetched on the first measure, after
       // the debounce: the estimate above needs none of it, and it stays out of the entry chunk.
-      import("../../state/context/measure")
-        .then(({ measureContext }) => measureContext(path, target, METER_COUNT_WAIT_MS))
+      // In a fresh tab the count (the compaction worker, its tokenizer table) waits for the first
+      // screen to be shown and idle: until then the estimate, marked "≈", stands.
+      afterFirstScreen()
+        .then(() => import("../../state/context/measure"))
+        .then(({ measureContext }) =>
+          live ? measureContext(path, target, METER_COUNT_WAIT_MS, undefined, undefined, "fallback") : null,
+        )
         .then((m) => {
-          if (!live) return;
+          if (!live || !m) return;
           const reading: MeterReading = { tokens: m.tokens, source: sourceOf(m) };
           const chosen = key ? chooseReading(key ? keptReading(key) : undefined, reading) : reading;
           if (key && chosen && chosen !== keptReading(key)) keepReading(key, chosen);

@@ -1,10 +1,11 @@
 import { useEffect } from "react";
 import type { Session } from "../../core/session/entries";
+import { afterFirstScreen } from "../../state/app/first-screen";
 import { preloadApi } from "../../state/app/lazy";
 import { replyApi } from "../../state/models/chat-target";
 import { useSettingsStore } from "../../state/settings/settings-store";
 
-/** At the latest this long (ms) after the chat shows, idle or not. */
+/** At the latest this long (ms) after the first screen is idle, idle or not. */
 const PRELOAD_WAIT_MS = 1_000;
 
 /**
@@ -16,12 +17,18 @@ export function usePreloadReplyCode(session: Session | undefined): void {
   const api = useSettingsStore((s) => (s.loaded ? replyApi(session, s.settings) : null));
   useEffect(() => {
     if (!api) return;
-    // When the page is idle: opening a chat comes first (parsing an SDK is a long task of its own).
-    if (typeof requestIdleCallback !== "function") {
-      void preloadApi(api);
-      return;
-    }
-    const id = requestIdleCallback(() => void preloadApi(api), { timeout: PRELOAD_WAIT_MS });
-    return () => cancelIdleCallback(id);
+    let live = true;
+    let id: number | undefined;
+    // After the first screen, when the page is idle: opening a chat comes first (parsing an SDK is
+    // a long task of its own, and a fresh tab's download is the first screen's).
+    void afterFirstScreen().then(() => {
+      if (!live) return;
+      if (typeof requestIdleCallback !== "function") void preloadApi(api);
+      else id = requestIdleCallback(() => void preloadApi(api), { timeout: PRELOAD_WAIT_MS });
+    });
+    return () => {
+      live = false;
+      if (id !== undefined) cancelIdleCallback(id);
+    };
   }, [api]);
 }
