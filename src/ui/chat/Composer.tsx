@@ -16,7 +16,7 @@ import { useStreamStore } from "../../state/reply/stream-store";
 import { sendMessage } from "../../state/send/send";
 import { AttachButton, filesOf } from "./AttachButton";
 import { AttachmentTray } from "./AttachmentTray";
-import { ToolsMenu } from "./ToolsMenu";
+import { ToolsMenu } from "./lazy-tools";
 import { useComposerAttachments } from "./use-composer-attachments";
 import { usePreloadReplyCode } from "./use-preload-reply-code";
 

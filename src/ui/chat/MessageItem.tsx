@@ -15,11 +15,11 @@ import { continueReply, editMessage, regenerate } from "../../state/send/send";
 import type { SessionView } from "../hooks";
 import { Markdown } from "../markdown/LazyMarkdown";
 import type { ShownResult, Visibility } from "./display-rows";
+import { Citations, ServerToolStep, ToolCallStep } from "./lazy-tools";
 import { MessageActions } from "./MessageActions";
 import { MessageFileChip, MessageImage } from "./MessageAttachments";
 import { PrunedMark } from "./PrunedMark";
 import { ThinkingView } from "./ThinkingView";
-import { Citations, ServerToolStep, ToolCallStep } from "./ToolSteps";
 import { anchorVersion } from "./version-anchor";
 
 const ROLE_NAME = { user: "User message", assistant: "Assistant message", tool: "Tool result" } as const;

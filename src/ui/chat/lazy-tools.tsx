@@ -1,0 +1,66 @@
+import { type ComponentProps, lazy } from "react";
+import { useApprovalStore } from "../../state/tools/approval-store";
+import { LazyPart } from "../common/LazyPart";
+import type {
+  ToolCallStep as CallStepImpl,
+  Citations as CitationsImpl,
+  ServerToolStep as ServerStepImpl,
+} from "./ToolSteps";
+import type { ToolsMenu as ToolsMenuImpl } from "./ToolsMenu";
+
+/**
+ * The tools' parts of the chat screen (issue 28) as chunks of their own, so a chat without tools
+ * pays nothing for them on its first screen: the composer's Tools menu, the approval dialog (loaded
+ * when a call waits for an answer), and a message's tool steps and citations (loaded with the first
+ * message that has one). Same names and props as the components they stand for.
+ */
+const loadToolsMenu = () => import("./ToolsMenu");
+const loadToolSteps = () => import("./ToolSteps");
+
+const Menu = lazy(() => loadToolsMenu().then((m) => ({ default: m.ToolsMenu })));
+const Approval = lazy(() => import("./ApprovalDialog").then((m) => ({ default: m.ApprovalDialog })));
+const CallStep = lazy(() => loadToolSteps().then((m) => ({ default: m.ToolCallStep })));
+const ServerStep = lazy(() => loadToolSteps().then((m) => ({ default: m.ServerToolStep })));
+const CitationList = lazy(() => loadToolSteps().then((m) => ({ default: m.Citations })));
+
+export function ToolsMenu(props: ComponentProps<typeof ToolsMenuImpl>) {
+  return (
+    <LazyPart>
+      <Menu {...props} />
+    </LazyPart>
+  );
+}
+
+export function ApprovalDialog() {
+  const waiting = useApprovalStore((s) => s.queue.length > 0);
+  if (!waiting) return null;
+  return (
+    <LazyPart>
+      <Approval />
+    </LazyPart>
+  );
+}
+
+export function ToolCallStep(props: ComponentProps<typeof CallStepImpl>) {
+  return (
+    <LazyPart>
+      <CallStep {...props} />
+    </LazyPart>
+  );
+}
+
+export function ServerToolStep(props: ComponentProps<typeof ServerStepImpl>) {
+  return (
+    <LazyPart>
+      <ServerStep {...props} />
+    </LazyPart>
+  );
+}
+
+export function Citations(props: ComponentProps<typeof CitationsImpl>) {
+  return (
+    <LazyPart>
+      <CitationList {...props} />
+    </LazyPart>
+  );
+}
