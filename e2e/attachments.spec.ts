@@ -271,3 +271,30 @@ test("a stored file whose bytes are HTML never renders at Grove's origin: its ob
   expect(download.url()).toBe(src);
   expect(await page.evaluate(() => localStorage.getItem("pwned"))).toBeNull();
 });
+
+test("a pasted 1 MB log of 20,000 lines becomes a text file, and the page keeps answering (issue 24.10)", async ({
+  page,
+  mock,
+  context,
+}) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await openConfigured(page, mock);
+  const log = Array.from(
+    { length: 20_000 },
+    (_, i) => `${String(i).padStart(5, "0")} INFO worker ok ${"x".repeat(25)}`,
+  );
+  const text = log.join("\n");
+  // A real paste (the clipboard, then Ctrl+V): the browser's own paste path is what froze.
+  await page.evaluate((t) => navigator.clipboard.writeText(t), text);
+  const box = page.getByRole("textbox", { name: "Message" });
+  await box.focus();
+  await page.keyboard.press("Control+V");
+  await expect(attachmentItems(page)).toHaveCount(1);
+  await expect(attachmentItems(page).first()).toContainText("pasted-text.txt");
+  await expect(box).toHaveValue("");
+  // The page answers and the box still takes typing (a 1 MB log is more than a model's window:
+  // sending it is the context rules' business, not this test's).
+  expect(await page.evaluate(() => document.querySelectorAll("textarea").length)).toBeGreaterThan(0);
+  await box.pressSequentially("what went wrong?");
+  await expect(box).toHaveValue("what went wrong?");
+});

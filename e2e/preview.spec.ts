@@ -164,3 +164,52 @@ test("a Mermaid block that does not parse says so, in its message only", async (
   // Mermaid's scratch element and error drawing are not left in the app's page.
   await expect(page.locator('[id^="dgrove-mermaid-"], [id^="grove-mermaid-"]')).toHaveCount(0);
 });
+
+test("a Mermaid diagram with hostile labels never puts markup or handlers into Grove's page (issue 30.4)", async ({
+  page,
+  mock,
+}) => {
+  const diagram = [
+    "graph TD",
+    `  A["<img src=x onerror=window.__pwned=1>"] --> B["<a href='javascript:window.__pwned=2'>b</a>"]`,
+    `  B --> C["<iframe srcdoc='<script>parent.__pwned=3</script>'></iframe>"]`,
+    `  C --> D["<svg><script>window.__pwned=4</script></svg><b onmouseover=window.__pwned=5>d</b>"]`,
+  ].join("\n");
+  mock.enqueue("anthropic", { text: `A graph:\n\n\`\`\`mermaid\n${diagram}\n\`\`\`\n` });
+  // Everything that enters Grove's own document (not the preview frames'): no element that runs or
+  // loads anything, no handler attribute, no HTML label box, at any moment of the render.
+  await page.addInitScript(() => {
+    const hostile: string[] = [];
+    (window as unknown as { __hostile: string[] }).__hostile = hostile;
+    const check = (el: Element) => {
+      const tag = el.tagName.toLowerCase();
+      if (["img", "iframe", "script", "object", "embed", "foreignobject", "a"].includes(tag) && el.closest("svg")) {
+        hostile.push(tag);
+      }
+      for (const attr of el.getAttributeNames()) {
+        const value = el.getAttribute(attr) ?? "";
+        if (attr.startsWith("on") || /^\s*javascript:/i.test(value)) hostile.push(`${tag}@${attr}`);
+      }
+    };
+    new MutationObserver((records) => {
+      for (const r of records) {
+        for (const node of r.addedNodes) {
+          if (!(node instanceof Element)) continue;
+          check(node);
+          for (const el of node.querySelectorAll("*")) check(el);
+        }
+        if (r.type === "attributes" && r.target instanceof Element) check(r.target);
+      }
+    }).observe(document, { subtree: true, childList: true, attributes: true });
+  });
+  await openConfigured(page, mock);
+  await sendAndWait(page, "Draw a graph");
+  const reply = assistantMessages(page).last();
+  const frame = reply.frameLocator('iframe[title="Preview"]');
+  const figure = frame.locator("body > figure > svg, body > svg").first();
+  await expect(figure).toBeVisible({ timeout: 15_000 });
+  const srcdoc = (await reply.locator('iframe[title="Preview"]').getAttribute("srcdoc")) ?? "";
+  expect(srcdoc).not.toMatch(/onerror|onmouseover|javascript:|<script|<iframe|<img/i);
+  expect(await page.evaluate(() => (window as unknown as { __hostile: string[] }).__hostile)).toEqual([]);
+  expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+});

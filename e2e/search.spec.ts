@@ -162,6 +162,19 @@ test("CJK text is found by a few of its characters", async ({ page }) => {
   await expect(results(page).getByRole("option")).toContainText("東京タワーへ");
 });
 
+test("a query of a lone surrogate gets an answer, and the next query still works (issue 24.13)", async ({ page }) => {
+  // Typed keys cannot make a lone surrogate: set the box's value as a paste of broken text would.
+  await searchBox(page).evaluate((el: HTMLInputElement) => {
+    const setValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value")?.set;
+    setValue?.call(el, "\ud800");
+    el.dispatchEvent(new Event("input", { bubbles: true }));
+  });
+  await expect(page.locator(".search-results")).toHaveAttribute("data-query", "\ud800");
+  await expect(page.locator(".search-results .search-status")).toHaveText("No chats match.");
+  await searchBox(page).fill("marmalade ferry");
+  await expect(results(page).getByRole("option")).toHaveCount(1);
+});
+
 test("after a reload the saved index answers: results with no indexing again", async ({ page }) => {
   await searchBox(page).fill("marmalade ferry");
   await expect(results(page).getByRole("option")).toHaveCount(1);

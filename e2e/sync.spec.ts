@@ -342,7 +342,9 @@ test("a CouchDB user: the right password syncs, a wrong one gets a clear message
   await page.goto("/");
   await connect(page, url, { username: name, password: "wrong password" });
   const region = syncRegion(page);
-  await expect(region.getByRole("alert")).toHaveText("The server refused the username or password. Nothing was changed on this device.");
+  await expect(region.getByRole("alert")).toHaveText(
+    "The server refused the username or password. Nothing was changed on this device.",
+  );
   expect(await tableRows(page, "syncMeta")).toEqual([]);
 
   await region.getByLabel("Password", { exact: true }).fill("right password");

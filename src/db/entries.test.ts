@@ -1,5 +1,6 @@
 import "fake-indexeddb/auto";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { isQuotaError } from "../core/quota-error";
 import { type EntryId, newEntryId, newSessionId } from "../core/session/ids";
 import {
   appendEntries,
@@ -18,7 +19,6 @@ import {
   StaleLeafError,
 } from "./errors";
 import { createSession, getSession } from "./sessions";
-import { isQuotaError } from "./storage";
 import {
   assistantMessage,
   closeDb,

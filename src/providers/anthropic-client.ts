@@ -23,6 +23,6 @@ export function makeAnthropicClient(provider: ProviderConfig, deps: ClientDeps =
     baseURL: anthropicBaseUrl(endpointBaseUrl(provider)) ?? null,
     dangerouslyAllowBrowser: true,
     maxRetries: 0,
-    fetch: clientFetch(deps),
+    fetch: clientFetch(deps, provider),
   });
 }

@@ -32,9 +32,30 @@ export function endpointBaseUrl(provider: ProviderConfig): string {
 /**
  * The fetch every provider request goes through: the injected one or the global, always without a
  * Referer — a worker takes its referrer policy from its own script's response, and served without
- * the `_headers` file it sent the app's URL (issue 30.7).
+ * the `_headers` file it sent the app's URL (issue 30.7). It reaches only the provider's own host
+ * (issue 24.14: the CSP cannot name the configured hosts, and a worker obeys only the header
+ * policy): a request anywhere else is refused before it leaves, and a redirect is an error, never
+ * followed to another host with the key's headers.
  */
-export function clientFetch(deps: ClientDeps): typeof fetch {
+export function clientFetch(deps: ClientDeps, provider: ProviderConfig): typeof fetch {
   const inner = deps.fetch ?? ((input, init) => globalThis.fetch(input, init));
-  return (input, init) => inner(input, { ...init, referrerPolicy: "no-referrer" });
+  const allowed = new URL(endpointBaseUrl(provider)).origin;
+  return (input, init) => {
+    const target = requestUrl(input);
+    if (target?.origin !== allowed) {
+      const where = target ? target.host : "an unreadable address";
+      return Promise.reject(
+        new TypeError(`Grove refused a request to ${where}: it is not the host configured for ${provider.name}.`),
+      );
+    }
+    return inner(input, { ...init, referrerPolicy: "no-referrer", redirect: "error" });
+  };
+}
+
+function requestUrl(input: string | URL | Request): URL | undefined {
+  try {
+    return new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url);
+  } catch {
+    return undefined;
+  }
 }

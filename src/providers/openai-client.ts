@@ -9,7 +9,7 @@ import { type ClientDeps, clientApiKey, clientFetch, endpointBaseUrl } from "./c
 import type { ProviderConfig } from "./types";
 
 export function makeOpenAIClient(provider: ProviderConfig, deps: ClientDeps = {}): OpenAI {
-  const baseFetch = clientFetch(deps);
+  const baseFetch = clientFetch(deps, provider);
   return new OpenAI({
     apiKey: clientApiKey(provider),
     baseURL: endpointBaseUrl(provider).replace(/\/+$/, ""),

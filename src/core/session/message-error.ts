@@ -6,6 +6,7 @@
  *
  * Pure: no I/O here. Redaction of secrets happens where errors are classified (providers/).
  */
+import { isQuotaError, STORAGE_FULL_MESSAGE } from "../quota-error";
 import type { ErrorKind, MessageError } from "./entries";
 
 /** What each kind says when an error carries no message of its own (one stored without one). */
@@ -36,10 +37,11 @@ export function isAbortedError(e: unknown): boolean {
 }
 
 /**
- * A thrown value as words: an Error's message, a MessageError's message (else its kind's fallback),
+ * A thrown value as words: storage full in one plain sentence (never the browser's text), an Error's message, a MessageError's message (else its kind's fallback),
  * a string, a plain object's `message` (PouchDB throws those), else the value as a string.
  */
 export function errorText(e: unknown): string {
+  if (isQuotaError(e)) return STORAGE_FULL_MESSAGE;
   if (e instanceof Error) return e.message || e.name;
   if (isMessageError(e)) return e.message.trim() || FAILURE_FALLBACK[e.kind];
   if (typeof e === "string") return e;

@@ -23,9 +23,9 @@ import {
 } from "../../core/export/import-file";
 import { remapSessions } from "../../core/export/remap-ids";
 import type { SkippedRecord } from "../../core/export/skipped";
+import { isQuotaError } from "../../core/quota-error";
 import { type BlobId, newEntryId, newSessionId, type SessionId } from "../../core/session/ids";
 import type { BlobRow } from "../rows";
-import { isQuotaError } from "../storage";
 import { inlineImageBlobs, referencedRows, zipAssetBlobs } from "./import-blobs";
 import { readFileBytes } from "./read-file";
 import { isZip, readZipExport } from "./read-zip";

@@ -66,13 +66,38 @@ describe("readZipExport", () => {
     expect(r.kind === "error" && r.message).toMatch(/^photos\.zip holds no conversations file/);
   });
 
-  it("refuses, from the zip's directory sizes, conversations that would unpack past the import limit", () => {
-    // A highly compressible file: small zipped, over the limit unpacked only if the limit is lowered;
-    // instead, the directory entry's size is patched, so nothing big is ever allocated.
-    const zip = zipSync({ "conversations.json": strToU8("[]") }, { level: 0 });
+  it("stops a zip bomb whose sizes lie, from the bytes it produces, and says the archive expands too far (issue 30.5)", () => {
+    // 3 MB of conversations that deflate to a few kB, and every size field says 10 bytes.
+    const big = strToU8(`[${" ".repeat(3 * MB)}]`);
+    const zip = zipSync({ "conversations.json": big });
+    expect(zip.length).toBeLessThan(64 * 1024);
+    patchOriginalSizes(zip, 10);
+    const r = readZipExport(zip, "bomb.zip", MB);
+    expect(r.kind === "error" && r.message).toBe(
+      "This archive expands beyond 1.0 MB: bomb.zip was not imported (Grove imports up to 1.0 MB).",
+    );
+  });
+
+  it("inflates assets that lie about their sizes only up to the budget, counted as they come out", async () => {
+    const zip = zipSync({
+      "conversations.json": strToU8("[]"),
+      "file-small.png": new Uint8Array([1, 2, 3]),
+      "file-bomb.png": new Uint8Array(2 * MB),
+      "file-after.png": new Uint8Array([4]),
+    });
+    patchOriginalSizes(zip, 1);
+    const r = readZipExport(zip, "assets.zip");
+    if (r.kind !== "ok") throw new Error(r.message);
+    const seen: string[] = [];
+    await inflateZipFiles(zip, r.assets, async (f) => void seen.push(f.id), MB);
+    expect(seen).toEqual(["file-small"]);
+  });
+
+  it("reads a zip whose files stay within the limit though they claim more", () => {
+    const zip = zipSync({ "conversations.json": strToU8("[]") });
     patchOriginalSizes(zip, IMPORT_LIMITS.maxFileBytes + 1);
-    const r = readZipExport(zip, "big.zip");
-    expect(r.kind === "error" && r.message).toMatch(/big\.zip unpack to more than/);
+    const r = readZipExport(zip, "claims.zip");
+    expect(r.kind === "ok" && r.files).toEqual([{ name: "conversations.json", text: "[]" }]);
   });
 
   it("a file that is not a zip is not taken for one", () => {
@@ -80,10 +105,17 @@ describe("readZipExport", () => {
   });
 });
 
-/** Writes `size` as the uncompressed size in every central-directory record ("PK\x01\x02", offset 24). */
+const MB = 1024 * 1024;
+
+/**
+ * Writes `size` as the uncompressed size in every central-directory record ("PK\x01\x02", offset
+ * 24) and local file header ("PK\x03\x04", offset 22): a zip that lies about what it unpacks to.
+ */
 function patchOriginalSizes(zip: Uint8Array, size: number): void {
   const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
   for (let i = 0; i + 4 <= zip.length; i++) {
-    if (view.getUint32(i, true) === 0x02014b50) view.setUint32(i + 24, size, true);
+    const sig = view.getUint32(i, true);
+    if (sig === 0x02014b50) view.setUint32(i + 24, size, true);
+    if (sig === 0x04034b50) view.setUint32(i + 22, size, true);
   }
 }

@@ -6,11 +6,12 @@
  * `conversation_asset_file_names.json`. Everything else (chat.html, audio, user.json) is left
  * packed, and a name with `..`, a backslash or an absolute path is never read.
  *
- * The sizes in the zip's directory are summed before anything is inflated, so a zip that would
- * unpack past the import limit is refused without unpacking it. Files are only inflated when
- * asked for (`inflateZipFiles`), a few at a time.
+ * The sizes a zip states are not trusted (issue 30, item 5: a zip bomb says its files are small):
+ * files are inflated as a stream, the zip fed a slice at a time, counting the bytes actually
+ * produced, and inflating stops once they pass the import limit ("This archive expands beyond N").
+ * Assets are only inflated when asked for (`inflateZipFiles`), a few at a time.
  */
-import { unzipSync } from "fflate";
+import { Unzip, UnzipInflate } from "fflate";
 import { IMPORT_LIMITS } from "../../core/export/import-file";
 import { formatBytes } from "../../core/format-bytes";
 
@@ -50,41 +51,101 @@ function assetIdOf(path: string): string | undefined {
   return FILE_ID.exec(base)?.[1];
 }
 
-export function readZipExport(bytes: Uint8Array, zipName: string): ZipExport {
-  const limit = IMPORT_LIMITS.maxFileBytes;
-  let total = 0;
-  let tooBig = false;
-  const assets: ZipAssetFile[] = [];
-  let unzipped: Record<string, Uint8Array>;
+/** The zip is fed to the inflater this many bytes at a time: one step makes at most ~1,000× this (deflate's ratio). */
+const FEED_BYTES = 64 * 1024;
+
+type Inflated =
+  | { kind: "ok"; files: Map<string, Uint8Array> }
+  /** Inflating stopped once the bytes produced passed the limit; `files` holds those finished before. */
+  | { kind: "too-big"; files: Map<string, Uint8Array> }
+  | { kind: "error"; message: string };
+
+/**
+ * Inflates the files `wanted` says yes to (it sees each name and the size the zip claims, which
+ * is never trusted), stopping once more than `limit` bytes came out of them together.
+ */
+function inflateBounded(
+  bytes: Uint8Array,
+  wanted: (file: { name: string; claimedSize: number }) => boolean,
+  limit: number,
+): Inflated {
+  const files = new Map<string, Uint8Array>();
+  let produced = 0;
+  let over = false;
+  let failure: string | null = null;
+  const unzip = new Unzip((file) => {
+    if (over || failure !== null || files.has(file.name)) return;
+    if (!wanted({ name: file.name, claimedSize: file.originalSize ?? 0 })) return;
+    const chunks: Uint8Array[] = [];
+    file.ondata = (err, data, final) => {
+      if (over || failure !== null) return;
+      if (err) {
+        failure = err.message;
+        return;
+      }
+      produced += data.length;
+      if (produced > limit) {
+        over = true;
+        chunks.length = 0;
+        file.terminate();
+        return;
+      }
+      chunks.push(data);
+      if (final) files.set(file.name, joined(chunks));
+    };
+    file.start();
+  });
+  unzip.register(UnzipInflate);
   try {
-    unzipped = unzipSync(bytes, {
-      filter: (file) => {
-        if (!safeName(file.name)) return false;
-        if (!CONVERSATIONS.test(file.name) && !ASSET_NAMES.test(file.name)) {
-          const id = assetIdOf(file.name);
-          if (id && !file.name.endsWith("/")) assets.push({ path: file.name, id, size: file.originalSize });
-          return false;
-        }
-        total += file.originalSize;
-        if (total > limit) tooBig = true;
-        // Once past the limit nothing more is inflated; the error below is what the user sees.
-        return !tooBig;
-      },
-    });
+    for (let at = 0; at < bytes.length && !over && failure === null; at += FEED_BYTES) {
+      unzip.push(bytes.subarray(at, at + FEED_BYTES), at + FEED_BYTES >= bytes.length);
+    }
   } catch (e) {
+    failure = e instanceof Error ? e.message : String(e);
+  }
+  if (over) return { kind: "too-big", files };
+  if (failure !== null) return { kind: "error", message: failure };
+  return { kind: "ok", files };
+}
+
+function joined(chunks: readonly Uint8Array[]): Uint8Array {
+  if (chunks.length === 1 && chunks[0]) return chunks[0];
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
+
+/** `limit`: the bytes the conversations may unpack to (the import limit; tests pass a small one). */
+export function readZipExport(bytes: Uint8Array, zipName: string, limit = IMPORT_LIMITS.maxFileBytes): ZipExport {
+  const assets: ZipAssetFile[] = [];
+  const inflated = inflateBounded(
+    bytes,
+    ({ name, claimedSize }) => {
+      if (!safeName(name)) return false;
+      if (CONVERSATIONS.test(name) || ASSET_NAMES.test(name)) return true;
+      const id = assetIdOf(name);
+      if (id && !name.endsWith("/")) assets.push({ path: name, id, size: claimedSize });
+      return false;
+    },
+    limit,
+  );
+  if (inflated.kind === "error") {
+    return { kind: "error", message: `${zipName} could not be read as a zip: ${inflated.message}` };
+  }
+  if (inflated.kind === "too-big") {
     return {
       kind: "error",
-      message: `${zipName} could not be read as a zip: ${e instanceof Error ? e.message : String(e)}`,
+      message: `This archive expands beyond ${formatBytes(limit)}: ${zipName} was not imported (Grove imports up to ${formatBytes(limit)}).`,
     };
   }
-  if (tooBig) {
-    return {
-      kind: "error",
-      message: `The conversations in ${zipName} unpack to more than ${formatBytes(limit)}; Grove imports up to ${formatBytes(limit)}.`,
-    };
-  }
+  const unzipped = inflated.files;
   const decoder = new TextDecoder("utf-8");
-  const names = Object.keys(unzipped).sort();
+  const names = [...unzipped.keys()].sort();
+  const textOf = (name: string): string => decoder.decode(unzipped.get(name));
   const conversations = names.filter((n) => CONVERSATIONS.test(n));
   if (conversations.length === 0) {
     return {
@@ -92,10 +153,10 @@ export function readZipExport(bytes: Uint8Array, zipName: string): ZipExport {
       message: `${zipName} holds no conversations file (conversations.json or conversations-000.json…): is it a ChatGPT data export?`,
     };
   }
-  const friendly = assetNames(names.filter((n) => ASSET_NAMES.test(n)).map((n) => decoder.decode(unzipped[n])));
+  const friendly = assetNames(names.filter((n) => ASSET_NAMES.test(n)).map(textOf));
   return {
     kind: "ok",
-    files: conversations.map((name) => ({ name, text: decoder.decode(unzipped[name]) })),
+    files: conversations.map((name) => ({ name, text: textOf(name) })),
     assets: assets.map((a) => {
       const name = friendly.get(baseName(a.path)) ?? friendly.get(a.path) ?? friendly.get(a.id);
       return name ? { ...a, name } : a;
@@ -119,28 +180,30 @@ function assetNames(texts: readonly string[]): Map<string, string> {
 }
 
 /**
- * The bytes of the zip's files at `paths`, inflating at most ASSET_BYTES together (the rest are
- * left out, as if missing). `onFile` gets each one as it is inflated, so only one is held at a time.
+ * The bytes of the zip's files at `paths`, inflating at most ASSET_BYTES together, counted as they
+ * come out (the sizes the zip claims only skip a file that says it is too big; the rest are left
+ * out, as if missing). `onFile` gets each one as it is inflated, a batch held at a time.
  */
 export async function inflateZipFiles(
   bytes: Uint8Array,
   files: readonly ZipAssetFile[],
   onFile: (file: ZipAssetFile, data: Uint8Array) => Promise<void>,
+  limit = ASSET_BYTES,
 ): Promise<void> {
-  let budget = ASSET_BYTES;
+  let budget = limit;
   const BATCH = 16;
-  for (let i = 0; i < files.length; i += BATCH) {
-    const batch = files.slice(i, i + BATCH).filter((f) => {
-      if (f.size > budget) return false;
-      budget -= f.size;
-      return true;
-    });
+  for (let i = 0; i < files.length && budget > 0; i += BATCH) {
+    const batch = files.slice(i, i + BATCH).filter((f) => f.size <= budget);
     if (batch.length === 0) continue;
     const wanted = new Set(batch.map((f) => f.path));
-    const inflated = unzipSync(bytes, { filter: (f) => wanted.has(f.name) });
+    const inflated = inflateBounded(bytes, ({ name }) => wanted.has(name), budget);
+    if (inflated.kind === "error") return;
     for (const f of batch) {
-      const data = inflated[f.path];
-      if (data) await onFile(f, data);
+      const data = inflated.files.get(f.path);
+      if (!data) continue;
+      budget -= data.length;
+      await onFile(f, data);
     }
+    if (inflated.kind === "too-big") return;
   }
 }

@@ -2,13 +2,13 @@ import "fake-indexeddb/auto";
 import { beforeEach, describe, expect, it } from "vitest";
 import { blobIdOf } from "../../core/attachments/blob-id";
 import { type ExportedSession, exportGroveJson, parseGroveJson } from "../../core/export/grove-json";
+import { isQuotaError } from "../../core/quota-error";
 import type { Entry } from "../../core/session/entries";
 import type { BlobId } from "../../core/session/ids";
 import { storeBlob } from "../blobs";
 import { readAllForExport, readSessionForExport } from "../export";
 import { setLabel } from "../labels";
 import { createSession, listSessions } from "../sessions";
-import { isQuotaError } from "../storage";
 import {
   assistantMessage,
   branchSummary,

@@ -8,6 +8,7 @@
  * full) stays on screen and in memory, saying so, until a later attempt saves it (`saveUnsaved`).
  */
 import { CONTINUE_REPLY } from "../../core/prompts";
+import { isQuotaError } from "../../core/quota-error";
 import type { LlmContext } from "../../core/session/context";
 import type { ApiKind, Entry, MessageEntry, MessageError, MessageStatus, Session } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
@@ -15,7 +16,6 @@ import { newEntryId } from "../../core/session/ids";
 import { deleteDraft, finalizeDraft, saveDraft } from "../../db/drafts";
 import { getSessionPath, moveLeaf } from "../../db/entries";
 import type { Draft } from "../../db/rows";
-import { isQuotaError } from "../../db/storage";
 import { stream as defaultStream, loadProvider } from "../../providers/registry";
 import type { AssistantPartial, StreamFn } from "../../providers/types";
 import { describeFailure } from "../app/describe-failure";

@@ -4,11 +4,12 @@
  * succeeds (every UNSAVED_RETRY_MS, and at once with "Save now"). runReply (reply.ts) hands its
  * finished reply to `saveReply`; this module keeps what could not be saved.
  */
+
+import { isQuotaError } from "../../core/quota-error";
 import type { MessageEntry } from "../../core/session/entries";
 import type { SessionId } from "../../core/session/ids";
 import { finalizeDraft, saveDraft } from "../../db/drafts";
 import type { Draft } from "../../db/rows";
-import { isQuotaError } from "../../db/storage";
 import { pushNotice } from "../app/ui-store";
 import { setReply } from "./reply-lane";
 

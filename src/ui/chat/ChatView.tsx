@@ -2,12 +2,14 @@ import { importableApps } from "../../core/export/importable-formats";
 import type { SessionId } from "../../core/session/ids";
 import { useStreamStore } from "../../state/reply/stream-store";
 import { useSettingsStore } from "../../state/settings/settings-store";
+import { RenderBoundary } from "../common/RenderBoundary";
 import type { SessionView } from "../hooks";
 import { CompactDialog, HandoffDialog } from "../lazy-dialogs";
 import { ImportReport } from "../sessions/ImportReport";
 import { BranchPoint } from "./BranchPoint";
 import { ChatHeader } from "./ChatHeader";
 import { Composer } from "./Composer";
+import { DraftFailed } from "./DraftFailed";
 import { EndNotice } from "./EndNotice";
 import { needsFirstRun } from "./first-run";
 import { FirstRunCard } from "./lazy-chat";
@@ -74,7 +76,12 @@ export function ChatView({
       <ImportReport />
       {/* Room for the notices (common/Notices.tsx), so they never cover a message. */}
       <div className="notice-room" aria-hidden="true" />
-      <Composer sessionId={sessionId} session={view.session} leafId={view.session?.leafId} />
+      <RenderBoundary
+        resetKey={sessionId}
+        fallback={(error, retry) => <DraftFailed sessionId={sessionId} error={error} onDiscarded={retry} />}
+      >
+        <Composer sessionId={sessionId} session={view.session} leafId={view.session?.leafId} />
+      </RenderBoundary>
       <CompactDialog session={view.session} />
       <HandoffDialog />
       <ApprovalDialog />

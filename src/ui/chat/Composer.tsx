@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "react";
+import { pasteOutcome } from "../../core/attachments/paste";
 import type { Session } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
 import { preloadReplyCode } from "../../state/app/lazy";
@@ -162,11 +163,19 @@ export function Composer({
         onFocus={() => preloadReplyCode(session)}
         onChange={(e) => edit(e.target.value)}
         onPaste={(e) => {
-          // A pasted screenshot or file is attached; pasted text is typed as usual.
+          // A pasted screenshot or file is attached; pasted text is typed as usual, unless it is so
+          // long that laying it out in the box would freeze the tab (core/attachments/paste.ts).
           const pasted = filesOf(e.clipboardData);
-          if (pasted.length === 0) return;
+          if (pasted.length > 0) {
+            e.preventDefault();
+            void files.add(pasted);
+            return;
+          }
+          const pastedText = e.clipboardData.getData("text/plain");
+          const outcome = pasteOutcome(pastedText);
+          if (outcome.kind === "type") return;
           e.preventDefault();
-          void files.add(pasted);
+          void files.add([new File([pastedText], outcome.name, { type: "text/plain" })]);
         }}
         onKeyDown={(e) => {
           if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {

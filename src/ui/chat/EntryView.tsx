@@ -1,14 +1,28 @@
 import { assertNever } from "../../core/session/entries";
 import { undoableCompaction } from "../../state/maintenance/undo-compaction";
+import { RenderBoundary } from "../common/RenderBoundary";
 import type { SessionView } from "../hooks";
 import { CommandBlock, ContextNoteView, SettingMarker } from "./AgentEntryViews";
 import { CompactionCard } from "./CompactionCard";
 import type { DisplayRow } from "./display-rows";
 import { MessageItem } from "./MessageItem";
+import { RowFailed } from "./RowFailed";
 import { BranchSummaryCard, HandoffCard } from "./SummaryCards";
 
-/** One row of the chat (display-rows.ts), by kind. */
+/**
+ * One row of the chat (display-rows.ts). A row whose rendering throws (a hostile or unknown entry,
+ * input no renderer bounds) shows as a plain error with its text; the rest of the chat renders.
+ */
 export function EntryView({ row, view }: { row: DisplayRow; view: SessionView }) {
+  return (
+    <RenderBoundary resetKey={row} fallback={(error) => <RowFailed entry={row.entry} error={error} />}>
+      <RowByKind row={row} view={view} />
+    </RenderBoundary>
+  );
+}
+
+/** One row of the chat, by kind. */
+function RowByKind({ row, view }: { row: DisplayRow; view: SessionView }) {
   if (row.kind === "compaction") {
     const newest = undoableCompaction(view.session, view.index, row.entry.id) !== null;
     return <CompactionCard entry={row.entry} latest={row.latest} newest={newest} />;

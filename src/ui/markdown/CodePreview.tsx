@@ -19,19 +19,27 @@ type Rendered =
 let mermaidIds = 0;
 
 /**
- * Mermaid source → SVG markup, in this page. The library (large) is imported only when a Mermaid
- * preview is opened. `securityLevel: "strict"` makes Mermaid sanitize labels and drop click
- * handlers; the SVG is then shown inside the same sandboxed, network-less iframe as any preview.
+ * Mermaid source → SVG markup. Mermaid lays out in this page, so labels are plain SVG text
+ * (`htmlLabels: false`: no HTML box of the model's markup ever enters the page), with its strict
+ * security level (labels cleaned, no click handlers); its output is then sanitized (sanitize-svg.ts)
+ * and shown inside the same sandboxed, network-less iframe as any preview. The library (large) is
+ * imported only when a Mermaid preview is opened.
  */
 async function renderMermaid(source: string): Promise<string> {
-  const { default: mermaid } = await import("mermaid");
+  const [{ default: mermaid }, { sanitizeSvg }] = await Promise.all([import("mermaid"), import("./sanitize-svg")]);
   const dark = isDarkTheme();
-  mermaid.initialize({ startOnLoad: false, securityLevel: "strict", theme: dark ? "dark" : "default" });
+  mermaid.initialize({
+    startOnLoad: false,
+    securityLevel: "strict",
+    htmlLabels: false,
+    flowchart: { htmlLabels: false },
+    theme: dark ? "dark" : "default",
+  });
   mermaidIds += 1;
   const id = `grove-mermaid-${mermaidIds}`;
   try {
     const { svg } = await mermaid.render(id, source);
-    return svg;
+    return sanitizeSvg(svg);
   } finally {
     // On a syntax error Mermaid can leave its scratch element (and error drawing) in the page.
     document.getElementById(`d${id}`)?.remove();
