@@ -253,11 +253,22 @@ test("a stored file whose bytes are HTML never renders at Grove's origin: its ob
   await page.reload();
   const thumb = attachmentList(page).locator("img");
   await expect(thumb).toHaveAttribute("src", /^blob:/);
-  const src = (await thumb.getAttribute("src")) ?? "";
   // The URL the thumbnail (and "open in a new tab") uses is typed by the bytes: not HTML, a download.
-  expect(await page.evaluate((u) => fetch(u).then((r) => r.blob().then((b) => b.type)), src)).toBe(
-    "application/octet-stream",
-  );
+  // Read from the thumbnail as it is now: a re-render may have revoked an earlier URL for a new one.
+  let src = "";
+  await expect
+    .poll(async () => {
+      src = (await thumb.getAttribute("src")) ?? "";
+      return page.evaluate(
+        (u) =>
+          fetch(u).then(
+            (r) => r.blob().then((b) => b.type),
+            () => "revoked",
+          ),
+        src,
+      );
+    })
+    .toBe("application/octet-stream");
   const [download] = await Promise.all([
     page.waitForEvent("download"),
     page.evaluate((u) => {

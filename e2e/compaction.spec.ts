@@ -12,6 +12,7 @@ import {
   compactFromHeader,
   compactionCards,
   conversationRequests,
+  exactTokens,
   exchange,
   FIRST_SUMMARY,
   FRAMING,
@@ -132,11 +133,16 @@ test.describe("manual compaction", () => {
     await openSmallWindow(page, mock, { ...SMALL, keepRecent: 4_000 });
     await exchange(page, mock, "(U1) A short question", "(U1)", { text: "A short answer." });
 
-    let dialog = await compactFromHeader(page);
-    await expect(dialog.getByRole("status")).toContainText("Nothing to compact");
-    await expect(dialog).toContainText(/kept verbatim/);
+    // Honest before acting (issue 27): with the meter's count in, the dialog says so before any
+    // instructions are asked for.
+    await exactTokens(page);
+    await chatAction(page, "Compact");
+    let dialog = compactDialog(page);
+    await expect(dialog.getByRole("status")).toContainText("Nothing to compact yet");
+    await expect(dialog).toContainText(/stay word for word/);
+    await expect(dialog.getByRole("textbox", { name: "Instructions (optional)" })).toHaveCount(0);
     await expect(dialog.getByRole("alert")).toHaveCount(0);
-    await dialog.getByRole("button", { name: "OK" }).click();
+    await dialog.getByRole("button", { name: "Close" }).click();
     await expect(dialog).toBeHidden();
     expect(summarizerRequests(mock)).toHaveLength(0);
     await expect(compactionCards(page)).toHaveCount(0);
@@ -152,10 +158,12 @@ test.describe("manual compaction", () => {
     await expect(compactDialog(page)).toBeHidden({ timeout: 15_000 });
     await expect(compactionCards(page)).toHaveCount(1);
 
-    dialog = await compactFromHeader(page);
-    await expect(dialog.getByRole("status")).toContainText("Already compacted");
+    await exactTokens(page);
+    await chatAction(page, "Compact");
+    dialog = compactDialog(page);
+    await expect(dialog.getByRole("status")).toContainText("Nothing to compact yet");
     await expect(dialog.getByRole("alert")).toHaveCount(0);
-    await dialog.getByRole("button", { name: "OK" }).click();
+    await dialog.getByRole("button", { name: "Close" }).click();
     expect(summarizerRequests(mock)).toHaveLength(2);
     await expect(compactionCards(page)).toHaveCount(1);
   });
@@ -200,7 +208,8 @@ test.describe("manual compaction", () => {
 
   test("Cancel before starting just closes the dialog", async ({ page, mock }) => {
     await openSmallWindow(page, mock, SMALL);
-    await converse(page, mock, 1, 1);
+    await converse(page, mock, 1, 3);
+    await exactTokens(page);
     await chatAction(page, "Compact");
     await compactDialog(page).getByRole("textbox", { name: "Instructions (optional)" }).fill("never used");
     await compactDialog(page).getByRole("button", { name: "Cancel" }).click();

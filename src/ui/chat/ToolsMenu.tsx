@@ -6,6 +6,7 @@ import { useUiStore } from "../../state/app/ui-store";
 import { useNewChatSetup } from "../../state/sessions/chat-setup";
 import { useSettingsStore } from "../../state/settings/settings-store";
 import { providerToolsFor, setChatTools } from "../../state/tools/chat-tools";
+import { WrenchIcon } from "../common/icons";
 import { MenuButton } from "../common/Menu";
 
 const PROVIDER_TOOL_NAME: Record<ProviderToolKind, string> = {
@@ -38,7 +39,8 @@ export function ToolsMenu({ sessionId, session }: { sessionId: SessionId | null;
       title="Which tools this chat may use"
       icon={
         <>
-          Tools
+          <WrenchIcon />
+          <span className="tools-button-word">Tools</span>
           {live > 0 && <span aria-hidden="true"> · {live}</span>}
         </>
       }

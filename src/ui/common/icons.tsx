@@ -58,3 +58,15 @@ export function MoreIcon() {
     </svg>
   );
 }
+
+/** A wrench: tools the model may call. */
+export function WrenchIcon() {
+  return (
+    <svg {...svg} aria-hidden="true">
+      <path
+        d="M11.5 2.5a3.5 3.5 0 0 0-3.3 4.6L2.8 12.5a1.4 1.4 0 0 0 2 2l5.4-5.4a3.5 3.5 0 0 0 4.6-3.3l-2 2-2-.6-.6-2z"
+        {...stroke}
+      />
+    </svg>
+  );
+}
