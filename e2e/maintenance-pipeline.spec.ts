@@ -81,9 +81,10 @@ test("an imported pi session with large tool outputs: the request carries the tr
   // (pruned together: 25,000+ tokens saved), never the read result. Each is marked in the chat.
   const marks = page.getByText("output pruned from context", { exact: true });
   await expect(marks).toHaveCount(2);
-  const oldResult = page.locator("details.tool", { has: marks }).filter({ hasText: "Tool result: bash" });
+  // Each result is shown folded with its call (issue 28): the mark sits on that step.
+  const oldResult = page.getByRole("group", { name: "Tool call: bash" }).filter({ has: marks });
   await expect(oldResult).toHaveCount(1);
-  await expect(page.locator("details.tool", { has: marks }).filter({ hasText: "Tool result: read" })).toHaveCount(0);
+  await expect(page.getByRole("group", { name: "Tool call: read" }).filter({ has: marks })).toHaveCount(0);
   await oldResult.scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${SHOTS}/pruned-mark.png` });
 

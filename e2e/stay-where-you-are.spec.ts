@@ -193,6 +193,14 @@ test.describe("item 9: failures are not versions; stops say what happened", () =
     mock.enqueue("anthropic", { chunks: ["never shown"], fault: { kind: "hang", afterChunks: 0 } });
     await send(page, "Tell me a story");
     await expect(page.getByRole("button", { name: "Stop" })).toBeVisible();
+    // Stop once the hanging answer is the mock's (a Stop before the request left would leave it
+    // queued for the Retry).
+    await expect
+      .poll(
+        () =>
+          mock.requests({ api: "anthropic" }).filter((r) => r.method === "POST" && r.path.endsWith("/messages")).length,
+      )
+      .toBe(1);
     await page.getByRole("button", { name: "Stop" }).click();
     await waitIdle(page);
     const stopped = page.locator('article[aria-label^="Assistant message"]').last();
