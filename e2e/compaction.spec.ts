@@ -142,7 +142,7 @@ test.describe("manual compaction", () => {
     await expect(dialog).toContainText(/stay word for word/);
     await expect(dialog.getByRole("textbox", { name: "Instructions (optional)" })).toHaveCount(0);
     await expect(dialog.getByRole("alert")).toHaveCount(0);
-    await dialog.getByRole("button", { name: "Close" }).click();
+    await dialog.locator(".dialog-actions").getByRole("button", { name: "Close" }).click();
     await expect(dialog).toBeHidden();
     expect(summarizerRequests(mock)).toHaveLength(0);
     await expect(compactionCards(page)).toHaveCount(0);
@@ -163,7 +163,7 @@ test.describe("manual compaction", () => {
     dialog = compactDialog(page);
     await expect(dialog.getByRole("status")).toContainText("Nothing to compact yet");
     await expect(dialog.getByRole("alert")).toHaveCount(0);
-    await dialog.getByRole("button", { name: "Close" }).click();
+    await dialog.locator(".dialog-actions").getByRole("button", { name: "Close" }).click();
     expect(summarizerRequests(mock)).toHaveLength(2);
     await expect(compactionCards(page)).toHaveCount(1);
   });

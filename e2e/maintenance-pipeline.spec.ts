@@ -97,7 +97,7 @@ test("an imported pi session with large tool outputs: the request carries the tr
   // The newest output is protected, and the entry itself is unchanged (still shown in full).
   expect(continued).toContain("NEW-TEST-LOG");
   await oldResult.locator("summary").click();
-  await expect(oldResult.locator("pre")).toContainText("OLD-BUILD-LOG");
+  await expect(oldResult.locator("pre.tool-step-result")).toContainText("OLD-BUILD-LOG");
 
   // Compact: the summary ends in the file sets, and the next request carries them.
   mock.enqueue(
