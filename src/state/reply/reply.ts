@@ -26,6 +26,7 @@ import { requestFor, type SendContext } from "../context/send-context";
 import { keepServerCompaction, serverCompactionFor } from "../maintenance/server-compaction";
 import { type ChatTarget, chatTarget, isTargetError, replyApi, requestParams } from "../models/chat-target";
 import { useSettingsStore } from "../settings/settings-store";
+import { draftCheckpoints } from "./draft-checkpoints";
 import { createFrameBatcher } from "./frame-batcher";
 import { controllers, setReply, takePendingController } from "./reply-lane";
 import { useStreamStore } from "./stream-store";
@@ -36,9 +37,6 @@ export type ReplyResult =
   | { entry: MessageEntry; target: ChatTarget; context: LlmContext }
   /** It could not start (no key, unknown provider): an error entry was written, nothing was sent. */
   | { entry: MessageEntry; target: null; context: null };
-
-/** The draft row is rewritten at this pace while a reply streams, never per token. */
-export const DRAFT_CHECKPOINT_MS = 500;
 
 export type ReplyDeps = { stream: StreamFn; now: () => number };
 const defaultDeps: ReplyDeps = { stream: defaultStream, now: () => Date.now() };
@@ -143,23 +141,18 @@ export async function runReply(
       startedAt,
       updatedAt: deps.now(),
     });
-    let dirty = false;
     // A failed checkpoint (quota) must not kill the stream: the reply goes on in memory and on
     // screen, saying it is not saved; the next checkpoint tries again.
-    const checkpoint = () =>
+    const checkpoints = draftCheckpoints(() =>
       saveDraft(draftRow()).then(
         () => setReply(sessionId, (r) => (r.saveError === null ? r : { ...r, saveError: null })),
         (e: unknown) => {
-          dirty = true;
           if (isQuotaError(e)) setReply(sessionId, (r) => ({ ...r, saveError: STORAGE_FULL_TEXT }));
+          throw e;
         },
-      );
-    await checkpoint();
-    const checkpoints = setInterval(() => {
-      if (!dirty) return;
-      dirty = false;
-      void checkpoint();
-    }, DRAFT_CHECKPOINT_MS);
+      ),
+    );
+    await checkpoints.now();
 
     try {
       for await (const event of deps.stream({
@@ -182,7 +175,7 @@ export async function runReply(
           case "toolcall_delta":
           case "toolcall_end":
           case "server_tool":
-            dirty = true;
+            checkpoints.changed();
             publish.push(partial);
             break;
           case "retry_wait":
@@ -209,7 +202,7 @@ export async function runReply(
         }
       }
     } finally {
-      clearInterval(checkpoints);
+      checkpoints.stop();
       publish.flush();
     }
 

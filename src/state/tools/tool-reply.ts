@@ -26,8 +26,8 @@ import { pushNotice } from "../app/ui-store";
 import { attachmentDataFor } from "../composer/attachments";
 import { buildCounted, requestOptions } from "../context/context-builds";
 import { type ChatTarget, requestParams } from "../models/chat-target";
+import { draftCheckpoints } from "../reply/draft-checkpoints";
 import { createFrameBatcher } from "../reply/frame-batcher";
-import { DRAFT_CHECKPOINT_MS } from "../reply/reply";
 import { controllers, setReply, takePendingController } from "../reply/reply-lane";
 import { useStreamStore } from "../reply/stream-store";
 import { rememberPath } from "../send/known-paths";
@@ -136,8 +136,7 @@ export async function runToolReply(
   let draftId: EntryId = useStreamStore.getState().replies[sessionId]?.draftId ?? newEntryId();
   let parentId: EntryId = tail.id;
   let partial = emptyPartial(target);
-  let dirty = false;
-  let checkpoints: ReturnType<typeof setInterval> | undefined;
+  let checkpoints: ReturnType<typeof draftCheckpoints> | undefined;
   const startedAt = deps.now();
   const publish = createFrameBatcher<AssistantPartial>((p) => setReply(sessionId, (r) => ({ ...r, partial: p })));
   const show = (activity?: string) =>
@@ -176,13 +175,7 @@ export async function runToolReply(
     const { tools, routes } = await chatToolset(read.session, target);
     if (signal.aborted) return null;
     show();
-    checkpoints = setInterval(() => {
-      if (!dirty) return;
-      dirty = false;
-      void saveDraft(draftRow()).catch(() => {
-        dirty = true;
-      });
-    }, DRAFT_CHECKPOINT_MS);
+    checkpoints = draftCheckpoints(() => saveDraft(draftRow()));
 
     const config: AgentLoopConfig = {
       maxSteps: settings.toolLoop.maxSteps,
@@ -209,7 +202,7 @@ export async function runToolReply(
           publish.flush();
           draftId = newEntryId();
           partial = emptyPartial(target);
-          dirty = false;
+          checkpoints?.reset();
           show(entry.content.some((b) => b.type === "tool_call") ? "Running tools…" : undefined);
         }
         return next;
@@ -252,7 +245,7 @@ export async function runToolReply(
         void saveDraft(draftRow()).catch(() => {});
       } else if (event.type === "stream") {
         partial = copyPartial(event.event.partial);
-        dirty = true;
+        checkpoints?.changed();
         publish.push(partial);
       }
     };
@@ -265,7 +258,7 @@ export async function runToolReply(
       pushNotice("error", result.outcome.error.message);
     return { outcome: result.outcome, path: result.path, last };
   } finally {
-    if (checkpoints) clearInterval(checkpoints);
+    checkpoints?.stop();
     publish.flush();
     // A step that never ended (an exception) leaves no draft behind to be recovered as "interrupted".
     void deleteDraft(draftId).catch(() => {});
