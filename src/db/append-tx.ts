@@ -1,6 +1,6 @@
 /**
- * The append-and-move-the-leaf step shared by createSession, appendEntries, finalizeDraft and
- * draft recovery. These helpers must run inside a caller's rw transaction over (at least)
+ * The append-and-move-the-leaf step shared by createSession, appendEntries, finalizeCheckpoint and
+ * checkpoint recovery. These helpers must run inside a caller's rw transaction over (at least)
  * sessions + entries; they only await Dexie calls and never catch, so a throw rolls back everything.
  */
 import type { Entry, Session } from "../core/session/entries";

@@ -3,11 +3,10 @@ import { liveQuery } from "dexie";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { NO_COST } from "../core/cost/cost";
 import { asEntryId, type SessionId } from "../core/session/ids";
-import { finalizeDraft, saveDraft } from "./drafts";
 import { appendEntries } from "./entries";
 import { setLabel } from "./labels";
 import {
-  liveDrafts,
+  liveCheckpoints,
   liveEntries,
   liveLabels,
   liveSession,
@@ -15,6 +14,7 @@ import {
   liveSessionWithEntries,
   liveSettings,
 } from "./live";
+import { finalizeCheckpoint, saveCheckpoint } from "./reply-checkpoints";
 import { createSession, deleteSession } from "./sessions";
 import { setSetting } from "./settings";
 import { subscribeLive } from "./subscribe";
@@ -47,12 +47,12 @@ describe("live queriers", () => {
     const b = await sessionWithRoot("B");
     const bEntries = watch(() => liveEntries(b.id));
     const bLabels = watch(() => liveLabels(b.id));
-    const bDrafts = watch(() => liveDrafts(b.id));
+    const bCheckpoints = watch(() => liveCheckpoints(b.id));
     const bSession = watch(() => liveSession(b.id));
     const aEntries = watch(() => liveEntries(a.id));
-    const aDrafts = watch(() => liveDrafts(a.id));
+    const aCheckpoints = watch(() => liveCheckpoints(a.id));
     await eventually(() =>
-      expect([bEntries, bLabels, bDrafts, bSession, aEntries, aDrafts].map((w) => w.results.length)).toEqual([
+      expect([bEntries, bLabels, bCheckpoints, bSession, aEntries, aCheckpoints].map((w) => w.results.length)).toEqual([
         1, 1, 1, 1, 1, 1,
       ]),
     );
@@ -60,7 +60,7 @@ describe("live queriers", () => {
     const reply = assistantMessage(a.id, a.u.id, "A reply");
     await appendEntries(a.id, [reply], { kind: "move", to: reply.id });
     await setLabel(a.u.id, "bookmark");
-    await saveDraft({
+    await saveCheckpoint({
       id: userMessage(a.id, null, "").id,
       sessionId: a.id,
       parentId: reply.id,
@@ -72,11 +72,11 @@ describe("live queriers", () => {
     // A's queries re-ran for the writes (B's would have re-run in the same notification)...
     await eventually(() => {
       expect(aEntries.results.at(-1)).toHaveLength(2);
-      expect(aDrafts.results.at(-1)).toHaveLength(1);
+      expect(aCheckpoints.results.at(-1)).toHaveLength(1);
     });
     // ...and B's did not.
-    expect([bEntries, bLabels, bDrafts, bSession].map((w) => w.results.length)).toEqual([1, 1, 1, 1]);
-    for (const w of [bEntries, bLabels, bDrafts, bSession, aEntries, aDrafts]) {
+    expect([bEntries, bLabels, bCheckpoints, bSession].map((w) => w.results.length)).toEqual([1, 1, 1, 1]);
+    for (const w of [bEntries, bLabels, bCheckpoints, bSession, aEntries, aCheckpoints]) {
       expect(w.errors).toEqual([]);
       w.stop();
     }
@@ -199,10 +199,18 @@ describe("liveSessionWithEntries", () => {
     const hourAgo = (Date.now() - 3_600_000).toString(16).padStart(12, "0");
     const id = asEntryId(`${hourAgo.slice(0, 8)}-${hourAgo.slice(8, 12)}-7000-8000-00000000abcd`);
     const runs = view.results.length;
-    await saveDraft({ id, sessionId: a.id, parentId: a.u.id, ownerId: "p", content: [], startedAt: 1, updatedAt: 1 });
+    await saveCheckpoint({
+      id,
+      sessionId: a.id,
+      parentId: a.u.id,
+      ownerId: "p",
+      content: [],
+      startedAt: 1,
+      updatedAt: 1,
+    });
     await eventually(() => expect(view.results.length).toBeGreaterThan(runs)); // the page saw it in flight
-    // Written without moving the leaf (the user moved on): only the draft says it was coming.
-    await finalizeDraft(id, { ...assistantMessage(a.id, a.u.id, "slow reply"), id }, { kind: "keep" });
+    // Written without moving the leaf (the user moved on): only the checkpoint says it was coming.
+    await finalizeCheckpoint(id, { ...assistantMessage(a.id, a.u.id, "slow reply"), id }, { kind: "keep" });
     await eventually(() => expect(view.results.at(-1)?.entries.map((e) => e.id)).toContain(id));
     // Older than the entries already read: merged into its place, the entries stay in id order.
     const ids = view.results.at(-1)?.entries.map((e) => e.id) ?? [];

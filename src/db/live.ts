@@ -2,7 +2,7 @@
  * Queriers for `useLiveQuery` (STYLE §9): `useLiveQuery(() => liveEntries(id), [id])`.
  * They only read, and each reads an indexed range (a key, or one session's `sessionId` range), so
  * Dexie re-runs a query only when a write overlaps what it read: a write in session A does not
- * re-run session B's entries, labels or drafts. Writes from workers and other tabs arrive too.
+ * re-run session B's entries, labels or checkpoints. Writes from workers and other tabs arrive too.
  * The exception is inherent: the session list reads the whole (light) sessions table. (Search is
  * not a live query: it runs in the search worker, db/search.)
  * This is the one db/ module ui/ may import.
@@ -16,7 +16,7 @@ import { getBlob } from "./blobs";
 import { getEntries, getEntriesInChunks } from "./entries";
 import { createHold } from "./hold";
 import { getLabels } from "./labels";
-import type { Draft } from "./rows";
+import type { ReplyCheckpoint } from "./rows";
 import { getDb } from "./schema";
 import { getSessionTail, type SessionTail, TAIL_ENTRIES, TAIL_PREFETCH, type TailEnough } from "./session-tail";
 import { childSessions, getSession, listSessions } from "./sessions";
@@ -49,7 +49,7 @@ export const liveEntries = (sessionId: SessionId): Promise<Entry[]> => getEntrie
 /**
  * Entries become visible a little after their id is made (an append commits within milliseconds):
  * a re-run reads back this far (ms) before now. Replies in flight, whose id is made when they
- * start, are covered by their draft rows instead.
+ * start, are covered by their checkpoint rows instead.
  */
 const LIVE_RECENT_MARGIN_MS = 30_000;
 
@@ -96,7 +96,7 @@ let known: {
  *
  * The first run reads the whole tree. A re-run (after any write: this tab's message, a reply, another
  * tab's) reads only the entries that can be new: ids (UUIDv7, so creation times) from
- * `LIVE_RECENT_MARGIN_MS` ago, or from the oldest reply of the session still in flight (its draft's
+ * `LIVE_RECENT_MARGIN_MS` ago, or from the oldest reply of the session still in flight (its checkpoint's
  * id is the id its entry will get); with nothing new it returns the same array, so nothing
  * downstream is rebuilt. Before, every append re-read and re-cloned the whole tree on the page's
  * thread: the reply to an 11-entry path in a 20,000-entry chat could not show for seconds. A leaf
@@ -110,7 +110,7 @@ export const liveSessionWithEntries = async (sessionId: SessionId): Promise<Sess
     if (known?.sessionId === sessionId) known = null;
     return { session, ...NO_TREE };
   }
-  // Read before the entries: a reply finished since (its draft gone) is then among them.
+  // Read before the entries: a reply finished since (its checkpoint gone) is then among them.
   const inFlight = await getDb().drafts.where("sessionId").equals(sessionId).primaryKeys();
   const start = known;
   if (start?.sessionId === sessionId) {
@@ -212,5 +212,5 @@ export const liveSettings = (): Promise<Record<string, unknown>> => getAllSettin
 export const liveLabels = (sessionId: SessionId): Promise<Map<EntryId, string>> => getLabels(sessionId);
 
 /** The session's replies in flight (usually zero or one). */
-export const liveDrafts = (sessionId: SessionId): Promise<Draft[]> =>
+export const liveCheckpoints = (sessionId: SessionId): Promise<ReplyCheckpoint[]> =>
   getDb().drafts.where("sessionId").equals(sessionId).toArray();

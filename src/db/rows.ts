@@ -7,12 +7,12 @@ import type { ApiKind, AttachmentBlock, Block, Usage } from "../core/session/ent
 import type { BlobId, EntryId, SessionId } from "../core/session/ids";
 
 /** The reply in flight, checkpointed on a throttle (never per token). One row per reply. */
-export type Draft = {
+export type ReplyCheckpoint = {
   /** The id the finished reply will get. */
   id: EntryId;
   sessionId: SessionId;
   parentId: EntryId;
-  /** Which page owns it (a per-page id); a draft whose owner is gone is an orphan. */
+  /** Which page owns it (a per-page id); a checkpoint whose owner is gone is an orphan. */
   ownerId: string;
   content: Block[];
   provider?: string;
@@ -41,7 +41,7 @@ export type BlobRow = { id: BlobId; data: Blob; mimeType: string; size: number; 
  * chat; more text is appended). Still here after a reload: it was never sent.
  */
 /**
- * `ownerId`: the page that will send it (its Web Lock name, as for drafts); another open tab leaves
+ * `ownerId`: the page that will send it (its Web Lock name, as for checkpoints); another open tab leaves
  * a row whose owner is alive alone. Absent on rows written before owners were recorded.
  */
 export type QueuedRow = { sessionId: SessionId; text: string; queuedAt: number; ownerId?: string };

@@ -9,9 +9,9 @@ import type { BlobId, EntryId, SessionId } from "../core/session/ids";
 import type {
   BlobRow,
   ComposerDraftRow,
-  Draft,
   LabelRow,
   QueuedRow,
+  ReplyCheckpoint,
   SearchIndexRow,
   SettingRow,
   TokenCountRow,
@@ -129,7 +129,7 @@ function declareVersions(db: Dexie, upTo: number = CURRENT_SCHEMA_VERSION): void
 export class GroveDb extends Dexie {
   declare sessions: Table<Session, SessionId>;
   declare entries: Table<Entry, EntryId>;
-  declare drafts: Table<Draft, EntryId>;
+  declare drafts: Table<ReplyCheckpoint, EntryId>;
   declare settings: Table<SettingRow, string>;
   declare labels: Table<LabelRow, EntryId>;
   declare tokenCounts: Table<TokenCountRow, [EntryId, string]>;

@@ -1,10 +1,10 @@
 import "fake-indexeddb/auto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { newSessionId } from "../core/session/ids";
-import { saveDraft } from "./drafts";
 import { getEntries } from "./entries";
 import { DanglingParentError, EntryNotInSessionError, SessionNotFoundError } from "./errors";
 import { getLabels, setLabel } from "./labels";
+import { saveCheckpoint } from "./reply-checkpoints";
 import {
   createSession,
   deleteSession,
@@ -116,7 +116,7 @@ describe("deleteSession", () => {
       { entryId: u.id, encoding: "o200k_base", count: 4 },
       { entryId: a.id, encoding: "cl100k_base", count: 5 },
     ]);
-    await saveDraft({
+    await saveCheckpoint({
       id: userMessage(session.id, null, "").id,
       sessionId: session.id,
       parentId: a.id,

@@ -12,7 +12,7 @@ import { type ScriptedEvent, type ScriptedStep, scriptedStream } from "../testin
 import { runAgentLoop } from "./agent-loop";
 import { DEFAULT_MAX_STEPS } from "./defaults";
 import { TOOL_CUT_OFF_TEXT, TOOL_DECLINED_TEXT, TOOL_STOPPED_TEXT } from "./tool-results";
-import type { AgentEvent, AgentLoopConfig, ApprovalDecision, MessageDraft, ToolOutcome } from "./types";
+import type { AgentEvent, AgentLoopConfig, ApprovalDecision, ToolOutcome, UnplacedMessage } from "./types";
 
 const call = (id: string, path = `${id}.txt`, name = "read_file"): ToolCallBlock => ({
   type: "tool_call",
@@ -48,10 +48,10 @@ function world(steps: ScriptedStep[], patch: Partial<AgentLoopConfig> = {}) {
         targetProviderId: "anthropic",
         nativeTools: true,
       }),
-    appendStep: vi.fn(async (draft: MessageDraft, path: readonly Entry[]) => {
+    appendStep: vi.fn(async (message: UnplacedMessage, path: readonly Entry[]) => {
       const parent = path[path.length - 1];
       const entry = {
-        ...draft,
+        ...message,
         id: asEntryId(`step-${++n}`),
         sessionId: parent?.sessionId ?? ("s" as never),
         parentId: parent?.id ?? null,

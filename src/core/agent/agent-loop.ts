@@ -29,7 +29,7 @@ import { DEFAULT_MAX_STEPS } from "./defaults";
 import {
   errorOutcome,
   type ResultLimits,
-  resultDraft,
+  resultMessage,
   TOOL_CUT_OFF_TEXT,
   TOOL_DECLINED_TEXT,
   TOOL_RESULT_MODEL_MAX_CHARS,
@@ -42,11 +42,11 @@ import type {
   ApprovalDecision,
   LoopOutcome,
   LoopResult,
-  MessageDraft,
   StepPartial,
   StepStreamEvent,
   StepStreamFn,
   ToolOutcome,
+  UnplacedMessage,
 } from "./types";
 
 /** How one step's stream ended. */
@@ -60,8 +60,8 @@ function lastMessage(path: readonly Entry[]): MessageEntry {
   return last;
 }
 
-/** The reply as an entry draft: a copy (adapters keep mutating their partial), its status from how it ended. */
-function replyDraft(reply: StepReply): MessageDraft {
+/** The reply as an entry message: a copy (adapters keep mutating their partial), its status from how it ended. */
+function replyMessage(reply: StepReply): UnplacedMessage {
   const { partial, error } = reply;
   const status = error === undefined ? "complete" : error.kind === "aborted" ? "stopped" : "error";
   return {
@@ -102,9 +102,9 @@ export async function runAgentLoop<E extends StepStreamEvent>(
 
   // Appends never overlap (parallel tools finish at any time): each one sees the path the last made.
   let queue: Promise<unknown> = Promise.resolve();
-  const append = (draft: MessageDraft): Promise<MessageEntry> => {
+  const append = (message: UnplacedMessage): Promise<MessageEntry> => {
     const appended = queue.then(async () => {
-      path = await config.appendStep(draft, path);
+      path = await config.appendStep(message, path);
       return lastMessage(path);
     });
     queue = appended.catch(() => undefined);
@@ -146,7 +146,7 @@ export async function runAgentLoop<E extends StepStreamEvent>(
   }
 
   async function answer(call: ToolCallBlock, outcome: ToolOutcome): Promise<void> {
-    const entry = await append(resultDraft(call, outcome, limits));
+    const entry = await append(resultMessage(call, outcome, limits));
     emit({ type: "tool_end", call, entry });
   }
 
@@ -217,7 +217,7 @@ export async function runAgentLoop<E extends StepStreamEvent>(
         }
       }
 
-      const entry = await append(replyDraft(reply));
+      const entry = await append(replyMessage(reply));
       emit({ type: "step_end", step, entry });
       if (reply.error?.kind === "aborted" || signal.aborted) return finish({ kind: "stopped" });
       if (reply.error) return finish({ kind: "error", error: reply.error });

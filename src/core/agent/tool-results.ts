@@ -5,7 +5,7 @@
  * stopped, not runnable). No I/O here.
  */
 import type { ToolCallBlock, ToolResultBlock } from "../session/entries";
-import type { MessageDraft, ToolOutcome } from "./types";
+import type { ToolOutcome, UnplacedMessage } from "./types";
 
 /** What the model sees of one result at most (≈12k tokens); the rest is cut with a note. */
 export const TOOL_RESULT_MODEL_MAX_CHARS = 50_000;
@@ -44,7 +44,7 @@ function resultBlock(call: ToolCallBlock, outcome: ToolOutcome, limits: ResultLi
 }
 
 /** The `tool` message of one answered call. */
-export function resultDraft(call: ToolCallBlock, outcome: ToolOutcome, limits: ResultLimits): MessageDraft {
+export function resultMessage(call: ToolCallBlock, outcome: ToolOutcome, limits: ResultLimits): UnplacedMessage {
   return {
     type: "message",
     role: "tool",

@@ -49,7 +49,7 @@ export type StepStreamEvent = { readonly type: string; readonly partial: StepPar
 export type StepStreamFn<E extends StepStreamEvent> = (context: LlmContext, signal: AbortSignal) => AsyncIterable<E>;
 
 /** A message entry before the state layer gives it its id, parent, session and time. */
-export type MessageDraft = Omit<MessageEntry, "id" | "sessionId" | "parentId" | "createdAt">;
+export type UnplacedMessage = Omit<MessageEntry, "id" | "sessionId" | "parentId" | "createdAt">;
 
 /** What running one tool call gave. A tool's own failure is `isError: true`, not a throw. */
 export type ToolOutcome = {
@@ -72,7 +72,7 @@ export type AgentLoopConfig = {
    * leaf moves) and returns the path ending in it. Calls never overlap (the loop queues them).
    * Contract: may reject (the database failed); the loop then ends with an error outcome.
    */
-  appendStep(draft: MessageDraft, path: readonly Entry[]): Promise<readonly Entry[]>;
+  appendStep(message: UnplacedMessage, path: readonly Entry[]): Promise<readonly Entry[]>;
   /**
    * Whether a tool call may run: the user's answer ("Allow once", "Deny"), or a standing permission
    * ("Allow in this chat", "Always allow") the callback keeps. Asked for every call, one at a time; only

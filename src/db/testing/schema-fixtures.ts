@@ -9,7 +9,15 @@
 import { Dexie } from "dexie";
 import type { Entry, Session } from "../../core/session/entries";
 import { asEntryId, asSessionId, type BlobId } from "../../core/session/ids";
-import type { BlobRow, ComposerDraftRow, Draft, LabelRow, QueuedRow, SettingRow, TokenCountRow } from "../rows";
+import type {
+  BlobRow,
+  ComposerDraftRow,
+  LabelRow,
+  QueuedRow,
+  ReplyCheckpoint,
+  SettingRow,
+  TokenCountRow,
+} from "../rows";
 
 export type Rows = Readonly<Record<string, readonly unknown[]>>;
 
@@ -178,7 +186,7 @@ export const fromV9: SchemaFixture = {
 const sid = asSessionId("0190a0a0-0000-7000-8000-000000000001");
 const root = asEntryId("0190a0a0-0000-7000-8000-000000000010");
 const reply = asEntryId("0190a0a0-0000-7000-8000-000000000011");
-const draftId = asEntryId("0190a0a0-0000-7000-8000-000000000012");
+const checkpointId = asEntryId("0190a0a0-0000-7000-8000-000000000012");
 const blobId = "0190a0a0-0000-7000-8000-000000000020" as BlobId;
 
 const session: Session = {
@@ -224,8 +232,8 @@ const entries: Entry[] = [
     stopReason: "end",
   },
 ];
-const drafts: Draft[] = [
-  { id: draftId, sessionId: sid, parentId: reply, ownerId: "p", content: [], startedAt: 3, updatedAt: 4 },
+const checkpoints: ReplyCheckpoint[] = [
+  { id: checkpointId, sessionId: sid, parentId: reply, ownerId: "p", content: [], startedAt: 3, updatedAt: 4 },
 ];
 const settings: SettingRow[] = [{ key: "theme", value: { mode: "dark", size: 14 } }];
 const labels: LabelRow[] = [{ entryId: root, sessionId: sid, text: "start" }];
@@ -238,7 +246,7 @@ const composerDrafts: ComposerDraftRow[] = [{ sessionId: sid, text: "half a thou
 export const currentRows: Rows = {
   sessions: [session],
   entries,
-  drafts,
+  drafts: checkpoints,
   settings,
   labels,
   tokenCounts,

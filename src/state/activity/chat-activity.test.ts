@@ -11,7 +11,7 @@ const other = "s2" as SessionId;
 
 const reply = (phase: ActiveReply["phase"]): ActiveReply => ({
   sessionId: chat,
-  draftId: "d1" as EntryId,
+  checkpointId: "d1" as EntryId,
   parentId: "p1" as EntryId,
   partial: { content: [], providerId: "mock", api: "openai-responses", model: "m" },
   retry: null,

@@ -9,7 +9,7 @@ const hold = vi.fn<(held: boolean) => void>();
 const chat = "s1" as SessionId;
 const reply = (phase: "preparing" | "streaming" | "unsaved") => ({
   sessionId: chat,
-  draftId: "d1" as EntryId,
+  checkpointId: "d1" as EntryId,
   parentId: "p1" as EntryId,
   partial: { content: [], providerId: "mock", api: "openai-responses" as const, model: "m" },
   retry: null,

@@ -1,5 +1,5 @@
 /**
- * App start-up: hold this page's owner lock, hydrate settings (kept live across tabs), turn drafts
+ * App start-up: hold this page's owner lock, hydrate settings (kept live across tabs), turn checkpoints
  * left by closed or reloaded pages into "interrupted" replies, load queued messages and send them
  * when their chat is idle, keep the URL and the open session in
  * step, and ask for persistent storage.
@@ -7,8 +7,8 @@
 
 import type { SessionId } from "../../core/session/ids";
 import { asSessionId } from "../../core/session/ids";
-import { recoverOrphanedDrafts } from "../../db/drafts";
 import { holdTreeReads } from "../../db/live";
+import { recoverOrphanedCheckpoints } from "../../db/reply-checkpoints";
 import { getAllSettings } from "../../db/settings";
 import { requestPersistentStorage } from "../../db/storage";
 import { subscribeLive } from "../../db/subscribe";
@@ -28,8 +28,8 @@ import { registerServiceWorker } from "./service-worker";
 import { exposeSendHooksForTests } from "./test-hooks";
 import { useUiStore } from "./ui-store";
 
-/** How often a page looks for drafts orphaned by other tabs that closed mid-reply. */
-const DRAFT_SWEEP_MS = 10_000;
+/** How often a page looks for checkpoints orphaned by other tabs that closed mid-reply. */
+const CHECKPOINT_SWEEP_MS = 10_000;
 
 const HASH_PREFIX = "#/s/";
 
@@ -43,9 +43,9 @@ function hashForSession(id: SessionId | null): string {
   return id ? `${HASH_PREFIX}${encodeURIComponent(id)}` : "";
 }
 
-async function sweepDrafts(): Promise<void> {
+async function sweepCheckpoints(): Promise<void> {
   try {
-    await recoverOrphanedDrafts(isOwnerAlive, Date.now());
+    await recoverOrphanedCheckpoints(isOwnerAlive, Date.now());
   } catch (e) {
     reportActionError("Could not recover an interrupted reply", e);
   }
@@ -81,8 +81,8 @@ export async function boot(): Promise<() => void> {
     reportActionError("Settings could not be read", e),
   );
 
-  await sweepDrafts();
-  const sweep = setInterval(sweepDrafts, DRAFT_SWEEP_MS);
+  await sweepCheckpoints();
+  const sweep = setInterval(sweepCheckpoints, CHECKPOINT_SWEEP_MS);
 
   // Messages queued before a reload were never sent: shown as unsent (Send / Discard) in their chat.
   await loadQueued().catch((e) => reportActionError("Queued messages could not be read", e));

@@ -71,7 +71,7 @@ export function showPendingReply(sessionId: SessionId, parentId: EntryId): void 
       ...s.replies,
       [sessionId]: {
         sessionId,
-        draftId: newEntryId(),
+        checkpointId: newEntryId(),
         parentId,
         partial,
         retry: null,

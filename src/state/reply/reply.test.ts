@@ -2,8 +2,8 @@ import "fake-indexeddb/auto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { MessageEntry, Session } from "../../core/session/entries";
 import { newEntryId, newSessionId, type SessionId } from "../../core/session/ids";
-import { listDrafts } from "../../db/drafts";
 import { appendEntries, getEntries, moveLeaf } from "../../db/entries";
+import { listCheckpoints } from "../../db/reply-checkpoints";
 import { createSession, getSession } from "../../db/sessions";
 import { freshDatabase, getDb } from "../../db/testing/database";
 import type { StreamEvent, StreamFn, StreamRequest } from "../../providers/types";
@@ -14,7 +14,7 @@ import { useUiStore } from "../app/ui-store";
 import { runMaintenance } from "../maintenance/runner";
 import { DEFAULT_SETTINGS } from "../settings/settings-model";
 import { useSettingsStore } from "../settings/settings-store";
-import { DRAFT_CHECKPOINT_MS } from "./draft-checkpoints";
+import { CHECKPOINT_MS } from "./checkpoint-pace";
 import { runReply } from "./reply";
 import { clearPendingReply, showPendingReply, stopReply } from "./reply-lane";
 import { useStreamStore } from "./stream-store";
@@ -106,7 +106,7 @@ beforeEach(() => {
 afterEach(() => resetStores());
 
 describe("runReply", () => {
-  it("writes the finished reply with model, usage and stop reason, moves the leaf, leaves no draft", async () => {
+  it("writes the finished reply with model, usage and stop reason, moves the leaf, leaves no checkpoint", async () => {
     const { sessionId, userId } = await sessionWithQuestion();
     const { fn, requests } = scripted(["Hi ", "there"]);
     await runReply(sessionId, userId, {}, deps(fn));
@@ -121,7 +121,7 @@ describe("runReply", () => {
       stopReason: "end",
     });
     expect((await getSession(sessionId))?.leafId).toBe(reply.id);
-    expect(await listDrafts()).toEqual([]);
+    expect(await listCheckpoints()).toEqual([]);
     expect(requests[0]?.context.messages).toEqual([{ role: "user", content: [{ type: "text", text: "Hello?" }] }]);
     expect(useStreamStore.getState().replies[sessionId]).toBeUndefined();
   });
@@ -164,18 +164,18 @@ describe("runReply", () => {
     expect(reply.error?.message).toMatch(/Settings/);
   });
 
-  it("checkpoints the reply in flight to the drafts table while it streams", async () => {
+  it("checkpoints the reply in flight to the `drafts` table while it streams", async () => {
     const { sessionId, userId } = await sessionWithQuestion();
     const chunks = Array.from({ length: 12 }, (_, i) => `c${i} `);
     const { fn } = scripted(chunks, { delayMs: 100 });
     const done = runReply(sessionId, userId, {}, deps(fn));
-    await sleep(DRAFT_CHECKPOINT_MS * 2 + 150);
-    const [draft] = await listDrafts();
-    expect(draft?.sessionId).toBe(sessionId);
-    const saved = draft?.content.map((b) => (b.type === "text" ? b.text : "")).join("") ?? "";
+    await sleep(CHECKPOINT_MS * 2 + 150);
+    const [checkpoint] = await listCheckpoints();
+    expect(checkpoint?.sessionId).toBe(sessionId);
+    const saved = checkpoint?.content.map((b) => (b.type === "text" ? b.text : "")).join("") ?? "";
     expect(saved.startsWith("c0 c1 ")).toBe(true);
     await done;
-    expect(await listDrafts()).toEqual([]);
+    expect(await listCheckpoints()).toEqual([]);
   });
 
   it("does not move the leaf when the user moved elsewhere while the reply streamed", async () => {
@@ -209,7 +209,7 @@ describe("the reply shown at once", () => {
     expect(pending).toMatchObject({ parentId: userId, phase: "preparing" });
     const { fn } = scripted(["Hi"]);
     const result = await runReply(sessionId, userId, {}, deps(fn));
-    expect(result?.entry.id).toBe(pending?.draftId);
+    expect(result?.entry.id).toBe(pending?.checkpointId);
     expect(useStreamStore.getState().replies[sessionId]).toBeUndefined();
   });
 
@@ -237,7 +237,7 @@ describe("a Retry that fails before any content again", () => {
     const again = await runReply(sessionId, userId, { retryOf: failed }, deps(fn));
     expect(again?.entry.id).toBe(failed.id);
     expect(await getEntries(sessionId)).toHaveLength(2);
-    expect(await listDrafts()).toEqual([]);
+    expect(await listCheckpoints()).toEqual([]);
     expect((await getSession(sessionId))?.leafId).toBe(failed.id);
     expect(useUiStore.getState().notices.at(-1)?.text).toMatch(/^Retry failed: /);
   });

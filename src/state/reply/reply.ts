@@ -1,5 +1,5 @@
 /**
- * Runs one assistant reply: build the context, stream it, checkpoint the draft, and write the
+ * Runs one assistant reply: build the context, stream it, checkpoint the checkpoint, and write the
  * finished entry (complete, stopped or error) in one transaction. The stream never throws
  * (providers' contract); every outcome ends here as an entry, so nothing the user saw is lost.
  *
@@ -13,9 +13,9 @@ import type { LlmContext } from "../../core/session/context";
 import type { ApiKind, Entry, MessageEntry, MessageError, MessageStatus, Session } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
 import { newEntryId } from "../../core/session/ids";
-import { deleteDraft, finalizeDraft, saveDraft } from "../../db/drafts";
 import { getSessionPath, moveLeaf } from "../../db/entries";
-import type { Draft } from "../../db/rows";
+import { deleteCheckpoint, finalizeCheckpoint, saveCheckpoint } from "../../db/reply-checkpoints";
+import type { ReplyCheckpoint } from "../../db/rows";
 import { stream as defaultStream, loadProvider } from "../../providers/registry";
 import type { AssistantPartial, StreamFn } from "../../providers/types";
 import { describeFailure } from "../app/describe-failure";
@@ -26,7 +26,7 @@ import { requestFor, type SendContext } from "../context/send-context";
 import { keepServerCompaction, serverCompactionFor } from "../maintenance/server-compaction";
 import { type ChatTarget, chatTarget, isTargetError, replyApi, requestParams } from "../models/chat-target";
 import { useSettingsStore } from "../settings/settings-store";
-import { draftCheckpoints } from "./draft-checkpoints";
+import { checkpointPace } from "./checkpoint-pace";
 import { createFrameBatcher } from "./frame-batcher";
 import { controllers, setReply, takePendingController } from "./reply-lane";
 import { useStreamStore } from "./stream-store";
@@ -88,7 +88,7 @@ export async function runReply(
   if (pending?.phase === "unsaved") return null;
   const controller = takePendingController(sessionId) ?? new AbortController();
   controllers.set(sessionId, controller);
-  const draftId = pending?.phase === "preparing" ? pending.draftId : newEntryId();
+  const checkpointId = pending?.phase === "preparing" ? pending.checkpointId : newEntryId();
   let keepOnScreen = false;
   try {
     if (controller.signal.aborted) return null;
@@ -100,7 +100,7 @@ export async function runReply(
       if (opts.retryOf)
         return { entry: await retryFailedAgain(sessionId, opts.retryOf, target), target: null, context: null };
       return {
-        entry: await writeFailure(sessionId, parentId, draftId, target, startedAt),
+        entry: await writeFailure(sessionId, parentId, checkpointId, target, startedAt),
         target: null,
         context: null,
       };
@@ -124,12 +124,12 @@ export async function runReply(
     useStreamStore.setState((s) => ({
       replies: {
         ...s.replies,
-        [sessionId]: { sessionId, draftId, parentId, partial, retry: null, phase: "streaming", saveError: null },
+        [sessionId]: { sessionId, checkpointId, parentId, partial, retry: null, phase: "streaming", saveError: null },
       },
     }));
 
-    const draftRow = (): Draft => ({
-      id: draftId,
+    const checkpointRow = (): ReplyCheckpoint => ({
+      id: checkpointId,
       sessionId,
       parentId,
       ownerId: pageOwnerId(),
@@ -143,8 +143,8 @@ export async function runReply(
     });
     // A failed checkpoint (quota) must not kill the stream: the reply goes on in memory and on
     // screen, saying it is not saved; the next checkpoint tries again.
-    const checkpoints = draftCheckpoints(() =>
-      saveDraft(draftRow()).then(
+    const checkpoints = checkpointPace(() =>
+      saveCheckpoint(checkpointRow()).then(
         () => setReply(sessionId, (r) => (r.saveError === null ? r : { ...r, saveError: null })),
         (e: unknown) => {
           if (isQuotaError(e)) setReply(sessionId, (r) => ({ ...r, saveError: STORAGE_FULL_TEXT }));
@@ -208,11 +208,11 @@ export async function runReply(
 
     const status: MessageStatus = aborted ? "stopped" : finalError ? "error" : "complete";
     if (opts.retryOf && finalError && partial.content.length === 0) {
-      await deleteDraft(draftId).catch(() => {});
+      await deleteCheckpoint(checkpointId).catch(() => {});
       return { entry: await retryFailedAgain(sessionId, opts.retryOf, finalError), target, context };
     }
     const entry: MessageEntry = {
-      id: draftId,
+      id: checkpointId,
       sessionId,
       parentId,
       createdAt: deps.now(),
@@ -229,7 +229,7 @@ export async function runReply(
       ...(opts.continues ? { continues: opts.continues } : {}),
     };
     // Storage full: the reply stays on screen and in memory, saying so, and is saved when room returns.
-    if ((await saveReply(entry, draftRow)) === "kept") {
+    if ((await saveReply(entry, checkpointRow)) === "kept") {
       keepOnScreen = true;
       return { entry, target, context };
     }
@@ -278,12 +278,20 @@ async function writeFailure(
     error,
     stopReason: "error",
   };
-  await saveDraft({ id, sessionId, parentId, ownerId: pageOwnerId(), content: [], startedAt: now, updatedAt: now });
+  await saveCheckpoint({
+    id,
+    sessionId,
+    parentId,
+    ownerId: pageOwnerId(),
+    content: [],
+    startedAt: now,
+    updatedAt: now,
+  });
   try {
-    await finalizeDraft(id, entry, { kind: "move-if-leaf-is", expected: parentId, to: id });
+    await finalizeCheckpoint(id, entry, { kind: "move-if-leaf-is", expected: parentId, to: id });
     return entry;
   } catch (e) {
-    await deleteDraft(id).catch(() => {});
+    await deleteCheckpoint(id).catch(() => {});
     throw e;
   }
 }

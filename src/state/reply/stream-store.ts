@@ -10,7 +10,7 @@ type RetryWait = { attempt: number; maxAttempts: number; until: number; message:
 
 export type ActiveReply = {
   sessionId: SessionId;
-  draftId: EntryId;
+  checkpointId: EntryId;
   parentId: EntryId;
   partial: AssistantPartial;
   retry: RetryWait | null;

@@ -8,8 +8,8 @@
 import { isQuotaError } from "../../core/quota-error";
 import type { MessageEntry } from "../../core/session/entries";
 import type { SessionId } from "../../core/session/ids";
-import { finalizeDraft, saveDraft } from "../../db/drafts";
-import type { Draft } from "../../db/rows";
+import { finalizeCheckpoint, saveCheckpoint } from "../../db/reply-checkpoints";
+import type { ReplyCheckpoint } from "../../db/rows";
 import { pushNotice } from "../app/ui-store";
 import { setReply } from "./reply-lane";
 
@@ -22,18 +22,18 @@ export const STORAGE_FULL_TEXT =
 const unsavedTimers = new Map<SessionId, ReturnType<typeof setInterval>>();
 
 /**
- * Writes the finished reply `entry` (its draft becomes the entry; the leaf moves to it only if it
+ * Writes the finished reply `entry` (its checkpoint becomes the entry; the leaf moves to it only if it
  * is still the reply's parent). "kept": the storage is full, and the reply is kept on screen and in
- * memory until it can be saved. Any other failure is thrown. Either way its draft first gets the
+ * memory until it can be saved. Any other failure is thrown. Either way its checkpoint first gets the
  * whole reply, not just the last checkpoint, if that table still takes it (best effort: recovery
  * after a reload then brings back everything the user saw).
  */
-export async function saveReply(entry: MessageEntry, draft: () => Draft): Promise<"saved" | "kept"> {
+export async function saveReply(entry: MessageEntry, checkpoint: () => ReplyCheckpoint): Promise<"saved" | "kept"> {
   try {
-    await finalizeDraft(entry.id, entry, { kind: "move-if-leaf-is", expected: entry.parentId, to: entry.id });
+    await finalizeCheckpoint(entry.id, entry, { kind: "move-if-leaf-is", expected: entry.parentId, to: entry.id });
     return "saved";
   } catch (e) {
-    await saveDraft(draft()).catch(() => {});
+    await saveCheckpoint(checkpoint()).catch(() => {});
     if (!isQuotaError(e)) throw e;
     keepUnsaved(entry.sessionId, entry);
     return "kept";
@@ -71,7 +71,7 @@ export async function saveUnsaved(sessionId: SessionId): Promise<boolean> {
   const entry = unsavedEntries.get(sessionId);
   if (!entry) return true;
   try {
-    await finalizeDraft(entry.id, entry, { kind: "move-if-leaf-is", expected: entry.parentId, to: entry.id });
+    await finalizeCheckpoint(entry.id, entry, { kind: "move-if-leaf-is", expected: entry.parentId, to: entry.id });
   } catch (e) {
     if (isQuotaError(e)) return false;
     // Anything else (e.g. the chat was deleted meanwhile): there is nothing left to save it into.

@@ -98,7 +98,7 @@ describe("a send is on screen before any await", () => {
     const entries = await getEntries(session.id);
     expect(entries.map((e) => e.id)).toContain(shown?.entry.id);
     // The reply that took the placeholder over was written with its id (the row is replaced in place).
-    expect(entries.map((e) => e.id)).toContain(placeholder?.draftId);
+    expect(entries.map((e) => e.id)).toContain(placeholder?.checkpointId);
   });
 
   it("a new chat: the view switches to it at once, with the message and the placeholder", async () => {

@@ -3,7 +3,7 @@
  * chat's provider stream with its tools, the MCP servers (tools/, loaded on demand), the approval
  * dialog, and the tree: every step (the model's reply, each tool's result) is appended as its own
  * entry as it ends, the leaf following. The step in flight shows in the streaming lane and is
- * checkpointed as a draft, so a reload keeps it (as an interrupted reply) and offers Continue.
+ * checkpointed as a checkpoint, so a reload keeps it (as an interrupted reply) and offers Continue.
  *
  * Stop aborts the loop's signal: the stream stops, running MCP calls are cancelled, an open approval
  * question goes away; what arrived is kept (core/agent rule 1).
@@ -14,9 +14,9 @@ import type { AgentEvent, AgentLoopConfig, LoopOutcome, ToolOutcome } from "../.
 import { type ChatTools, NO_CHAT_TOOLS, toolKey } from "../../core/session/chat-tools";
 import type { Entry, MessageEntry, Session, ToolCallBlock } from "../../core/session/entries";
 import { type EntryId, newEntryId, type SessionId } from "../../core/session/ids";
-import { deleteDraft, finalizeDraft, saveDraft } from "../../db/drafts";
 import { appendEntries } from "../../db/entries";
-import type { Draft } from "../../db/rows";
+import { deleteCheckpoint, finalizeCheckpoint, saveCheckpoint } from "../../db/reply-checkpoints";
+import type { ReplyCheckpoint } from "../../db/rows";
 import { getSession } from "../../db/sessions";
 import { stream as providerStream } from "../../providers/registry";
 import { providerConnectsMcp } from "../../providers/tool-support";
@@ -26,7 +26,7 @@ import { pushNotice } from "../app/ui-store";
 import { attachmentDataFor } from "../composer/attachments";
 import { buildCounted, requestOptions } from "../context/context-builds";
 import { type ChatTarget, requestParams } from "../models/chat-target";
-import { draftCheckpoints } from "../reply/draft-checkpoints";
+import { checkpointPace } from "../reply/checkpoint-pace";
 import { createFrameBatcher } from "../reply/frame-batcher";
 import { controllers, setReply, takePendingController } from "../reply/reply-lane";
 import { useStreamStore } from "../reply/stream-store";
@@ -133,10 +133,10 @@ export async function runToolReply(
   if (!tail) return null;
   setLoopEnd(sessionId, null);
 
-  let draftId: EntryId = useStreamStore.getState().replies[sessionId]?.draftId ?? newEntryId();
+  let checkpointId: EntryId = useStreamStore.getState().replies[sessionId]?.checkpointId ?? newEntryId();
   let parentId: EntryId = tail.id;
   let partial = emptyPartial(target);
-  let checkpoints: ReturnType<typeof draftCheckpoints> | undefined;
+  let checkpoints: ReturnType<typeof checkpointPace> | undefined;
   const startedAt = deps.now();
   const publish = createFrameBatcher<AssistantPartial>((p) => setReply(sessionId, (r) => ({ ...r, partial: p })));
   const show = (activity?: string) =>
@@ -145,7 +145,7 @@ export async function runToolReply(
         ...s.replies,
         [sessionId]: {
           sessionId,
-          draftId,
+          checkpointId,
           parentId,
           partial,
           retry: null,
@@ -155,8 +155,8 @@ export async function runToolReply(
         },
       },
     }));
-  const draftRow = (): Draft => ({
-    id: draftId,
+  const checkpointRow = (): ReplyCheckpoint => ({
+    id: checkpointId,
     sessionId,
     parentId,
     ownerId: pageOwnerId(),
@@ -175,24 +175,24 @@ export async function runToolReply(
     const { tools, routes } = await chatToolset(read.session, target);
     if (signal.aborted) return null;
     show();
-    checkpoints = draftCheckpoints(() => saveDraft(draftRow()));
+    checkpoints = checkpointPace(() => saveCheckpoint(checkpointRow()));
 
     const config: AgentLoopConfig = {
       maxSteps: settings.toolLoop.maxSteps,
       buildContext: (path) => buildCounted(path, { ...requestOptions(target), nativeTools: true }),
-      appendStep: async (draft, path) => {
+      appendStep: async (checkpoint, path) => {
         const last = path.at(-1);
         if (!last) throw new Error("A tool step needs a path to follow.");
-        const isReply = draft.role === "assistant";
+        const isReply = checkpoint.role === "assistant";
         const entry: MessageEntry = {
-          ...draft,
-          id: isReply ? draftId : newEntryId(),
+          ...checkpoint,
+          id: isReply ? checkpointId : newEntryId(),
           sessionId,
           parentId: last.id,
           createdAt: deps.now(),
         };
         const leaf = { kind: "move-if-leaf-is", expected: last.id, to: entry.id } as const;
-        if (isReply) await finalizeDraft(draftId, entry, leaf);
+        if (isReply) await finalizeCheckpoint(checkpointId, entry, leaf);
         else await appendEntries(sessionId, [entry], leaf);
         const next = [...path, entry];
         rememberPath(next);
@@ -200,7 +200,7 @@ export async function runToolReply(
         parentId = entry.id;
         if (isReply) {
           publish.flush();
-          draftId = newEntryId();
+          checkpointId = newEntryId();
           partial = emptyPartial(target);
           checkpoints?.reset();
           show(entry.content.some((b) => b.type === "tool_call") ? "Running tools…" : undefined);
@@ -242,7 +242,7 @@ export async function runToolReply(
     const emit = (event: AgentEvent<StreamEvent>) => {
       if (event.type === "step_start") {
         show();
-        void saveDraft(draftRow()).catch(() => {});
+        void saveCheckpoint(checkpointRow()).catch(() => {});
       } else if (event.type === "stream") {
         partial = copyPartial(event.event.partial);
         checkpoints?.changed();
@@ -260,8 +260,8 @@ export async function runToolReply(
   } finally {
     checkpoints?.stop();
     publish.flush();
-    // A step that never ended (an exception) leaves no draft behind to be recovered as "interrupted".
-    void deleteDraft(draftId).catch(() => {});
+    // A step that never ended (an exception) leaves no checkpoint behind to be recovered as "interrupted".
+    void deleteCheckpoint(checkpointId).catch(() => {});
     controllers.delete(sessionId);
     setReply(sessionId, () => null);
   }

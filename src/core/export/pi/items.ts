@@ -1,5 +1,5 @@
 /**
- * What one v3 line means to Grove: an entry draft (a message, a model or thinking-level change,
+ * What one v3 line means to Grove: an unplaced entry (a message, a model or thinking-level change,
  * extension data, a context note, a command), a compaction, a branch summary, a handoff, a label,
  * a title, or nothing (skipped). The choices made here are listed in import.ts's header and
  * README.md. Whatever a line holds that Grove does not interpret comes back through the entry's
@@ -51,7 +51,7 @@ import { type PiRecord, parseLine } from "./migrate";
 
 /** What one pi entry means to Grove. */
 export type Item =
-  | { kind: "entry"; entry: EntryDraft; userTurn: boolean }
+  | { kind: "entry"; entry: UnplacedEntry; userTurn: boolean }
   | { kind: "compaction"; line: z.output<typeof compactionLine> }
   | { kind: "branch_summary"; line: z.output<typeof branchSummaryLine> }
   | { kind: "handoff"; details: z.output<typeof handoffDetails> }
@@ -59,10 +59,10 @@ export type Item =
   | { kind: "session_info"; name: string; titleSource: Session["titleSource"] }
   | { kind: "skip" };
 
-type DraftOf<E> = E extends unknown ? Omit<E, "id" | "sessionId" | "parentId" | "createdAt"> : never;
-type MessageEntryDraft = DraftOf<MessageEntry>;
+type Unplaced<E> = E extends unknown ? Omit<E, "id" | "sessionId" | "parentId" | "createdAt"> : never;
+type UnplacedMessageEntry = Unplaced<MessageEntry>;
 /** The entries a line becomes by itself (compactions, summaries and handoffs need the tree). */
-type EntryDraft = DraftOf<
+type UnplacedEntry = Unplaced<
   MessageEntry | ModelChangeEntry | ThinkingLevelChangeEntry | CustomDataEntry | ContextNoteEntry | CommandEntry
 >;
 
@@ -164,7 +164,7 @@ function plainText(blocks: readonly PiBlock[]): string {
     .join("\n");
 }
 
-function commandDraft(m: z.output<typeof bashSchema>): DraftOf<CommandEntry> {
+function commandEntry(m: z.output<typeof bashSchema>): Unplaced<CommandEntry> {
   return {
     type: "command",
     command: m.command,
@@ -177,11 +177,11 @@ function commandDraft(m: z.output<typeof bashSchema>): DraftOf<CommandEntry> {
   };
 }
 
-function noteDraft(
+function noteEntry(
   m: { customType: string; content: readonly PiBlock[]; display?: unknown; details?: unknown },
   images: ImageSink,
   asMessage: boolean,
-): DraftOf<ContextNoteEntry> {
+): Unplaced<ContextNoteEntry> {
   return {
     type: "context_note",
     customType: m.customType,
@@ -193,7 +193,7 @@ function noteDraft(
   };
 }
 
-function assistantDraft(m: z.output<typeof assistantSchema>, images: ImageSink): MessageEntryDraft {
+function assistantMessage(m: z.output<typeof assistantSchema>, images: ImageSink): UnplacedMessageEntry {
   const api = apiOf(m.api);
   const stopReason = stopReasonOf(m.stopReason);
   const status: MessageStatus = stopReason === "aborted" ? "stopped" : stopReason === "error" ? "error" : "complete";
@@ -223,7 +223,7 @@ function assistantDraft(m: z.output<typeof assistantSchema>, images: ImageSink):
   };
 }
 
-const userDraft = (content: Block[]): MessageEntryDraft => ({
+const userMessage = (content: Block[]): UnplacedMessageEntry => ({
   type: "message",
   role: "user",
   content,
@@ -239,11 +239,11 @@ function messageItem(r: PiRecord, images: ImageSink): Result<Item> {
   switch (message.role) {
     case "user": {
       const m = parseLine(userSchema, message, r, what);
-      return m.ok ? ok({ kind: "entry", entry: userDraft(blocksOf(m.value.content, images)), userTurn: true }) : m;
+      return m.ok ? ok({ kind: "entry", entry: userMessage(blocksOf(m.value.content, images)), userTurn: true }) : m;
     }
     case "assistant": {
       const m = parseLine(assistantSchema, message, r, what);
-      return m.ok ? ok({ kind: "entry", entry: assistantDraft(m.value, images), userTurn: false }) : m;
+      return m.ok ? ok({ kind: "entry", entry: assistantMessage(m.value, images), userTurn: false }) : m;
     }
     case "toolResult": {
       const m = parseLine(toolResultSchema, message, r, what);
@@ -271,11 +271,11 @@ function messageItem(r: PiRecord, images: ImageSink): Result<Item> {
     }
     case "bashExecution": {
       const m = parseLine(bashSchema, message, r, what);
-      return m.ok ? ok({ kind: "entry", entry: commandDraft(m.value), userTurn: false }) : m;
+      return m.ok ? ok({ kind: "entry", entry: commandEntry(m.value), userTurn: false }) : m;
     }
     case "custom": {
       const m = parseLine(customSchema, message, r, what);
-      return m.ok ? ok({ kind: "entry", entry: noteDraft(m.value, images, true), userTurn: false }) : m;
+      return m.ok ? ok({ kind: "entry", entry: noteEntry(m.value, images, true), userTurn: false }) : m;
     }
     default:
       return ok({ kind: "skip" });
@@ -303,7 +303,7 @@ export function itemOf(r: PiRecord, type: string, images: ImageSink): Result<Ite
     }
     case "custom": {
       const customType = typeof r.value.customType === "string" ? r.value.customType : "unknown";
-      const entry: DraftOf<CustomDataEntry> = {
+      const entry: Unplaced<CustomDataEntry> = {
         type: "custom",
         customType,
         ...(r.value.data !== undefined ? { data: r.value.data } : {}),
@@ -325,7 +325,7 @@ export function itemOf(r: PiRecord, type: string, images: ImageSink): Result<Ite
         const details = handoffDetails.safeParse(m.value.details);
         if (details.success) return ok({ kind: "handoff", details: details.data });
       }
-      return ok({ kind: "entry", entry: noteDraft(m.value, images, false), userTurn: false });
+      return ok({ kind: "entry", entry: noteEntry(m.value, images, false), userTurn: false });
     }
     case "label": {
       const m = parseLine(labelLine, r.value, r, type);

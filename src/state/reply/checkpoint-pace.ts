@@ -1,12 +1,12 @@
-/** The draft row is rewritten at this pace while a reply streams, never per token. */
-export const DRAFT_CHECKPOINT_MS = 500;
+/** The checkpoint row is rewritten at this pace while a reply streams, never per token. */
+export const CHECKPOINT_MS = 500;
 
 /**
- * The reply in flight saved while it changes, at most once per `DRAFT_CHECKPOINT_MS`: the one
+ * The reply in flight saved while it changes, at most once per `CHECKPOINT_MS`: the one
  * pace for a plain reply and for each step of a tool loop. A save that fails (a full disk) leaves
  * the reply marked changed, so the next tick tries again; the stream never waits on a save.
  */
-export function draftCheckpoints(save: () => Promise<unknown>) {
+export function checkpointPace(save: () => Promise<unknown>) {
   let changed = false;
   const now = (): Promise<void> =>
     save().then(
@@ -19,7 +19,7 @@ export function draftCheckpoints(save: () => Promise<unknown>) {
     if (!changed) return;
     changed = false;
     void now();
-  }, DRAFT_CHECKPOINT_MS);
+  }, CHECKPOINT_MS);
   return {
     /** The reply changed since the last save. */
     changed: () => {
