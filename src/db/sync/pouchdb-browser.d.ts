@@ -34,6 +34,8 @@ declare module "pouchdb-browser" {
     skip_setup?: boolean;
     auto_compaction?: boolean;
     fetch?: (url: string | Request, init?: RequestInit) => Promise<Response>;
+    /** Unit tests only: "memory" (testing/memory-pouch.ts). */
+    adapter?: string;
   };
   export type ReplicateOptions = {
     live?: boolean;
@@ -67,5 +69,7 @@ declare module "pouchdb-browser" {
     destroy(): Promise<void>;
     close(): Promise<void>;
     static replicate(source: PouchDB, target: PouchDB, options?: ReplicateOptions): Replication;
+    /** Unit tests only: adds an adapter (testing/memory-pouch.ts). */
+    static plugin(plugin: unknown): void;
   }
 }
