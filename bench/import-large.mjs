@@ -5,7 +5,7 @@
  * `mapping` tree shape. The app imports it from the "Import file" input in a fresh Chromium profile.
  *
  * Printed: the file's size and shape; when the dialog first showed bytes read, when reading ended
- * ("Checking…"), when writing started and ended (the "Imported … chats" notice); rows written per
+ * ("Checking…"), when writing started and ended (the "Imported … chats" report); rows written per
  * second; and on the main thread, the long tasks (> 50 ms) and the longest gap between animation
  * frames during the import — a frozen page would show one gap as long as the parse. Finally the
  * entry count read back from IndexedDB. Numbers only, never asserted.
@@ -118,7 +118,10 @@ function installProbe() {
   let last = "";
   new MutationObserver(() => {
     const dialog = document.querySelector('[role="dialog"]');
-    const notice = [...document.querySelectorAll(".notices *")].find((n) => n.textContent?.startsWith("Imported "));
+    // The result is the import report beside the chat (issue 26), a notice before it.
+    const notice = [...document.querySelectorAll('.import-report [role="status"], .notices *')].find((n) =>
+      n.textContent?.startsWith("Imported "),
+    );
     const text = notice
       ? `done: ${notice.textContent}`
       : (dialog?.querySelector(".import-progress")?.textContent ?? "");
