@@ -22,6 +22,7 @@ import { table } from "./lib/stats.mjs";
 import openLongtasks from "./open-longtasks.mjs";
 import openProfile from "./open-profile.mjs";
 import openSession from "./open-session.mjs";
+import paste from "./paste.mjs";
 import scroll from "./scroll.mjs";
 import search from "./search.mjs";
 import sendFirstToken from "./send-first-token.mjs";
@@ -35,6 +36,7 @@ const BENCHES = [
   openLongtasks,
   scroll,
   sendFirstToken,
+  paste,
   openProfile,
   tokens,
   compaction,
