@@ -144,3 +144,60 @@ test("a plain http:// summarizer outside this machine is not called until confir
     "http://203.0.113.9:8080 is plain http:// to a host outside this machine",
   );
 });
+
+test("the token does not follow a changed URL until the user confirms the new origin (issue 30.7)", async ({
+  page,
+  mock,
+}) => {
+  // Eight exchanges and two compactions.
+  test.setTimeout(180_000);
+  mock.config({ remoteSummary: REMOTE_SUMMARY });
+  await openSmallWindow(page, mock, SMALL);
+  await setRemote(page, mock.remoteSummarizerUrl, TOKEN);
+  // The same server under another name: another origin, which the token was not given for.
+  const oldOrigin = new URL(mock.remoteSummarizerUrl).origin;
+  const moved = new URL(mock.remoteSummarizerUrl);
+  moved.hostname = "localhost";
+  await page.getByRole("button", { name: "Settings" }).click();
+  const settings = page.getByRole("dialog", { name: "Settings" });
+  await settings.getByRole("textbox", { name: "Remote summarizer URL" }).fill(moved.href);
+  await settings.getByRole("textbox", { name: "Remote summarizer URL" }).press("Enter");
+  const ask = settings.getByRole("note").filter({ hasText: "The token was given for" });
+  await expect(ask).toContainText(`The token was given for ${oldOrigin}. It is not sent to ${moved.origin}`);
+  await expect(ask.getByRole("button", { name: `Send the token to ${moved.origin}` })).toBeVisible();
+  await settings.getByRole("button", { name: "Close" }).click();
+  await expect(settings).toBeHidden();
+
+  await converse(page, mock);
+  mock.enqueue(
+    "openai",
+    summarizerReply(FIRST_SUMMARY, { text: "## Goal\n\nMODEL-7730: the model wrote this summary." }),
+    summarizerReply(SHORT_SUMMARY, { text: "Counting penguins" }),
+  );
+  const dialog = await compactFromHeader(page);
+  await expect(dialog).toBeHidden({ timeout: 15_000 });
+  await expect(compactionCards(page)).toContainText("MODEL-7730");
+  await expect(page.getByRole("alert").filter({ hasText: "Remote summarizer failed" })).toContainText(
+    `The token was given for ${oldOrigin}, not ${moved.origin}: confirm in Settings that it may go there`,
+  );
+  expect(remoteRequests(mock)).toHaveLength(0);
+
+  // Confirmed: the next compaction goes to the new origin, with the token.
+  await page.getByRole("button", { name: "Settings" }).click();
+  await ask.getByRole("button", { name: `Send the token to ${moved.origin}` }).click();
+  await expect(ask).toBeHidden();
+  await settings.getByRole("button", { name: "Close" }).click();
+  await expect(settings).toBeHidden();
+  for (let i = 5; i <= 8; i++) {
+    await exchange(page, mock, prose(`(U${i})`, 40), `(U${i})`, { text: prose(`(A${i})`, 350) });
+  }
+  const again = await compactFromHeader(page);
+  await expect(again).toBeHidden({ timeout: 15_000 });
+  await expect(compactionCards(page).filter({ hasText: "REMOTE-5521" })).toHaveCount(1);
+  const remote = remoteRequests(mock);
+  expect(remote.length).toBeGreaterThan(0);
+  for (const r of remote) {
+    expect(r.headers.authorization).toBe(`Bearer ${TOKEN}`);
+    expect(r.headers.host).toBe(moved.host);
+  }
+});

@@ -8,10 +8,15 @@ import {
   callRemoteSummarizer,
   type RemoteSummarizerConfig,
   resolveRemoteSummarizer,
+  unconfirmedTokenOrigin,
 } from "./remote-summarizer";
 import { createFakeFetch, jsonReply } from "./testing/fake-fetch";
 
-const CONFIG: RemoteSummarizerConfig = { url: "https://summarizer.example/v1/summarize", token: "remote-tok" };
+const CONFIG: RemoteSummarizerConfig = {
+  url: "https://summarizer.example/v1/summarize",
+  token: "remote-tok",
+  tokenOrigin: "https://summarizer.example",
+};
 const BODY = { systemPrompt: "You write context summaries.", prompt: "<conversation>[User] hi</conversation>" };
 const signal = () => new AbortController().signal;
 const page = { pageOrigin: "http://127.0.0.1:4173" };
@@ -82,7 +87,7 @@ describe("callRemoteSummarizer", () => {
   });
 
   it("plain http:// outside this machine only once confirmed; local http is fine", async () => {
-    const insecure = { url: "http://203.0.113.9/summarize", token: "t" };
+    const insecure = { url: "http://203.0.113.9/summarize", token: "t", tokenOrigin: "http://203.0.113.9" };
     expect(resolveRemoteSummarizer(insecure)).toMatchObject({ ok: false });
     const fake = createFakeFetch([]);
     expect(await failure(callRemoteSummarizer(insecure, BODY, signal(), { fetch: fake.fetch, ...page }))).toContain(
@@ -96,5 +101,26 @@ describe("callRemoteSummarizer", () => {
     expect(resolveRemoteSummarizer({ url: "http://localhost:9000/s", token: "" })).toMatchObject({ ok: true });
     expect(resolveRemoteSummarizer({ url: "ftp://x/s", token: "" })).toMatchObject({ ok: false });
     expect(resolveRemoteSummarizer({ url: "https://user:pw@x.example/s", token: "" })).toMatchObject({ ok: false });
+  });
+
+  it("the token does not follow a changed URL until that origin is confirmed (issue 30.7)", async () => {
+    const moved = { ...CONFIG, url: "https://elsewhere.example/summarize" };
+    expect(unconfirmedTokenOrigin(moved)).toBe("https://elsewhere.example");
+    const fake = createFakeFetch([jsonReply(200, { summary: "S" })]);
+    expect(await failure(callRemoteSummarizer(moved, BODY, signal(), { fetch: fake.fetch, ...page }))).toBe(
+      "The token was given for https://summarizer.example, not https://elsewhere.example: confirm in Settings that it may go there",
+    );
+    expect(fake.requests).toHaveLength(0);
+    // A token entered with no URL set has no origin yet: it asks too.
+    const { tokenOrigin: _, ...unbound } = CONFIG;
+    expect(unconfirmedTokenOrigin(unbound)).toBe("https://summarizer.example");
+    expect(resolveRemoteSummarizer(unbound)).toMatchObject({ ok: false });
+    // Another path on the same origin, no token, or the new origin confirmed: it goes.
+    expect(unconfirmedTokenOrigin({ ...CONFIG, url: "https://summarizer.example/v2/other" })).toBeUndefined();
+    expect(resolveRemoteSummarizer({ ...moved, token: "" })).toEqual({ ok: true, url: moved.url });
+    const confirmed = { ...moved, tokenOrigin: "https://elsewhere.example" };
+    expect(await callRemoteSummarizer(confirmed, BODY, signal(), { fetch: fake.fetch, ...page })).toBe("S");
+    expect(fake.requests[0]?.url).toBe(moved.url);
+    expect(fake.requests[0]?.headers.authorization).toBe("Bearer remote-tok");
   });
 });

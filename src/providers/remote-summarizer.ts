@@ -6,7 +6,9 @@
  * Keys: the request carries only the summarizer's own bearer token (never a provider key), to that
  * URL only (`redirect: "error"`: a redirect would carry it elsewhere), with no cookies. A plain
  * http:// URL to a host outside this machine is used only once the user confirmed that origin, the
- * same rule as providers (endpoint.ts `plainHttpOrigin`).
+ * same rule as providers (endpoint.ts `plainHttpOrigin`). The token was given for one origin
+ * (`tokenOrigin`): when the URL moves to another, it is not sent there until the user confirms
+ * (issue 30 item 7; a provider's key is saved only together with its base URL for the same reason).
  *
  * Failures throw a `RemoteSummarizerError` whose message is for the user; the caller falls back to
  * the model. An abort of the caller's signal rethrows the abort as it came.
@@ -21,6 +23,8 @@ export type RemoteSummarizerConfig = {
   token: string;
   /** The plain http:// (non-local) origin the user confirmed sending summaries to unencrypted. */
   plainHttpOrigin?: string;
+  /** The origin the token may go to: the URL's when the token was entered, or one the user confirmed since. */
+  tokenOrigin?: string;
 };
 
 export const NO_REMOTE_SUMMARIZER: RemoteSummarizerConfig = { url: "", token: "" };
@@ -55,7 +59,27 @@ export function remoteSummarizerUrlProblem(url: string): string | undefined {
   return undefined;
 }
 
-/** The URL requests may go to, or why none may be sent (the plain-http rule of endpoint.ts). */
+/** A usable URL's origin; undefined for an empty or unusable one. */
+export function remoteSummarizerOrigin(url: string): string | undefined {
+  const trimmed = url.trim();
+  if (!trimmed || remoteSummarizerUrlProblem(trimmed)) return undefined;
+  return new URL(trimmed).origin;
+}
+
+/**
+ * The origin the token would now go to without the user having said so (the URL changed since the
+ * token was entered or last confirmed), or undefined when it may go (or there is no token).
+ */
+export function unconfirmedTokenOrigin(config: RemoteSummarizerConfig): string | undefined {
+  if (!config.token.trim()) return undefined;
+  const origin = remoteSummarizerOrigin(config.url);
+  return origin !== undefined && origin !== config.tokenOrigin ? origin : undefined;
+}
+
+/**
+ * The URL requests may go to, or why none may be sent: the plain-http rule of endpoint.ts, and the
+ * token only to the origin it was given for.
+ */
 export function resolveRemoteSummarizer(
   config: RemoteSummarizerConfig,
 ): { ok: true; url: string } | { ok: false; message: string } {
@@ -67,6 +91,13 @@ export function resolveRemoteSummarizer(
     return {
       ok: false,
       message: `${insecure} is plain http:// to a host outside this machine: the conversation would travel unencrypted. Confirm it in Settings, or use https://`,
+    };
+  }
+  const moved = unconfirmedTokenOrigin(config);
+  if (moved !== undefined) {
+    return {
+      ok: false,
+      message: `The token was given for ${config.tokenOrigin ?? "no address"}, not ${moved}: confirm in Settings that it may go there`,
     };
   }
   return { ok: true, url };

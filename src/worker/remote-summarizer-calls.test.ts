@@ -12,7 +12,11 @@ import { branchSummaryJob } from "./testing/jobs";
 import { estimateCounter, scriptedStream } from "./testing/streams";
 import { createWorkerApi } from "./worker-api";
 
-const REMOTE: RemoteSummarizerConfig = { url: "https://summarizer.example/api", token: "remote-tok" };
+const REMOTE: RemoteSummarizerConfig = {
+  url: "https://summarizer.example/api",
+  token: "remote-tok",
+  tokenOrigin: "https://summarizer.example",
+};
 const MODEL_SUMMARY = "## Goal\nWritten by the model.";
 const REMOTE_SUMMARY = "## Goal\nWritten by the remote summarizer.";
 

@@ -45,9 +45,30 @@ describe("settingsFromRows: provider api types", () => {
 });
 
 describe("settingsFromRows: remote summarizer", () => {
+  it("a token stored before tokens had an origin keeps going to the URL it was stored with (issue 30.7)", () => {
+    const before = { url: "https://sum.example/s", token: "t" };
+    expect(settingsFromRows({ remoteSummarizer: before }).remoteSummarizer).toEqual({
+      ...before,
+      tokenOrigin: "https://sum.example",
+    });
+    // No token, or no usable URL: nothing to bind.
+    expect(
+      settingsFromRows({ remoteSummarizer: { url: "https://sum.example/s", token: "" } }).remoteSummarizer,
+    ).toEqual({ url: "https://sum.example/s", token: "" });
+    expect(settingsFromRows({ remoteSummarizer: { url: "", token: "t" } }).remoteSummarizer).toEqual({
+      url: "",
+      token: "t",
+    });
+  });
+
   it("defaults to none; keeps a stored URL, token and confirmed origin; ignores junk", () => {
     expect(settingsFromRows({}).remoteSummarizer).toEqual({ url: "", token: "" });
-    const stored = { url: "http://10.0.0.5/s", token: "t", plainHttpOrigin: "http://10.0.0.5" };
+    const stored = {
+      url: "http://10.0.0.5/s",
+      token: "t",
+      plainHttpOrigin: "http://10.0.0.5",
+      tokenOrigin: "http://x",
+    };
     expect(settingsFromRows({ remoteSummarizer: stored }).remoteSummarizer).toEqual(stored);
     expect(settingsFromRows({ remoteSummarizer: { url: 5, token: null } }).remoteSummarizer).toEqual({
       url: "",

@@ -10,7 +10,11 @@ import { chatParamsFrom, type ParamsPreset, type PromptPreset } from "../../core
 import type { ModelRef } from "../../core/session/entries";
 import { DEFAULT_MODEL_ID } from "../../core/tokens/models";
 import { ANTHROPIC_DEFAULT_BASE_URL, OPENAI_DEFAULT_BASE_URL } from "../../providers/endpoint";
-import { NO_REMOTE_SUMMARIZER, type RemoteSummarizerConfig } from "../../providers/remote-summarizer";
+import {
+  NO_REMOTE_SUMMARIZER,
+  type RemoteSummarizerConfig,
+  remoteSummarizerOrigin,
+} from "../../providers/remote-summarizer";
 import type { ProviderConfig } from "../../providers/types";
 import {
   DEFAULT_TOOL_LOOP,
@@ -162,6 +166,12 @@ function remoteSummarizerFrom(value: unknown): RemoteSummarizerConfig {
     token: typeof v.token === "string" ? v.token : "",
   };
   if (typeof v.plainHttpOrigin === "string") out.plainHttpOrigin = v.plainHttpOrigin;
+  if (typeof v.tokenOrigin === "string") out.tokenOrigin = v.tokenOrigin;
+  else if (out.token.trim() !== "") {
+    // Stored before tokens were tied to an origin: it was already going to this URL.
+    const origin = remoteSummarizerOrigin(out.url);
+    if (origin !== undefined) out.tokenOrigin = origin;
+  }
   return out;
 }
 

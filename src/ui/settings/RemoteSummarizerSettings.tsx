@@ -1,5 +1,9 @@
 import { plainHttpOrigin } from "../../core/net/plain-http";
-import { remoteSummarizerUrlProblem } from "../../providers/remote-summarizer";
+import {
+  remoteSummarizerOrigin,
+  remoteSummarizerUrlProblem,
+  unconfirmedTokenOrigin,
+} from "../../providers/remote-summarizer";
 import { saveSettings } from "../../state/settings/settings-actions";
 import { useSettingsStore } from "../../state/settings/settings-store";
 import { CommitField } from "./CommitField";
@@ -8,7 +12,8 @@ import { CommitField } from "./CommitField";
  * Settings › Compaction: the remote summarizer (seed 002 `compaction.remoteEndpoint`). When a URL is
  * set, compaction and branch summaries are POSTed there as `{ systemPrompt, prompt }`; if it fails,
  * the model writes them and a notice says so. Its token is its own, never a provider key. A plain
- * http:// URL outside this machine is used only after the same confirmation as a provider's.
+ * http:// URL outside this machine is used only after the same confirmation as a provider's. The
+ * token goes only to the origin it was entered for: a URL moved elsewhere asks before it follows.
  */
 export function RemoteSummarizerSettings() {
   const remote = useSettingsStore((s) => s.settings.remoteSummarizer);
@@ -17,6 +22,7 @@ export function RemoteSummarizerSettings() {
     void saveSettings({ remoteSummarizer: { ...useSettingsStore.getState().settings.remoteSummarizer, ...patch } });
   const problem = remoteSummarizerUrlProblem(remote.url);
   const insecure = problem ? undefined : plainHttpOrigin(remote.url.trim());
+  const moved = unconfirmedTokenOrigin(remote);
 
   return (
     <div className="remote-summarizer">
@@ -50,13 +56,32 @@ export function RemoteSummarizerSettings() {
           </label>
         </div>
       )}
+      {moved && (
+        <div className="http-warning" role="note">
+          <p>
+            The token was given for {remote.tokenOrigin ?? "no address"}. It is not sent to {moved} until you confirm;
+            meanwhile the summary model writes summaries.
+          </p>
+          <button type="button" onClick={() => save({ tokenOrigin: moved })}>
+            Send the token to {moved}
+          </button>
+        </div>
+      )}
       <CommitField
         label="Remote summarizer token"
         type="password"
         value={remote.token}
         placeholder="optional"
         hint="Sent as a bearer token to that URL only. Never a provider key."
-        onCommit={(token) => save({ token: token.trim() })}
+        // A token is entered for the URL set now (read at commit: both fields commit on close).
+        onCommit={(token) =>
+          save({
+            token: token.trim(),
+            tokenOrigin: token.trim()
+              ? remoteSummarizerOrigin(useSettingsStore.getState().settings.remoteSummarizer.url)
+              : undefined,
+          })
+        }
       />
     </div>
   );
