@@ -9,14 +9,11 @@ import { ImportReport } from "../lazy-reports";
 import { BranchPoint } from "./BranchPoint";
 import { ChatHeader } from "./ChatHeader";
 import { Composer } from "./Composer";
-import { EndNotice } from "./EndNotice";
 import { needsFirstRun } from "./first-run";
-import { DraftFailed, FirstRunCard } from "./lazy-chat";
+import { DraftFailed, EndNotice, FirstRunCard, MaintenanceBar, PromotionNotice } from "./lazy-chat";
 import { ApprovalDialog, ToolLoopContinue } from "./lazy-tools";
-import { MaintenanceBar } from "./MaintenanceBar";
 import { MessageList } from "./MessageList";
 import { NewChatSetup } from "./NewChatSetup";
-import { PromotionNotice } from "./PromotionNotice";
 import { usePendingSendView } from "./pending-send-view";
 import { SessionLinks } from "./SessionLinks";
 
