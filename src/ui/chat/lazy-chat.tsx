@@ -40,7 +40,8 @@ const MaintenancePart = lazy(() => loadMaintenanceBar().then((m) => ({ default: 
 const AttachmentTrayPart = lazy(() => loadAttachmentTray().then((m) => ({ default: m.AttachmentTray })));
 
 export function preloadChatParts(): void {
-  for (const load of [loadModelSettings, loadSessionPrompt, loadMaintenanceBar, loadAttachmentTray]) void load().catch(() => {});
+  for (const load of [loadModelSettings, loadSessionPrompt, loadMaintenanceBar, loadAttachmentTray])
+    void load().catch(() => {});
 }
 
 export function FirstRunCard() {
