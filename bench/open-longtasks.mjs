@@ -137,10 +137,10 @@ export default {
     ctx.log(
       `first screen (index.html's script, its imports and CSS, and what src/main.tsx loads at start): ` +
         `${kB(entry.raw)}, ${kB(entry.gzip)} gzip ` +
-        `(JS ${kB(entry.jsGzip)} gzip; target ≤ 120 kB gzip)`,
+        `(JS ${kB(entry.jsGzip)} gzip; budget ≤ 190 kB gzip, guarded by e2e/start-light.spec.ts)`,
     );
     for (const f of entry.files) ctx.log(`  ${f.file}: ${kB(f.raw)}, ${kB(f.gzip)} gzip`);
-    ctx.summary("first screen's code", `${kB(entry.gzip)} gzip (target ≤ 120 kB)`);
+    ctx.summary("first screen's code", `${kB(entry.gzip)} gzip (budget ≤ 190 kB)`);
     const leafTimes = {};
     const rows = [
       [

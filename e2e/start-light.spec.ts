@@ -7,8 +7,14 @@
  * Each watched request is held by a route while the page is asked whether the mark is set: a
  * request made before the first screen was idle finds it unset (the check can only err towards
  * "after", never fail a request that really came after).
+ *
+ * And the first screen's code (what the build lists in `.vite/first-screen.json`, gzip-compressed:
+ * bench/lib/entry-size.mjs) stays within its budget, without the parts it does not show.
  */
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
 import type { Page } from "@playwright/test";
+import { entrySize } from "../bench/lib/entry-size.mjs";
 import { meterBox, openConfigured } from "./app";
 import { expect, test } from "./fixtures";
 import { msg, openSeeded, type Row, seed, T0 } from "./seed";
@@ -108,4 +114,38 @@ test("a cold open fetches no worker, tokenizer or precache before its first scre
     ["compaction worker", "o200k tokenizer table", "search worker", "service worker", "precache"].sort(),
   );
   expect(seen.filter((s) => !s.afterFirstScreen)).toEqual([]);
+});
+
+/** The first screen's code, gzip (docs/decisions.md: React's floor is ~120 kB; what draws the first screen, the rest). */
+const FIRST_SCREEN_BUDGET = 190_000;
+
+/**
+ * Parts that show only when something happened, each a chunk of its own (ui/lazy-reports.tsx,
+ * chat/lazy-chat.tsx, chat/lazy-tools.tsx, sessions/lazy-sessions.tsx). A static import of one
+ * would fold it into a first-screen chunk: no file of its own.
+ */
+const ON_DEMAND = [
+  "Notices",
+  "ImportReport",
+  "ToolLoopContinue",
+  "RowFailed",
+  "DraftFailed",
+  "EndNotice",
+  "PromotionNotice",
+  "MaintenanceBar",
+  "AttachmentTray",
+  "BulkDelete",
+];
+
+test("the first screen's code is at most 190 kB gzip, and what it does not show is not in it", () => {
+  const outDir = process.env.GROVE_E2E_OUTDIR || "dist";
+  const entry = entrySize(outDir);
+  expect(entry.gzip).toBeLessThanOrEqual(FIRST_SCREEN_BUDGET);
+  const chunks = readdirSync(join(outDir, "assets"));
+  const firstScreen = entry.files.map((f) => f.file.replace(/^\/assets\//, ""));
+  for (const part of ON_DEMAND) {
+    const own = chunks.filter((f) => f.startsWith(`${part}-`) && f.endsWith(".js"));
+    expect(own, `${part} has a chunk of its own`).toHaveLength(1);
+    expect(firstScreen, `${part} is not on the first screen`).not.toContain(own[0]);
+  }
 });

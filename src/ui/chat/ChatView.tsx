@@ -5,22 +5,17 @@ import { useSettingsStore } from "../../state/settings/settings-store";
 import { RenderBoundary } from "../common/RenderBoundary";
 import type { SessionView } from "../hooks";
 import { CompactDialog, HandoffDialog } from "../lazy-dialogs";
-import { ImportReport } from "../sessions/ImportReport";
+import { ImportReport } from "../lazy-reports";
 import { BranchPoint } from "./BranchPoint";
 import { ChatHeader } from "./ChatHeader";
 import { Composer } from "./Composer";
-import { DraftFailed } from "./DraftFailed";
-import { EndNotice } from "./EndNotice";
 import { needsFirstRun } from "./first-run";
-import { FirstRunCard } from "./lazy-chat";
-import { ApprovalDialog } from "./lazy-tools";
-import { MaintenanceBar } from "./MaintenanceBar";
+import { DraftFailed, EndNotice, FirstRunCard, MaintenanceBar, PromotionNotice } from "./lazy-chat";
+import { ApprovalDialog, ToolLoopContinue } from "./lazy-tools";
 import { MessageList } from "./MessageList";
 import { NewChatSetup } from "./NewChatSetup";
-import { PromotionNotice } from "./PromotionNotice";
 import { usePendingSendView } from "./pending-send-view";
 import { SessionLinks } from "./SessionLinks";
-import { ToolLoopContinue } from "./ToolLoopContinue";
 
 export function ChatView({
   sessionId,

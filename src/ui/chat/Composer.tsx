@@ -16,7 +16,7 @@ import { stopReply } from "../../state/reply/reply-lane";
 import { useStreamStore } from "../../state/reply/stream-store";
 import { sendMessage } from "../../state/send/send";
 import { AttachButton, filesOf } from "./AttachButton";
-import { AttachmentTray } from "./AttachmentTray";
+import { AttachmentTray } from "./lazy-chat";
 import { ToolsMenu } from "./lazy-tools";
 import { useComposerAttachments } from "./use-composer-attachments";
 import { usePreloadReplyCode } from "./use-preload-reply-code";

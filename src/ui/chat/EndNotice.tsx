@@ -4,8 +4,7 @@ import type { EntryId, SessionId } from "../../core/session/ids";
 import { liveSession } from "../../db/live";
 import { openSession } from "../../state/sessions/sessions";
 import { showInChat } from "../graph/graph-actions";
-import type { SessionView } from "../hooks";
-import { endNotice } from "./end-notice";
+import type { EndNotice as Notice } from "./end-notice";
 import { formatTokens } from "./maintenance-text";
 
 function ShowSummary({ entryId, label = "Show summary" }: { entryId: EntryId; label?: string }) {
@@ -40,12 +39,9 @@ function FromChat({ sessionId }: { sessionId: SessionId }) {
 /**
  * The line at the end of the chat naming what just happened (end-notice.ts), with a button that
  * scrolls its card into view and outlines it. Drawn below the scrolling list, so it is in view
- * whatever the scroll position.
+ * whatever the scroll position. Shown by its stand-in (lazy-chat.tsx) when there is a notice.
  */
-export function EndNotice({ view }: { view: SessionView }) {
-  // Whether anything hangs below the leaf is known once the whole tree is read.
-  const notice = view.complete ? endNotice(view.session, view.index) : null;
-  if (!notice) return null;
+export function EndNotice({ notice }: { notice: Notice }) {
   return (
     <div className="end-notice" role="status" aria-label="Latest result">
       {notice.kind === "compaction" && (

@@ -5,8 +5,8 @@ import type { SessionView } from "../hooks";
 import { CommandBlock, ContextNoteView, SettingMarker } from "./AgentEntryViews";
 import { CompactionCard } from "./CompactionCard";
 import type { DisplayRow } from "./display-rows";
+import { RowFailed } from "./lazy-chat";
 import { MessageItem } from "./MessageItem";
-import { RowFailed } from "./RowFailed";
 import { BranchSummaryCard, HandoffCard } from "./SummaryCards";
 
 /**

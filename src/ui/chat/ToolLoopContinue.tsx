@@ -1,23 +1,13 @@
-import type { Entry } from "../../core/session/entries";
 import type { SessionId } from "../../core/session/ids";
 import { continueToolLoop } from "../../state/send/send";
 import { useToolLoopStore } from "../../state/tools/loop-store";
 
 /**
- * Whether the path ends inside a tool loop the model has not answered yet: in tool results (the step
- * limit, Stop, a reload between steps), or in a reply whose calls got no result (a reload while asking).
+ * The offer under a tool loop that stopped before the answer (issue 28): why, and "Continue". Shown
+ * by its stand-in (lazy-tools.tsx) when the path ends inside the loop.
  */
-function endsMidLoop(path: readonly Entry[]): boolean {
-  const last = path.at(-1);
-  if (last?.type !== "message") return false;
-  if (last.role === "tool") return true;
-  return last.role === "assistant" && last.content.some((b) => b.type === "tool_call");
-}
-
-/** The offer under a tool loop that stopped before the answer (issue 28): why, and "Continue". */
-export function ToolLoopContinue({ sessionId, path }: { sessionId: SessionId; path: readonly Entry[] }) {
+export function ToolLoopContinue({ sessionId }: { sessionId: SessionId }) {
   const ended = useToolLoopStore((s) => s.ended[sessionId]);
-  if (!endsMidLoop(path)) return null;
   const why =
     ended?.kind === "limit"
       ? `The tool loop stopped at its step limit (${ended.steps} model calls).`

@@ -1,4 +1,6 @@
 import { type ComponentProps, lazy } from "react";
+import type { Entry } from "../../core/session/entries";
+import type { SessionId } from "../../core/session/ids";
 import { useApprovalStore } from "../../state/tools/approval-store";
 import { LazyPart } from "../common/LazyPart";
 import type {
@@ -11,8 +13,9 @@ import type { ToolsMenu as ToolsMenuImpl } from "./ToolsMenu";
 /**
  * The tools' parts of the chat screen (issue 28) as chunks of their own, so a chat without tools
  * pays nothing for them on its first screen: the composer's Tools menu, the approval dialog (loaded
- * when a call waits for an answer), and a message's tool steps and citations (loaded with the first
- * message that has one). Same names and props as the components they stand for.
+ * when a call waits for an answer), a message's tool steps and citations (loaded with the first
+ * message that has one), and the "Continue" offer under a loop that stopped (loaded when a path ends
+ * inside one). Same names and props as the components they stand for.
  */
 const loadToolsMenu = () => import("./ToolsMenu");
 const loadToolSteps = () => import("./ToolSteps");
@@ -22,6 +25,7 @@ const Approval = lazy(() => import("./ApprovalDialog").then((m) => ({ default: m
 const CallStep = lazy(() => loadToolSteps().then((m) => ({ default: m.ToolCallStep })));
 const ServerStep = lazy(() => loadToolSteps().then((m) => ({ default: m.ServerToolStep })));
 const CitationList = lazy(() => loadToolSteps().then((m) => ({ default: m.Citations })));
+const LoopContinue = lazy(() => import("./ToolLoopContinue").then((m) => ({ default: m.ToolLoopContinue })));
 
 export function ToolsMenu(props: ComponentProps<typeof ToolsMenuImpl>) {
   return (
@@ -61,6 +65,27 @@ export function Citations(props: ComponentProps<typeof CitationsImpl>) {
   return (
     <LazyPart>
       <CitationList {...props} />
+    </LazyPart>
+  );
+}
+
+/**
+ * Whether the path ends inside a tool loop the model has not answered yet: in tool results (the step
+ * limit, Stop, a reload between steps), or in a reply whose calls got no result (a reload while asking).
+ */
+function endsMidLoop(path: readonly Entry[]): boolean {
+  const last = path.at(-1);
+  if (last?.type !== "message") return false;
+  if (last.role === "tool") return true;
+  return last.role === "assistant" && last.content.some((b) => b.type === "tool_call");
+}
+
+/** The offer under a tool loop that stopped before the answer (issue 28), for a path that ends in one. */
+export function ToolLoopContinue({ sessionId, path }: { sessionId: SessionId; path: readonly Entry[] }) {
+  if (!endsMidLoop(path)) return null;
+  return (
+    <LazyPart>
+      <LoopContinue sessionId={sessionId} />
     </LazyPart>
   );
 }

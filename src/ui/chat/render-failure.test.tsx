@@ -38,7 +38,7 @@ const view: SessionView = {
 };
 
 describe("a message whose render throws (issue 24.11)", () => {
-  it("shows a plain error for that message, and the rest of the chat renders", () => {
+  it("shows a plain error for that message, and the rest of the chat renders", async () => {
     vi.spyOn(console, "error").mockImplementation(() => {}); // React reports the caught error
     render(
       <main>
@@ -46,7 +46,8 @@ describe("a message whose render throws (issue 24.11)", () => {
         <EntryView row={rowOf(marker)} view={view} />
       </main>,
     );
-    const failed = screen.getByRole("article", { name: "Message that could not be shown" });
+    // The error's view is a chunk of its own (lazy-chat.tsx): it comes once loaded.
+    const failed = await screen.findByRole("article", { name: "Message that could not be shown" });
     expect(failed.textContent).toContain("This message could not be shown");
     expect(screen.getByRole("note", { name: /gpt-5/ })).toBeDefined();
   });
