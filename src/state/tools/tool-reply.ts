@@ -42,6 +42,9 @@ import { useMcpStore } from "./mcp-store";
 export type ToolReplyDeps = { stream: StreamFn; now: () => number };
 const defaultDeps: ToolReplyDeps = { stream: providerStream, now: () => Date.now() };
 
+/** The loop's compaction hooks, bound by the maintenance triggers. */
+export type LoopMaintenance = Pick<AgentLoopConfig, "beforeStep" | "onOverflow">;
+
 export type ToolReplyResult = { outcome: LoopOutcome; path: readonly Entry[]; last: MessageEntry | null };
 
 type Route = { server: McpServerSetting; tool: string };
@@ -123,6 +126,8 @@ export async function runToolReply(
   read: { session: Session; path: readonly Entry[] },
   target: ChatTarget,
   deps: ToolReplyDeps = defaultDeps,
+  /** Compaction between steps and on overflow (maintenance/triggers.ts binds them). */
+  maintenance: LoopMaintenance = {},
 ): Promise<ToolReplyResult | null> {
   if (controllers.has(sessionId)) return null;
   const controller = takePendingController(sessionId) ?? new AbortController();
@@ -223,6 +228,16 @@ export async function runToolReply(
         return decision;
       },
       executeTool: (call, s) => executeTool(call, s, routes.get(call.name)),
+      ...compactionHooks(maintenance, {
+        waiting: () => show(),
+        before: () => show("Compacting the context…"),
+        after: (path) => {
+          // The next step follows the compaction (the checkpoint of a reload, too).
+          const last = path.at(-1);
+          if (last) parentId = last.id;
+          show();
+        },
+      }),
     };
 
     const streamFn = (context: Parameters<StreamFn>[0]["context"], s: AbortSignal): AsyncIterable<StreamEvent> =>
@@ -254,6 +269,7 @@ export async function runToolReply(
     const last = [...result.path].reverse().find((e): e is MessageEntry => e.type === "message") ?? null;
     if (result.outcome.kind === "limit") setLoopEnd(sessionId, { kind: "limit", steps: result.outcome.steps });
     else if (result.outcome.kind === "stopped") setLoopEnd(sessionId, { kind: "stopped" });
+    else if (result.outcome.kind === "paused") setLoopEnd(sessionId, { kind: "compacted" });
     else if (result.outcome.kind === "error" && last?.status !== "error")
       pushNotice("error", result.outcome.error.message);
     return { outcome: result.outcome, path: result.path, last };
@@ -265,6 +281,33 @@ export async function runToolReply(
     controllers.delete(sessionId);
     setReply(sessionId, () => null);
   }
+}
+
+/** The maintenance hooks, with the lane told while they run and where the next step hangs after. */
+function compactionHooks(
+  hooks: LoopMaintenance,
+  lane: { waiting(): void; before(): void; after(path: readonly Entry[]): void },
+): LoopMaintenance {
+  const { beforeStep, onOverflow } = hooks;
+  return {
+    ...(beforeStep && {
+      beforeStep: async (path, signal) => {
+        // Between steps the lane waits (a compaction shows its own bar), not "Running tools…".
+        lane.waiting();
+        const gate = await beforeStep(path, signal);
+        if (gate.path !== path) lane.after(gate.path);
+        return gate;
+      },
+    }),
+    ...(onOverflow && {
+      onOverflow: async (path, signal) => {
+        lane.before();
+        const next = await onOverflow(path, signal);
+        lane.after(next ?? path);
+        return next;
+      },
+    }),
+  };
 }
 
 async function executeTool(call: ToolCallBlock, signal: AbortSignal, route: Route | undefined): Promise<ToolOutcome> {

@@ -5,10 +5,13 @@ import { useToolLoopStore } from "../../state/tools/loop-store";
 
 /**
  * Whether the path ends inside a tool loop the model has not answered yet: in tool results (the step
- * limit, Stop, a reload between steps), or in a reply whose calls got no result (a reload while asking).
+ * limit, Stop, a reload between steps), or in a reply whose calls got no result (a reload while asking);
+ * either one under a compaction made between two steps.
  */
 function endsMidLoop(path: readonly Entry[]): boolean {
-  const last = path.at(-1);
+  // A compaction between two steps (auto-continue off) ends the path where the loop was.
+  const end = path.at(-1);
+  const last = end?.type === "compaction" ? path.at(-2) : end;
   if (last?.type !== "message") return false;
   if (last.role === "tool") return true;
   return last.role === "assistant" && last.content.some((b) => b.type === "tool_call");
@@ -23,7 +26,9 @@ export function ToolLoopContinue({ sessionId, path }: { sessionId: SessionId; pa
       ? `The tool loop stopped at its step limit (${ended.steps} model calls).`
       : ended?.kind === "stopped"
         ? "The tool loop was stopped before the model answered."
-        : "The tool loop ended before the model answered.";
+        : ended?.kind === "compacted"
+          ? "The context was compacted between two steps of the tool loop."
+          : "The tool loop ended before the model answered.";
   return (
     <div className="continue-box tool-loop-continue" role="status">
       <span>{why}</span>
