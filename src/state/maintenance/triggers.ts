@@ -117,7 +117,13 @@ async function replyAndMaintainOnce(
     const { runToolReply } = await import("../tools/tool-reply");
     const at = read.path.at(-1)?.id === parent ? read : await readPath(sessionId, parent);
     if (!at) return;
-    const looped = await runToolReply(sessionId, at, toolTarget, deps.reply, loopMaintenance(sessionId, toolTarget, deps));
+    const looped = await runToolReply(
+      sessionId,
+      at,
+      toolTarget,
+      deps.reply,
+      loopMaintenance(sessionId, toolTarget, deps),
+    );
     const answer = looped?.outcome.kind === "done" ? looped.last : null;
     if (!looped || answer?.role !== "assistant") return;
     rememberPath(looped.path);
@@ -236,9 +242,13 @@ function loopMaintenance(
       }
       const compacted = await compactAt(path, "threshold", signal);
       if (!compacted) return { path, then: "continue" };
-      return { path: compacted, then: useSettingsStore.getState().settings.toolLoop.autoContinue ? "continue" : "pause" };
+      return {
+        path: compacted,
+        then: useSettingsStore.getState().settings.toolLoop.autoContinue ? "continue" : "pause",
+      };
     },
-    onOverflow: (path, signal) => (autoAllowed(sessionId) ? compactAt(path, "overflow", signal) : Promise.resolve(null)),
+    onOverflow: (path, signal) =>
+      autoAllowed(sessionId) ? compactAt(path, "overflow", signal) : Promise.resolve(null),
   };
 }
 

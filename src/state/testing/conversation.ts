@@ -32,7 +32,12 @@ export function chatModel(turns: Turn[]): { stream: StreamFn; requests: StreamRe
       return;
     }
     if ("calls" in turn) {
-      const content = turn.calls.map((c) => ({ type: "tool_call" as const, id: c.id, name: c.name, args: c.args ?? {} }));
+      const content = turn.calls.map((c) => ({
+        type: "tool_call" as const,
+        id: c.id,
+        name: c.name,
+        args: c.args ?? {},
+      }));
       yield { type: "done", partial: { ...partial, content, stopReason: "tool_use" } };
       return;
     }
