@@ -120,3 +120,11 @@ export function expectOpenAiPairsWhole(body: unknown): void {
     expect(answers).toEqual(calls);
   });
 }
+
+/** The context meter's tool share once counted (0 when the chat has no tools). */
+export async function toolShareTokens(page: Page): Promise<number> {
+  const share = page.getByTestId("meter-tools");
+  if ((await share.count()) === 0) return 0;
+  await expect(share).toHaveAttribute("data-counted", "true", { timeout: 10_000 });
+  return Number(await share.getAttribute("data-tokens"));
+}

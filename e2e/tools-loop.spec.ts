@@ -5,16 +5,16 @@
  * loop's steps in the chat, Stop, Deny and the step limit's Continue. The mock's recorded requests
  * show what the model was sent (every tool_use answered by its tool_result).
  */
-import { chatRequests, openConfigured, send, waitIdle } from "./app";
+import { chatRequests, meterBox, openConfigured, send, waitIdle } from "./app";
 import { expect, test } from "./fixtures";
 import {
   addServer,
   blocksOf,
   chatWithEverything,
-  chooseTool,
   closeSettings,
   expectPairsWhole,
   resultText,
+  toolShareTokens,
 } from "./tools-helpers";
 
 const SHOTS = "test-results/tools-loop";
@@ -179,4 +179,32 @@ test("the step limit stops the loop and Continue goes on; a reload keeps the ste
   const sent = chatRequests(mock, "anthropic");
   expect(sent).toHaveLength(3);
   expectPairsWhole(sent[2]?.body);
+});
+
+test("the context meter shows the tools' definitions as their own share, gone when the tools are", async ({
+  page,
+  mock,
+  mcp,
+}) => {
+  await chatWithEverything(page, mock, mcp.everything.url);
+  mock.enqueue("anthropic", { text: "Plain answer." });
+  await send(page, "Hello");
+  await expect(page.getByText("Plain answer.")).toBeVisible({ timeout: 15_000 });
+  await waitIdle(page);
+
+  const share = await toolShareTokens(page);
+  // About the size of the definitions the request declared (JSON at about 4 characters a token).
+  const body = chatRequests(mock, "anthropic")[0]?.body as { tools?: unknown[] } | undefined;
+  const declared = JSON.stringify(body?.tools ?? []);
+  expect(share).toBeGreaterThan(declared.length / 8);
+  expect(share).toBeLessThan(declared.length / 2);
+  await expect(page.getByTestId("meter-tools")).toContainText("tools");
+  await expect(meterBox(page)).toHaveAttribute("title", /definitions of this chat's tools/);
+  await meterBox(page).screenshot({ path: `${SHOTS}/meter-tool-share.png` });
+
+  await page.getByRole("button", { name: "Tools" }).click();
+  await page.getByRole("menu", { name: "Tools" }).getByRole("menuitemcheckbox", { name: "local" }).click();
+  await page.keyboard.press("Escape");
+  await expect(page.getByTestId("meter-tools")).toHaveCount(0);
+  await expect(meterBox(page)).not.toHaveAttribute("title", /definitions of this chat's tools/);
 });

@@ -277,7 +277,7 @@ describe("runAgentLoop", () => {
     const w = world([calls(call("c1")), answer("done")], {
       beforeStep: async (path) => {
         seen.push(path.length);
-        return { path: withSummary(path), then: "continue" };
+        return { path: withSummary(path), next: "continue" };
       },
     });
     const result = await w.run();
@@ -289,7 +289,7 @@ describe("runAgentLoop", () => {
 
   it("auto-continue off: a compaction between steps ends the loop 'paused' on the compacted path, no step after it", async () => {
     const w = world([calls(call("c1")), answer("never asked")], {
-      beforeStep: async (path) => ({ path: withSummary(path), then: "pause" }),
+      beforeStep: async (path) => ({ path: withSummary(path), next: "pause" }),
     });
     const result = await w.run();
     expect(result.outcome).toEqual({ kind: "paused", reason: "compacted" });
@@ -300,7 +300,7 @@ describe("runAgentLoop", () => {
 
   it("nothing to compact between steps: the loop goes on on the same path", async () => {
     const w = world([calls(call("c1")), answer("done")], {
-      beforeStep: async (path) => ({ path, then: "continue" }),
+      beforeStep: async (path) => ({ path, next: "continue" }),
     });
     const result = await w.run();
     expect(result.outcome).toEqual({ kind: "done" });

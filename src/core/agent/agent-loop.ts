@@ -203,7 +203,7 @@ export async function runAgentLoop<E extends StepStreamEvent>(
         const gate = await config.beforeStep(path, signal);
         path = gate.path;
         if (signal.aborted) return finish({ kind: "stopped" });
-        if (gate.then === "pause") return finish({ kind: "paused", reason: "compacted" });
+        if (gate.next === "pause") return finish({ kind: "paused", reason: "compacted" });
       }
       steps++;
       const step = steps;

@@ -238,13 +238,13 @@ function loopMaintenance(
   return {
     async beforeStep(path, signal) {
       if (!autoAllowed(sessionId) || !(await overThreshold(path, target, deps, null))) {
-        return { path, then: "continue" };
+        return { path, next: "continue" };
       }
       const compacted = await compactAt(path, "threshold", signal);
-      if (!compacted) return { path, then: "continue" };
+      if (!compacted) return { path, next: "continue" };
       return {
         path: compacted,
-        then: useSettingsStore.getState().settings.toolLoop.autoContinue ? "continue" : "pause",
+        next: useSettingsStore.getState().settings.toolLoop.autoContinue ? "continue" : "pause",
       };
     },
     onOverflow: (path, signal) =>
