@@ -4,8 +4,9 @@
  * page has connected (their listed tools, as `tool-reply.ts` offers them), Grove's own tools when
  * chosen, and the provider tools switched on. Pure over the stores' facts.
  */
-import type { ToolSpec } from "../../core/agent/tool-spec";
-import { NO_CHAT_TOOLS } from "../../core/session/chat-tools";
+import { GROVE_TOOL_SPECS } from "../../core/agent/grove-tools";
+import type { FunctionToolSpec, ToolSpec } from "../../core/agent/tool-spec";
+import { type ChatTools, GROVE_TOOL_KINDS, NO_CHAT_TOOLS } from "../../core/session/chat-tools";
 import type { Session } from "../../core/session/entries";
 import { mcpToolSpecs } from "../../tools/mcp-tool-specs";
 import type { Settings } from "../settings/settings-model";
@@ -30,5 +31,10 @@ export function chatToolDefinitions(
   });
   const offered = providerToolsFor(session, settings);
   const providerTools: ToolSpec[] = choice.provider.filter((k) => offered.includes(k)).map((kind) => ({ kind }));
-  return [...mcpToolSpecs(reached).specs, ...providerTools, ...byProvider];
+  return [...mcpToolSpecs(reached).specs, ...groveToolSpecs(choice), ...providerTools, ...byProvider];
+}
+
+/** The definitions of Grove's own tools the chat switched on, in menu order. */
+export function groveToolSpecs(choice: ChatTools): FunctionToolSpec[] {
+  return GROVE_TOOL_KINDS.filter((k) => choice.grove?.includes(k)).map((k) => GROVE_TOOL_SPECS[k]);
 }

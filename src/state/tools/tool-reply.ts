@@ -9,6 +9,7 @@
  * question goes away; what arrived is kept (core/agent rule 1).
  */
 import { runAgentLoop } from "../../core/agent/agent-loop";
+import { groveToolOf } from "../../core/agent/grove-tools";
 import type { FunctionToolSpec, ServerToolSpec, ToolSpec } from "../../core/agent/tool-spec";
 import type { AgentEvent, AgentLoopConfig, LoopOutcome, ToolOutcome } from "../../core/agent/types";
 import { type ChatTools, NO_CHAT_TOOLS, toolKey } from "../../core/session/chat-tools";
@@ -35,9 +36,11 @@ import { useSettingsStore } from "../settings/settings-store";
 import type { McpServerSetting } from "../settings/tool-settings";
 import { answerToApproval } from "./approval";
 import { providerToolsFor } from "./chat-tools";
+import { runGroveTool } from "./grove-tools";
 import { setLoopEnd } from "./loop-store";
 import { mcpConnection } from "./mcp-servers";
 import { useMcpStore } from "./mcp-store";
+import { groveToolSpecs } from "./tool-definitions";
 
 export type ToolReplyDeps = { stream: StreamFn; now: () => number };
 const defaultDeps: ToolReplyDeps = { stream: providerStream, now: () => Date.now() };
@@ -100,7 +103,7 @@ async function chatToolset(
   }
   const offered = providerToolsFor(session, settings);
   const providerTools: ServerToolSpec[] = choice.provider.filter((k) => offered.includes(k)).map((kind) => ({ kind }));
-  const functions: FunctionToolSpec[] = specs;
+  const functions: FunctionToolSpec[] = [...specs, ...groveToolSpecs(choice)];
   return { tools: [...functions, ...providerTools, ...byProvider], routes };
 }
 
@@ -182,6 +185,11 @@ export async function runToolReply(
     show();
     checkpoints = checkpointPace(() => saveCheckpoint(checkpointRow()));
 
+    /** The call's Grove tool, when it names one this chat switched on. */
+    const groveTool = (call: ToolCallBlock) => {
+      const kind = groveToolOf(call.name);
+      return kind && read.session.tools?.grove?.includes(kind) ? kind : null;
+    };
     const config: AgentLoopConfig = {
       maxSteps: settings.toolLoop.maxSteps,
       buildContext: (path) => buildCounted(path, { ...requestOptions(target), nativeTools: true }),
@@ -213,6 +221,8 @@ export async function runToolReply(
         return next;
       },
       approve: async (call, s) => {
+        // Grove's own tools only read this browser's chats, and the user switched them on: no question.
+        if (groveTool(call)) return "allow";
         const route = routes.get(call.name);
         // Not one of the chat's tools (a made-up name): nothing runs; executeTool answers with an error.
         if (!route) return "allow";
@@ -227,7 +237,11 @@ export async function runToolReply(
         show("Running tools…");
         return decision;
       },
-      executeTool: (call, s) => executeTool(call, s, routes.get(call.name)),
+      executeTool: (call, s) => {
+        const grove = groveTool(call);
+        if (grove) return runGroveTool(grove, call, sessionId);
+        return executeTool(call, s, routes.get(call.name));
+      },
       ...compactionHooks(maintenance, {
         waiting: () => show(),
         before: () => show("Compacting the context…"),
