@@ -208,3 +208,41 @@ test("the context meter shows the tools' definitions as their own share, gone wh
   await expect(page.getByTestId("meter-tools")).toHaveCount(0);
   await expect(meterBox(page)).not.toHaveAttribute("title", /definitions of this chat's tools/);
 });
+
+test("parallel calls: two calls in one step, asked one at a time, both results go back in one message", async ({
+  page,
+  mock,
+  mcp,
+}) => {
+  await chatWithEverything(page, mock, mcp.everything.url);
+  mock.enqueue(
+    "anthropic",
+    {
+      toolCalls: [
+        { name: "local__echo", input: { message: "left" } },
+        { name: "local__get-sum", input: { a: 1, b: 2 } },
+      ],
+    },
+    { text: "Both came back." },
+  );
+  await send(page, "Do two things at once");
+  const approval = page.getByRole("dialog", { name: "Allow tool call?" });
+  await expect(approval).toContainText("echo", { timeout: 15_000 });
+  await approval.getByRole("button", { name: "Allow once" }).click();
+  await expect(approval).toContainText("get-sum", { timeout: 15_000 });
+  await approval.getByRole("button", { name: "Allow once" }).click();
+  await expect(page.getByText("Both came back.")).toBeVisible({ timeout: 20_000 });
+  await waitIdle(page);
+
+  await expect(page.getByRole("group", { name: "Tool call: echo" })).toHaveCount(1);
+  await expect(page.getByRole("group", { name: "Tool call: get-sum" })).toHaveCount(1);
+  const sent = chatRequests(mock, "anthropic");
+  expect(sent).toHaveLength(2);
+  expectPairsWhole(sent[1]?.body);
+  const body = sent[1]?.body as { messages: { role: string; content: unknown }[] } | undefined;
+  const answers = (body?.messages.at(-1)?.content ?? []) as { type: string; content?: unknown }[];
+  expect(answers.filter((b) => b.type === "tool_result").map((b) => resultText(b))).toEqual([
+    "Echo: left",
+    "The sum of 1 and 2 is 3.",
+  ]);
+});

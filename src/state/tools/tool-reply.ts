@@ -16,7 +16,7 @@ import { type ChatTools, NO_CHAT_TOOLS, toolKey } from "../../core/session/chat-
 import type { Entry, MessageEntry, Session, ToolCallBlock } from "../../core/session/entries";
 import { type EntryId, newEntryId, type SessionId } from "../../core/session/ids";
 import { appendEntries } from "../../db/entries";
-import { deleteCheckpoint, finalizeCheckpoint, saveCheckpoint } from "../../db/reply-checkpoints";
+import { deleteCheckpoint, saveCheckpoint } from "../../db/reply-checkpoints";
 import type { ReplyCheckpoint } from "../../db/rows";
 import { getSession } from "../../db/sessions";
 import { stream as providerStream } from "../../providers/registry";
@@ -31,6 +31,7 @@ import { checkpointPace } from "../reply/checkpoint-pace";
 import { createFrameBatcher } from "../reply/frame-batcher";
 import { controllers, setReply, takePendingController } from "../reply/reply-lane";
 import { useStreamStore } from "../reply/stream-store";
+import { STORAGE_FULL_TEXT, saveReply } from "../reply/unsaved";
 import { rememberPath } from "../send/known-paths";
 import { useSettingsStore } from "../settings/settings-store";
 import type { McpServerSetting } from "../settings/tool-settings";
@@ -145,6 +146,8 @@ export async function runToolReply(
   let parentId: EntryId = tail.id;
   let partial = emptyPartial(target);
   let checkpoints: ReturnType<typeof checkpointPace> | undefined;
+  /** The step's reply was refused by the storage and is kept on screen (unsaved.ts) until it is written. */
+  let unsaved = false;
   const startedAt = deps.now();
   const publish = createFrameBatcher<AssistantPartial>((p) => setReply(sessionId, (r) => ({ ...r, partial: p })));
   const show = (activity?: string) =>
@@ -205,8 +208,14 @@ export async function runToolReply(
           createdAt: deps.now(),
         };
         const leaf = { kind: "move-if-leaf-is", expected: last.id, to: entry.id } as const;
-        if (isReply) await finalizeCheckpoint(checkpointId, entry, leaf);
-        else await appendEntries(sessionId, [entry], leaf);
+        if (isReply) {
+          // A step the storage refuses (disk full) stays on screen as "Not saved", like a plain reply's,
+          // and is written when there is room; the loop ends there (its next step would hang on nothing).
+          if ((await saveReply(entry, checkpointRow)) === "kept") {
+            unsaved = true;
+            throw new Error(STORAGE_FULL_TEXT);
+          }
+        } else await appendEntries(sessionId, [entry], leaf);
         const next = [...path, entry];
         rememberPath(next);
         // The next step (or tool result) follows this entry; the lane shows nothing of it until it streams.
@@ -284,16 +293,19 @@ export async function runToolReply(
     if (result.outcome.kind === "limit") setLoopEnd(sessionId, { kind: "limit", steps: result.outcome.steps });
     else if (result.outcome.kind === "stopped") setLoopEnd(sessionId, { kind: "stopped" });
     else if (result.outcome.kind === "paused") setLoopEnd(sessionId, { kind: "compacted" });
-    else if (result.outcome.kind === "error" && last?.status !== "error")
+    else if (result.outcome.kind === "error" && last?.status !== "error" && !unsaved)
       pushNotice("error", result.outcome.error.message);
     return { outcome: result.outcome, path: result.path, last };
   } finally {
     checkpoints?.stop();
     publish.flush();
-    // A step that never ended (an exception) leaves no checkpoint behind to be recovered as "interrupted".
-    void deleteCheckpoint(checkpointId).catch(() => {});
     controllers.delete(sessionId);
-    setReply(sessionId, () => null);
+    // An unsaved step keeps its lane ("Not saved", Save now) and its checkpoint until unsaved.ts writes it.
+    if (!unsaved) {
+      // A step that never ended (an exception) leaves no checkpoint behind to be recovered as "interrupted".
+      void deleteCheckpoint(checkpointId).catch(() => {});
+      setReply(sessionId, () => null);
+    }
   }
 }
 
