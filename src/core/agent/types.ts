@@ -62,7 +62,7 @@ export type ToolOutcome = {
 export type ApprovalDecision = "allow" | "deny";
 
 /** `beforeStep`'s answer: the path to go on from, and whether the loop goes on by itself. */
-export type BeforeStep = { readonly path: readonly Entry[]; readonly next: "continue" | "pause" };
+type BeforeStep = { readonly path: readonly Entry[]; readonly next: "continue" | "pause" };
 
 export type AgentLoopConfig = {
   /**
