@@ -48,7 +48,10 @@ async function loopChatWithHistory(page: Page, mock: MockServer, url: string, au
   );
   const auto = dialog.getByRole("checkbox", { name: "Auto-continue after compaction" });
   await expect(auto).toBeChecked();
-  if (!autoContinue) await auto.uncheck();
+  if (!autoContinue) {
+    await auto.uncheck();
+    await dialog.locator(".tool-loop-fields").screenshot({ path: `${SHOTS}/auto-continue-setting.png` });
+  }
   await closeSettings(page);
   await chooseTool(page, "local");
   for (let i = 1; i <= 3; i++) {
