@@ -5,80 +5,19 @@
  * loop's steps in the chat, Stop, Deny and the step limit's Continue. The mock's recorded requests
  * show what the model was sent (every tool_use answered by its tool_result).
  */
-import type { Page } from "@playwright/test";
-import { chatRequests, openConfigured, send, waitIdle } from "./app";
-import { expect, type MockServer, test } from "./fixtures";
+import { chatRequests, meterBox, openConfigured, send, waitIdle } from "./app";
+import { expect, test } from "./fixtures";
+import {
+  addServer,
+  blocksOf,
+  chatWithEverything,
+  closeSettings,
+  expectPairsWhole,
+  resultText,
+  toolShareTokens,
+} from "./tools-helpers";
 
 const SHOTS = "test-results/tools-loop";
-
-/** Settings › Tools: adds a server by URL (and headers), waits for its list item. */
-async function addServer(page: Page, url: string, headers = ""): Promise<void> {
-  await page.getByRole("button", { name: "Settings" }).click();
-  const dialog = page.getByRole("dialog", { name: "Settings" });
-  const tools = dialog.getByRole("region", { name: "Tools" });
-  await tools.getByLabel("Server URL").fill(url);
-  if (headers) await tools.getByLabel("Headers").fill(headers);
-  await tools.getByRole("button", { name: "Add MCP server" }).click();
-}
-
-async function closeSettings(page: Page): Promise<void> {
-  const dialog = page.getByRole("dialog", { name: "Settings" });
-  await dialog.getByRole("button", { name: "Close" }).click();
-  await expect(dialog).toBeHidden();
-}
-
-/** The composer's Tools menu: ticks `name`. */
-async function chooseTool(page: Page, name: string): Promise<void> {
-  await page.getByRole("button", { name: "Tools" }).click();
-  const menu = page.getByRole("menu", { name: "Tools" });
-  await menu.getByRole("menuitemcheckbox", { name }).click();
-  await expect(menu.getByRole("menuitemcheckbox", { name })).toHaveAttribute("aria-checked", "true");
-  await page.keyboard.press("Escape");
-}
-
-/** A chat on the mock with server-everything added, connected, and chosen in the Tools menu. */
-async function chatWithEverything(page: Page, mock: MockServer, url: string): Promise<void> {
-  await openConfigured(page, mock);
-  await addServer(page, url);
-  const item = page.getByRole("listitem").filter({ hasText: "local" });
-  await expect(item.getByRole("status")).toHaveText(/^Connected · \d+ tools$/, { timeout: 20_000 });
-  await closeSettings(page);
-  await chooseTool(page, "local");
-}
-
-type Block = { type: string; id?: string; tool_use_id?: string; content?: unknown; name?: string };
-type Msg = { role: string; content: string | Block[] };
-
-/** The request's messages' blocks, in order. */
-function blocksOf(body: unknown): { role: string; block: Block }[] {
-  const messages = (body as { messages: Msg[] }).messages;
-  return messages.flatMap((m) =>
-    typeof m.content === "string" ? [] : m.content.map((block) => ({ role: m.role, block })),
-  );
-}
-
-/** Every tool_use in a request is answered by a tool_result at the start of the next user message. */
-function expectPairsWhole(body: unknown): void {
-  const messages = (body as { messages: Msg[] }).messages;
-  messages.forEach((m, i) => {
-    if (typeof m.content === "string" || m.role !== "assistant") return;
-    const uses = m.content.filter((b) => b.type === "tool_use").map((b) => b.id);
-    if (uses.length === 0) return;
-    const next = messages[i + 1];
-    const answered =
-      next && typeof next.content !== "string"
-        ? next.content.filter((b) => b.type === "tool_result").map((b) => b.tool_use_id)
-        : [];
-    expect(answered).toEqual(uses);
-  });
-}
-
-const resultText = (b: Block): string =>
-  typeof b.content === "string"
-    ? b.content
-    : Array.isArray(b.content)
-      ? (b.content as { text?: string }[]).map((c) => c.text ?? "").join("")
-      : "";
 
 test("Settings › Tools: a server connects and lists its tools; a wrong token says 401", async ({ page, mock, mcp }) => {
   await openConfigured(page, mock);
@@ -240,4 +179,70 @@ test("the step limit stops the loop and Continue goes on; a reload keeps the ste
   const sent = chatRequests(mock, "anthropic");
   expect(sent).toHaveLength(3);
   expectPairsWhole(sent[2]?.body);
+});
+
+test("the context meter shows the tools' definitions as their own share, gone when the tools are", async ({
+  page,
+  mock,
+  mcp,
+}) => {
+  await chatWithEverything(page, mock, mcp.everything.url);
+  mock.enqueue("anthropic", { text: "Plain answer." });
+  await send(page, "Hello");
+  await expect(page.getByText("Plain answer.")).toBeVisible({ timeout: 15_000 });
+  await waitIdle(page);
+
+  const share = await toolShareTokens(page);
+  // About the size of the definitions the request declared (JSON at about 4 characters a token).
+  const body = chatRequests(mock, "anthropic")[0]?.body as { tools?: unknown[] } | undefined;
+  const declared = JSON.stringify(body?.tools ?? []);
+  expect(share).toBeGreaterThan(declared.length / 8);
+  expect(share).toBeLessThan(declared.length / 2);
+  await expect(page.getByTestId("meter-tools")).toContainText("tools");
+  await expect(meterBox(page)).toHaveAttribute("title", /definitions of this chat's tools/);
+  await meterBox(page).screenshot({ path: `${SHOTS}/meter-tool-share.png` });
+
+  await page.getByRole("button", { name: "Tools" }).click();
+  await page.getByRole("menu", { name: "Tools" }).getByRole("menuitemcheckbox", { name: "local" }).click();
+  await page.keyboard.press("Escape");
+  await expect(page.getByTestId("meter-tools")).toHaveCount(0);
+  await expect(meterBox(page)).not.toHaveAttribute("title", /definitions of this chat's tools/);
+});
+
+test("parallel calls: two calls in one step, asked one at a time, both results go back in one message", async ({
+  page,
+  mock,
+  mcp,
+}) => {
+  await chatWithEverything(page, mock, mcp.everything.url);
+  mock.enqueue(
+    "anthropic",
+    {
+      toolCalls: [
+        { name: "local__echo", input: { message: "left" } },
+        { name: "local__get-sum", input: { a: 1, b: 2 } },
+      ],
+    },
+    { text: "Both came back." },
+  );
+  await send(page, "Do two things at once");
+  const approval = page.getByRole("dialog", { name: "Allow tool call?" });
+  await expect(approval).toContainText("echo", { timeout: 15_000 });
+  await approval.getByRole("button", { name: "Allow once" }).click();
+  await expect(approval).toContainText("get-sum", { timeout: 15_000 });
+  await approval.getByRole("button", { name: "Allow once" }).click();
+  await expect(page.getByText("Both came back.")).toBeVisible({ timeout: 20_000 });
+  await waitIdle(page);
+
+  await expect(page.getByRole("group", { name: "Tool call: echo" })).toHaveCount(1);
+  await expect(page.getByRole("group", { name: "Tool call: get-sum" })).toHaveCount(1);
+  const sent = chatRequests(mock, "anthropic");
+  expect(sent).toHaveLength(2);
+  expectPairsWhole(sent[1]?.body);
+  const body = sent[1]?.body as { messages: { role: string; content: unknown }[] } | undefined;
+  const answers = (body?.messages.at(-1)?.content ?? []) as { type: string; content?: unknown }[];
+  expect(answers.filter((b) => b.type === "tool_result").map((b) => resultText(b))).toEqual([
+    "Echo: left",
+    "The sum of 1 and 2 is 3.",
+  ]);
 });

@@ -75,6 +75,20 @@ function world(steps: ScriptedStep[], patch: Partial<AgentLoopConfig> = {}) {
   return { script, appended, events, config, run, start };
 }
 
+/** `path` with a compaction entry after its last entry (what the state layer's compaction appends). */
+function withSummary(path: readonly Entry[]): Entry[] {
+  const last = path[path.length - 1];
+  return [
+    ...path,
+    {
+      ...compaction("k1", { summary: "SUMMARY-OF-EARLIER-WORK", firstKept: null }),
+      sessionId: last?.sessionId,
+      parentId: last?.id ?? null,
+      createdAt: 99,
+    } as Entry,
+  ];
+}
+
 const shape = (entries: readonly MessageEntry[]) =>
   entries.map((e) =>
     e.role === "tool"
@@ -263,16 +277,7 @@ describe("runAgentLoop", () => {
     const w = world([calls(call("c1")), answer("done")], {
       beforeStep: async (path) => {
         seen.push(path.length);
-        const last = path[path.length - 1];
-        return [
-          ...path,
-          {
-            ...compaction("k1", { summary: "SUMMARY-OF-EARLIER-WORK", firstKept: null }),
-            sessionId: last?.sessionId,
-            parentId: last?.id ?? null,
-            createdAt: 99,
-          } as Entry,
-        ];
+        return { path: withSummary(path), next: "continue" };
       },
     });
     const result = await w.run();
@@ -280,6 +285,26 @@ describe("runAgentLoop", () => {
     expect(result.outcome).toEqual({ kind: "done" });
     expect(JSON.stringify(w.script.contexts[1])).toContain("SUMMARY-OF-EARLIER-WORK");
     expect(result.path.map((e) => e.type)).toEqual(["message", "message", "message", "compaction", "message"]);
+  });
+
+  it("auto-continue off: a compaction between steps ends the loop 'paused' on the compacted path, no step after it", async () => {
+    const w = world([calls(call("c1")), answer("never asked")], {
+      beforeStep: async (path) => ({ path: withSummary(path), next: "pause" }),
+    });
+    const result = await w.run();
+    expect(result.outcome).toEqual({ kind: "paused", reason: "compacted" });
+    expect(w.script.contexts).toHaveLength(1);
+    expect(result.path.at(-1)?.type).toBe("compaction");
+    expect(w.events.at(-1)).toEqual({ type: "loop_end", outcome: { kind: "paused", reason: "compacted" }, steps: 1 });
+  });
+
+  it("nothing to compact between steps: the loop goes on on the same path", async () => {
+    const w = world([calls(call("c1")), answer("done")], {
+      beforeStep: async (path) => ({ path, next: "continue" }),
+    });
+    const result = await w.run();
+    expect(result.outcome).toEqual({ kind: "done" });
+    expect(result.path.map((e) => e.type)).toEqual(["message", "message", "message", "message"]);
   });
 
   it("an overflow mid-loop compacts and retries that step once; the failed attempt is not kept", async () => {

@@ -7,7 +7,8 @@
  * One loop, step by step:
  * 1. Stop (the signal) ends it at any moment with "stopped"; what arrived is kept: the reply so far is
  *    appended as stopped, results that came are appended, calls cut short get a "stopped" error result.
- * 2. Before every step but the first, `beforeStep` may compact (threshold) and gives the path to go on.
+ * 2. Before every step but the first, `beforeStep` may compact (threshold) and gives the path to go on;
+ *    with auto-continue off, a compaction there ends the loop ("paused") and "Continue" goes on.
  * 3. After `maxSteps` model calls it ends with "limit" (default 25); "Continue" is a new loop.
  * 4. A step streams one reply from `buildContext(path)`; a context overflow compacts (`onOverflow`)
  *    and retries that step once. The reply is appended (complete, stopped or failed); a failure ends
@@ -199,8 +200,10 @@ export async function runAgentLoop<E extends StepStreamEvent>(
       if (signal.aborted) return finish({ kind: "stopped" });
       if (steps >= maxSteps) return finish({ kind: "limit", steps });
       if (steps > 0 && config.beforeStep) {
-        path = await config.beforeStep(path, signal);
+        const gate = await config.beforeStep(path, signal);
+        path = gate.path;
         if (signal.aborted) return finish({ kind: "stopped" });
+        if (gate.next === "pause") return finish({ kind: "paused", reason: "compacted" });
       }
       steps++;
       const step = steps;

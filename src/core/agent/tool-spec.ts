@@ -33,3 +33,20 @@ export type ServerToolSpec =
     };
 
 export type ToolSpec = FunctionToolSpec | ServerToolSpec;
+
+/**
+ * The definitions a request carries for `tools`, as text to count (the context meter's tool share):
+ * each function tool's name, description and argument schema as the adapters send them. A provider
+ * tool's definition is the provider's own (not sent as text): its name stands in for it.
+ */
+export function toolDefinitionsText(tools: readonly ToolSpec[]): string {
+  return tools
+    .map((t) =>
+      t.kind === "function"
+        ? JSON.stringify({ name: t.name, description: t.description ?? "", parameters: t.parameters })
+        : t.kind === "mcp"
+          ? `mcp server ${t.name} ${t.url}`
+          : t.kind,
+    )
+    .join("\n");
+}

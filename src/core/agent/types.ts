@@ -61,6 +61,9 @@ export type ToolOutcome = {
 
 export type ApprovalDecision = "allow" | "deny";
 
+/** `beforeStep`'s answer: the path to go on from, and whether the loop goes on by itself. */
+type BeforeStep = { readonly path: readonly Entry[]; readonly next: "continue" | "pause" };
+
 export type AgentLoopConfig = {
   /**
    * The request for one step, from the path as it is now: `buildContext(path, {…, nativeTools: true})`
@@ -88,10 +91,11 @@ export type AgentLoopConfig = {
   executeTool(call: ToolCallBlock, signal: AbortSignal): Promise<ToolOutcome>;
   /**
    * Runs before every step but the first, where threshold compaction (and auto-continue) happen:
-   * returns the path to go on from (the same one when there is nothing to do). Contract: may reject
-   * (the loop ends with an error outcome); honours `signal`.
+   * returns the path to go on from (the same one when there is nothing to do) and whether the loop
+   * goes on by itself ("continue") or ends there, compacted ("pause": auto-continue is off). Contract:
+   * may reject (the loop ends with an error outcome); honours `signal`.
    */
-  beforeStep?(path: readonly Entry[], signal: AbortSignal): Promise<readonly Entry[]>;
+  beforeStep?(path: readonly Entry[], signal: AbortSignal): Promise<BeforeStep>;
   /**
    * The provider said the context overflowed: compact and return the path to retry the step on (once),
    * or null when nothing can be done (the failed step is then recorded). Contract as `beforeStep`.
@@ -115,6 +119,8 @@ export type LoopOutcome =
   | { readonly kind: "limit"; readonly steps: number }
   /** The user pressed Stop (what had arrived is kept). */
   | { readonly kind: "stopped" }
+  /** The context was compacted between steps and auto-continue is off: "Continue" goes on. */
+  | { readonly kind: "paused"; readonly reason: "compacted" }
   /** A step failed (provider error, a hook or the database failed): the reason, in plain words. */
   | { readonly kind: "error"; readonly error: MessageError };
 

@@ -6,11 +6,16 @@
 
 /** A provider-run tool a chat can switch on (where its provider has it: providers/tool-support.ts). */
 export type ProviderToolKind = "web_search" | "code_execution";
+/** Grove's own tools (opt-in per chat): over the local search index and the chats in this browser. */
+export type GroveToolKind = "search_my_chats" | "read_chat";
+export const GROVE_TOOL_KINDS: readonly GroveToolKind[] = ["search_my_chats", "read_chat"];
 export type ChatTools = {
   /** MCP servers this chat may use (Settings › Tools ids). */
   readonly servers: readonly string[];
   /** Provider tools switched on for this chat. */
   readonly provider: readonly ProviderToolKind[];
+  /** Grove's own tools switched on for this chat ("Search my chats", "Read a chat"). */
+  readonly grove?: readonly GroveToolKind[];
   /** Tools allowed without asking in this chat ("Allow in this chat"): `toolKey`s. */
   readonly allowed?: readonly string[];
 };
@@ -22,4 +27,4 @@ export const toolKey = (serverId: string, tool: string): string => `${serverId}/
 
 /** Whether the chat uses any tool at all (then its replies run the tool loop). */
 export const usesTools = (t: ChatTools | undefined): boolean =>
-  t !== undefined && (t.servers.length > 0 || t.provider.length > 0);
+  t !== undefined && (t.servers.length > 0 || t.provider.length > 0 || (t.grove?.length ?? 0) > 0);

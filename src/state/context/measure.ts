@@ -54,3 +54,13 @@ async function localMeasure(path: readonly Entry[], target: ChatTarget): Promise
     calibrated: isCalibrated(target.calibration),
   };
 }
+
+/**
+ * Tokens of the tool definitions a request carries (`toolDefinitionsText`), with the chat's tokenizer
+ * (calibrated for Claude, like the context): the context meter shows them as their own share.
+ */
+export async function measureToolDefinitions(text: string, target: ChatTarget): Promise<number> {
+  if (text === "") return 0;
+  const [raw = 0] = await getWorker().countTexts(target.model.info.encoding, [text]);
+  return target.calibration ? calibratedCount(target.calibration, raw) : raw;
+}

@@ -33,6 +33,8 @@ export type CompactOptions = {
   upToEntryId?: EntryId;
   /** The maintenance lock taken ahead for this compaction (runner.ts `holdAhead`). */
   held?: HeldLock;
+  /** Compact only if the chat's leaf is this entry (the tool loop's last step): else `stale`, nothing run. */
+  atLeaf?: EntryId;
 };
 
 export type CompactResult =
@@ -58,6 +60,7 @@ export async function compactSession(
     async (ctx): Promise<CompactResult> => {
       const { session, entries, settings } = ctx;
       if (!session?.leafId) return { kind: "nothing_to_compact", reason: "This chat has no messages yet." };
+      if (opts.atLeaf !== undefined && session.leafId !== opts.atLeaf) return { kind: "stale" };
       const models = ctx.models();
       if ("kind" in models) return models;
       const { chat, summarizer } = models;

@@ -124,8 +124,12 @@ export type RunnerOutcome = { kind: "busy" } | Failed;
 
 const heldLocks = new WeakMap<HeldLock, AbortController>();
 
-/** The lock taken ahead of a run (`holdAhead`): Cancel aborts `signal`; `release` when the run does not follow. */
-export type HeldLock = { readonly signal: AbortSignal; release(): void };
+/**
+ * The lock taken ahead of a run (`holdAhead`): Cancel aborts `signal`; `release` when the run does not
+ * follow. `betweenSteps`: taken by the tool loop between its steps (issue 28), whose reply lane stays
+ * open but waits for this run, so the run may go on though the chat is replying.
+ */
+export type HeldLock = { readonly signal: AbortSignal; release(): void; readonly betweenSteps?: true };
 
 /**
  * Takes the lock for `op` on `sessionId` before the caller has decided to run it, so its bar
@@ -138,11 +142,16 @@ export function holdAhead<O extends MaintenanceOperation>(
   op: O,
   progress: ProgressOf<O["kind"]>,
   deps: Pick<MaintenanceDeps, "now"> = maintenanceDeps(),
+  opts: { betweenSteps?: boolean } = {},
 ): HeldLock | null {
   const ac = beginMaintenance(sessionId, op, deps.now());
   if (!ac) return null;
   setMaintenanceProgress(ac, progress);
-  const held: HeldLock = { signal: ac.signal, release: () => endMaintenance(ac) };
+  const held: HeldLock = {
+    signal: ac.signal,
+    release: () => endMaintenance(ac),
+    ...(opts.betweenSteps ? { betweenSteps: true as const } : {}),
+  };
   heldLocks.set(held, ac);
   return held;
 }
@@ -166,8 +175,9 @@ export async function runMaintenance<O extends MaintenanceOperation, R>(
   held?: HeldLock,
 ): Promise<R | RunnerOutcome> {
   const heldAc = held ? heldLocks.get(held) : undefined;
-  // A reply in flight here would move the leaf under the result: one thing at a time.
-  if (chatActivity(sessionId).replying) {
+  // A reply in flight here would move the leaf under the result: one thing at a time (the tool loop
+  // waiting between its steps is no such reply: it goes on from what this run appends).
+  if (chatActivity(sessionId).replying && !held?.betweenSteps) {
     held?.release();
     return { kind: "busy" };
   }

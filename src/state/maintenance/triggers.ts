@@ -8,6 +8,7 @@
  * model's larger sibling if one is set and the context fits it (context promotion,
  * maintenance/promotion.ts), and compacts only otherwise: one decision, `makeRoom`.
  */
+import type { AgentLoopConfig } from "../../core/agent/types";
 import { usesTools } from "../../core/session/chat-tools";
 import type { CompactionReason, Entry, MessageEntry, ModelRef, Session } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
@@ -26,7 +27,7 @@ import { autoHandoff } from "./handoff";
 import { touchIdle } from "./idle-compaction";
 import { useMaintenanceStore } from "./maintenance-store";
 import { promoteIfPossible } from "./promotion";
-import { type HeldLock, holdAhead, type MaintenanceDeps, maintenanceDeps } from "./runner";
+import { cancelMaintenance, type HeldLock, holdAhead, type MaintenanceDeps, maintenanceDeps } from "./runner";
 
 export type ReplyOptions = {
   /** The reply continues a partial cut off by the output limit (Continue). */
@@ -116,7 +117,13 @@ async function replyAndMaintainOnce(
     const { runToolReply } = await import("../tools/tool-reply");
     const at = read.path.at(-1)?.id === parent ? read : await readPath(sessionId, parent);
     if (!at) return;
-    const looped = await runToolReply(sessionId, at, toolTarget);
+    const looped = await runToolReply(
+      sessionId,
+      at,
+      toolTarget,
+      deps.reply,
+      loopMaintenance(sessionId, toolTarget, deps),
+    );
     const answer = looped?.outcome.kind === "done" ? looped.last : null;
     if (!looped || answer?.role !== "assistant") return;
     rememberPath(looped.path);
@@ -182,6 +189,67 @@ async function makeRoom(
   const to = await promote(session, path, reason, deps);
   if (to) return { kind: "promoted", to };
   return compactWith(deps)(sessionId, held ? { reason, held } : { reason });
+}
+
+/**
+ * Compaction inside a tool loop (issue 28 item 7), the loop's `beforeStep` and `onOverflow`: before
+ * every step but the first, a context over the threshold is compacted and the loop goes on by itself
+ * (auto-continue, Settings › Tools; off: it ends there and offers Continue); a provider's overflow
+ * compacts and the loop retries that step once. The same compaction as after a reply, at the loop's
+ * last step (`atLeaf`: never another branch), under the lock taken "between steps" (the loop's reply
+ * lane stays open and waits). Stop aborts it. Promotion and handoff do not run mid-loop: the loop
+ * talks to one model, in one chat.
+ */
+function loopMaintenance(
+  sessionId: SessionId,
+  target: ChatTarget,
+  deps: MaintainDeps,
+): Pick<AgentLoopConfig, "beforeStep" | "onOverflow"> {
+  const compactAt = async (
+    path: readonly Entry[],
+    reason: "threshold" | "overflow",
+    signal: AbortSignal,
+  ): Promise<Entry[] | null> => {
+    const leaf = path.at(-1);
+    if (!leaf || signal.aborted) return null;
+    const held = holdAhead(
+      sessionId,
+      { kind: "compaction", reason },
+      { phase: "preparing" },
+      maintenanceDeps(deps.maintenance),
+      { betweenSteps: true },
+    );
+    // Another chat's maintenance holds the lock: this step goes without (the next one checks again).
+    if (!held) return null;
+    // Stop in the loop cancels the compaction it waits for (the lock is this run's until released).
+    const stop = () => cancelMaintenance();
+    signal.addEventListener("abort", stop, { once: true });
+    try {
+      const result = await compactWith(deps)(sessionId, { reason, held, atLeaf: leaf.id });
+      if (result.kind !== "done") return null;
+      const next = [...path, result.entry];
+      rememberPath(next);
+      return next;
+    } finally {
+      signal.removeEventListener("abort", stop);
+      held.release();
+    }
+  };
+  return {
+    async beforeStep(path, signal) {
+      if (!autoAllowed(sessionId) || !(await overThreshold(path, target, deps, null))) {
+        return { path, next: "continue" };
+      }
+      const compacted = await compactAt(path, "threshold", signal);
+      if (!compacted) return { path, next: "continue" };
+      return {
+        path: compacted,
+        next: useSettingsStore.getState().settings.toolLoop.autoContinue ? "continue" : "pause",
+      };
+    },
+    onOverflow: (path, signal) =>
+      autoAllowed(sessionId) ? compactAt(path, "overflow", signal) : Promise.resolve(null),
+  };
 }
 
 /** The chat's target when its replies run the tool loop (it uses tools and can be sent to), else null. */

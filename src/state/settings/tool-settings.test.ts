@@ -25,6 +25,8 @@ describe("tool settings (issue 28)", () => {
       maxSteps: 25,
       callTimeoutSeconds: 60,
       alwaysAllow: [],
+      autoContinue: true,
     });
+    expect(toolLoopFrom({ autoContinue: false }).autoContinue).toBe(false);
   });
 });

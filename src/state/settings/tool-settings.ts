@@ -25,12 +25,15 @@ export type ToolLoopSettings = {
   readonly callTimeoutSeconds: number;
   /** Tools allowed in every chat ("Always allow"): `toolKey`s (core/session/chat-tools.ts). */
   readonly alwaysAllow: readonly string[];
+  /** After a threshold compaction between two steps the loop goes on by itself (else it offers "Continue"). */
+  readonly autoContinue: boolean;
 };
 
 export const DEFAULT_TOOL_LOOP: ToolLoopSettings = {
   maxSteps: DEFAULT_MAX_STEPS,
   callTimeoutSeconds: 60,
   alwaysAllow: [],
+  autoContinue: true,
 };
 
 const isRecordOfStrings = (v: unknown): v is Record<string, string> =>
@@ -61,6 +64,7 @@ export function toolLoopFrom(value: unknown): ToolLoopSettings {
     maxSteps: positive(v.maxSteps, DEFAULT_TOOL_LOOP.maxSteps),
     callTimeoutSeconds: positive(v.callTimeoutSeconds, DEFAULT_TOOL_LOOP.callTimeoutSeconds),
     alwaysAllow: Array.isArray(v.alwaysAllow) ? v.alwaysAllow.filter((k) => typeof k === "string") : [],
+    autoContinue: v.autoContinue !== false,
   };
 }
 

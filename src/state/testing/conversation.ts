@@ -13,8 +13,11 @@ import { emptyPartial } from "../../worker/testing/streams";
 import { DEFAULT_SETTINGS, type Settings } from "../settings/settings-model";
 import { settingsWithKeys } from "./settings";
 
-/** One scripted reply: text (ending normally or at the length limit) or an error. */
-export type Turn = { text: string; stop?: "end" | "length" } | { error: MessageError };
+/** One scripted reply: text (ending normally or at the length limit), tool calls (a tool loop's step), or an error. */
+export type Turn =
+  | { text: string; stop?: "end" | "length" }
+  | { calls: readonly { id: string; name: string; args?: Record<string, unknown> }[] }
+  | { error: MessageError };
 
 /** The chat model: plays one scripted turn per request, in order, and records the requests. */
 export function chatModel(turns: Turn[]): { stream: StreamFn; requests: StreamRequest[] } {
@@ -26,6 +29,16 @@ export function chatModel(turns: Turn[]): { stream: StreamFn; requests: StreamRe
     yield { type: "start", partial };
     if ("error" in turn) {
       yield { type: "error", partial: { ...partial, stopReason: "error" }, error: turn.error };
+      return;
+    }
+    if ("calls" in turn) {
+      const content = turn.calls.map((c) => ({
+        type: "tool_call" as const,
+        id: c.id,
+        name: c.name,
+        args: c.args ?? {},
+      }));
+      yield { type: "done", partial: { ...partial, content, stopReason: "tool_use" } };
       return;
     }
     const done = { ...partial, content: [{ type: "text" as const, text: turn.text }], stopReason: turn.stop ?? "end" };

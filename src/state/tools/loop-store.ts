@@ -5,7 +5,11 @@
 import type { SessionId } from "../../core/session/ids";
 import { defineStore } from "../app/store-registry";
 
-export type LoopEnd = { readonly kind: "limit"; readonly steps: number } | { readonly kind: "stopped" };
+export type LoopEnd =
+  | { readonly kind: "limit"; readonly steps: number }
+  | { readonly kind: "stopped" }
+  /** Compacted between two steps with auto-continue off. */
+  | { readonly kind: "compacted" };
 
 export const useToolLoopStore = defineStore<{ ended: Record<string, LoopEnd> }>(() => ({ ended: {} }));
 

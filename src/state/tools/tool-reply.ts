@@ -9,13 +9,14 @@
  * question goes away; what arrived is kept (core/agent rule 1).
  */
 import { runAgentLoop } from "../../core/agent/agent-loop";
+import { groveToolOf } from "../../core/agent/grove-tools";
 import type { FunctionToolSpec, ServerToolSpec, ToolSpec } from "../../core/agent/tool-spec";
 import type { AgentEvent, AgentLoopConfig, LoopOutcome, ToolOutcome } from "../../core/agent/types";
 import { type ChatTools, NO_CHAT_TOOLS, toolKey } from "../../core/session/chat-tools";
 import type { Entry, MessageEntry, Session, ToolCallBlock } from "../../core/session/entries";
 import { type EntryId, newEntryId, type SessionId } from "../../core/session/ids";
 import { appendEntries } from "../../db/entries";
-import { deleteCheckpoint, finalizeCheckpoint, saveCheckpoint } from "../../db/reply-checkpoints";
+import { deleteCheckpoint, saveCheckpoint } from "../../db/reply-checkpoints";
 import type { ReplyCheckpoint } from "../../db/rows";
 import { getSession } from "../../db/sessions";
 import { stream as providerStream } from "../../providers/registry";
@@ -30,17 +31,23 @@ import { checkpointPace } from "../reply/checkpoint-pace";
 import { createFrameBatcher } from "../reply/frame-batcher";
 import { controllers, setReply, takePendingController } from "../reply/reply-lane";
 import { useStreamStore } from "../reply/stream-store";
+import { STORAGE_FULL_TEXT, saveReply } from "../reply/unsaved";
 import { rememberPath } from "../send/known-paths";
 import { useSettingsStore } from "../settings/settings-store";
 import type { McpServerSetting } from "../settings/tool-settings";
 import { answerToApproval } from "./approval";
 import { providerToolsFor } from "./chat-tools";
+import { runGroveTool } from "./grove-tools";
 import { setLoopEnd } from "./loop-store";
 import { mcpConnection } from "./mcp-servers";
 import { useMcpStore } from "./mcp-store";
+import { groveToolSpecs } from "./tool-definitions";
 
 export type ToolReplyDeps = { stream: StreamFn; now: () => number };
 const defaultDeps: ToolReplyDeps = { stream: providerStream, now: () => Date.now() };
+
+/** The loop's compaction hooks, bound by the maintenance triggers. */
+export type LoopMaintenance = Pick<AgentLoopConfig, "beforeStep" | "onOverflow">;
 
 export type ToolReplyResult = { outcome: LoopOutcome; path: readonly Entry[]; last: MessageEntry | null };
 
@@ -97,7 +104,7 @@ async function chatToolset(
   }
   const offered = providerToolsFor(session, settings);
   const providerTools: ServerToolSpec[] = choice.provider.filter((k) => offered.includes(k)).map((kind) => ({ kind }));
-  const functions: FunctionToolSpec[] = specs;
+  const functions: FunctionToolSpec[] = [...specs, ...groveToolSpecs(choice)];
   return { tools: [...functions, ...providerTools, ...byProvider], routes };
 }
 
@@ -123,6 +130,8 @@ export async function runToolReply(
   read: { session: Session; path: readonly Entry[] },
   target: ChatTarget,
   deps: ToolReplyDeps = defaultDeps,
+  /** Compaction between steps and on overflow (maintenance/triggers.ts binds them). */
+  maintenance: LoopMaintenance = {},
 ): Promise<ToolReplyResult | null> {
   if (controllers.has(sessionId)) return null;
   const controller = takePendingController(sessionId) ?? new AbortController();
@@ -137,6 +146,8 @@ export async function runToolReply(
   let parentId: EntryId = tail.id;
   let partial = emptyPartial(target);
   let checkpoints: ReturnType<typeof checkpointPace> | undefined;
+  /** The step's reply was refused by the storage and is kept on screen (unsaved.ts) until it is written. */
+  let unsaved = false;
   const startedAt = deps.now();
   const publish = createFrameBatcher<AssistantPartial>((p) => setReply(sessionId, (r) => ({ ...r, partial: p })));
   const show = (activity?: string) =>
@@ -177,6 +188,11 @@ export async function runToolReply(
     show();
     checkpoints = checkpointPace(() => saveCheckpoint(checkpointRow()));
 
+    /** The call's Grove tool, when it names one this chat switched on. */
+    const groveTool = (call: ToolCallBlock) => {
+      const kind = groveToolOf(call.name);
+      return kind && read.session.tools?.grove?.includes(kind) ? kind : null;
+    };
     const config: AgentLoopConfig = {
       maxSteps: settings.toolLoop.maxSteps,
       buildContext: (path) => buildCounted(path, { ...requestOptions(target), nativeTools: true }),
@@ -192,8 +208,14 @@ export async function runToolReply(
           createdAt: deps.now(),
         };
         const leaf = { kind: "move-if-leaf-is", expected: last.id, to: entry.id } as const;
-        if (isReply) await finalizeCheckpoint(checkpointId, entry, leaf);
-        else await appendEntries(sessionId, [entry], leaf);
+        if (isReply) {
+          // A step the storage refuses (disk full) stays on screen as "Not saved", like a plain reply's,
+          // and is written when there is room; the loop ends there (its next step would hang on nothing).
+          if ((await saveReply(entry, checkpointRow)) === "kept") {
+            unsaved = true;
+            throw new Error(STORAGE_FULL_TEXT);
+          }
+        } else await appendEntries(sessionId, [entry], leaf);
         const next = [...path, entry];
         rememberPath(next);
         // The next step (or tool result) follows this entry; the lane shows nothing of it until it streams.
@@ -208,6 +230,8 @@ export async function runToolReply(
         return next;
       },
       approve: async (call, s) => {
+        // Grove's own tools only read this browser's chats, and the user switched them on: no question.
+        if (groveTool(call)) return "allow";
         const route = routes.get(call.name);
         // Not one of the chat's tools (a made-up name): nothing runs; executeTool answers with an error.
         if (!route) return "allow";
@@ -222,7 +246,21 @@ export async function runToolReply(
         show("Running tools…");
         return decision;
       },
-      executeTool: (call, s) => executeTool(call, s, routes.get(call.name)),
+      executeTool: (call, s) => {
+        const grove = groveTool(call);
+        if (grove) return runGroveTool(grove, call, sessionId);
+        return executeTool(call, s, routes.get(call.name));
+      },
+      ...compactionHooks(maintenance, {
+        waiting: () => show(),
+        before: () => show("Compacting the context…"),
+        after: (path) => {
+          // The next step follows the compaction (the checkpoint of a reload, too).
+          const last = path.at(-1);
+          if (last) parentId = last.id;
+          show();
+        },
+      }),
     };
 
     const streamFn = (context: Parameters<StreamFn>[0]["context"], s: AbortSignal): AsyncIterable<StreamEvent> =>
@@ -254,17 +292,48 @@ export async function runToolReply(
     const last = [...result.path].reverse().find((e): e is MessageEntry => e.type === "message") ?? null;
     if (result.outcome.kind === "limit") setLoopEnd(sessionId, { kind: "limit", steps: result.outcome.steps });
     else if (result.outcome.kind === "stopped") setLoopEnd(sessionId, { kind: "stopped" });
-    else if (result.outcome.kind === "error" && last?.status !== "error")
+    else if (result.outcome.kind === "paused") setLoopEnd(sessionId, { kind: "compacted" });
+    else if (result.outcome.kind === "error" && last?.status !== "error" && !unsaved)
       pushNotice("error", result.outcome.error.message);
     return { outcome: result.outcome, path: result.path, last };
   } finally {
     checkpoints?.stop();
     publish.flush();
-    // A step that never ended (an exception) leaves no checkpoint behind to be recovered as "interrupted".
-    void deleteCheckpoint(checkpointId).catch(() => {});
     controllers.delete(sessionId);
-    setReply(sessionId, () => null);
+    // An unsaved step keeps its lane ("Not saved", Save now) and its checkpoint until unsaved.ts writes it.
+    if (!unsaved) {
+      // A step that never ended (an exception) leaves no checkpoint behind to be recovered as "interrupted".
+      void deleteCheckpoint(checkpointId).catch(() => {});
+      setReply(sessionId, () => null);
+    }
   }
+}
+
+/** The maintenance hooks, with the lane told while they run and where the next step hangs after. */
+function compactionHooks(
+  hooks: LoopMaintenance,
+  lane: { waiting(): void; before(): void; after(path: readonly Entry[]): void },
+): LoopMaintenance {
+  const { beforeStep, onOverflow } = hooks;
+  return {
+    ...(beforeStep && {
+      beforeStep: async (path, signal) => {
+        // Between steps the lane waits (a compaction shows its own bar), not "Running tools…".
+        lane.waiting();
+        const gate = await beforeStep(path, signal);
+        if (gate.path !== path) lane.after(gate.path);
+        return gate;
+      },
+    }),
+    ...(onOverflow && {
+      onOverflow: async (path, signal) => {
+        lane.before();
+        const next = await onOverflow(path, signal);
+        lane.after(next ?? path);
+        return next;
+      },
+    }),
+  };
 }
 
 async function executeTool(call: ToolCallBlock, signal: AbortSignal, route: Route | undefined): Promise<ToolOutcome> {

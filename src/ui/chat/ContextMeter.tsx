@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useState } from "react";
+import { toolDefinitionsText } from "../../core/agent/tool-spec";
 import type { BuildContextOptions } from "../../core/session/build-context";
 import { contextTokens } from "../../core/session/context-tokens";
-import type { Entry } from "../../core/session/entries";
+import type { Entry, Session } from "../../core/session/entries";
 import { estimateTokens } from "../../core/tokens/estimate";
 import {
   canImprove,
@@ -19,6 +20,8 @@ import { useMaintenanceStore } from "../../state/maintenance/maintenance-store";
 import { type ChatTarget, contextLimits } from "../../state/models/chat-target";
 import { useStreamStore } from "../../state/reply/stream-store";
 import { useSettingsStore } from "../../state/settings/settings-store";
+import { useMcpStore } from "../../state/tools/mcp-store";
+import { chatToolDefinitions } from "../../state/tools/tool-definitions";
 import type { SessionView } from "../hooks";
 import { formatTokens } from "./maintenance-text";
 import { useChatCost } from "./use-chat-cost";
@@ -98,6 +101,44 @@ function useEstimate(path: readonly Entry[] | null, options: BuildContextOptions
 }
 
 /**
+ * Tokens of the tool definitions the chat's next request carries (issue 28 item 4): the chosen
+ * servers' tools as listed on this page, Grove's own, the provider tools. 0 without tools; counted
+ * in the worker with the chat's tokenizer after the first screen, the estimate until then.
+ */
+function useToolDefinitionTokens(
+  session: Session | undefined,
+  target: ChatTarget | null,
+): { tokens: number; counted: boolean } {
+  const settings = useSettingsStore((s) => s.settings);
+  const status = useMcpStore((s) => s.status);
+  const text = useMemo(
+    () => toolDefinitionsText(chatToolDefinitions(session, settings, status)),
+    [session, settings, status],
+  );
+  const [counted, setCounted] = useState<{ text: string; tokens: number } | null>(null);
+  useEffect(() => {
+    if (!target || text === "") return;
+    let live = true;
+    afterFirstScreen()
+      .then(() => import("../../state/context/measure"))
+      .then(({ measureToolDefinitions }) => measureToolDefinitions(text, target))
+      .then((tokens) => {
+        if (live) setCounted({ text, tokens });
+      })
+      .catch(() => {
+        // The estimate stands.
+      });
+    return () => {
+      live = false;
+    };
+  }, [text, target]);
+  if (text === "") return { tokens: 0, counted: true };
+  return counted?.text === text
+    ? { tokens: counted.tokens, counted: true }
+    : { tokens: estimateTokens(text), counted: false };
+}
+
+/**
  * Tokens in context against the model's window, through the one metric (DESIGN §3): the estimate
  * at once, then the count: Anthropic's count of the exact request for Claude when it can be had, else
  * the worker's ("≈" whenever it is an estimate, the calibrated Claude estimate included). The
@@ -130,9 +171,12 @@ export function ContextMeter({ view }: { view: SessionView }) {
   });
   const reading = measured ?? (estimate === null ? null : { tokens: estimate, source: "estimate" as const });
   const chatCost = useChatCost(view);
+  const toolShare = useToolDefinitionTokens(view.session, target);
+  const toolTokens = toolShare.tokens;
   if (!reading) return <PendingMeter window={model.info.contextWindow} />;
 
-  const tokens = reading.tokens;
+  // What the request carries: the conversation and, as their own share, the tools' definitions.
+  const tokens = reading.tokens + toolTokens;
   const exact = isExact(reading);
   const byAnthropic = reading.source === "anthropic";
   const window = model.info.contextWindow;
@@ -153,6 +197,9 @@ export function ContextMeter({ view }: { view: SessionView }) {
             ? "estimated with the tokenizer, calibrated by the provider's reported usage"
             : "estimated from the text length until it is counted"
     }) of a ${window.toLocaleString()}-token window (${pct(tokens)}).`,
+    toolTokens > 0
+      ? `Of these, ${toolTokens.toLocaleString()} are the definitions of this chat's tools (${pct(toolTokens)}); compaction does not shrink them.`
+      : "",
     auto
       ? `Automatic compaction at ${threshold.toLocaleString()} tokens (${pct(threshold)}).`
       : "Automatic compaction is off.",
@@ -174,6 +221,13 @@ export function ContextMeter({ view }: { view: SessionView }) {
         high={high}
         optimum={0}
       />
+      {toolTokens > 0 && (
+        <span
+          className="meter-tools-share"
+          aria-hidden="true"
+          style={{ width: `calc(${Math.min(1, toolTokens / window)} * var(--meter-width))` }}
+        />
+      )}
       {auto && (
         <span
           className="meter-tick"
@@ -185,6 +239,17 @@ export function ContextMeter({ view }: { view: SessionView }) {
       <span className="meter-text">
         {label}
         {!exact && <span className="sr-only"> (estimate)</span>}
+        {toolTokens > 0 && (
+          <span
+            className="meter-tools"
+            data-testid="meter-tools"
+            data-tokens={toolTokens}
+            data-counted={toolShare.counted}
+          >
+            {" "}
+            · tools {formatTokens(toolTokens)}
+          </span>
+        )}
         {!model.known && (
           <span className="badge warn" title="Unknown model: 128k window assumed">
             {" "}

@@ -13,7 +13,9 @@ export function ToolLoopContinue({ sessionId }: { sessionId: SessionId }) {
       ? `The tool loop stopped at its step limit (${ended.steps} model calls).`
       : ended?.kind === "stopped"
         ? "The tool loop was stopped before the model answered."
-        : "The tool loop ended before the model answered.";
+        : ended?.kind === "compacted"
+          ? "The context was compacted between two steps of the tool loop."
+          : "The tool loop ended before the model answered.";
   return (
     <div className="continue-box tool-loop-continue" role="status">
       <span>{why}</span>

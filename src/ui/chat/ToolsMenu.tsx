@@ -1,5 +1,5 @@
-import type { ChatTools, ProviderToolKind } from "../../core/session/chat-tools";
-import { NO_CHAT_TOOLS } from "../../core/session/chat-tools";
+import type { ChatTools, GroveToolKind, ProviderToolKind } from "../../core/session/chat-tools";
+import { GROVE_TOOL_KINDS, NO_CHAT_TOOLS } from "../../core/session/chat-tools";
 import type { Session } from "../../core/session/entries";
 import type { SessionId } from "../../core/session/ids";
 import { useUiStore } from "../../state/app/ui-store";
@@ -9,13 +9,19 @@ import { providerToolsFor, setChatTools } from "../../state/tools/chat-tools";
 import { WrenchIcon } from "../common/icons";
 import { MenuButton } from "../common/Menu";
 
+const GROVE_TOOL_NAME: Record<GroveToolKind, string> = {
+  search_my_chats: "Search my chats",
+  read_chat: "Read a chat",
+};
+
 const PROVIDER_TOOL_NAME: Record<ProviderToolKind, string> = {
   web_search: "Web search",
   code_execution: "Code execution",
 };
 
 /**
- * The composer's "Tools" menu (issue 28): which MCP servers and provider tools this chat may use, one
+ * The composer's "Tools" menu (issue 28): which MCP servers, provider tools and Grove's own tools
+ * ("Search my chats", "Read a chat") this chat may use, one
  * checkbox each, saved with the chat (a new chat's with its first message). Provider tools are listed
  * only where the chat's provider has them.
  */
@@ -27,7 +33,8 @@ export function ToolsMenu({ sessionId, session }: { sessionId: SessionId | null;
   const providerTools = providerToolsFor(session, settings);
   const live =
     servers.filter((s) => chosen.servers.includes(s.id)).length +
-    chosen.provider.filter((k) => providerTools.includes(k)).length;
+    chosen.provider.filter((k) => providerTools.includes(k)).length +
+    (chosen.grove?.length ?? 0);
   const save = (next: ChatTools) => void setChatTools(sessionId, next);
   const toggle = <T extends string>(list: readonly T[], item: T): T[] =>
     list.includes(item) ? list.filter((x) => x !== item) : [...list, item];
@@ -77,7 +84,23 @@ export function ToolsMenu({ sessionId, session }: { sessionId: SessionId | null;
               </button>
             );
           })}
-          {(servers.length > 0 || providerTools.length > 0) && <hr />}
+          {GROVE_TOOL_KINDS.map((kind) => {
+            const on = chosen.grove?.includes(kind) ?? false;
+            return (
+              <button
+                key={kind}
+                type="button"
+                role="menuitemcheckbox"
+                aria-checked={on}
+                title="Grove's own tool: the model may look into your other chats in this browser (what it reads is sent to the provider)"
+                onClick={() => save({ ...chosen, grove: toggle(chosen.grove ?? [], kind) })}
+              >
+                <span className={on ? "menu-check on" : "menu-check"} aria-hidden="true" />
+                {GROVE_TOOL_NAME[kind]}
+              </button>
+            );
+          })}
+          <hr />
           <button
             type="button"
             role="menuitem"

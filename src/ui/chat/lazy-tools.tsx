@@ -71,10 +71,13 @@ export function Citations(props: ComponentProps<typeof CitationsImpl>) {
 
 /**
  * Whether the path ends inside a tool loop the model has not answered yet: in tool results (the step
- * limit, Stop, a reload between steps), or in a reply whose calls got no result (a reload while asking).
+ * limit, Stop, a reload between steps), or in a reply whose calls got no result (a reload while asking);
+ * either one under a compaction made between two steps.
  */
 function endsMidLoop(path: readonly Entry[]): boolean {
-  const last = path.at(-1);
+  // A compaction between two steps (auto-continue off) ends the path where the loop was.
+  const end = path.at(-1);
+  const last = end?.type === "compaction" ? path.at(-2) : end;
   if (last?.type !== "message") return false;
   if (last.role === "tool") return true;
   return last.role === "assistant" && last.content.some((b) => b.type === "tool_call");

@@ -18,6 +18,8 @@ const TOOLS_TERMS = [
   "Step limit",
   "Tool call timeout",
   "Always allow",
+  "Auto-continue",
+  "compaction",
 ];
 
 /**
@@ -70,6 +72,18 @@ export function ToolsSettings() {
               void saveSettings({ toolLoop: { ...loop, callTimeoutSeconds: Math.floor(n) } });
           }}
         />
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={loop.autoContinue}
+            onChange={(e) => void saveSettings({ toolLoop: { ...loop, autoContinue: e.target.checked } })}
+          />
+          Auto-continue after compaction
+        </label>
+        <p className="muted small">
+          When the context is compacted between two steps of a tool loop, the loop goes on by itself. Off: it stops
+          there and offers Continue.
+        </p>
         {loop.alwaysAllow.length > 0 && (
           <div className="field">
             <span>Always allowed: {loop.alwaysAllow.length}</span>
