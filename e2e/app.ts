@@ -95,10 +95,21 @@ export async function moreActions(message: Locator): Promise<Locator> {
   return menu;
 }
 
-/** Runs one of a message's actions from its "More actions" menu ("Branch from here", "Switch here", …). */
+/** Runs one of a message's actions from its "More actions" menu ("Rewind to here…", "Compact up to here", …). */
 export async function messageAction(message: Locator, name: string): Promise<void> {
   const menu = await moreActions(message);
   await menu.getByRole("menuitem", { name, exact: true }).click();
+}
+
+/**
+ * "Rewind to here…" on a message, without a summary: the "Rewind" dialog offers "No summary" when
+ * there is something to summarize and a plain "Rewind" otherwise (never both).
+ */
+export async function rewindTo(message: Locator): Promise<void> {
+  await messageAction(message, "Rewind to here…");
+  const dialog = message.page().getByRole("dialog", { name: "Rewind" });
+  await dialog.getByRole("button", { name: /^(No summary|Rewind)$/ }).click();
+  await expect(dialog).toBeHidden();
 }
 
 /** Opens the chat's menu in the header ("Chat actions": Compact, Handoff, Chat prompt, Export). */

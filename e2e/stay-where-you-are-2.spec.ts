@@ -1,0 +1,70 @@
+/**
+ * Issue 27, round 2: one verb for going back ("Rewind to here…"), finding things (the model
+ * picker, Ctrl+K), the graph at any size, a steady meter, the header on a phone and touch targets.
+ * What the user sees is asserted by role, name and bounding box.
+ */
+import type { Locator, Page } from "@playwright/test";
+import { moreActions, openConfigured, send, userMessages, waitIdle } from "./app";
+import { message } from "./branching-helpers";
+import { expect, type MockServer, test } from "./fixtures";
+
+const SHOTS = process.env.GROVE_E2E_SHOTS;
+
+async function shot(page: Page, name: string): Promise<void> {
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png` });
+}
+
+async function chatOf(page: Page, mock: MockServer, questions: readonly string[]): Promise<void> {
+  await openConfigured(page, mock);
+  for (const q of questions) {
+    mock.enqueue("anthropic", { text: `Answer to ${q}` });
+    await send(page, q);
+    await expect(message(page, "assistant", `Answer to ${q}`)).toBeVisible({ timeout: 15_000 });
+    await waitIdle(page);
+  }
+}
+
+const rewindDialog = (page: Page): Locator => page.getByRole("dialog", { name: "Rewind" });
+
+test.describe("item 3: one verb for going back", () => {
+  test("every message offers Rewind to here…; its dialog says what it does; Esc changes nothing", async ({
+    page,
+    mock,
+  }) => {
+    await chatOf(page, mock, ["first question", "second question"]);
+    const articles = page.getByRole("article", { name: /^(User|Assistant) message/ });
+    await expect(articles).toHaveCount(4);
+    for (const article of await articles.all()) {
+      const menu = await moreActions(article);
+      await expect(menu.getByRole("menuitem", { name: "Rewind to here…" })).toHaveCount(1);
+      // The old verbs are gone from the chat.
+      await expect(menu.getByRole("menuitem", { name: /^(Branch from here|Switch here)$/ })).toHaveCount(0);
+      await page.keyboard.press("Escape");
+      await expect(menu).toBeHidden();
+    }
+
+    // On a reply: continue from it; the later messages stay in the history.
+    const firstAnswer = message(page, "assistant", "Answer to first question");
+    await (await moreActions(firstAnswer)).getByRole("menuitem", { name: "Rewind to here…" }).click();
+    const dialog = rewindDialog(page);
+    await expect(dialog).toContainText("Continue from this message");
+    await expect(dialog).toContainText("The 2 messages you leave stay in the history");
+    await shot(page, "rewind-dialog-1280");
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+    await expect(userMessages(page)).toHaveCount(2);
+
+    // On a user message: back to just before it, its text in the composer.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const second = message(page, "user", "second question");
+    await (await moreActions(second)).getByRole("menuitem", { name: "Rewind to here…" }).click();
+    await expect(dialog).toContainText("Back to just before this message");
+    await shot(page, "rewind-dialog-390");
+    const box = await dialog.boundingBox();
+    expect(box?.width ?? 0).toBeLessThanOrEqual(390);
+    await dialog.getByRole("button", { name: "No summary" }).click();
+    await expect(dialog).toBeHidden();
+    await expect(userMessages(page)).toHaveCount(1);
+    await expect(page.getByRole("textbox", { name: "Message", exact: true })).toHaveValue("second question");
+  });
+});
