@@ -68,3 +68,70 @@ test.describe("item 3: one verb for going back", () => {
     await expect(page.getByRole("textbox", { name: "Message", exact: true })).toHaveValue("second question");
   });
 });
+
+test.describe("item 7: finding things", () => {
+  test("Ctrl+K finds a chat by a word of its title or its messages, and runs theme and export", async ({
+    page,
+    mock,
+  }) => {
+    await chatOf(page, mock, ["Plan a walk in Lisbon"]);
+    await page.getByRole("button", { name: "New chat" }).first().click();
+    mock.enqueue("anthropic", { text: "Penguins count at dawn." });
+    await send(page, "How do we count penguins?");
+    await expect(message(page, "assistant", "Penguins count at dawn.")).toBeVisible({ timeout: 15_000 });
+    await waitIdle(page);
+
+    const palette = page.getByRole("dialog", { name: "Command palette" });
+    const input = palette.getByRole("combobox");
+    await page.keyboard.press("Control+k");
+    await input.fill("lisbon");
+    const chats = palette.getByRole("group", { name: "Chats" });
+    await expect(chats.getByRole("option", { name: /Plan a walk in Lisbon/ })).toBeVisible();
+    await shot(page, "palette-chats-1280");
+    await input.press("Enter");
+    await expect(palette).toBeHidden();
+    await expect(message(page, "user", "Plan a walk in Lisbon")).toBeVisible();
+
+    // By a word of a message, not the title.
+    await page.keyboard.press("Control+k");
+    await input.fill("dawn");
+    await expect(chats.getByRole("option", { name: /How do we count penguins/ })).toBeVisible();
+    await page.keyboard.press("Escape");
+
+    // Export commands.
+    await page.keyboard.press("Control+k");
+    await input.fill("export");
+    await expect(palette.getByRole("group", { name: "Commands" }).getByRole("option")).toHaveText([
+      /^Export chat as Grove JSON/,
+      /^Export chat as Markdown/,
+      /^Export all chats/,
+    ]);
+    await page.keyboard.press("Escape");
+
+    // Theme.
+    await page.keyboard.press("Control+k");
+    await input.fill("dark");
+    await input.press("Enter");
+    await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
+
+    // Rename.
+    await page.keyboard.press("Control+k");
+    await input.fill("rename");
+    await input.press("Enter");
+    await expect(palette.getByRole("combobox", { name: "New name for this chat" })).toHaveValue(
+      "Plan a walk in Lisbon",
+    );
+    await input.fill("Lisbon walk");
+    await input.press("Enter");
+    await expect(palette).toBeHidden();
+    await expect(
+      page.getByRole("navigation", { name: "Sessions" }).getByRole("link", { name: /Lisbon walk/ }),
+    ).toHaveCount(1);
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.keyboard.press("Control+k");
+    await input.fill("walk");
+    await expect(chats.getByRole("option")).toHaveCount(1);
+    await shot(page, "palette-chats-390");
+  });
+});

@@ -9,7 +9,7 @@
 import type { EntryId, SessionId } from "../../core/session/ids";
 import { cancelMaintenance, previewSwitch, rememberSwitchChoice, switchHere } from "../app/lazy";
 import { defineStore } from "../app/store-registry";
-import { pushNotice } from "../app/ui-store";
+import { pushNotice, useUiStore } from "../app/ui-store";
 import type { SwitchChoice, SwitchResult } from "../maintenance/switch-branch";
 
 type SwitchDialogTarget = {
@@ -111,7 +111,16 @@ export async function runSwitchDialog(choice: SwitchChoice, remember: boolean): 
       break;
   }
   useSwitchDialog.setState({ target: null, phase: "form", result: null, choice: null });
+  if (result.kind === "switched") focusComposerAfterClose();
   return result.kind === "switched";
+}
+
+/**
+ * The composer is where the user goes after a switch, but while the dialog was open the page behind
+ * it was inert and the dialog hands focus back to its opener as it closes: ask again once it has.
+ */
+function focusComposerAfterClose(): void {
+  globalThis.requestAnimationFrame?.(() => useUiStore.setState((s) => ({ composerFocus: s.composerFocus + 1 })));
 }
 
 /** A switch made without the dialog: problems become notices. */
