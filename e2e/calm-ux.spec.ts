@@ -276,7 +276,7 @@ test.describe("command palette and skip link", () => {
     await input.fill("gpt-4o-mini");
     await input.press("Enter");
     await expect(palette(page)).toBeHidden();
-    await expect(page.getByRole("combobox", { name: "Model" })).toHaveValue("openai::gpt-4o-mini");
+    await expect(page.getByRole("combobox", { name: "Model" })).toHaveAttribute("data-model", "openai::gpt-4o-mini");
 
     // Settings.
     input = await open();

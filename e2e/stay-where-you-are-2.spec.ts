@@ -135,3 +135,48 @@ test.describe("item 7: finding things", () => {
     await shot(page, "palette-chats-390");
   });
 });
+
+test.describe("item 7: the model picker", () => {
+  test("a combobox 'Model' with a searchable listbox: friendly names, context and price, keyed providers first", async ({
+    page,
+    mock,
+  }) => {
+    await openConfigured(page, mock);
+    const box = page.getByRole("combobox", { name: "Model" });
+    await expect(box).toHaveValue("Claude Sonnet 4.5");
+    await box.click();
+    const list = page.getByRole("listbox", { name: "Models" });
+    await expect(list).toBeVisible();
+    const groups = await list.getByRole("group").evaluateAll((els) => els.map((e) => e.getAttribute("aria-label")));
+    const firstKeyless = groups.findIndex((g) => g?.endsWith("(no key yet)"));
+    if (firstKeyless >= 0) expect(groups.slice(firstKeyless).every((g) => g?.endsWith("(no key yet)"))).toBe(true);
+
+    await box.fill("haiku 4.5");
+    const haiku = list.getByRole("option", { name: /^Claude Haiku 4\.5/ });
+    await expect(haiku).toHaveCount(1);
+    await expect(haiku).toContainText("200k context");
+    await expect(haiku).toContainText("per M tokens");
+    await shot(page, "model-picker-1280");
+    await box.press("ArrowDown");
+    await box.press("ArrowUp");
+    await box.press("Enter");
+    await expect(list).toBeHidden();
+    await expect(box).toHaveAttribute("data-model", "anthropic::claude-haiku-4-5");
+    await expect(box).toHaveValue("Claude Haiku 4.5");
+
+    // Esc closes the list and keeps the model.
+    await box.click();
+    await box.fill("gpt");
+    await box.press("Escape");
+    await expect(list).toBeHidden();
+    await expect(box).toHaveAttribute("data-model", "anthropic::claude-haiku-4-5");
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await box.click();
+    await expect(list).toBeVisible();
+    const listBox = await list.boundingBox();
+    expect(listBox?.x ?? -1).toBeGreaterThanOrEqual(0);
+    expect((listBox?.x ?? 0) + (listBox?.width ?? 999)).toBeLessThanOrEqual(390);
+    await shot(page, "model-picker-390");
+  });
+});
