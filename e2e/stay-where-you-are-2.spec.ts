@@ -4,8 +4,9 @@
  * What the user sees is asserted by role, name and bounding box.
  */
 import type { Locator, Page } from "@playwright/test";
-import { moreActions, openConfigured, send, userMessages, waitIdle } from "./app";
+import { meter, meterBox, moreActions, openConfigured, send, userMessages, waitIdle } from "./app";
 import { message } from "./branching-helpers";
+import { exchange, MODEL } from "./compaction-helpers";
 import { expect, type MockServer, test } from "./fixtures";
 
 const SHOTS = process.env.GROVE_E2E_SHOTS;
@@ -178,5 +179,36 @@ test.describe("item 7: the model picker", () => {
     expect(listBox?.x ?? -1).toBeGreaterThanOrEqual(0);
     expect((listBox?.x ?? 0) + (listBox?.width ?? 999)).toBeLessThanOrEqual(390);
     await shot(page, "model-picker-390");
+  });
+});
+
+test.describe("item 8: steady numbers", () => {
+  test("the meter keeps its last count while a new count runs: no '≈' in between, and it says when it is current", async ({
+    page,
+    mock,
+  }) => {
+    await openConfigured(page, mock, { model: MODEL });
+    await exchange(page, mock, "(Q1) Plan a penguin census", "(Q1)", { text: "(A1) Count them at dawn." });
+    await expect(meterBox(page)).toHaveAttribute("data-count", "current", { timeout: 10_000 });
+    const first = Number(await meter(page).getAttribute("value"));
+
+    // Every text the meter shows from here on, as the page draws it.
+    await meterBox(page).evaluate((box) => {
+      const seen: string[] = [];
+      (window as unknown as { meterTexts: string[] }).meterTexts = seen;
+      new MutationObserver(() => seen.push(`${box.getAttribute("data-count")}|${box.textContent ?? ""}`)).observe(box, {
+        subtree: true,
+        childList: true,
+        characterData: true,
+        attributes: true,
+      });
+    });
+    await exchange(page, mock, "(Q2) And by drone?", "(Q2)", { text: "(A2) Drones scare the colony." });
+    await expect(meterBox(page)).toHaveAttribute("data-count", "current", { timeout: 10_000 });
+    expect(Number(await meter(page).getAttribute("value"))).toBeGreaterThan(first);
+    const seen = await page.evaluate(() => (window as unknown as { meterTexts: string[] }).meterTexts);
+    // The count did run again (it was "counting" for a while), and never showed an estimate meanwhile.
+    expect(seen.some((t) => t.startsWith("counting|"))).toBe(true);
+    expect(seen.filter((t) => t.includes("≈"))).toEqual([]);
   });
 });
