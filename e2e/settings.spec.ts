@@ -165,7 +165,9 @@ test.describe("models", () => {
 
     // "Other …": any id, typed.
     const box = modelBox(page);
-    await (await searchModels(page, "other anthropic")).getByRole("option", { name: /^Other Anthropic model id…/ }).click();
+    await (await searchModels(page, "other anthropic"))
+      .getByRole("option", { name: /^Other Anthropic model id…/ })
+      .click();
     const idBox = page.getByRole("textbox", { name: "Model id" });
     await idBox.fill("claude-private-preview-9");
     await page.getByRole("button", { name: "Use" }).click();

@@ -4,10 +4,11 @@
  * What the user sees is asserted by role, name and bounding box.
  */
 import type { Locator, Page } from "@playwright/test";
-import { meter, meterBox, moreActions, openConfigured, send, userMessages, waitIdle } from "./app";
+import { meter, meterBox, moreActions, openChatMenu, openConfigured, send, userMessages, waitIdle } from "./app";
 import { message } from "./branching-helpers";
 import { exchange, MODEL } from "./compaction-helpers";
 import { expect, type MockServer, test } from "./fixtures";
+import { expectNoOverlap } from "./header-helpers";
 
 const SHOTS = process.env.GROVE_E2E_SHOTS;
 
@@ -210,5 +211,42 @@ test.describe("item 8: steady numbers", () => {
     // The count did run again (it was "counting" for a while), and never showed an estimate meanwhile.
     expect(seen.some((t) => t.startsWith("counting|"))).toBe(true);
     expect(seen.filter((t) => t.includes("≈"))).toEqual([]);
+  });
+});
+
+test.describe("item 5 and 10: the header and touch targets on a phone", () => {
+  test("390 px: no header control overlaps another or is cut; what does not fit is in Chat actions; targets ≥ 44 px", async ({
+    page,
+    mock,
+  }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await chatOf(page, mock, ["Hi! Can you help me plan a walk through the old grove near Lisbon this weekend?"]);
+    await expectNoOverlap(page);
+    await shot(page, "header-390");
+    // The graph is one tap away in the overflow menu.
+    const menu = await openChatMenu(page);
+    await menu.getByRole("menuitem", { name: "History graph" }).click();
+    await expect(page.getByRole("region", { name: "History graph" })).toBeVisible();
+    await page.getByRole("button", { name: "Close history graph" }).click();
+
+    // Touch targets: a message's actions and the version arrows, the session row's icons.
+    const reply = message(page, "assistant", "Answer to Hi!");
+    for (const target of [
+      reply.getByRole("button", { name: "Copy" }),
+      reply.getByRole("button", { name: "Regenerate" }),
+      reply.getByRole("button", { name: "More actions" }),
+    ]) {
+      const box = await target.boundingBox();
+      expect(box?.width ?? 0).toBeGreaterThanOrEqual(44);
+      expect(box?.height ?? 0).toBeGreaterThanOrEqual(44);
+    }
+    await page.getByRole("button", { name: "Show sessions" }).click();
+    const list = page.getByRole("navigation", { name: "Sessions" });
+    for (const name of [/^Pin /, /^Delete /]) {
+      const box = await list.getByRole("button", { name }).first().boundingBox();
+      expect(box?.width ?? 0).toBeGreaterThanOrEqual(44);
+      expect(box?.height ?? 0).toBeGreaterThanOrEqual(44);
+    }
+    await shot(page, "sessions-390");
   });
 });

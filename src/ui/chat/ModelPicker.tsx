@@ -1,5 +1,6 @@
 import { type KeyboardEvent, useEffect, useId, useState } from "react";
 import type { Session } from "../../core/session/entries";
+import { useUiStore } from "../../state/app/ui-store";
 import { chooseOtherModel, encode, modelIdsFor, useListedModels } from "../../state/models/model-choice";
 import { useNewChatSetup } from "../../state/sessions/chat-setup";
 import { chooseModel } from "../../state/sessions/sessions";
@@ -25,7 +26,8 @@ export function ModelPicker({ session, loading }: { session: Session | undefined
   const [active, setActive] = useState(0);
   const [otherFor, setOtherFor] = useState<string | null>(null);
   const [otherText, setOtherText] = useState("");
-  const [settingsOpen, setSettingsOpen] = useState(false);
+  const settingsOpen = useUiStore((s) => s.modelOptionsOpen);
+  const setSettingsOpen = (open: boolean) => useUiStore.setState({ modelOptionsOpen: open });
   const setupParams = useNewChatSetup((s) => s.params);
   const hasParams = (session ? session.params : setupParams) !== undefined;
   const listId = useId();
@@ -150,7 +152,7 @@ export function ModelPicker({ session, loading }: { session: Session | undefined
       </div>
       <button
         type="button"
-        className={hasParams ? "chip active" : "chip"}
+        className={hasParams ? "chip model-options active" : "chip model-options"}
         disabled={loading}
         title="Temperature, output limit and thinking for this chat"
         onClick={() => setSettingsOpen(true)}

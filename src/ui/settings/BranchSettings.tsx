@@ -54,7 +54,8 @@ export function BranchSettings() {
           ))}
         </select>
         <small className="muted">
-          Whether Rewind (and Switch here in the graph) leaves a summary of the part you leave. Ask shows the Rewind dialog.
+          Whether Rewind (and Switch here in the graph) leaves a summary of the part you leave. Ask shows the Rewind
+          dialog.
         </small>
       </div>
       <div className="field">
