@@ -21,6 +21,8 @@ type SwitchDialogTarget = {
   composerText?: string;
   /** Whether the part being left has anything to summarize (else the dialog only confirms). */
   summarizable: boolean;
+  /** A Rewind from the chat: the composer takes focus after it (the graph keeps its own focus). */
+  fromChat: boolean;
 };
 
 /** Outcomes the dialog explains (a switch or a cancel just closes it). */
@@ -69,6 +71,7 @@ export async function openSwitchDialog(
     targetId,
     abandonedEntries: preview.abandonedEntries,
     summarizable: preview.summarizable,
+    fromChat: confirm,
     ...(preview.composerText !== undefined ? { composerText: preview.composerText } : {}),
   };
   if (!preview.summarizable && !confirm) return report(await switchHere(sessionId, targetId, { kind: "none" }));
@@ -111,7 +114,7 @@ export async function runSwitchDialog(choice: SwitchChoice, remember: boolean): 
       break;
   }
   useSwitchDialog.setState({ target: null, phase: "form", result: null, choice: null });
-  if (result.kind === "switched") focusComposerAfterClose();
+  if (result.kind === "switched" && target.fromChat) focusComposerAfterClose();
   return result.kind === "switched";
 }
 
