@@ -42,9 +42,38 @@ export async function openConfigured(
   await chooseModel(page, model.provider, model.id);
 }
 
+/** The chat's model picker: a combobox whose `data-model` is the model in use ("provider::model id"). */
+export const modelBox = (page: Page): Locator => page.getByRole("combobox", { name: "Model" });
+
+/** Opens the model picker and types `search`: its listbox "Models", filtered. */
+export async function searchModels(page: Page, search: string): Promise<Locator> {
+  const box = modelBox(page);
+  await box.click();
+  await box.fill(search);
+  const list = page.getByRole("listbox", { name: "Models" });
+  await expect(list).toBeVisible();
+  return list;
+}
+
 export async function chooseModel(page: Page, provider: string, modelId: string): Promise<void> {
-  await page.getByRole("combobox", { name: "Model" }).selectOption(`${provider}::${modelId}`);
-  await expect(page.getByRole("combobox", { name: "Model" })).toHaveValue(`${provider}::${modelId}`);
+  const list = await searchModels(page, modelId);
+  await list.locator(`[role="option"][data-value="${provider}::${modelId}"]`).click();
+  await expect(modelBox(page)).toHaveAttribute("data-model", `${provider}::${modelId}`);
+}
+
+/** Chooses the model whose name (or, for one Grove does not know, id) is `label`. */
+export async function chooseModelNamed(page: Page, label: string): Promise<void> {
+  const list = await searchModels(page, label);
+  await list
+    .getByRole("option")
+    .filter({
+      has: page.locator(".model-option-label", {
+        hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`),
+      }),
+    })
+    .first()
+    .click();
+  await expect(list).toBeHidden();
 }
 
 /** Type a message and press Enter. Does not wait for the reply. */
@@ -95,10 +124,21 @@ export async function moreActions(message: Locator): Promise<Locator> {
   return menu;
 }
 
-/** Runs one of a message's actions from its "More actions" menu ("Branch from here", "Switch here", …). */
+/** Runs one of a message's actions from its "More actions" menu ("Rewind to here…", "Compact up to here", …). */
 export async function messageAction(message: Locator, name: string): Promise<void> {
   const menu = await moreActions(message);
   await menu.getByRole("menuitem", { name, exact: true }).click();
+}
+
+/**
+ * "Rewind to here…" on a message, without a summary: the "Rewind" dialog offers "No summary" when
+ * there is something to summarize and a plain "Rewind" otherwise (never both).
+ */
+export async function rewindTo(message: Locator): Promise<void> {
+  await messageAction(message, "Rewind to here…");
+  const dialog = message.page().getByRole("dialog", { name: "Rewind" });
+  await dialog.getByRole("button", { name: /^(No summary|Rewind)$/ }).click();
+  await expect(dialog).toBeHidden();
 }
 
 /** Opens the chat's menu in the header ("Chat actions": Compact, Handoff, Chat prompt, Export). */

@@ -13,6 +13,7 @@ import {
   chatAction,
   chatRequests,
   chooseModel,
+  chooseModelNamed,
   openConfigured,
   send,
   sendAndWait,
@@ -137,7 +138,7 @@ test("Chat Completions: image as image_url, PDF as a file part", async ({ page, 
   await dialog.getByRole("textbox", { name: "Model ids" }).fill("vision-e2e");
   await dialog.getByRole("button", { name: "Add provider" }).click();
   await dialog.getByRole("button", { name: "Close" }).click();
-  await page.getByRole("combobox", { name: "Model" }).selectOption({ label: "vision-e2e" });
+  await chooseModelNamed(page, "vision-e2e");
 
   await pickFiles(page, [PNG, PDF]);
   await expect(attachmentItems(page)).toHaveCount(2);

@@ -1,5 +1,5 @@
 /**
- * Switch here and branch summaries (DESIGN §5), end to end against the mock: the "Switch branch"
+ * Rewind and branch summaries (DESIGN §5), end to end against the mock: the "Rewind"
  * dialog (No summary / Summarize / Summarize with instructions, Remember my choice), the summary
  * streaming in with Cancel, the card with its way back to the abandoned branch, a user message's
  * text going back into the composer, and what the next chat request carries — read from the
@@ -27,7 +27,7 @@ const chatTurns = (mock: MockServer) => conversationRequests(mock).filter((r) =>
 
 const summarizer = (script: ReplyScript): ReplyScript => ({ ...script, match: { system: BRANCH_SYSTEM } });
 
-const switchDialog = (page: Page): Locator => page.getByRole("dialog", { name: "Switch branch" });
+const switchDialog = (page: Page): Locator => page.getByRole("dialog", { name: "Rewind" });
 const summaryCards = (page: Page): Locator => page.getByRole("article", { name: /^Branch summary/ });
 
 /** Three exchanges: "(Q1) …" / "(A1) …" … */
@@ -39,7 +39,7 @@ async function threeTurns(page: Page, mock: MockServer): Promise<void> {
 }
 
 async function switchAt(msg: Locator): Promise<void> {
-  await messageAction(msg, "Switch here");
+  await messageAction(msg, "Rewind to here…");
 }
 
 test("Switch here with a summary: progress, the card, the next request carries it, and the way back", async ({
@@ -48,9 +48,10 @@ test("Switch here with a summary: progress, the card, the next request carries i
 }) => {
   test.setTimeout(60_000);
   await threeTurns(page, mock);
-  // The leaf has no Switch here; an earlier message has.
+  // One verb for going back: at the leaf Rewind is there but has nothing to do; the old verbs are gone.
   const leafMenu = await moreActions(messageWith(page, "assistant", "(A3)"));
-  await expect(leafMenu.getByRole("menuitem", { name: "Branch from here" })).toBeVisible();
+  await expect(leafMenu.getByRole("menuitem", { name: "Rewind to here…" })).toBeDisabled();
+  await expect(leafMenu.getByRole("menuitem", { name: "Branch from here" })).toHaveCount(0);
   await expect(leafMenu.getByRole("menuitem", { name: "Switch here" })).toHaveCount(0);
   await page.keyboard.press("Escape");
   await expect(leafMenu).toBeHidden();

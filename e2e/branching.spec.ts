@@ -1,6 +1,6 @@
 /**
  * The conversation tree through the UI (DESIGN §2, §5): Edit makes a sibling user message,
- * Regenerate a sibling reply, Branch from here moves the leaf; version controls walk the siblings;
+ * Regenerate a sibling reply, Rewind to here… moves the leaf; version controls walk the siblings;
  * the branch that was showing survives a reload. Every request is checked for exactly the context
  * the branch holds. Also here: composer keys, thinking and markdown in replies, phone layout.
  */
@@ -10,8 +10,8 @@ import {
   animationsDone,
   assistantMessages,
   chatRequests,
-  messageAction,
   openConfigured,
+  rewindTo,
   sendAndWait,
   userMessages,
   waitIdle,
@@ -183,7 +183,7 @@ test.describe("branch from here", () => {
   }) => {
     await chatOf(page, mock, ["one", "two", "three"]);
 
-    await messageAction(message(page, "assistant", "Echo: one"), "Branch from here");
+    await rewindTo(message(page, "assistant", "Echo: one"));
     // The active path now ends at that reply; the composer is ready for the new direction.
     await expect(userMessages(page)).toHaveCount(1);
     await expect(assistantMessages(page)).toHaveCount(1);
@@ -197,7 +197,7 @@ test.describe("branch from here", () => {
     await expect(bar).toHaveCount(0);
     expect(chatRequests(mock, "anthropic")).toHaveLength(3);
 
-    await messageAction(message(page, "assistant", "Echo: one"), "Branch from here");
+    await rewindTo(message(page, "assistant", "Echo: one"));
     await expect(userMessages(page)).toHaveCount(1);
 
     await sendAndWait(page, "a different second step");
@@ -232,7 +232,7 @@ test.describe("branch from here", () => {
 
   test("reload keeps the session, the branch that was showing and the session list", async ({ page, mock }) => {
     await chatOf(page, mock, ["root question", "first follow-up"]);
-    await messageAction(message(page, "assistant", "Echo: root question"), "Branch from here");
+    await rewindTo(message(page, "assistant", "Echo: root question"));
     await expect(userMessages(page)).toHaveCount(1);
     await sendAndWait(page, "second follow-up");
     await expectVersion(message(page, "user", "second follow-up"), 2, 2);
@@ -504,7 +504,7 @@ test.describe("layout", () => {
     // The branch-point bar, at phone width and at desktop width.
     await page.getByRole("button", { name: "Close sessions" }).click({ position: { x: 360, y: 400 } });
     await expect(sessionList(page)).not.toBeInViewport();
-    await messageAction(message(page, "assistant", "A grove is"), "Branch from here");
+    await rewindTo(message(page, "assistant", "A grove is"));
     await expect(page.getByRole("status").filter({ hasText: "Branching from here" })).toBeVisible();
     await animationsDone(page);
     await page.screenshot({ path: "test-results/e2e-artifacts/branching-phone-branch-point.png" });

@@ -53,7 +53,7 @@ test.describe("message actions", () => {
     await expect(first.getByRole("button", { name: "Copy" })).toBeVisible();
     await expect(first.getByRole("button", { name: "Regenerate" })).toBeVisible();
     // Branching verbs live in the menu now, not as buttons.
-    await expect(first.getByRole("button", { name: "Branch from here" })).toHaveCount(0);
+    await expect(first.getByRole("button", { name: "Rewind to here…" })).toHaveCount(0);
 
     // Keyboard: focus the menu button, open with Enter, arrows move, Escape closes and returns focus.
     const button = first.getByRole("button", { name: "More actions" });
@@ -62,25 +62,23 @@ test.describe("message actions", () => {
     const menu = first.getByRole("menu", { name: "More actions" });
     await expect(menu).toBeVisible();
     const items = menu.getByRole("menuitem");
-    await expect(items).toHaveText([/^Branch from here/, /^Switch here/, /^Compact up to here/]);
+    await expect(items).toHaveText([/^Rewind to here…/, /^Compact up to here/]);
     await expect(items.nth(0)).toBeFocused();
-    await expect(items.nth(0)).toHaveAccessibleDescription(/next message starts a new branch/);
-    await expect(items.nth(1)).toHaveAccessibleDescription(/end of the chat and continue from it/);
+    await expect(items.nth(0)).toHaveAccessibleDescription(/what came after stays in the history/);
     await page.keyboard.press("ArrowDown");
     await expect(items.nth(1)).toBeFocused();
     await page.keyboard.press("ArrowUp");
     await page.keyboard.press("ArrowUp");
-    await expect(items.nth(2)).toBeFocused();
+    await expect(items.nth(1)).toBeFocused();
     await page.screenshot({ path: `${SHOTS}/message-more-actions.png` });
     await page.keyboard.press("Escape");
     await expect(menu).toBeHidden();
     await expect(button).toBeFocused();
 
-    // An item runs the real action: Switch here opens the switch dialog.
+    // An item runs the real action: Rewind to here… opens the Rewind dialog.
     await page.keyboard.press("Enter");
-    await page.keyboard.press("ArrowDown");
     await page.keyboard.press("Enter");
-    await expect(page.getByRole("dialog", { name: "Switch branch" })).toBeVisible();
+    await expect(page.getByRole("dialog", { name: "Rewind" })).toBeVisible();
     await page.keyboard.press("Escape");
 
     // Edit says what it does; usage is in words.
@@ -278,7 +276,7 @@ test.describe("command palette and skip link", () => {
     await input.fill("gpt-4o-mini");
     await input.press("Enter");
     await expect(palette(page)).toBeHidden();
-    await expect(page.getByRole("combobox", { name: "Model" })).toHaveValue("openai::gpt-4o-mini");
+    await expect(page.getByRole("combobox", { name: "Model" })).toHaveAttribute("data-model", "openai::gpt-4o-mini");
 
     // Settings.
     input = await open();

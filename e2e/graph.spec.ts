@@ -120,8 +120,8 @@ test("edit and regenerate make branches; clicking a node on another branch switc
   const details = region(page).getByRole("complementary", { name: "Node details" });
   await expect(details).toContainText("another branch");
   await details.getByRole("button", { name: "Switch here" }).click();
-  // The chat's "Switch branch" dialog asks about the branch being left: summarize it.
-  const dialog = page.getByRole("dialog", { name: "Switch branch" });
+  // The chat's "Rewind" dialog asks about the branch being left: summarize it.
+  const dialog = page.getByRole("dialog", { name: "Rewind" });
   await dialog.getByRole("button", { name: "Summarize", exact: true }).click();
   await expect(dialog).toHaveCount(0, { timeout: 15_000 });
   await expect(message(page, "assistant", "Echo: Name three trees")).toBeVisible();
@@ -164,9 +164,9 @@ test("keyboard: Up/Down/Left/Right move through the tree and Enter switches here
   // Still one tab stop, now on the focused node.
   await expect(tree(page).locator('[role="treeitem"][tabindex="0"]')).toHaveAccessibleName(/Echo: Name three trees/);
 
-  // Enter: Switch here (the "Switch branch" dialog asks; no summary this time).
+  // Enter: Switch here (the "Rewind" dialog asks; no summary this time).
   await page.keyboard.press("Enter");
-  await page.getByRole("dialog", { name: "Switch branch" }).getByRole("button", { name: "No summary" }).click();
+  await page.getByRole("dialog", { name: "Rewind" }).getByRole("button", { name: "No summary" }).click();
   await expect(message(page, "assistant", "Echo: Name three trees")).toBeVisible();
   await expect(message(page, "assistant", "A second answer.")).toHaveCount(0);
   await expect(current(page)).toHaveAccessibleName(/^Assistant message · Echo: Name three trees/);

@@ -6,7 +6,7 @@
  * API types; OpenAI-compatible providers keep Chat Completions (settings.spec.ts).
  */
 import type { Page } from "@playwright/test";
-import { chatRequests, chooseModel, openConfigured, sendAndWait } from "./app";
+import { chatRequests, chooseModel, chooseModelNamed, openConfigured, sendAndWait } from "./app";
 import { assistant, lastChat, message, turns, user } from "./branching-helpers";
 import { expect, test } from "./fixtures";
 import { type RecordedRequest, requestMessages } from "./mock-server/index";
@@ -128,7 +128,7 @@ test("adding a provider offers the three API types; one added as OpenAI Response
   await expect(dialog.getByText("(OpenAI Responses)")).toHaveCount(1);
   await dialog.getByRole("button", { name: "Close" }).click();
 
-  await page.getByRole("combobox", { name: "Model" }).selectOption({ label: "gpt-5-team" });
+  await chooseModelNamed(page, "gpt-5-team");
   mock.enqueue("openai", { text: "Team answer." });
   await sendAndWait(page, "Same question, team account.");
   const req = lastChat(mock, "openai");

@@ -21,6 +21,7 @@ import {
   summarizerReply,
 } from "./compaction-helpers";
 import { expect, type MockServer, test } from "./fixtures";
+import { expectNoOverlap, overlaps } from "./header-helpers";
 
 const SHOTS = process.env.GROVE_E2E_SHOTS;
 
@@ -217,11 +218,6 @@ test.describe("item 9: failures are not versions; stops say what happened", () =
   });
 });
 
-/** The two boxes share some area. */
-function overlaps(a: { x: number; y: number; width: number; height: number }, b: typeof a): boolean {
-  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
-}
-
 test.describe("item 6: notices that come and go", () => {
   test("a success notice sits beside the chat, not over it, and goes by itself", async ({ page, mock }) => {
     test.setTimeout(90_000);
@@ -324,45 +320,6 @@ test.describe("item 8: honest before acting", () => {
   });
 });
 
-/** The header's visible controls, by what a user sees and names. */
-async function headerBoxes(page: Page) {
-  const header = page.locator("header.chat-header");
-  const parts: Record<string, Locator> = {
-    title: header.getByRole("heading", { level: 1 }),
-    model: header.getByRole("combobox", { name: "Model" }),
-    options: header.getByRole("button", { name: /Model options/ }),
-    deprecation: header.locator(".deprecation"),
-    meter: header.locator(".meter"),
-    graph: header.getByRole("button", { name: "History graph", exact: true }),
-    settings: header.getByRole("button", { name: "Settings" }),
-    actions: header.getByRole("button", { name: "Chat actions" }),
-  };
-  const boxes: Array<{ name: string; box: { x: number; y: number; width: number; height: number } }> = [];
-  for (const [name, locator] of Object.entries(parts)) {
-    if (!(await locator.isVisible())) continue;
-    const box = await locator.boundingBox();
-    if (box && box.width > 1) boxes.push({ name, box });
-  }
-  return { header: await header.boundingBox(), boxes };
-}
-
-async function expectNoOverlap(page: Page): Promise<void> {
-  const { header, boxes } = await headerBoxes(page);
-  if (!header) throw new Error("no header");
-  const names = boxes.map((b) => b.name);
-  expect(names).toEqual(expect.arrayContaining(["title", "model", "meter", "settings"]));
-  for (const [i, a] of boxes.entries()) {
-    expect(a.box.x, `${a.name} starts inside the header`).toBeGreaterThanOrEqual(header.x - 1);
-    expect(a.box.x + a.box.width, `${a.name} ends inside the header`).toBeLessThanOrEqual(header.x + header.width + 1);
-    for (const b of boxes.slice(i + 1)) {
-      expect(overlaps(a.box, b.box), `${a.name} overlaps ${b.name}`).toBe(false);
-    }
-  }
-  // The title stays readable: a few words, not "Hi! …".
-  const title = boxes.find((b) => b.name === "title");
-  expect(title?.box.width ?? 0).toBeGreaterThanOrEqual(90);
-}
-
 test.describe("item 5: a header that never collides", () => {
   test("1280 px with the graph panel open: no control overlaps another, the title stays readable", async ({
     page,
@@ -380,6 +337,6 @@ test.describe("item 5: a header that never collides", () => {
     await expectNoOverlap(page);
     await shot(page, "header-1280-graph");
 
-    // Not yet: at 390 px the controls still do not fit (they need the overflow menu, issue 27 item 5).
+    // At 390 px: stay-where-you-are-2.spec.ts (the overflow menu, round 2).
   });
 });

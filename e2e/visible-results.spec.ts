@@ -147,8 +147,8 @@ test("a branch summary written while switching is announced at the end of the ch
   await exchange(page, mock, "(Q1) Plan a penguin census", "(Q1)", { text: "(A1) Count them at dawn." });
   await exchange(page, mock, "(Q2) Try counting by drone", "(Q2)", { text: "(A2) Drones scare the colony." });
   const a1 = messageWith(page, "assistant", "(A1)");
-  await messageAction(a1, "Switch here");
-  const dialog = page.getByRole("dialog", { name: "Switch branch" });
+  await messageAction(a1, "Rewind to here…");
+  const dialog = page.getByRole("dialog", { name: "Rewind" });
   mock.enqueue("openai", {
     text: "## Tried\n\n- BRANCH-9031: drones scared the colony.\n",
     match: { system: "You write summaries of conversation branches" },

@@ -35,6 +35,8 @@ type UiState = {
   notices: Notice[];
   /** The history graph panel is shown beside the chat. */
   graphOpen: boolean;
+  /** The open chat's "Model options" dialog (the header's chip, or its overflow menu on a phone). */
+  modelOptionsOpen: boolean;
   /** Asks the chat to scroll an entry of the active path into view (the nonce repeats a request). */
   scrollTo: { entryId: EntryId; nonce: number } | null;
 };
@@ -47,6 +49,7 @@ export const useUiStore = defineStore<UiState>(() => ({
   composerFocus: 0,
   notices: [],
   graphOpen: false,
+  modelOptionsOpen: false,
   scrollTo: null,
 }));
 

@@ -1,7 +1,7 @@
 /**
- * "Switch here" from anywhere (a message, the history graph): `openSwitchDialog(sessionId, targetId)`
- * applies the remembered choice, or opens the "Switch branch" dialog (rendered once, near the app
- * root) to ask whether to summarize the branch being left. The dialog's own state lives here; the
+ * "Rewind to here…" (a message's menu) and "Switch here" (the history graph): `openSwitchDialog`
+ * applies the remembered choice, or opens the "Rewind" dialog (rendered once, near the app root),
+ * which says what the rewind does and asks whether to summarize the part being left. The dialog's own state lives here; the
  * switch itself is `switchHere` (state/maintenance/switch-branch.ts), whose progress the dialog reads
  * from `useMaintenanceStore`.
  */
@@ -9,7 +9,7 @@
 import type { EntryId, SessionId } from "../../core/session/ids";
 import { cancelMaintenance, previewSwitch, rememberSwitchChoice, switchHere } from "../app/lazy";
 import { defineStore } from "../app/store-registry";
-import { pushNotice } from "../app/ui-store";
+import { pushNotice, useUiStore } from "../app/ui-store";
 import type { SwitchChoice, SwitchResult } from "../maintenance/switch-branch";
 
 type SwitchDialogTarget = {
@@ -19,6 +19,10 @@ type SwitchDialogTarget = {
   abandonedEntries: number;
   /** The target's text, which goes back into the composer (a user message). */
   composerText?: string;
+  /** Whether the part being left has anything to summarize (else the dialog only confirms). */
+  summarizable: boolean;
+  /** A Rewind from the chat: the composer takes focus after it (the graph keeps its own focus). */
+  fromChat: boolean;
 };
 
 /** Outcomes the dialog explains (a switch or a cancel just closes it). */
@@ -41,14 +45,20 @@ export const useSwitchDialog = defineStore<SwitchDialogState>(() => ({
 }));
 
 /**
- * Switch here on `targetId`: with nothing to summarize, or with a remembered choice, it switches
- * right away (a remembered "Summarize" shows the dialog's progress, with Cancel); otherwise the
- * dialog asks. Resolves to true when the leaf moved.
+ * Switch here / Rewind on `targetId`: with a remembered choice it switches right away (a remembered
+ * "Summarize" shows the dialog's progress, with Cancel); with nothing to summarize it switches right
+ * away unless `confirm` (Rewind always says what it will do first); otherwise the dialog asks.
+ * Resolves to true when the leaf moved.
  */
-export async function openSwitchDialog(sessionId: SessionId, targetId: EntryId): Promise<boolean> {
+export async function openSwitchDialog(
+  sessionId: SessionId,
+  targetId: EntryId,
+  { confirm = false }: { confirm?: boolean } = {},
+): Promise<boolean> {
   const preview = await previewSwitch(sessionId, targetId).catch(() => ({ kind: "not_found" as const }));
   switch (preview.kind) {
     case "nothing_to_do":
+      if (confirm) pushNotice("info", "This is already where the chat ends.");
       return false;
     case "not_found":
       pushNotice("error", "Could not switch: that message is gone.");
@@ -60,10 +70,12 @@ export async function openSwitchDialog(sessionId: SessionId, targetId: EntryId):
     sessionId,
     targetId,
     abandonedEntries: preview.abandonedEntries,
+    summarizable: preview.summarizable,
+    fromChat: confirm,
     ...(preview.composerText !== undefined ? { composerText: preview.composerText } : {}),
   };
-  if (!preview.summarizable) return report(await switchHere(sessionId, targetId, { kind: "none" }));
-  if (preview.remembered) {
+  if (!preview.summarizable && !confirm) return report(await switchHere(sessionId, targetId, { kind: "none" }));
+  if (preview.remembered && preview.summarizable) {
     if (preview.remembered.kind === "none") return report(await switchHere(sessionId, targetId, preview.remembered));
     useSwitchDialog.setState({ target, phase: "form", result: null, choice: null });
     return runSwitchDialog(preview.remembered, false);
@@ -102,7 +114,16 @@ export async function runSwitchDialog(choice: SwitchChoice, remember: boolean): 
       break;
   }
   useSwitchDialog.setState({ target: null, phase: "form", result: null, choice: null });
+  if (result.kind === "switched" && target.fromChat) focusComposerAfterClose();
   return result.kind === "switched";
+}
+
+/**
+ * The composer is where the user goes after a switch, but while the dialog was open the page behind
+ * it was inert and the dialog hands focus back to its opener as it closes: ask again once it has.
+ */
+function focusComposerAfterClose(): void {
+  globalThis.requestAnimationFrame?.(() => useUiStore.setState((s) => ({ composerFocus: s.composerFocus + 1 })));
 }
 
 /** A switch made without the dialog: problems become notices. */

@@ -126,9 +126,11 @@ export async function previewSwitch(sessionId: SessionId, targetId: EntryId): Pr
   };
 }
 
+/** After a switch the composer is where the user goes next: with the target's text, or just focused. */
 function seedComposer(sessionId: SessionId, text: string | undefined): void {
-  if (text === undefined || useUiStore.getState().sessionId !== sessionId) return;
-  useUiStore.setState((s) => ({ composerSeed: { text, nonce: (s.composerSeed?.nonce ?? 0) + 1 } }));
+  if (useUiStore.getState().sessionId !== sessionId) return;
+  if (text === undefined) useUiStore.setState((s) => ({ composerFocus: s.composerFocus + 1 }));
+  else useUiStore.setState((s) => ({ composerSeed: { text, nonce: (s.composerSeed?.nonce ?? 0) + 1 } }));
 }
 
 /** Switch without a summary: the leaf just moves. */

@@ -33,7 +33,7 @@ export function ChatHeader({ view, onToggleSessions }: { view: SessionView; onTo
         ? "Nothing to do yet: send a message first"
         : undefined;
   return (
-    <header className="chat-header">
+    <header className={view.session && sessionId ? "chat-header has-overflow" : "chat-header"}>
       <button type="button" className="icon-button only-narrow" aria-label="Show sessions" onClick={onToggleSessions}>
         ☰
       </button>
@@ -46,7 +46,7 @@ export function ChatHeader({ view, onToggleSessions }: { view: SessionView; onTo
         </div>
         <button
           type="button"
-          className={graphOpen ? "icon-button header-icon active" : "icon-button header-icon"}
+          className={graphOpen ? "icon-button header-icon header-graph active" : "icon-button header-icon header-graph"}
           aria-pressed={graphOpen}
           aria-label="History graph"
           title="Show the conversation as a tree (History graph)"
@@ -67,6 +67,27 @@ export function ChatHeader({ view, onToggleSessions }: { view: SessionView; onTo
           <MenuButton label="Chat actions" className="icon-button header-icon" title="Chat actions" icon={<MoreIcon />}>
             {(close) => (
               <>
+                {/* The overflow (issue 27 item 5): on a narrow column the graph's button leaves the
+                    header for this item (chat-header.css); on a wide one the item is not there. */}
+                <div className="overflow-only">
+                  <MenuAction
+                    label="History graph"
+                    description={graphOpen ? "Hide the conversation's tree" : "Show the conversation as a tree"}
+                    onSelect={() => {
+                      close();
+                      useUiStore.setState((s) => ({ graphOpen: !s.graphOpen }));
+                    }}
+                  />
+                  <MenuAction
+                    label="Model options"
+                    description="Temperature, output limit and thinking for this chat"
+                    onSelect={() => {
+                      close();
+                      useUiStore.setState({ modelOptionsOpen: true });
+                    }}
+                  />
+                  <hr />
+                </div>
                 <MenuAction
                   label="Compact"
                   description="Summarize the earlier part of this chat to free context space"

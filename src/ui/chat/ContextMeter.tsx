@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { toolDefinitionsText } from "../../core/agent/tool-spec";
 import type { BuildContextOptions } from "../../core/session/build-context";
 import { contextTokens } from "../../core/session/context-tokens";
@@ -41,7 +41,9 @@ function useMeterReading(
   key: string | null,
   /** The whole path is read: until then nothing is measured (a count of part of it would be kept). */
   complete: boolean,
-): MeterReading | undefined {
+): { reading: MeterReading | undefined; pending: boolean } {
+  // The path whose measure finished (counted, or failed and left to the estimate).
+  const [settled, setSettled] = useState<readonly Entry[] | null>(null);
   const [fresh, setFresh] = useState<{ key: string | null; path: readonly Entry[]; reading: MeterReading } | null>(
     null,
   );
@@ -62,7 +64,9 @@ function useMeterReading(
           live ? measureContext(path, target, METER_COUNT_WAIT_MS, undefined, undefined, "fallback") : null,
         )
         .then((m) => {
-          if (!live || !m) return;
+          if (!live) return;
+          setSettled(path);
+          if (!m) return;
           const reading: MeterReading = { tokens: m.tokens, source: sourceOf(m) };
           const chosen = key ? chooseReading(key ? keptReading(key) : undefined, reading) : reading;
           if (key && chosen && chosen !== keptReading(key)) keepReading(key, chosen);
@@ -70,6 +74,7 @@ function useMeterReading(
         })
         .catch(() => {
           // The estimate stays on screen: a count that failed is not worth an error.
+          if (live) setSettled(path);
         });
     }, MEASURE_DEBOUNCE_MS);
     return () => {
@@ -78,7 +83,8 @@ function useMeterReading(
     };
   }, [path, target, key, worthMeasuring]);
   const current = fresh && fresh.key === key && fresh.path === path ? fresh.reading : undefined;
-  return chooseReading(kept, current) ?? current;
+  const reading = chooseReading(kept, current) ?? current;
+  return { reading, pending: target !== null && worthMeasuring && settled !== path };
 }
 
 /**
@@ -161,7 +167,7 @@ export function ContextMeter({ view }: { view: SessionView }) {
   const key = target ? meterKeyFor(view.session, target, settings) : null;
   // The kept reading of this context is the same number on every visit, whole path read or not;
   // without one, the estimate once the path is in; before that, "≈…" (pending, not a number).
-  const measured = useMeterReading(view.path, target, key, view.complete);
+  const { reading: measured, pending } = useMeterReading(view.path, target, key, view.complete);
   // Until the first measurement of this context: the character estimate, said to be one. Reported
   // usage is not used here (meter-reading.ts): it only calibrates the Claude estimate.
   // While a chat opens only the end of its path is read (hooks.ts): no estimate of part of it.
@@ -169,7 +175,15 @@ export function ContextMeter({ view }: { view: SessionView }) {
     systemPrompt,
     targetApi: api,
   });
-  const reading = measured ?? (estimate === null ? null : { tokens: estimate, source: "estimate" as const });
+  const latest = measured ?? (estimate === null ? null : { tokens: estimate, source: "estimate" as const });
+  // Steady numbers (issue 27 item 8): while this chat's new count runs, the last counted value
+  // stays, instead of an estimate flashing between two counts. `data-count` says which it is.
+  const held = useRef<{ sessionId: string; reading: MeterReading } | null>(null);
+  const latestExact = latest !== null && isExact(latest);
+  if (latestExact && sessionId) held.current = { sessionId, reading: latest };
+  const holding = !latestExact && pending && held.current !== null && held.current.sessionId === sessionId;
+  const reading = holding ? (held.current?.reading ?? latest) : latest;
+  const countState = latestExact ? "current" : holding || pending ? "counting" : "estimate";
   const chatCost = useChatCost(view);
   const toolShare = useToolDefinitionTokens(view.session, target);
   const toolTokens = toolShare.tokens;
@@ -187,6 +201,7 @@ export function ContextMeter({ view }: { view: SessionView }) {
   const warning = tokens >= high;
   const pct = (n: number) => `${Math.round((n / window) * 100)}%`;
   const title = [
+    holding ? "The last count, while the new one runs." : "",
     byAnthropic ? "Counted by Anthropic." : exact ? "" : "Estimated.",
     `${tokens.toLocaleString()} tokens in context (${
       byAnthropic
@@ -210,10 +225,11 @@ export function ContextMeter({ view }: { view: SessionView }) {
     .join(" ");
 
   return (
-    <div className="meter" title={title}>
+    <div className="meter" title={title} data-count={countState}>
       <meter
         aria-label="Context usage"
         aria-description={title}
+        aria-busy={countState === "counting" ? true : undefined}
         min={0}
         max={window}
         value={Math.min(tokens, window)}
@@ -292,7 +308,7 @@ export function ContextMeter({ view }: { view: SessionView }) {
 function PendingMeter({ window }: { window: number }) {
   const title = "Counting the tokens in context…";
   return (
-    <div className="meter" title={title}>
+    <div className="meter" title={title} data-count="counting">
       <meter aria-label="Context usage" aria-description={title} aria-busy="true" min={0} max={window} value={0} />
       <span className="meter-text">
         ≈… / {formatTokens(window)}

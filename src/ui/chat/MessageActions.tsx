@@ -1,5 +1,4 @@
 import type { MessageEntry, StopReason } from "../../core/session/entries";
-import { branchFromHere } from "../../state/app/lazy";
 import { useUiStore } from "../../state/app/ui-store";
 import { openCompactDialog } from "../../state/dialogs/compact-dialog";
 import { openSwitchDialog } from "../../state/dialogs/switch-dialog";
@@ -12,15 +11,16 @@ import type { Visibility } from "./display-rows";
 import { MessageCost } from "./MessageCost";
 
 /**
- * What each branching verb does, in the words the menu and tooltips show. Four verbs branch in
- * different ways; saying what each one leaves behind is what tells them apart.
+ * What each branching verb does, in the words the menu and tooltips show. Three verbs branch (Edit,
+ * Regenerate, Rewind) and ‹ › flips between what they made; saying what each one leaves behind is
+ * what tells them apart.
  */
 const ACTION_HELP = {
   edit: "Edit and send as a new branch; the original stays one click away (‹ ›)",
   regenerate: "Ask for a new reply here; the old one stays as another version (‹ ›)",
-  branch: "Continue from this reply: your next message starts a new branch here",
-  switchUser: "Go back to just before this message; its text returns to the composer",
-  switchAssistant: "Make this message the end of the chat and continue from it",
+  rewindUser: "Go back to just before this message; its text returns to the composer",
+  rewindAssistant: "Continue from this message; what came after stays in the history",
+  atEnd: "This is where the chat ends now",
   compact: "Summarize everything up to and including this message to free context space",
 } as const;
 
@@ -59,7 +59,7 @@ export function MessageActions({
   compactBusyTitle,
 }: {
   entry: MessageEntry;
-  /** The last of its continuations (or the entry itself): where Switch and Compact act. */
+  /** The last of its continuations (or the entry itself): where Rewind and Compact act. */
   last: MessageEntry;
   text: string;
   snippet: string;
@@ -101,28 +101,16 @@ export function MessageActions({
       <MenuButton label="More actions" className="icon-button more-actions" icon={<MoreIcon />}>
         {(close) => (
           <>
-            {entry.role === "assistant" && (
-              <MenuAction
-                label="Branch from here"
-                description={ACTION_HELP.branch}
-                onSelect={() => {
-                  close();
-                  void branchFromHere(sessionId, entry);
-                }}
-              />
-            )}
-            {!atLeaf && (
-              <MenuAction
-                label="Switch here"
-                description={entry.role === "user" ? ACTION_HELP.switchUser : ACTION_HELP.switchAssistant}
-                disabled={maintenanceHere}
-                disabledReason="Wait for the running operation to finish"
-                onSelect={() => {
-                  close();
-                  void openSwitchDialog(sessionId, last.id);
-                }}
-              />
-            )}
+            <MenuAction
+              label="Rewind to here…"
+              description={entry.role === "user" ? ACTION_HELP.rewindUser : ACTION_HELP.rewindAssistant}
+              disabled={maintenanceHere || (atLeaf && entry.role !== "user")}
+              disabledReason={maintenanceHere ? "Wait for the running operation to finish" : ACTION_HELP.atEnd}
+              onSelect={() => {
+                close();
+                void openSwitchDialog(sessionId, entry.role === "user" ? entry.id : last.id, { confirm: true });
+              }}
+            />
             {visibility === "sent" && (
               <MenuAction
                 label="Compact up to here"
@@ -134,9 +122,6 @@ export function MessageActions({
                   openCompactDialog(sessionId, { entryId: last.id, snippet });
                 }}
               />
-            )}
-            {entry.role === "user" && atLeaf && visibility !== "sent" && (
-              <p className="menu-empty muted small">Nothing else to do with this message.</p>
             )}
           </>
         )}

@@ -85,7 +85,7 @@ export const MessageItem = memo(function MessageItem({
   const compactBusy = replying || maintenance !== null;
   const compactTitle = replying ? "Wait for the reply to finish" : "Wait for the running compaction to finish";
   const status = last.status;
-  // Switch here (DESIGN §5) anywhere but at the leaf; the lock on this chat blocks it meanwhile.
+  // Rewind (DESIGN §5) anywhere but at an assistant leaf; the lock on this chat blocks it meanwhile.
   const atLeaf = view.session?.leafId === last.id;
   const flip = (from: Element, step: -1 | 1) => {
     const next = siblings[position - 1 + step];

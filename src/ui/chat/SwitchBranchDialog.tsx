@@ -8,17 +8,19 @@ import { SubmitTextarea } from "../common/SubmitTextarea";
 import { progressText } from "./maintenance-text";
 
 /**
- * "Switch branch" (DESIGN §5): whether to leave a summary of the branch being left — No summary,
- * Summarize, or Summarize with instructions (which replace the default prompt) — and "Remember my
- * choice". While the summary is written: its text streaming in and Cancel (or Esc), which writes
- * nothing and leaves the conversation where it was. Rendered once, near the app root.
+ * "Rewind" (DESIGN §5; a message's "Rewind to here…", the graph's "Switch here"): one line on what
+ * the rewind does, then whether to leave a summary of the part being left — No summary, Summarize,
+ * or Summarize with instructions (which replace the default prompt) — and "Remember my choice".
+ * With nothing to summarize it only confirms (Rewind / Cancel). While the summary is written: its
+ * text streaming in and Cancel (or Esc), which writes nothing and leaves the conversation where it
+ * was. Rendered once, near the app root.
  */
 export function SwitchBranchDialog() {
   const target = useSwitchDialog((s) => s.target);
   const phase = useSwitchDialog((s) => s.phase);
   if (!target) return null;
   return (
-    <Dialog title="Switch branch" onClose={closeSwitchDialog} closeOnBackdrop={phase === "form"} wide>
+    <Dialog title="Rewind" onClose={closeSwitchDialog} closeOnBackdrop={phase === "form"} wide>
       {phase === "form" ? <SwitchForm /> : phase === "running" ? <SwitchProgress /> : <SwitchOutcome />}
     </Dialog>
   );
@@ -43,51 +45,70 @@ function SwitchForm() {
         run({ kind: "summarize", instructions });
       }}
     >
-      <p className="small">
-        You are leaving a branch of {plural(target.abandonedEntries, "message")}. It stays in the history; a summary of
-        it lets the model know what was tried there.
+      <p className="rewind-what">
+        {target.composerText !== undefined
+          ? "Back to just before this message: its text returns to the composer, to edit and send again."
+          : "Continue from this message: your next message starts a new branch here."}
       </p>
-      {target.composerText !== undefined && (
-        <p className="small muted">The message you switch at goes back into the composer, to edit and send again.</p>
-      )}
-      {withInstructions && (
-        <SubmitTextarea
-          label="Summary instructions"
-          rows={3}
-          value={instructions}
-          autoFocus
-          placeholder="e.g. Only record which approaches failed and why."
-          hint="These replace the default summary prompt."
-          onChange={setInstructions}
-          onSubmit={() => run({ kind: "summarize", instructions })}
-        />
-      )}
-      <label className="check">
-        <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} />
-        Remember my choice
-      </label>
-      <p className="muted small hint-under-check">
-        Switch here then does the same without asking (change it in Settings). Instructions are not remembered.
+      <p className="small muted">
+        {target.abandonedEntries > 0
+          ? `${target.abandonedEntries === 1 ? "The message" : `The ${plural(target.abandonedEntries, "message")}`} you leave ${target.abandonedEntries === 1 ? "stays" : "stay"} in the history (‹ › and the graph).`
+          : "Nothing is deleted: every version stays in the history (‹ › and the graph)."}
+        {target.summarizable && " A summary lets the model know what was tried there."}
       </p>
-      <div className="dialog-actions">
-        <button type="button" onClick={() => run({ kind: "none" })}>
-          No summary
-        </button>
-        {withInstructions ? (
-          <button type="submit" className="primary">
-            Summarize
+      {!target.summarizable && (
+        <div className="dialog-actions">
+          <button type="button" onClick={closeSwitchDialog}>
+            Cancel
           </button>
-        ) : (
-          <>
-            <button type="button" onClick={() => setWithInstructions(true)}>
-              Summarize with instructions
+          <button type="button" className="primary" autoFocus onClick={() => run({ kind: "none" })}>
+            Rewind
+          </button>
+        </div>
+      )}
+      {target.summarizable && (
+        <>
+          {withInstructions && (
+            <SubmitTextarea
+              label="Summary instructions"
+              rows={3}
+              value={instructions}
+              autoFocus
+              placeholder="e.g. Only record which approaches failed and why."
+              hint="These replace the default summary prompt."
+              onChange={setInstructions}
+              onSubmit={() => run({ kind: "summarize", instructions })}
+            />
+          )}
+          <label className="check">
+            <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} />
+            Remember my choice
+          </label>
+          <p className="muted small hint-under-check">
+            Rewind and Switch here then do the same without asking (change it in Settings). Instructions are not
+            remembered.
+          </p>
+          <div className="dialog-actions">
+            <button type="button" onClick={() => run({ kind: "none" })}>
+              No summary
             </button>
-            <button type="button" className="primary" onClick={() => run({ kind: "summarize" })}>
-              Summarize
-            </button>
-          </>
-        )}
-      </div>
+            {withInstructions ? (
+              <button type="submit" className="primary">
+                Summarize
+              </button>
+            ) : (
+              <>
+                <button type="button" onClick={() => setWithInstructions(true)}>
+                  Summarize with instructions
+                </button>
+                <button type="button" className="primary" onClick={() => run({ kind: "summarize" })}>
+                  Summarize
+                </button>
+              </>
+            )}
+          </div>
+        </>
+      )}
     </form>
   );
 }
@@ -133,7 +154,7 @@ function SwitchOutcome() {
       </div>
       <div className="dialog-actions">
         <button type="button" onClick={() => void runSwitchDialog({ kind: "none" }, false)}>
-          Switch without a summary
+          Rewind without a summary
         </button>
         {choice && choice.kind === "summarize" && (
           <button type="button" onClick={() => void runSwitchDialog(choice, false)}>

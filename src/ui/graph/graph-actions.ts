@@ -1,6 +1,6 @@
 /**
  * What the graph's node actions do, on top of the state actions: Switch here (through the chat's
- * "Switch branch" dialog, which applies the remembered choice or asks whether to summarize the
+ * "Rewind" dialog, which applies the remembered choice or asks whether to summarize the
  * branch being left), Branch from here, Compact up to here (the chat's Compact dialog, so
  * instructions and progress look the same wherever it starts), Copy, opening a linked session,
  * showing an entry in the chat.
@@ -15,7 +15,7 @@ import { openCompactDialog } from "../../state/dialogs/compact-dialog";
 import { openSwitchDialog } from "../../state/dialogs/switch-dialog";
 import { openSession } from "../../state/sessions/sessions";
 
-/** Switch here on `entryId` (the "Switch branch" dialog decides about a summary). Resolves to true when the leaf moved. */
+/** Switch here on `entryId` (the "Rewind" dialog decides about a summary). Resolves to true when the leaf moved. */
 export function switchFromGraph(sessionId: SessionId, entryId: EntryId): Promise<boolean> {
   return openSwitchDialog(sessionId, entryId);
 }

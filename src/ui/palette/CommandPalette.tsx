@@ -1,16 +1,22 @@
 import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from "react";
+import { importableApps } from "../../core/export/importable-formats";
 import { useUiStore } from "../../state/app/ui-store";
 import { openCompactDialog } from "../../state/dialogs/compact-dialog";
 import { openHandoffDialog } from "../../state/dialogs/handoff-dialog";
 import { useMaintenanceStore } from "../../state/maintenance/maintenance-store";
 import { encode, modelIdsFor, useListedModels } from "../../state/models/model-choice";
 import { useStreamStore } from "../../state/reply/stream-store";
-import { chooseModel, newChat } from "../../state/sessions/sessions";
+import { chooseModel, newChat, renameSession } from "../../state/sessions/sessions";
 import { useSettingsStore } from "../../state/settings/settings-store";
+import { exportAllSessions, exportSession } from "../../state/transfer/export";
+import { saveFile } from "../common/save-file";
 import { CHAT_SEARCH_ID } from "../dom-ids";
 import type { SessionView } from "../hooks";
+import { saveThemeChoice } from "../theme";
 import { filterPalette } from "./palette-filter";
+import { pickFilesToImport } from "./pick-import";
 import { SHORTCUTS, shortcutLabel } from "./shortcuts";
+import { usePaletteChats } from "./use-palette-chats";
 import "./palette.css";
 
 type Command = {
@@ -29,10 +35,24 @@ type Command = {
   readonly stay?: boolean;
 };
 
+type Mode = "commands" | "models" | "rename";
+
+const INPUT_LABEL: Record<Mode, string> = {
+  commands: "Type a command",
+  models: "Choose a model",
+  rename: "New name for this chat",
+};
+const PLACEHOLDER: Record<Mode, string> = {
+  commands: "Type a command or a chat's words…",
+  models: "Choose a model… (Backspace: back)",
+  rename: "New name for this chat… (Esc: cancel)",
+};
+
 /**
  * The command palette's dialog (opened by Ctrl+K / ⌘K: CommandPaletteKeys.tsx): every main action
- * by name, filtered as you type, arrows and Enter to run one, with the app's other global shortcuts
- * (shortcuts.ts) listed next to their commands.
+ * by name, filtered as you type, and under "Chats" the chats whose title or messages hold the words
+ * typed; arrows and Enter run one, with the app's other global shortcuts (shortcuts.ts) listed next
+ * to their commands.
  */
 export function PaletteDialog({
   view,
@@ -43,20 +63,25 @@ export function PaletteDialog({
   onShowSessions: () => void;
   onClose: () => void;
 }) {
-  const [mode, setMode] = useState<"commands" | "models">("commands");
+  const [mode, setMode] = useState<Mode>("commands");
   const [query, setQuery] = useState("");
   const [active, setActive] = useState(0);
   const opener = useRef<HTMLElement | null>(null);
   const inputRef = useRef<HTMLInputElement>(null);
   const listId = useId();
-  const commands = useCommands(view, onShowSessions, () => {
-    setMode("models");
-    setQuery("");
+  const enter = (next: Mode, text = "") => {
+    setMode(next);
+    setQuery(text);
     setActive(0);
-  });
+  };
+  const commands = useCommands(view, onShowSessions, enter);
   const models = useModelCommands(view, mode === "models");
-  const shown = filterPalette(mode === "commands" ? commands : models, query);
-  const current = shown[Math.min(active, shown.length - 1)];
+  const chats: readonly Command[] = usePaletteChats(query, mode === "commands");
+  const shown =
+    mode === "rename" ? renameCommands(view, query) : filterPalette(mode === "commands" ? commands : models, query);
+  // One list for the arrows: the commands, then the chats.
+  const all = [...shown, ...chats];
+  const current = all[Math.min(active, all.length - 1)];
 
   useEffect(() => {
     opener.current = document.activeElement as HTMLElement | null;
@@ -84,14 +109,13 @@ export function PaletteDialog({
       close();
     } else if (e.key === "ArrowDown" || e.key === "ArrowUp") {
       e.preventDefault();
-      const n = shown.length;
+      const n = all.length;
       if (n > 0) setActive((a) => (Math.min(a, n - 1) + (e.key === "ArrowDown" ? 1 : n - 1)) % n);
     } else if (e.key === "Enter") {
       e.preventDefault();
       runCommand(current);
-    } else if (e.key === "Backspace" && query === "" && mode === "models") {
-      setMode("commands");
-      setActive(0);
+    } else if (e.key === "Backspace" && query === "" && mode !== "commands") {
+      enter("commands");
     }
   };
   const optionId = (cmd: Command) => `${listId}-${cmd.id}`;
@@ -108,12 +132,12 @@ export function PaletteDialog({
           ref={inputRef}
           className="palette-input"
           role="combobox"
-          aria-label={mode === "commands" ? "Type a command" : "Choose a model"}
+          aria-label={INPUT_LABEL[mode]}
           aria-expanded="true"
           aria-controls={listId}
           aria-autocomplete="list"
           aria-activedescendant={current ? optionId(current) : undefined}
-          placeholder={mode === "commands" ? "Type a command…" : "Choose a model… (Backspace: back)"}
+          placeholder={PLACEHOLDER[mode]}
           value={query}
           onChange={(e) => {
             setQuery(e.target.value);
@@ -121,35 +145,45 @@ export function PaletteDialog({
           }}
           onKeyDown={onKeyDown}
         />
-        <div
-          id={listId}
-          role="listbox"
-          aria-label={mode === "commands" ? "Commands" : "Models"}
-          className="palette-list"
-        >
-          {shown.map((cmd) => (
-            // biome-ignore lint/a11y/useFocusableInteractive: combobox pattern: focus stays in the input, aria-activedescendant points here
-            // biome-ignore lint/a11y/useKeyWithClickEvents: the keyboard runs options from the input (arrows, Enter)
-            <div
-              key={cmd.id}
-              id={optionId(cmd)}
-              role="option"
-              aria-selected={cmd === current}
-              aria-disabled={cmd.unavailable ? true : undefined}
-              className={`palette-option${cmd === current ? " active" : ""}`}
-              title={cmd.unavailable}
-              onMouseMove={() => setActive(shown.indexOf(cmd))}
-              onMouseDown={(e) => e.preventDefault()}
-              onClick={() => runCommand(cmd)}
-            >
-              <span className="palette-label">
-                {cmd.label}
-                {(cmd.unavailable ?? cmd.hint) && <span className="palette-hint">{cmd.unavailable ?? cmd.hint}</span>}
-              </span>
-              {cmd.shortcut && <kbd className="palette-kbd">{cmd.shortcut}</kbd>}
+        <div id={listId} role="listbox" aria-label={LIST_LABEL[mode]} className="palette-list">
+          {shown.length > 0 && (
+            // biome-ignore lint/a11y/useSemanticElements: a group of options inside role=listbox (WAI-ARIA listbox pattern)
+            <div role="group" aria-label={mode === "models" ? "Models" : "Commands"}>
+              {shown.map((cmd) => (
+                <PaletteOption
+                  key={cmd.id}
+                  id={optionId(cmd)}
+                  cmd={cmd}
+                  active={cmd === current}
+                  onPoint={() => setActive(all.indexOf(cmd))}
+                  onRun={() => runCommand(cmd)}
+                />
+              ))}
             </div>
-          ))}
-          {shown.length === 0 && <p className="palette-empty muted">No command matches.</p>}
+          )}
+          {chats.length > 0 && (
+            // biome-ignore lint/a11y/useSemanticElements: a group of options inside role=listbox (WAI-ARIA listbox pattern)
+            <div role="group" aria-labelledby={`${listId}-chats`}>
+              <div id={`${listId}-chats`} className="palette-group-heading">
+                Chats
+              </div>
+              {chats.map((cmd) => (
+                <PaletteOption
+                  key={cmd.id}
+                  id={optionId(cmd)}
+                  cmd={cmd}
+                  active={cmd === current}
+                  onPoint={() => setActive(all.indexOf(cmd))}
+                  onRun={() => runCommand(cmd)}
+                />
+              ))}
+            </div>
+          )}
+          {all.length === 0 && (
+            <p className="palette-empty muted">
+              {mode === "commands" && query.trim().length > 1 ? "No command or chat matches." : "No command matches."}
+            </p>
+          )}
         </div>
         <p className="palette-foot muted small">
           ↑ ↓ to move · Enter to run · Esc to close · {shortcutLabel(SHORTCUTS.palette)} opens this anywhere
@@ -159,7 +193,64 @@ export function PaletteDialog({
   );
 }
 
-function useCommands(view: SessionView, onShowSessions: () => void, toModels: () => void): Command[] {
+const LIST_LABEL: Record<Mode, string> = { commands: "Commands and chats", models: "Models", rename: "Rename" };
+
+/** One option of the list (combobox pattern: focus stays in the input, aria-activedescendant points here). */
+function PaletteOption({
+  id,
+  cmd,
+  active,
+  onPoint,
+  onRun,
+}: {
+  id: string;
+  cmd: Command;
+  active: boolean;
+  onPoint: () => void;
+  onRun: () => void;
+}) {
+  return (
+    // biome-ignore lint/a11y/useFocusableInteractive: combobox pattern: focus stays in the input, aria-activedescendant points here
+    // biome-ignore lint/a11y/useKeyWithClickEvents: the keyboard runs options from the input (arrows, Enter)
+    <div
+      id={id}
+      role="option"
+      aria-selected={active}
+      aria-disabled={cmd.unavailable ? true : undefined}
+      className={`palette-option${active ? " active" : ""}`}
+      title={cmd.unavailable}
+      onMouseMove={onPoint}
+      onMouseDown={(e) => e.preventDefault()}
+      onClick={onRun}
+    >
+      <span className="palette-label">
+        {cmd.label}
+        {(cmd.unavailable ?? cmd.hint) && <span className="palette-hint">{cmd.unavailable ?? cmd.hint}</span>}
+      </span>
+      {cmd.shortcut && <kbd className="palette-kbd">{cmd.shortcut}</kbd>}
+    </div>
+  );
+}
+
+/** In "rename" mode: the one command, renaming the open chat to what was typed. */
+function renameCommands(view: SessionView, query: string): Command[] {
+  const session = view.session;
+  const title = query.trim();
+  return [
+    {
+      id: "rename-to",
+      label: title ? `Rename to “${title}”` : "Type the new name",
+      unavailable: !session ? "Open a chat first" : title ? undefined : "The name cannot be empty",
+      run: () => session && void renameSession(session.id, title),
+    },
+  ];
+}
+
+function useCommands(
+  view: SessionView,
+  onShowSessions: () => void,
+  enter: (mode: Mode, text?: string) => void,
+): Command[] {
   const graphOpen = useUiStore((s) => s.graphOpen);
   const sessionId = view.session?.id;
   const replying = useStreamStore((s) => (sessionId ? sessionId in s.replies : false));
@@ -196,8 +287,46 @@ function useCommands(view: SessionView, onShowSessions: () => void, toModels: ()
       keywords: ["change", "claude", "gpt", "provider"],
       hint: "Choose the model for this chat",
       stay: true,
-      run: toModels,
+      run: () => enter("models"),
     },
+    {
+      id: "rename",
+      label: "Rename chat…",
+      keywords: ["title", "name"],
+      unavailable: sessionId ? undefined : "Open a chat first",
+      stay: true,
+      run: () => enter("rename", view.session?.title ?? ""),
+    },
+    ...EXPORTS.map(
+      ({ format, name }): Command => ({
+        id: `export-${format}`,
+        label: `Export chat as ${name}`,
+        keywords: ["download", "save", "file"],
+        unavailable: sessionId ? undefined : "Open a chat first",
+        run: () => sessionId && void exportSession(sessionId, format).then((file) => file && saveFile(file)),
+      }),
+    ),
+    {
+      id: "export-all",
+      label: "Export all chats",
+      keywords: ["download", "backup", "zip"],
+      run: () => void exportAllSessions().then((file) => file && saveFile(file)),
+    },
+    {
+      id: "import",
+      label: "Import chats…",
+      keywords: ["open", "file", "upload", "restore"],
+      hint: `Chats saved from ${importableApps()}`,
+      run: pickFilesToImport,
+    },
+    ...THEMES.map(
+      ({ choice, label }): Command => ({
+        id: `theme-${choice}`,
+        label,
+        keywords: ["theme", "appearance", "colors", "mode"],
+        run: () => saveThemeChoice(choice),
+      }),
+    ),
     {
       id: "compact",
       label: "Compact",
@@ -255,3 +384,14 @@ function useModelCommands(view: SessionView, active: boolean): Command[] {
 }
 
 const NO_PROVIDERS: never[] = [];
+
+const EXPORTS = [
+  { format: "grove-json", name: "Grove JSON" },
+  { format: "markdown", name: "Markdown" },
+] as const;
+
+const THEMES = [
+  { choice: "dark", label: "Dark theme" },
+  { choice: "light", label: "Light theme" },
+  { choice: "system", label: "Theme as the system" },
+] as const;

@@ -3,6 +3,14 @@ import { importableFormatsInFull } from "../../core/export/importable-formats";
 import { importFile } from "../../state/app/lazy";
 
 /**
+ * What the file picker offers. .md too: a Markdown file (Grove's own Markdown export) is refused
+ * with a message naming what Grove imports, rather than being greyed out in the picker with no
+ * reason given.
+ */
+export const IMPORT_ACCEPT =
+  ".json,.jsonl,.zip,.md,.markdown,application/json,application/x-ndjson,application/zip,text/markdown";
+
+/**
  * "Import" in the sessions list: a button that opens the file picker. The file input itself is
  * visually hidden and labelled "Import file", so automation can hand it a file directly.
  */
@@ -26,9 +34,7 @@ export function ImportControls() {
         // inputs as buttons) named "Import file" would only repeat it for screen readers.
         aria-hidden="true"
         tabIndex={-1}
-        // .md too: a Markdown file (Grove's own Markdown export) is refused with a message naming
-        // what Grove imports, rather than being greyed out in the picker with no reason given.
-        accept=".json,.jsonl,.zip,.md,.markdown,application/json,application/x-ndjson,application/zip,text/markdown"
+        accept={IMPORT_ACCEPT}
         multiple
         onChange={(e) => {
           const files = [...(e.target.files ?? [])];

@@ -18,6 +18,7 @@ const STRATEGY_OPTIONS: readonly { value: AutoStrategy; label: string }[] = [
 const BRANCH_TERMS = [
   "Summary when switching branches",
   "Switch here",
+  "Rewind",
   "When the context is full",
   "handoff",
   "branch",
@@ -27,7 +28,7 @@ const isSwitchDefault = (v: string): v is SwitchSummaryDefault => SWITCH_OPTIONS
 const isStrategy = (v: string): v is AutoStrategy => STRATEGY_OPTIONS.some((o) => o.value === v);
 
 /**
- * Settings › Branches and handoff (DESIGN §5): what Switch here does with the branch being left
+ * Settings › Branches and handoff (DESIGN §5): what Rewind / Switch here does with the branch being left
  * (the switch dialog's "Remember my choice" sets it), and what happens when a chat reaches the
  * automatic threshold.
  */
@@ -53,7 +54,8 @@ export function BranchSettings() {
           ))}
         </select>
         <small className="muted">
-          Whether Switch here leaves a summary of the branch you leave. Ask shows the Switch branch dialog.
+          Whether Rewind (and Switch here in the graph) leaves a summary of the part you leave. Ask shows the Rewind
+          dialog.
         </small>
       </div>
       <div className="field">
