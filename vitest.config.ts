@@ -12,8 +12,9 @@ export default defineConfig({
     // database takes seconds on a loaded 2-core machine, which the default 5 s does not allow.
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    // Every zustand store is reset after each test (state/app/store-registry.ts).
-    setupFiles: ["src/state/testing/reset-stores.ts"],
+    // Every zustand store is reset after each test (state/app/store-registry.ts); Testing Library
+    // waits on state up to 20 s (ui/testing/wait-on-state.ts).
+    setupFiles: ["src/state/testing/reset-stores.ts", "src/ui/testing/wait-on-state.ts"],
     reporters: ["default", ["json", { outputFile: "test-results/unit-results.json" }]],
   },
 });
