@@ -1,7 +1,9 @@
 import { memo, useState } from "react";
 import { stripFileOpsTags } from "../../core/compaction/file-ops";
 import { extractTail, stripTail } from "../../core/compaction/verbatim-tail";
-import type { CompactionEntry } from "../../core/session/entries";
+import type { CompactionEntry, MessageEntry } from "../../core/session/entries";
+import { messageText } from "../../core/session/entries";
+import { useUiStore } from "../../state/app/ui-store";
 import { formatTime, isoTime } from "../../core/time";
 import { Markdown } from "../markdown/LazyMarkdown";
 import { compactedByLabel, nativeFallbackNote, nativeSummaryText } from "./compaction-method-text";
@@ -50,6 +52,35 @@ function cardNotes(details: unknown): CardNotes {
   return notes;
 }
 
+const NO_PINS: readonly MessageEntry[] = [];
+
+/** Scrolls the chat to an entry (the message list acts on it: ui/graph/use-scroll-to-entry.ts). */
+export function scrollToEntry(entryId: MessageEntry["id"]): void {
+  useUiStore.setState({ scrollTo: { entryId, nonce: Date.now() + Math.random() } });
+}
+
+/** The pinned messages a compaction carries, each a link to the message. */
+function PinnedList({ pinned }: { pinned: readonly MessageEntry[] }) {
+  return (
+    <section className="compaction-pins" aria-label="Pinned messages">
+      <h4>Kept word for word because you pinned {pinned.length === 1 ? "it" : "them"} ({pinned.length})</h4>
+      <ul>
+        {pinned.map((m) => {
+          const text = messageText(m.content).replace(/\s+/g, " ").trim();
+          return (
+            <li key={m.id}>
+              <button type="button" className="link-button" onClick={() => scrollToEntry(m.id)}>
+                {m.role === "user" ? "You" : m.role === "assistant" ? "Assistant" : "Tool"}:{" "}
+                {text.length > 90 ? `${text.slice(0, 90)}…` : text || "(no text)"}
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString()} ${n === 1 ? one : many}`;
 
 /**
@@ -60,8 +91,11 @@ export const CompactionCard = memo(function CompactionCard({
   entry,
   latest,
   newest = false,
+  pinned = NO_PINS,
 }: {
   entry: CompactionEntry;
+  /** Pinned messages it carries word for word above the summary (display-rows.ts). */
+  pinned?: readonly MessageEntry[];
   /** false: a later compaction folded this one in (only the latest is sent). */
   latest: boolean;
   /** The chat's newest entry (its leaf, nothing after it): it may be undone. */
@@ -147,6 +181,7 @@ export const CompactionCard = memo(function CompactionCard({
             {notes.splitTurn && <li>The cut fell inside a turn: its beginning is summarized separately.</li>}
           </ul>
         )}
+        {pinned.length > 0 && <PinnedList pinned={pinned} />}
         <FileOpsList details={entry.details} />
         {newest && <UndoCompactionButton entry={entry} />}
         <footer className="compaction-foot muted">

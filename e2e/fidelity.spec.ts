@@ -1,0 +1,90 @@
+/**
+ * Compaction fidelity (issue 29), end to end against the mock: pins ("Keep word for word") carried
+ * verbatim through later compactions, as the requests the mock recorded show.
+ */
+import type { Page } from "@playwright/test";
+import { messageAction } from "./app";
+import {
+  compactDialog,
+  compactFromHeader,
+  compactionCards,
+  conversationRequests,
+  exchange,
+  FIRST_SUMMARY,
+  messageWith,
+  openSmallWindow,
+  prose,
+  SHORT_SUMMARY,
+  scrollChat,
+  sentText,
+  summarizerReply,
+  UPDATE_SUMMARY,
+} from "./compaction-helpers";
+import { dbSnapshot } from "./faults-helpers";
+import { expect, type MockServer, test } from "./fixtures";
+
+const SMALL = { window: 16_000, maxOutput: 1_000, reserve: 2_000, keepRecent: 500, auto: false } as const;
+
+async function converse(page: Page, mock: MockServer, from: number, to: number) {
+  for (let i = from; i <= to; i++) {
+    await exchange(page, mock, prose(`(U${i})`, 40), `(U${i})`, { text: prose(`(A${i})`, 350) });
+  }
+}
+
+const junk = () => [
+  summarizerReply(FIRST_SUMMARY, { text: "lorem ipsum dolor sit amet" }),
+  summarizerReply(UPDATE_SUMMARY, { text: "lorem ipsum dolor sit amet" }),
+  summarizerReply(SHORT_SUMMARY, { text: "lorem ipsum" }),
+];
+
+async function compactWithJunk(page: Page, mock: MockServer, count: number): Promise<void> {
+  mock.enqueue("openai", ...junk());
+  await compactFromHeader(page);
+  await expect(compactDialog(page)).toBeHidden({ timeout: 15_000 });
+  await expect
+    .poll(async () => (await dbSnapshot(page)).entries.filter((e) => e.type === "compaction"))
+    .toHaveLength(count);
+}
+
+test.describe("pins", () => {
+  test("a pinned reply is carried word for word through two compactions by a junk summarizer", async ({
+    page,
+    mock,
+  }) => {
+    test.setTimeout(120_000);
+    await openSmallWindow(page, mock, SMALL);
+    const decision = "Decision: the cache key is sha256(tenant || path), TTL 93 minutes.";
+    await exchange(page, mock, "(U1) How should we key the cache?", "(U1)", {
+      text: `${decision} ${prose("(A1)", 300)}`,
+    });
+    const reply = messageWith(page, "assistant", "Decision: the cache key");
+    await messageAction(reply, "Keep word for word");
+    await expect(reply.getByText("kept word for word", { exact: true })).toBeVisible();
+
+    await converse(page, mock, 2, 3);
+    await compactWithJunk(page, mock, 1);
+    await converse(page, mock, 4, 6);
+    await compactWithJunk(page, mock, 2);
+
+    mock.reset();
+    await exchange(page, mock, "(U7) What was the TTL?", "(U7)", { text: "Of course." });
+    const sent = sentText(conversationRequests(mock).at(-1));
+    expect(sent).toContain(`${decision} ${prose("(A1)", 300)}`);
+    expect(sent.indexOf(decision)).toBeLessThan(sent.indexOf("lorem ipsum"));
+
+    // Listed on the card; the link scrolls to the pinned reply.
+    await scrollChat(page, "bottom");
+    const card = compactionCards(page).last();
+    const pins = card.getByRole("region", { name: "Pinned messages" });
+    await expect(pins).toContainText("Decision: the cache key");
+    await pins.getByRole("button").first().click();
+    await expect(reply).toBeInViewport();
+
+    // Removable: the next request no longer carries it.
+    await messageAction(reply, "Stop keeping word for word");
+    await expect(reply.getByText("kept word for word", { exact: true })).toHaveCount(0);
+    mock.reset();
+    await exchange(page, mock, "(U8) And now?", "(U8)", { text: "Fine." });
+    expect(sentText(conversationRequests(mock).at(-1))).not.toContain(decision);
+  });
+});
