@@ -3,7 +3,7 @@
  * verbatim through later compactions, as the requests the mock recorded show.
  */
 import type { Page } from "@playwright/test";
-import { messageAction } from "./app";
+import { chatAction, messageAction } from "./app";
 import {
   compactDialog,
   compactFromHeader,
@@ -18,6 +18,7 @@ import {
   scrollChat,
   sentText,
   summarizerReply,
+  summarizerRequests,
   UPDATE_SUMMARY,
 } from "./compaction-helpers";
 import { dbSnapshot } from "./faults-helpers";
@@ -77,8 +78,10 @@ test.describe("pins", () => {
     const card = compactionCards(page).last();
     const pins = card.getByRole("region", { name: "Pinned messages" });
     await expect(pins).toContainText("Decision: the cache key");
+    await page.screenshot({ path: "test-results/fidelity-pins-card.png" });
     await pins.getByRole("button").first().click();
     await expect(reply).toBeInViewport();
+    await page.screenshot({ path: "test-results/fidelity-pinned-message.png" });
 
     // Removable: the next request no longer carries it.
     await messageAction(reply, "Stop keeping word for word");
@@ -86,5 +89,41 @@ test.describe("pins", () => {
     mock.reset();
     await exchange(page, mock, "(U8) And now?", "(U8)", { text: "Fine." });
     expect(sentText(conversationRequests(mock).at(-1))).not.toContain(decision);
+  });
+});
+
+test.describe("when and at what cost", () => {
+  test("Compact above (tokens) persists; the Compact dialog shows the estimated cost before running", async ({
+    page,
+    mock,
+  }) => {
+    test.setTimeout(90_000);
+    await openSmallWindow(page, mock, SMALL);
+    await page.getByRole("button", { name: "Settings" }).click();
+    const settings = page.getByRole("dialog", { name: "Settings" });
+    const cap = settings.getByLabel("Compact above (tokens)", { exact: true });
+    await cap.fill("1200");
+    await cap.press("Enter");
+    const auto = settings.getByRole("checkbox", { name: "Automatic compaction" });
+    await auto.check();
+    await expect(settings).toContainText("automatic compaction at 1,200 tokens (from Compact above)");
+    await auto.uncheck();
+    await settings.getByRole("button", { name: "Close" }).click();
+    await page.getByRole("button", { name: "Settings" }).click();
+    await expect(settings.getByLabel("Compact above (tokens)", { exact: true })).toHaveValue("1200");
+    await settings.getByRole("button", { name: "Close" }).click();
+
+    await converse(page, mock, 1, 2);
+    await chatAction(page, "Compact");
+    const dialog = compactDialog(page);
+    const estimate = dialog.getByRole("region", { name: "Estimated cost" });
+    await expect(estimate).toContainText("Summary by gpt-4o");
+    await expect(estimate).toContainText(/≈ \$/);
+    await expect(estimate).toContainText(
+      /Next request to gpt-4o: [\d.,]+k? tokens \(≈ \$[\d.]+\) now, about [\d.,]+k? \(≈ \$[\d.]+\) after/,
+    );
+    await page.screenshot({ path: "test-results/fidelity-compact-dialog.png" });
+    expect(summarizerRequests(mock)).toHaveLength(0); // nothing ran by itself
+    await dialog.getByRole("button", { name: "Cancel" }).click();
   });
 });

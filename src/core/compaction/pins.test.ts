@@ -9,9 +9,17 @@ import { buildContext } from "../session/build-context";
 import { contextTokens } from "../session/context-tokens";
 import type { Block, Entry, MessageEntry } from "../session/entries";
 import { asEntryId, asSessionId, type EntryId } from "../session/ids";
-import { planContext } from "../session/plan-context";
 import { pinData, pinnedIds } from "../session/pins";
-import { appendCompaction, contextText, count, fakeSummarizer, occurrences, options, signal } from "../testing/compaction";
+import { planContext } from "../session/plan-context";
+import {
+  appendCompaction,
+  contextText,
+  count,
+  fakeSummarizer,
+  occurrences,
+  options,
+  signal,
+} from "../testing/compaction";
 import { runCompaction } from "./compact";
 import { prepareCompaction } from "./prepare";
 import { DEFAULT_COMPACTION_SETTINGS, thresholdFor } from "./settings";

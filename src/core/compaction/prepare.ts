@@ -16,8 +16,8 @@
 
 import type { ApiKind, CompactionEntry, CompactionReason, Entry } from "../session/entries";
 import type { EntryId } from "../session/ids";
-import { isSkippedMessage } from "../session/plan-context";
 import { isPinEntry, pinnedIds } from "../session/pins";
+import { isSkippedMessage } from "../session/plan-context";
 import { cutAfterEntry, findCutPoint, foldableRegion } from "./cut-point";
 import { stripCompactionNotes } from "./digest";
 import { type CountTokens, type EntryTokens, entryTokensFrom } from "./entry-text";

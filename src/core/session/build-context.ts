@@ -211,7 +211,8 @@ export function floorText(keptTurns: readonly MessageEntry[], pinned: readonly M
   const turns = keptTurns.map((e) => `<user_message>\n${userTurnText(e)}\n</user_message>`);
   const parts: string[] = [];
   if (turns.length > 0) parts.push(fillTemplate(COMPACTION_KEPT_USER_TURNS, { turns: turns.join("\n\n") }));
-  if (pinned.length > 0) parts.push(fillTemplate(COMPACTION_PINNED, { messages: pinned.map(pinnedMessageText).join("\n\n") }));
+  if (pinned.length > 0)
+    parts.push(fillTemplate(COMPACTION_PINNED, { messages: pinned.map(pinnedMessageText).join("\n\n") }));
   return parts.join("\n\n");
 }
 
@@ -243,7 +244,11 @@ export function buildContext(path: readonly Entry[], opts: BuildContextOptions):
     plan.compaction !== null ? nativePrefixFor(plan.compaction, opts.targetApi, opts.targetProviderId) : null;
   if (plan.compaction !== null && nativePrefix !== null) {
     // The provider's own compaction replaces Grove's summary; the floor still travels (rule 2b).
-    const floor = nativeFloorText(plan.compaction, plan.keptUserTurns.map(userTurnText), plan.pinned.map(pinnedMessageText));
+    const floor = nativeFloorText(
+      plan.compaction,
+      plan.keptUserTurns.map(userTurnText),
+      plan.pinned.map(pinnedMessageText),
+    );
     if (floor !== null) messages.push(userMessage(floor));
   } else if (plan.compaction !== null) {
     messages.push(compactionMessage(plan.compaction, plan.keptUserTurns, plan.pinned));

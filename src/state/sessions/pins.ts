@@ -4,7 +4,7 @@
  * is undone by appending an unpin. Refused while a reply or a compaction runs in the chat: the
  * reply would land beside the pin, and a compaction computed for the old leaf would be stale.
  */
-import { newEntryId, type EntryId, type SessionId } from "../../core/session/ids";
+import { type EntryId, newEntryId, type SessionId } from "../../core/session/ids";
 import { pinData } from "../../core/session/pins";
 import { appendEntries } from "../../db/entries";
 import { StaleLeafError } from "../../db/errors";

@@ -3,8 +3,8 @@ import { stripFileOpsTags } from "../../core/compaction/file-ops";
 import { extractTail, stripTail } from "../../core/compaction/verbatim-tail";
 import type { CompactionEntry, MessageEntry } from "../../core/session/entries";
 import { messageText } from "../../core/session/entries";
-import { useUiStore } from "../../state/app/ui-store";
 import { formatTime, isoTime } from "../../core/time";
+import { useUiStore } from "../../state/app/ui-store";
 import { Markdown } from "../markdown/LazyMarkdown";
 import { compactedByLabel, nativeFallbackNote, nativeSummaryText } from "./compaction-method-text";
 import { FileOpsList } from "./FileOpsList";
@@ -63,7 +63,9 @@ export function scrollToEntry(entryId: MessageEntry["id"]): void {
 function PinnedList({ pinned }: { pinned: readonly MessageEntry[] }) {
   return (
     <section className="compaction-pins" aria-label="Pinned messages">
-      <h4>Kept word for word because you pinned {pinned.length === 1 ? "it" : "them"} ({pinned.length})</h4>
+      <h4>
+        Kept word for word because you pinned {pinned.length === 1 ? "it" : "them"} ({pinned.length})
+      </h4>
       <ul>
         {pinned.map((m) => {
           const text = messageText(m.content).replace(/\s+/g, " ").trim();
