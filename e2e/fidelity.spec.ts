@@ -3,7 +3,7 @@
  * verbatim through later compactions, as the requests the mock recorded show.
  */
 import type { Page } from "@playwright/test";
-import { chatAction, messageAction } from "./app";
+import { chatAction, chatRequests, messageAction } from "./app";
 import {
   compactDialog,
   compactFromHeader,
@@ -23,6 +23,11 @@ import {
 } from "./compaction-helpers";
 import { dbSnapshot } from "./faults-helpers";
 import { expect, type MockServer, test } from "./fixtures";
+import { requestSystem } from "./mock-server/index";
+
+/** First words of prompts/memory-probe-system.md and memory-probe-grade-system.md. */
+const PROBE_SYSTEM = "You write memory probes";
+const GRADE_SYSTEM = "You grade answers against a source";
 
 const SMALL = { window: 16_000, maxOutput: 1_000, reserve: 2_000, keepRecent: 500, auto: false } as const;
 
@@ -125,5 +130,62 @@ test.describe("when and at what cost", () => {
     await page.screenshot({ path: "test-results/fidelity-compact-dialog.png" });
     expect(summarizerRequests(mock)).toHaveLength(0); // nothing ran by itself
     await dialog.getByRole("button", { name: "Cancel" }).click();
+  });
+});
+
+test.describe("Check memory", () => {
+  test("estimate first; the recall table links to the folded source; Keep this fact pins it and the next request carries it", async ({
+    page,
+    mock,
+  }) => {
+    test.setTimeout(120_000);
+    await openSmallWindow(page, mock, SMALL);
+    const fact = "The connection pool size is 40 per replica.";
+    await exchange(page, mock, "(U1) Size the pool", "(U1)", { text: `${fact} ${prose("(A1)", 300)}` });
+    await exchange(page, mock, "(U2) And the database?", "(U2)", {
+      text: `We chose Postgres 16 for the ledger. ${prose("(A2)", 300)}`,
+    });
+    await converse(page, mock, 3, 4);
+    await compactWithJunk(page, mock, 1);
+
+    await scrollChat(page, "bottom");
+    const card = compactionCards(page).last();
+    await card.getByRole("button", { name: "Check memory" }).click();
+    const panel = card.getByRole("region", { name: "Check memory" });
+    await expect(panel).toContainText(/At most \d+ requests, about [\d,]+ tokens — ≈ \$/);
+    // Nothing ran by itself: no probe was drafted.
+    expect(chatRequests(mock, "openai").filter((r) => requestSystem(r).includes(PROBE_SYSTEM))).toHaveLength(0);
+
+    mock.enqueue(
+      "openai",
+      {
+        match: { system: PROBE_SYSTEM },
+        text: JSON.stringify([
+          { question: "How big is the connection pool?", span: "pool size is 40", source: 1 },
+          { question: "Which database was chosen?", span: "Postgres 16", source: 2 },
+        ]),
+      },
+      { match: { lastUser: "Question: How big is the connection pool?" }, text: "I don't know." },
+      { match: { lastUser: "Question: Which database was chosen?" }, text: "You chose Postgres 16." },
+      { match: { system: GRADE_SYSTEM }, text: "NO" },
+    );
+    await panel.getByRole("button", { name: "Run the check" }).click();
+    await expect(panel).toContainText("1 of 2 recalled");
+    const table = panel.getByRole("table", { name: "Memory check" });
+    await expect(table.getByRole("row")).toHaveCount(3);
+    await card.screenshot({ path: "test-results/fidelity-memory-check.png" });
+
+    const lost = table.getByRole("row").filter({ hasText: "How big is the connection pool?" });
+    await lost.getByRole("button", { name: "“pool size is 40”" }).click();
+    await expect(messageWith(page, "assistant", fact)).toBeInViewport();
+    await scrollChat(page, "bottom");
+    await compactionCards(page).last().scrollIntoViewIfNeeded();
+    await lost.getByRole("button", { name: "Keep this fact" }).click();
+    await expect(lost).toContainText("kept");
+
+    mock.reset();
+    await exchange(page, mock, "(U9) Remind me of the pool", "(U9)", { text: "Sure." });
+    const sent = sentText(conversationRequests(mock).at(-1));
+    expect(sent).toContain(`${fact} ${prose("(A1)", 300)}`);
   });
 });

@@ -26,6 +26,7 @@ import { buildContext } from "../../core/session/build-context";
 import { contextBlockText } from "../../core/session/context";
 import type { CompactionEntry, Entry } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
+import { errorText } from "../../core/session/message-error";
 import { estimateTokens } from "../../core/tokens/estimate";
 import { getSessionPath } from "../../db/entries";
 import { type SummarizeRequest, summarizeInWorker } from "../../worker/client";
@@ -35,7 +36,7 @@ import { useSettingsStore } from "../settings/settings-store";
 
 const DRAFT_OUTPUT_TOKENS = 1_200;
 const ANSWER_OUTPUT_TOKENS = 200;
-const GRADE_OUTPUT_TOKENS = 5;
+const GRADE_OUTPUT_TOKENS = 16; // OpenAI refuses fewer
 
 export type MemoryCheckResult = {
   readonly results: readonly ProbeResult[];
@@ -58,7 +59,11 @@ const setCheck = (id: EntryId, state: MemoryCheckState): void =>
 export type MemoryCheckDeps = { summarize: (req: SummarizeRequest) => Promise<string> };
 
 /** The compacted context as the chat model is asked against it: its messages as role-tagged text. */
-function compactedContext(path: readonly Entry[], systemPrompt: string, api: Parameters<typeof buildContext>[1]["targetApi"]) {
+function compactedContext(
+  path: readonly Entry[],
+  systemPrompt: string,
+  api: Parameters<typeof buildContext>[1]["targetApi"],
+) {
   const ctx = buildContext(path, { systemPrompt, targetApi: api });
   const text = ctx.messages
     .map((m) => `[${m.role === "user" ? "User" : "Assistant"}]\n${m.content.map(contextBlockText).join("\n\n")}`)
@@ -105,7 +110,10 @@ export function estimateMemoryCheck(
 }
 
 /** The estimate for the card, before anything runs (reads the path; no request). */
-export async function memoryCheckEstimateFor(sessionId: SessionId, compactionId: EntryId): Promise<MemoryCheckEstimate> {
+export async function memoryCheckEstimateFor(
+  sessionId: SessionId,
+  compactionId: EntryId,
+): Promise<MemoryCheckEstimate> {
   const settings = useSettingsStore.getState().settings;
   const { session, path, compaction } = await readUpTo(sessionId, compactionId);
   const chat = chatTarget(session, settings);
@@ -160,7 +168,10 @@ export async function runMemoryCheck(
     );
     const probes = parseProbes(draftRaw, sources, protectedText(path, compaction), count);
     if (probes.length === 0) {
-      return done({ status: "failed", message: "The summary model drafted no question that could be checked against the source." });
+      return done({
+        status: "failed",
+        message: "The summary model drafted no question that could be checked against the source.",
+      });
     }
     const context = compactedContext(path, chat.systemPrompt, chat.api);
     const results: ProbeResult[] = [];
@@ -196,6 +207,6 @@ export async function runMemoryCheck(
     }
     return done({ status: "done", result: { results, usd, requests } });
   } catch (e) {
-    return done({ status: "failed", message: e instanceof Error ? e.message : String(e) });
+    return done({ status: "failed", message: errorText(e) });
   }
 }

@@ -1,16 +1,19 @@
-import { memo, useState } from "react";
+import { lazy, memo, useState } from "react";
 import { stripFileOpsTags } from "../../core/compaction/file-ops";
 import { extractTail, stripTail } from "../../core/compaction/verbatim-tail";
 import type { CompactionEntry, MessageEntry } from "../../core/session/entries";
 import { messageText } from "../../core/session/entries";
 import { formatTime, isoTime } from "../../core/time";
-import { useUiStore } from "../../state/app/ui-store";
+import { LazyPart } from "../common/LazyPart";
 import { Markdown } from "../markdown/LazyMarkdown";
 import { compactedByLabel, nativeFallbackNote, nativeSummaryText } from "./compaction-method-text";
 import { FileOpsList } from "./FileOpsList";
 import { REASON_LABEL } from "./maintenance-text";
 import { PromptVersionNote } from "./PromptVersionNote";
+import { scrollToEntry } from "./scroll-to-entry";
 import { UndoCompactionButton } from "./UndoCompactionButton";
+
+const MemoryCheckPanel = lazy(() => import("./MemoryCheckPanel").then((m) => ({ default: m.MemoryCheckPanel })));
 
 /** Summaries longer than this (characters) start collapsed. */
 const COLLAPSE_OVER_CHARS = 700;
@@ -53,11 +56,6 @@ function cardNotes(details: unknown): CardNotes {
 }
 
 const NO_PINS: readonly MessageEntry[] = [];
-
-/** Scrolls the chat to an entry (the message list acts on it: ui/graph/use-scroll-to-entry.ts). */
-export function scrollToEntry(entryId: MessageEntry["id"]): void {
-  useUiStore.setState({ scrollTo: { entryId, nonce: Date.now() + Math.random() } });
-}
 
 /** The pinned messages a compaction carries, each a link to the message. */
 function PinnedList({ pinned }: { pinned: readonly MessageEntry[] }) {
@@ -105,6 +103,7 @@ export const CompactionCard = memo(function CompactionCard({
 }) {
   const long = entry.summary.length > COLLAPSE_OVER_CHARS;
   const [expanded, setExpanded] = useState(false);
+  const [checking, setChecking] = useState(false);
   const collapsed = (long || !latest) && !expanded;
   // The file tags are shown as a list below, not as text.
   const digest = stripFileOpsTags(stripTail(entry.summary));
@@ -185,7 +184,23 @@ export const CompactionCard = memo(function CompactionCard({
         )}
         {pinned.length > 0 && <PinnedList pinned={pinned} />}
         <FileOpsList details={entry.details} />
-        {newest && <UndoCompactionButton entry={entry} />}
+        <div className="compaction-actions">
+          {newest && <UndoCompactionButton entry={entry} />}
+          {!checking && (
+            <button
+              type="button"
+              title="Ask the model questions about what this compaction folded (shows the cost first)"
+              onClick={() => setChecking(true)}
+            >
+              Check memory
+            </button>
+          )}
+        </div>
+        {checking && (
+          <LazyPart>
+            <MemoryCheckPanel entry={entry} onClose={() => setChecking(false)} />
+          </LazyPart>
+        )}
         <footer className="compaction-foot muted">
           <span>by {entry.model}</span>
           <PromptVersionNote details={entry.details} />
