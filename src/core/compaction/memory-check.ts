@@ -25,15 +25,15 @@ import { isSkippedMessage, planContext } from "../session/plan-context";
 import { extractTail } from "./verbatim-tail";
 
 export const PROBE_SYSTEM = memoryProbeSystemRaw.trim();
-export const PROBE_DRAFT = memoryProbeDraftRaw.trim();
-export const PROBE_ANSWER = memoryProbeAnswerRaw.trim();
+const PROBE_DRAFT = memoryProbeDraftRaw.trim();
+const PROBE_ANSWER = memoryProbeAnswerRaw.trim();
 export const PROBE_GRADE_SYSTEM = memoryProbeGradeSystemRaw.trim();
-export const PROBE_GRADE = memoryProbeGradeRaw.trim();
+const PROBE_GRADE = memoryProbeGradeRaw.trim();
 
 /** Probes asked by default (issue 29). */
 export const DEFAULT_PROBE_COUNT = 5;
 /** A passage is cut to this many characters in the drafting prompt. */
-export const SOURCE_MAX_CHARS = 4_000;
+const SOURCE_MAX_CHARS = 4_000;
 
 export type ProbeSource = { readonly index: number; readonly entryId: EntryId; readonly text: string };
 export type Probe = { readonly question: string; readonly span: string; readonly source: ProbeSource };

@@ -199,7 +199,7 @@ const userTurnText = (e: MessageEntry): string =>
     .join("\n\n");
 
 /** A pinned message as it is quoted into the compaction message (rule 2): its text, verbatim, tagged with its role. */
-export const pinnedMessageText = (e: MessageEntry): string =>
+const pinnedMessageText = (e: MessageEntry): string =>
   `<pinned_message role="${e.role}">\n${userTurnText(e)}\n</pinned_message>`;
 
 /**
@@ -207,7 +207,7 @@ export const pinnedMessageText = (e: MessageEntry): string =>
  * verbatim (plan-context.ts rule 3); "" when there are neither. Goes where the framing says
  * `{{keptUserTurns}}`, so a user-edited framing recorded before pins existed carries them too.
  */
-export function floorText(keptTurns: readonly MessageEntry[], pinned: readonly MessageEntry[] = []): string {
+function floorText(keptTurns: readonly MessageEntry[], pinned: readonly MessageEntry[] = []): string {
   const turns = keptTurns.map((e) => `<user_message>\n${userTurnText(e)}\n</user_message>`);
   const parts: string[] = [];
   if (turns.length > 0) parts.push(fillTemplate(COMPACTION_KEPT_USER_TURNS, { turns: turns.join("\n\n") }));

@@ -13,7 +13,7 @@
 import type { CustomDataEntry, Entry } from "./entries";
 import type { EntryId } from "./ids";
 
-export const PIN_CUSTOM_TYPE = "grove.pin";
+const PIN_CUSTOM_TYPE = "grove.pin";
 
 export type PinData = { readonly entryId: EntryId; readonly pinned: boolean };
 

@@ -22,7 +22,7 @@ import {
 } from "../../core/compaction/memory-check";
 import { priceOf } from "../../core/cost/cost";
 import type { Price } from "../../core/cost/prices";
-import { buildContext } from "../../core/session/build-context";
+import type { BuildContextOptions } from "../../core/session/build-context";
 import { contextBlockText } from "../../core/session/context";
 import type { CompactionEntry, Entry } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
@@ -31,6 +31,7 @@ import { estimateTokens } from "../../core/tokens/estimate";
 import { getSessionPath } from "../../db/entries";
 import { type SummarizeRequest, summarizeInWorker } from "../../worker/client";
 import { defineStore } from "../app/store-registry";
+import { buildCounted } from "../context/context-builds";
 import { chatTarget, isTargetError, summarizerTarget } from "../models/chat-target";
 import { useSettingsStore } from "../settings/settings-store";
 
@@ -38,7 +39,7 @@ const DRAFT_OUTPUT_TOKENS = 1_200;
 const ANSWER_OUTPUT_TOKENS = 200;
 const GRADE_OUTPUT_TOKENS = 16; // OpenAI refuses fewer
 
-export type MemoryCheckResult = {
+type MemoryCheckResult = {
   readonly results: readonly ProbeResult[];
   /** US dollars of the check's requests, from their token counts (estimated); null without a price. */
   readonly usd: number | null;
@@ -59,12 +60,8 @@ const setCheck = (id: EntryId, state: MemoryCheckState): void =>
 export type MemoryCheckDeps = { summarize: (req: SummarizeRequest) => Promise<string> };
 
 /** The compacted context as the chat model is asked against it: its messages as role-tagged text. */
-function compactedContext(
-  path: readonly Entry[],
-  systemPrompt: string,
-  api: Parameters<typeof buildContext>[1]["targetApi"],
-) {
-  const ctx = buildContext(path, { systemPrompt, targetApi: api });
+function compactedContext(path: readonly Entry[], systemPrompt: string, api: BuildContextOptions["targetApi"]) {
+  const ctx = buildCounted(path, { systemPrompt, targetApi: api });
   const text = ctx.messages
     .map((m) => `[${m.role === "user" ? "User" : "Assistant"}]\n${m.content.map(contextBlockText).join("\n\n")}`)
     .join("\n\n");
@@ -91,7 +88,7 @@ const add = (x: number | null, y: number | null): number | null => (x === null |
  * What a check will cost at most, before it runs: one drafting call over the folded passages, one
  * answer per probe over the compacted context, one grader call per probe (the most it can take).
  */
-export function estimateMemoryCheck(
+function estimateMemoryCheck(
   path: readonly Entry[],
   compaction: CompactionEntry,
   models: { chat: string; summary: string; systemPrompt: string },
