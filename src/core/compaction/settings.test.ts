@@ -12,7 +12,7 @@ describe("thresholdFor", () => {
     expect(thresholdFor(1_000_000, D)).toBe(850_000);
     expect(thresholdFor(1_000_000, { ...D, compactAboveTokens: 150_000 })).toBe(150_000);
     expect(thresholdFor(1_000_000, { ...D, thresholdPercent: 50, compactAboveTokens: 150_000 })).toBe(150_000);
-    expect(thresholdFor(100_000, { ...D, compactAboveTokens: 150_000 })).toBe(85_000);
+    expect(thresholdFor(100_000, { ...D, compactAboveTokens: 150_000 })).toBe(83_616); // 100k − reserve
     expect(thresholdFor(1_000_000, { ...D, compactAboveTokens: 0 })).toBe(850_000);
   });
 
