@@ -8,6 +8,7 @@ import branchSummaryContextRaw from "../../prompts/branch-summary-context.md?raw
 import branchSummaryPreambleRaw from "../../prompts/branch-summary-preamble.md?raw";
 import compactedSystemNoteRaw from "../../prompts/compacted-system-note.md?raw";
 import compactionKeptUserTurnsRaw from "../../prompts/compaction-kept-user-turns.md?raw";
+import compactionPinnedRaw from "../../prompts/compaction-pinned.md?raw";
 import compactionSummaryContextRaw from "../../prompts/compaction-summary-context.md?raw";
 import continueReplyRaw from "../../prompts/continue-reply.md?raw";
 import handoffContextRaw from "../../prompts/handoff-context.md?raw";
@@ -18,6 +19,8 @@ import handoffContextRaw from "../../prompts/handoff-context.md?raw";
 export const COMPACTION_SUMMARY_CONTEXT = /* @__PURE__ */ compactionSummaryContextRaw.trim();
 /** The kept-user-turns section inside the compaction message. Vars: `turns`. */
 export const COMPACTION_KEPT_USER_TURNS = /* @__PURE__ */ compactionKeptUserTurnsRaw.trim();
+/** The pinned-messages section inside the compaction message, after the kept user turns. Vars: `messages`. */
+export const COMPACTION_PINNED = /* @__PURE__ */ compactionPinnedRaw.trim();
 /** Appended to the system prompt when the context contains a compaction summary. No vars. */
 export const COMPACTED_SYSTEM_NOTE = /* @__PURE__ */ compactedSystemNoteRaw.trim();
 /** The user-role message for a `branch_summary` entry. Vars: `summary`. */

@@ -92,6 +92,8 @@ export type CompactionDetails = {
   readonly evictedUserTurnIds: EntryId[];
   /** User messages too long to keep verbatim, summarized instead: the card says so. */
   readonly foldedUserTurns: Array<{ id: EntryId; tokens: number }>;
+  /** Messages pinned ("Keep word for word") before the kept region when it was made, sent verbatim above the summary. */
+  readonly pinnedEntryIds?: readonly EntryId[];
   /** True when `shortSummary` is the digest's first sentence (the short call failed or returned junk). */
   readonly shortSummaryFallback: boolean;
   readonly durationMs: number;
@@ -271,6 +273,7 @@ export async function runCompaction(plan: CompactionPlan, deps: RunDeps): Promis
       keptUserTurnTokens: plan.kept.keptTokens,
       evictedUserTurnIds: plan.kept.evictedUserTurnIds,
       foldedUserTurns: plan.kept.oversized,
+      ...(plan.pinnedEntryIds.length > 0 ? { pinnedEntryIds: plan.pinnedEntryIds } : {}),
       shortSummaryFallback,
       durationMs: Math.max(0, now() - startedAt),
       ...(fileOps.readFiles.length + fileOps.modifiedFiles.length > 0 ? fileOps : {}),

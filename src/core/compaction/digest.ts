@@ -16,6 +16,7 @@ import {
   COMPACTED_SYSTEM_NOTE,
   COMPACTION_FOLDED_NOTE,
   COMPACTION_KEPT_USER_TURNS,
+  COMPACTION_PINNED,
   COMPACTION_SPLIT_TURN_SECTION,
   COMPACTION_STANDING_FACTS_FALLBACK,
   COMPACTION_SUMMARY_CONTEXT,
@@ -42,9 +43,12 @@ function fixedParagraphs(template: string): string[] {
 /** Sentences long enough that removing them can never hit ordinary summary prose by accident. */
 const MIN_ECHO_SENTENCE_CHARS = 24;
 
-const FRAMING_PARAGRAPHS = [COMPACTION_SUMMARY_CONTEXT, COMPACTION_KEPT_USER_TURNS, COMPACTED_SYSTEM_NOTE].flatMap(
-  fixedParagraphs,
-);
+const FRAMING_PARAGRAPHS = [
+  COMPACTION_SUMMARY_CONTEXT,
+  COMPACTION_KEPT_USER_TURNS,
+  COMPACTION_PINNED,
+  COMPACTED_SYSTEM_NOTE,
+].flatMap(fixedParagraphs);
 const ECHO_PATTERNS: readonly RegExp[] = [
   ...FRAMING_PARAGRAPHS.map(phrase),
   ...FRAMING_PARAGRAPHS.flatMap((p) => p.split(/(?<=[.!?])\s+/))
@@ -56,8 +60,9 @@ const ECHO_PATTERNS: readonly RegExp[] = [
 export const FRAMING_FIRST_SENTENCE = (COMPACTION_SUMMARY_CONTEXT.split(/(?<=[.!?])\s+/)[0] ?? "").trim();
 
 /** Any tag of our prompts or of the compaction message: in a one-liner, a sure sign of an echo. */
-const OUR_TAGS = /<\/?(conversation|previous-summary|instructions|summary|user_message|verbatim_tail)\b/i;
-const PROMPT_TAGS = /<\/?(conversation|previous-summary|instructions|summary|user_message)\b[^<>]*>/gi;
+const OUR_TAGS =
+  /<\/?(conversation|previous-summary|instructions|summary|user_message|pinned_message|verbatim_tail)\b/i;
+const PROMPT_TAGS = /<\/?(conversation|previous-summary|instructions|summary|user_message|pinned_message)\b[^<>]*>/gi;
 const FOLDED_NOTE_PREFIX = (COMPACTION_FOLDED_NOTE.split("{{")[0] ?? "").trim();
 const FOLDED_NOTE_LINE = new RegExp(`^[ \\t]*${escapeRegExp(FOLDED_NOTE_PREFIX)}.*$`, "gim");
 

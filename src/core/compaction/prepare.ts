@@ -16,6 +16,7 @@
 
 import type { ApiKind, CompactionEntry, CompactionReason, Entry } from "../session/entries";
 import type { EntryId } from "../session/ids";
+import { isPinEntry, pinnedIds } from "../session/pins";
 import { isSkippedMessage } from "../session/plan-context";
 import { cutAfterEntry, findCutPoint, foldableRegion } from "./cut-point";
 import { stripCompactionNotes } from "./digest";
@@ -77,6 +78,8 @@ export type CompactionPlan = {
   /** The `<verbatim_tail>` content (escaped, clamped); the previous tail when nothing new has assistant text. */
   readonly tail: string | null;
   readonly kept: KeptTurns;
+  /** Pinned messages before the new kept region (kept verbatim, whatever the budget), path order. */
+  readonly pinnedEntryIds: readonly EntryId[];
   /** Estimated tokens folded (from `entryTokens`). */
   readonly foldedTokens: number;
   /** Estimated number of summary windows (`runCompaction` computes the exact split). */
@@ -95,7 +98,13 @@ export type PrepareResult =
   | { kind: "already_compacted" };
 
 const hasFoldableContent = (entries: readonly Entry[]): boolean =>
-  entries.some((e) => e.type !== "compaction" && !(e.type === "message" && isSkippedMessage(e)));
+  entries.some((e) => e.type !== "compaction" && !isPinEntry(e) && !(e.type === "message" && isSkippedMessage(e)));
+
+/** The messages pinned on the path that this compaction folds: kept verbatim above its summary (plan-context.ts rule 3). */
+function foldedPins(path: readonly Entry[], firstKeptIndex: number): EntryId[] {
+  const pins = pinnedIds(path);
+  return path.slice(0, firstKeptIndex).flatMap((e) => (e.type === "message" && pins.has(e.id) ? [e.id] : []));
+}
 
 export function prepareCompaction(path: readonly Entry[], opts: PrepareOptions): PrepareResult {
   const leaf = path[path.length - 1];
@@ -188,6 +197,7 @@ export function prepareCompaction(path: readonly Entry[], opts: PrepareOptions):
       previousDigest,
       tail,
       kept,
+      pinnedEntryIds: foldedPins(path, firstKeptIndex),
       foldedTokens,
       estimatedWindows,
       outputBudgets: budgets,

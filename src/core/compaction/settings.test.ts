@@ -8,6 +8,14 @@ import {
 } from "./settings";
 
 describe("thresholdFor", () => {
+  it("'Compact above (tokens)' caps the threshold whatever the window, and never raises it", () => {
+    expect(thresholdFor(1_000_000, D)).toBe(850_000);
+    expect(thresholdFor(1_000_000, { ...D, compactAboveTokens: 150_000 })).toBe(150_000);
+    expect(thresholdFor(1_000_000, { ...D, thresholdPercent: 50, compactAboveTokens: 150_000 })).toBe(150_000);
+    expect(thresholdFor(100_000, { ...D, compactAboveTokens: 150_000 })).toBe(83_616); // 100k − reserve
+    expect(thresholdFor(1_000_000, { ...D, compactAboveTokens: 0 })).toBe(850_000);
+  });
+
   it("defaults to window − max(15% of window, reserveTokens)", () => {
     expect(thresholdFor(200_000, D)).toBe(170_000); // 15% = 30,000 > 16,384
     expect(thresholdFor(100_000, D)).toBe(83_616); // 16,384 > 15,000

@@ -17,6 +17,11 @@ export type CompactionSettings = {
   readonly thresholdTokens: number;
   /** Threshold as a percentage (1–99) of the window; used when `thresholdTokens` is not set. */
   readonly thresholdPercent: number;
+  /**
+   * "Compact above (tokens)" (issue 29): a cap on the threshold whatever the window — a 1M-token
+   * window otherwise lets every request grow to ~850k tokens before compacting. 0 = no cap.
+   */
+  readonly compactAboveTokens: number;
   /** A folded user turn larger than this (tokens) is summarized instead of kept verbatim. */
   readonly keptUserTurnMaxTokens: number;
   /** Tokens all kept user turns may take together; null = min(15% of the window, 20,000). */
@@ -46,6 +51,7 @@ export const DEFAULT_COMPACTION_SETTINGS: CompactionSettings = {
   keepRecentTokens: 20_000,
   thresholdTokens: 0,
   thresholdPercent: 0,
+  compactAboveTokens: 0,
   keptUserTurnMaxTokens: 1_500,
   keptUserTurnsBudget: null,
   branchReserveTokens: 16_384,
@@ -80,10 +86,18 @@ const positive = (n: number): boolean => Number.isFinite(n) && n > 0;
  * The context size (tokens) above which automatic compaction runs, by precedence: `thresholdTokens`
  * if > 0; else `thresholdPercent` (1–99) of the window; else window − max(15% of the window,
  * reserveTokens), with reserveTokens capped at half the window (see `THRESHOLD_MAX_RESERVE_FRACTION`).
+ * Then `compactAboveTokens`, when > 0, caps whichever of these applies.
  *
  * @example thresholdFor(200_000, DEFAULT_COMPACTION_SETTINGS) === 170_000
+ * @example thresholdFor(1_000_000, { ...DEFAULT_COMPACTION_SETTINGS, compactAboveTokens: 150_000 }) === 150_000
  */
 export function thresholdFor(contextWindow: number, settings: CompactionSettings): number {
+  const base = baseThreshold(contextWindow, settings);
+  const cap = settings.compactAboveTokens;
+  return positive(cap) ? Math.min(base, Math.floor(cap)) : base;
+}
+
+function baseThreshold(contextWindow: number, settings: CompactionSettings): number {
   if (positive(settings.thresholdTokens)) return Math.floor(settings.thresholdTokens);
   const pct = settings.thresholdPercent;
   if (Number.isFinite(pct) && pct >= 1 && pct <= 99) return Math.floor((contextWindow * pct) / 100);

@@ -13,7 +13,8 @@
  * 2. Only the LATEST compaction on the path counts. It becomes one user-role message
  *    (prompts/compaction-summary-context.md): the handoff framing, then the kept user turns
  *    (`keptUserTurnIds` found on the path before the kept region, in path order, each verbatim in
- *    `<user_message>` tags; ids not on the path are skipped), then the stored `summary`. A
+ *    `<user_message>` tags; ids not on the path are skipped), then the pinned messages (each
+ *    verbatim in `<pinned_message role="…">` tags), then the stored `summary`. A
  *    compaction made with a user-edited framing (Settings → Prompts) records it and is sent in it.
  *    2b. When that compaction holds provider-native material for the target (same api and provider
  *    id, native-compaction.ts), the material goes first instead (`LlmContext.native`), and one
@@ -55,6 +56,7 @@ import {
   BRANCH_SUMMARY_CONTEXT,
   COMPACTED_SYSTEM_NOTE,
   COMPACTION_KEPT_USER_TURNS,
+  COMPACTION_PINNED,
   COMPACTION_SUMMARY_CONTEXT,
   fillTemplate,
   HANDOFF_CONTEXT,
@@ -196,19 +198,40 @@ const userTurnText = (e: MessageEntry): string =>
     .map((b) => b.text)
     .join("\n\n");
 
-/** The text of the compaction's context message: the framing, the kept user turns verbatim, the summary (rule 2). */
+/** A pinned message as it is quoted into the compaction message (rule 2): its text, verbatim, tagged with its role. */
+const pinnedMessageText = (e: MessageEntry): string =>
+  `<pinned_message role="${e.role}">\n${userTurnText(e)}\n</pinned_message>`;
+
+/**
+ * The floor of a compaction message: the kept user turns verbatim, then the pinned messages
+ * verbatim (plan-context.ts rule 3); "" when there are neither. Goes where the framing says
+ * `{{keptUserTurns}}`, so a user-edited framing recorded before pins existed carries them too.
+ */
+function floorText(keptTurns: readonly MessageEntry[], pinned: readonly MessageEntry[] = []): string {
+  const turns = keptTurns.map((e) => `<user_message>\n${userTurnText(e)}\n</user_message>`);
+  const parts: string[] = [];
+  if (turns.length > 0) parts.push(fillTemplate(COMPACTION_KEPT_USER_TURNS, { turns: turns.join("\n\n") }));
+  if (pinned.length > 0)
+    parts.push(fillTemplate(COMPACTION_PINNED, { messages: pinned.map(pinnedMessageText).join("\n\n") }));
+  return parts.join("\n\n");
+}
+
+/** The text of the compaction's context message: the framing, the kept user turns and pins verbatim, the summary (rule 2). */
 export function compactionContextText(
   summary: string,
   keptTurns: readonly MessageEntry[],
   framing: string = COMPACTION_SUMMARY_CONTEXT,
+  pinned: readonly MessageEntry[] = [],
 ): string {
-  const turns = keptTurns.map((e) => `<user_message>\n${userTurnText(e)}\n</user_message>`);
-  const keptUserTurns = turns.length > 0 ? fillTemplate(COMPACTION_KEPT_USER_TURNS, { turns: turns.join("\n\n") }) : "";
-  return fillTemplate(framing, { keptUserTurns, summary });
+  return fillTemplate(framing, { keptUserTurns: floorText(keptTurns, pinned), summary });
 }
 
-function compactionMessage(compaction: CompactionEntry, keptTurns: readonly MessageEntry[]): ContextUserMessage {
-  return userMessage(compactionContextText(compaction.summary, keptTurns, compaction.framing));
+function compactionMessage(
+  compaction: CompactionEntry,
+  keptTurns: readonly MessageEntry[],
+  pinned: readonly MessageEntry[],
+): ContextUserMessage {
+  return userMessage(compactionContextText(compaction.summary, keptTurns, compaction.framing, pinned));
 }
 
 /** The context for `path` (root first, as `pathToRoot` returns it), normalized for `opts.targetApi`. */
@@ -221,10 +244,14 @@ export function buildContext(path: readonly Entry[], opts: BuildContextOptions):
     plan.compaction !== null ? nativePrefixFor(plan.compaction, opts.targetApi, opts.targetProviderId) : null;
   if (plan.compaction !== null && nativePrefix !== null) {
     // The provider's own compaction replaces Grove's summary; the floor still travels (rule 2b).
-    const floor = nativeFloorText(plan.compaction, plan.keptUserTurns.map(userTurnText));
+    const floor = nativeFloorText(
+      plan.compaction,
+      plan.keptUserTurns.map(userTurnText),
+      plan.pinned.map(pinnedMessageText),
+    );
     if (floor !== null) messages.push(userMessage(floor));
   } else if (plan.compaction !== null) {
-    messages.push(compactionMessage(plan.compaction, plan.keptUserTurns));
+    messages.push(compactionMessage(plan.compaction, plan.keptUserTurns, plan.pinned));
   }
 
   for (let i = plan.keptStart; i < path.length; i++) {

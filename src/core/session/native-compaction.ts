@@ -60,9 +60,14 @@ function verbatimTailOf(summary: string): string | null {
 export const NATIVE_FLOOR_INTRO =
   "The earlier part of this conversation was compacted above. The user's own messages from it, kept word for word, and the last words of the assistant before the cut:";
 
-/** The floor message text: kept user turns (each in `<user_message>`) and the tail; null when there is neither. */
-export function nativeFloorText(compaction: CompactionEntry, keptTurns: readonly string[]): string | null {
-  const parts = keptTurns.map((t) => `<user_message>\n${t}\n</user_message>`);
+/** The floor message text: kept user turns (each in `<user_message>`), pins and the tail; null when there is none. */
+export function nativeFloorText(
+  compaction: CompactionEntry,
+  keptTurns: readonly string[],
+  /** Pinned messages, each already in its `<pinned_message>` tags (build-context.ts). */
+  pinned: readonly string[] = [],
+): string | null {
+  const parts = [...keptTurns.map((t) => `<user_message>\n${t}\n</user_message>`), ...pinned];
   const tail = verbatimTailOf(compaction.summary);
   if (tail !== null) parts.push(tail);
   return parts.length > 0 ? [NATIVE_FLOOR_INTRO, ...parts].join("\n\n") : null;

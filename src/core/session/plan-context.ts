@@ -15,6 +15,9 @@
  *    one (`segment`), an id not on it is taken to lie above it: the whole segment is kept.
  * 3. Kept user turns: the user messages before the kept region named in `keptUserTurnIds`, in path
  *    order (ids not there are skipped; turns inside the kept region are sent there, not twice).
+ *    Pinned messages (pins.ts: "Keep word for word") before the kept region are kept verbatim the
+ *    same way, whatever their role and size, beside the kept user turns (a pinned user turn that
+ *    is also a kept turn is listed once, as a kept turn).
  * 4. A compaction's folded span runs from where the previous compaction's kept region started (the
  *    previous compaction itself when that kept nothing: its summary is folded into the new one) up
  *    to its own kept region (never past itself).
@@ -29,6 +32,7 @@
  */
 import { assertNever, type Block, type CompactionEntry, type Entry, type MessageEntry } from "./entries";
 import type { EntryId } from "./ids";
+import { pinnedIds } from "./pins";
 
 export type ContextPlan = {
   /** The latest compaction on the path: the one whose summary is sent. Null without one. */
@@ -46,6 +50,10 @@ export type ContextPlan = {
   readonly foldedEnd: number;
   /** The user messages before the kept region the compaction keeps verbatim, in path order. */
   readonly keptUserTurns: readonly MessageEntry[];
+  /** Pinned messages before the kept region that are not kept user turns, in path order (rule 3). */
+  readonly pinned: readonly MessageEntry[];
+  /** Every message pinned on the path (kept region included). */
+  readonly pinnedIds: ReadonlySet<EntryId>;
   /** Continuation id → id of the first reply of the run it is joined to (rule 5). */
   readonly joins: ReadonlyMap<EntryId, EntryId>;
 };
@@ -156,6 +164,8 @@ export function planContext(path: readonly Entry[], opts: PlanContextOptions = {
   let keptStart = 0;
   let foldedStart = 0;
   const keptUserTurns: MessageEntry[] = [];
+  const pinned: MessageEntry[] = [];
+  const pins = pinnedIds(path);
   if (compaction !== null) {
     const position = positions(path);
     keptStart = keptRegionStart(at, compaction, position, segment);
@@ -164,7 +174,9 @@ export function planContext(path: readonly Entry[], opts: PlanContextOptions = {
     const keptIds = new Set<EntryId>(compaction.keptUserTurnIds);
     for (let i = 0; i < keptStart; i++) {
       const e = path[i];
-      if (e?.type === "message" && e.role === "user" && keptIds.has(e.id)) keptUserTurns.push(e);
+      if (e?.type !== "message") continue;
+      if (e.role === "user" && keptIds.has(e.id)) keptUserTurns.push(e);
+      else if (pins.has(e.id) && !isSkippedMessage(e)) pinned.push(e);
     }
   }
   const joins = new Map<EntryId, EntryId>();
@@ -178,6 +190,8 @@ export function planContext(path: readonly Entry[], opts: PlanContextOptions = {
     foldedStart: Math.min(foldedStart, foldedEnd),
     foldedEnd,
     keptUserTurns,
+    pinned,
+    pinnedIds: pins,
     joins,
   };
 }

@@ -98,6 +98,29 @@ describe("replyAndMaintain: the automatic triggers", () => {
     expect((await getSession(sessionId))?.leafId).toBe(card?.id);
   });
 
+  it("'Compact above (tokens)': on a 1M-token window, a compaction starts past N tokens, not at 850k", async () => {
+    // N small enough that the path's upper bound cannot clear it: the (injected) measure decides.
+    const N = 40;
+    const big = { modelOverrides: { "gpt-4o": { contextWindow: 1_000_000 } } };
+    settings(big, { thresholdTokens: 0, compactAboveTokens: N });
+    const under = await chatWithQuestion(MODEL);
+    const t1 = setup([{ text: "Short." }], N);
+    await replyAndMaintain(under.sessionId, under.question.id, {}, t1.deps);
+    expect(await compactions(under.sessionId)).toEqual([]);
+
+    const over = await chatWithQuestion(MODEL);
+    const t2 = setup([{ text: "Here you go." }], N + 1);
+    await replyAndMaintain(over.sessionId, over.question.id, {}, t2.deps);
+    expect(await compactions(over.sessionId)).toMatchObject([{ reason: "threshold" }]);
+
+    // Without the cap the same context is far under the window's own threshold.
+    settings(big, { thresholdTokens: 0, compactAboveTokens: 0 });
+    const uncapped = await chatWithQuestion(MODEL);
+    const t3 = setup([{ text: "Fine." }], N + 1);
+    await replyAndMaintain(uncapped.sessionId, uncapped.question.id, {}, t3.deps);
+    expect(await compactions(uncapped.sessionId)).toEqual([]);
+  });
+
   it("under the threshold: nothing runs", async () => {
     const { sessionId, question } = await chatWithQuestion(MODEL);
     const t = setup([{ text: "Short." }], 10);

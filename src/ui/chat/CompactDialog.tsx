@@ -1,5 +1,7 @@
 import { useState } from "react";
 import { keepRecentTokensFor } from "../../core/compaction/settings";
+import { estimateCompaction } from "../../core/cost/compaction-estimate";
+import { formatUsd, priceOf } from "../../core/cost/cost";
 import type { Session } from "../../core/session/entries";
 import { resolveModel } from "../../core/tokens/models";
 import { keptReading, meterKeyFor } from "../../state/context/meter-readings";
@@ -44,6 +46,7 @@ function CompactForm({ session }: { session: Session | undefined }) {
     resolveModel(ref.modelId, settings.modelOverrides).info.contextWindow,
     settings.compaction,
   );
+  const summaryRef = settings.summaryModel ?? ref;
   // Honest before acting (issue 27): when the whole context fits in what is kept word for word, say
   // so before any instructions are typed (they would be thrown away). By the meter's kept count.
   const counted = useCountedTokens(session);
@@ -87,6 +90,14 @@ function CompactForm({ session }: { session: Session | undefined }) {
       <p className="small muted">
         Nothing is deleted: the full history stays readable here, dimmed where the model no longer sees it.
       </p>
+      {counted !== undefined && (
+        <CostEstimate
+          contextTokens={counted}
+          keepTokens={target?.upToEntryId ? 0 : keep}
+          chatModel={ref.modelId}
+          summaryModel={summaryRef.modelId}
+        />
+      )}
       <SubmitTextarea
         label="Instructions (optional)"
         rows={3}
@@ -104,6 +115,34 @@ function CompactForm({ session }: { session: Session | undefined }) {
         </button>
       </div>
     </form>
+  );
+}
+
+/** The estimated cost of the summarizer call and of the next request before and after (core/cost/compaction-estimate.ts). */
+function CostEstimate(props: { contextTokens: number; keepTokens: number; chatModel: string; summaryModel: string }) {
+  const settings = useSettingsStore((s) => s.settings);
+  const summarizer = resolveModel(props.summaryModel, settings.modelOverrides).info;
+  const e = estimateCompaction({
+    contextTokens: props.contextTokens,
+    keepTokens: props.keepTokens,
+    reserveTokens: settings.compaction.reserveTokens,
+    summarizerWindow: summarizer.contextWindow,
+    summarizerMaxOutput: summarizer.maxOutput,
+    summarizerPrice: priceOf(props.summaryModel),
+    chatPrice: priceOf(props.chatModel),
+  });
+  const money = (usd: number | null) => (usd === null ? "no price known" : `≈ ${formatUsd(usd)}`);
+  return (
+    <section className="compact-estimate small" aria-label="Estimated cost">
+      <p>
+        Summary by <strong>{props.summaryModel}</strong>: about {formatTokens(e.summarizer.input)} tokens in, up to{" "}
+        {formatTokens(e.summarizer.output)} out — {money(e.summarizer.usd)}.
+      </p>
+      <p>
+        Next request to <strong>{props.chatModel}</strong>: {formatTokens(e.next.before)} tokens (
+        {money(e.next.usdBefore)}) now, about {formatTokens(e.next.after)} ({money(e.next.usdAfter)}) after.
+      </p>
+    </section>
   );
 }
 

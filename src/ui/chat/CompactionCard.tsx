@@ -1,14 +1,19 @@
-import { memo, useState } from "react";
+import { lazy, memo, useState } from "react";
 import { stripFileOpsTags } from "../../core/compaction/file-ops";
 import { extractTail, stripTail } from "../../core/compaction/verbatim-tail";
-import type { CompactionEntry } from "../../core/session/entries";
+import type { CompactionEntry, MessageEntry } from "../../core/session/entries";
+import { messageText } from "../../core/session/entries";
 import { formatTime, isoTime } from "../../core/time";
+import { LazyPart } from "../common/LazyPart";
 import { Markdown } from "../markdown/LazyMarkdown";
 import { compactedByLabel, nativeFallbackNote, nativeSummaryText } from "./compaction-method-text";
 import { FileOpsList } from "./FileOpsList";
 import { REASON_LABEL } from "./maintenance-text";
 import { PromptVersionNote } from "./PromptVersionNote";
+import { scrollToEntry } from "./scroll-to-entry";
 import { UndoCompactionButton } from "./UndoCompactionButton";
+
+const MemoryCheckPanel = lazy(() => import("./MemoryCheckPanel").then((m) => ({ default: m.MemoryCheckPanel })));
 
 /** Summaries longer than this (characters) start collapsed. */
 const COLLAPSE_OVER_CHARS = 700;
@@ -50,6 +55,32 @@ function cardNotes(details: unknown): CardNotes {
   return notes;
 }
 
+const NO_PINS: readonly MessageEntry[] = [];
+
+/** The pinned messages a compaction carries, each a link to the message. */
+function PinnedList({ pinned }: { pinned: readonly MessageEntry[] }) {
+  return (
+    <section className="compaction-pins" aria-label="Pinned messages">
+      <h4>
+        Kept word for word because you pinned {pinned.length === 1 ? "it" : "them"} ({pinned.length})
+      </h4>
+      <ul>
+        {pinned.map((m) => {
+          const text = messageText(m.content).replace(/\s+/g, " ").trim();
+          return (
+            <li key={m.id}>
+              <button type="button" className="link-button" onClick={() => scrollToEntry(m.id)}>
+                {m.role === "user" ? "You" : m.role === "assistant" ? "Assistant" : "Tool"}:{" "}
+                {text.length > 90 ? `${text.slice(0, 90)}…` : text || "(no text)"}
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString()} ${n === 1 ? one : many}`;
 
 /**
@@ -60,8 +91,11 @@ export const CompactionCard = memo(function CompactionCard({
   entry,
   latest,
   newest = false,
+  pinned = NO_PINS,
 }: {
   entry: CompactionEntry;
+  /** Pinned messages it carries word for word above the summary (display-rows.ts). */
+  pinned?: readonly MessageEntry[];
   /** false: a later compaction folded this one in (only the latest is sent). */
   latest: boolean;
   /** The chat's newest entry (its leaf, nothing after it): it may be undone. */
@@ -69,6 +103,7 @@ export const CompactionCard = memo(function CompactionCard({
 }) {
   const long = entry.summary.length > COLLAPSE_OVER_CHARS;
   const [expanded, setExpanded] = useState(false);
+  const [checking, setChecking] = useState(false);
   const collapsed = (long || !latest) && !expanded;
   // The file tags are shown as a list below, not as text.
   const digest = stripFileOpsTags(stripTail(entry.summary));
@@ -147,8 +182,25 @@ export const CompactionCard = memo(function CompactionCard({
             {notes.splitTurn && <li>The cut fell inside a turn: its beginning is summarized separately.</li>}
           </ul>
         )}
+        {pinned.length > 0 && <PinnedList pinned={pinned} />}
         <FileOpsList details={entry.details} />
-        {newest && <UndoCompactionButton entry={entry} />}
+        <div className="compaction-actions">
+          {newest && <UndoCompactionButton entry={entry} />}
+          {!checking && (
+            <button
+              type="button"
+              title="Ask the model questions about what this compaction folded (shows the cost first)"
+              onClick={() => setChecking(true)}
+            >
+              Check memory
+            </button>
+          )}
+        </div>
+        {checking && (
+          <LazyPart>
+            <MemoryCheckPanel entry={entry} onClose={() => setChecking(false)} />
+          </LazyPart>
+        )}
         <footer className="compaction-foot muted">
           <span>by {entry.model}</span>
           <PromptVersionNote details={entry.details} />

@@ -25,7 +25,7 @@ export function EntryView({ row, view }: { row: DisplayRow; view: SessionView })
 function RowByKind({ row, view }: { row: DisplayRow; view: SessionView }) {
   if (row.kind === "compaction") {
     const newest = undoableCompaction(view.session, view.index, row.entry.id) !== null;
-    return <CompactionCard entry={row.entry} latest={row.latest} newest={newest} />;
+    return <CompactionCard entry={row.entry} latest={row.latest} newest={newest} pinned={row.pinned} />;
   }
   const { entry } = row;
   const folded = row.visibility === "folded";
@@ -37,6 +37,7 @@ function RowByKind({ row, view }: { row: DisplayRow; view: SessionView }) {
           view={view}
           continuations={row.continuations}
           visibility={row.visibility}
+          pinned={row.pinned === true}
           continuable={row.continuable}
           pruned={row.pruned}
           results={row.results}

@@ -3,6 +3,7 @@ import { useUiStore } from "../../state/app/ui-store";
 import { openCompactDialog } from "../../state/dialogs/compact-dialog";
 import { openSwitchDialog } from "../../state/dialogs/switch-dialog";
 import { regenerate } from "../../state/send/send";
+import { setPinned } from "../../state/sessions/pins";
 import { MoreIcon } from "../common/icons";
 import { MenuAction, MenuButton } from "../common/Menu";
 import "./message-actions.css";
@@ -22,6 +23,8 @@ const ACTION_HELP = {
   rewindAssistant: "Continue from this message; what came after stays in the history",
   atEnd: "This is where the chat ends now",
   compact: "Summarize everything up to and including this message to free context space",
+  pin: "Carry this message word for word into every later compaction of this path, above the summary",
+  unpin: "Let later compactions summarize this message like the rest",
 } as const;
 
 /** A reply's stop reason in plain words; null when it simply finished. */
@@ -53,6 +56,7 @@ export function MessageActions({
   text,
   snippet,
   visibility,
+  pinned,
   atLeaf,
   busyTitle,
   maintenanceHere,
@@ -64,6 +68,7 @@ export function MessageActions({
   text: string;
   snippet: string;
   visibility: Visibility;
+  pinned: boolean;
   atLeaf: boolean;
   /** Why starting a reply must wait now; undefined when it may start. */
   busyTitle: string | undefined;
@@ -123,6 +128,16 @@ export function MessageActions({
                 }}
               />
             )}
+            <MenuAction
+              label={pinned ? "Stop keeping word for word" : "Keep word for word"}
+              description={pinned ? ACTION_HELP.unpin : ACTION_HELP.pin}
+              disabled={busy || maintenanceHere}
+              disabledReason={busyTitle ?? "Wait for the running operation to finish"}
+              onSelect={() => {
+                close();
+                void setPinned(sessionId, entry.id, !pinned);
+              }}
+            />
           </>
         )}
       </MenuButton>

@@ -45,6 +45,7 @@ export const MessageItem = memo(function MessageItem({
   view,
   continuations = NO_CONTINUATIONS,
   visibility = "sent",
+  pinned = false,
   continuable = false,
   pruned,
   results,
@@ -55,6 +56,8 @@ export const MessageItem = memo(function MessageItem({
   continuations?: readonly MessageEntry[];
   /** What the model gets of this message under the latest compaction. */
   visibility?: Visibility;
+  /** Pinned ("Keep word for word"): carried verbatim into every later compaction of this path. */
+  pinned?: boolean;
   /** Cut off by the output limit at the end of the path: offer Continue. */
   continuable?: boolean;
   /** Tool results the context builder sends truncated: block index → tokens. */
@@ -111,7 +114,15 @@ export const MessageItem = memo(function MessageItem({
             summarized
           </span>
         )}
-        {visibility === "kept" && (
+        {pinned && (
+          <span
+            className="badge kept pinned"
+            title="Pinned: carried word for word into every later compaction of this path, above the summary"
+          >
+            kept word for word
+          </span>
+        )}
+        {visibility === "kept" && !pinned && (
           <span className="badge kept" title="Still sent word for word, next to the compaction summary">
             kept in full
           </span>
@@ -273,6 +284,7 @@ export const MessageItem = memo(function MessageItem({
           text={text}
           snippet={snippet(text, 60)}
           visibility={visibility}
+          pinned={pinned}
           atLeaf={atLeaf}
           busyTitle={busy ? busyTitle : undefined}
           maintenanceHere={maintenance === "here"}

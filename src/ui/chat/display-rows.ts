@@ -30,6 +30,8 @@ export type EntryRow = {
   /** Continuation replies joined to `entry` (only when `entry` is an assistant message), in order. */
   readonly continuations: readonly MessageEntry[];
   readonly visibility: Visibility;
+  /** Pinned on this path ("Keep word for word", core/session/pins.ts). */
+  readonly pinned?: boolean;
   readonly continuable: boolean;
   /** Tool results of `entry` sent as "[Output truncated …]" (prune-tool-outputs.ts): block index → tokens. */
   readonly pruned?: ReadonlyMap<number, number>;
@@ -46,6 +48,8 @@ type CompactionRow = {
   readonly entry: CompactionEntry;
   /** The latest compaction on the path: the one whose summary is sent. */
   readonly latest: boolean;
+  /** Pinned messages it carries word for word above its summary (the latest: as sent now). */
+  readonly pinned: readonly MessageEntry[];
 };
 
 export type DisplayRow = EntryRow | CompactionRow;
@@ -89,11 +93,14 @@ export function displayRows(path: readonly Entry[]): DisplayRow[] {
 
   const { results, attached } = toolAnswers(path, pruned);
   const rows: DisplayRow[] = [];
+  const messages = new Map<EntryId, MessageEntry>();
+  for (const e of path) if (e.type === "message") messages.set(e.id, e);
   const card = (entry: CompactionEntry): CompactionRow => ({
     kind: "compaction",
     key: `card-${entry.id}`,
     entry,
     latest: entry === latest,
+    pinned: entry === latest ? plan.pinned : recordedPins(entry, messages),
   });
 
   path.forEach((entry, i) => {
@@ -122,7 +129,7 @@ export function displayRows(path: readonly Entry[]): DisplayRow[] {
     const visibility: Visibility =
       i >= plan.keptStart
         ? "sent"
-        : entry.type === "message" && entry.role === "user" && keptIds.has(entry.id)
+        : entry.type === "message" && (keptIds.has(entry.id) || plan.pinnedIds.has(entry.id))
           ? "kept"
           : "folded";
     rows.push({
@@ -131,12 +138,23 @@ export function displayRows(path: readonly Entry[]): DisplayRow[] {
       entry,
       continuations: [],
       visibility,
+      ...(plan.pinnedIds.has(entry.id) ? { pinned: true } : {}),
       continuable: entry.type === "message" && continuable(entry, i === lastContentIndex),
       ...(pruned.has(entry.id) ? { pruned: pruned.get(entry.id) } : {}),
       ...(results.has(entry.id) ? { results: results.get(entry.id) } : {}),
     });
   });
   return rows;
+}
+
+/** The pins an earlier compaction recorded carrying (`details.pinnedEntryIds`), found on the path. */
+function recordedPins(entry: CompactionEntry, messages: ReadonlyMap<EntryId, MessageEntry>): MessageEntry[] {
+  const details = entry.details as { pinnedEntryIds?: unknown } | undefined;
+  const ids = Array.isArray(details?.pinnedEntryIds) ? details.pinnedEntryIds : [];
+  return ids.flatMap((id) => {
+    const m = typeof id === "string" ? messages.get(id as EntryId) : undefined;
+    return m ? [m] : [];
+  });
 }
 
 /**

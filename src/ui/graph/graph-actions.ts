@@ -10,10 +10,11 @@ import type { Entry } from "../../core/session/entries";
 import { entryText } from "../../core/session/entry-text";
 import type { EntryId, SessionId } from "../../core/session/ids";
 import { branchFromHere, switchHere } from "../../state/app/lazy";
-import { pushNotice, useUiStore } from "../../state/app/ui-store";
+import { pushNotice } from "../../state/app/ui-store";
 import { openCompactDialog } from "../../state/dialogs/compact-dialog";
 import { openSwitchDialog } from "../../state/dialogs/switch-dialog";
 import { openSession } from "../../state/sessions/sessions";
+import { scrollToEntry } from "../chat/scroll-to-entry";
 
 /** Switch here on `entryId` (the "Rewind" dialog decides about a summary). Resolves to true when the leaf moved. */
 export function switchFromGraph(sessionId: SessionId, entryId: EntryId): Promise<boolean> {
@@ -55,5 +56,5 @@ export function openLinkedSession(sessionId: SessionId): void {
 
 /** Asks the chat to scroll `entryId` (on the active path) into view. */
 export function showInChat(entryId: EntryId): void {
-  useUiStore.setState((s) => ({ scrollTo: { entryId, nonce: (s.scrollTo?.nonce ?? 0) + 1 } }));
+  scrollToEntry(entryId);
 }

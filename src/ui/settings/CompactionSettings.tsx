@@ -28,6 +28,8 @@ const ADVANCED_TERMS = [
 ];
 const COMPACTION_TERMS = [
   "Automatic compaction",
+  "Compact above (tokens)",
+  "cost",
   "Summary model",
   "native",
   "provider compaction",
@@ -41,6 +43,7 @@ type CountKey =
   | "keepRecentTokens"
   | "thresholdTokens"
   | "thresholdPercent"
+  | "compactAboveTokens"
   | "keptUserTurnMaxTokens"
   | "keptUserTurnsBudget";
 
@@ -76,8 +79,10 @@ export function CompactionSettings() {
   const model = resolveModel(settings.defaultModel.modelId, settings.modelOverrides);
   const window = model.info.contextWindow;
   const threshold = thresholdFor(window, c);
-  const thresholdSource =
-    c.thresholdTokens > 0
+  const capped = c.compactAboveTokens > 0 && threshold === c.compactAboveTokens;
+  const thresholdSource = capped
+    ? "from Compact above"
+    : c.thresholdTokens > 0
       ? "from Threshold tokens"
       : c.thresholdPercent >= 1 && c.thresholdPercent <= 99
         ? "from Threshold percent"
@@ -97,6 +102,15 @@ export function CompactionSettings() {
         At the threshold after a reply, before a send that would not fit, and when the provider says a request is too
         long (then that request is retried once).
       </p>
+      <div className="field-row">
+        <CommitField
+          label="Compact above (tokens)"
+          type="number"
+          value={String(c.compactAboveTokens)}
+          hint="0 = no cap. Compacts when the context passes this many tokens, whatever the model's window: a 1M-token window otherwise sends up to ~850k tokens with every message."
+          onCommit={count("compactAboveTokens")}
+        />
+      </div>
       <IdleCompactionSettings />
       <NativeCompactionSettings />
       <Advanced terms={ADVANCED_TERMS}>
