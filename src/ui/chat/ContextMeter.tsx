@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from "react";
-import { toolDefinitionsText } from "../../core/agent/tool-spec";
 import type { BuildContextOptions } from "../../core/session/build-context";
+import { usesTools } from "../../core/session/chat-tools";
 import { contextTokens } from "../../core/session/context-tokens";
 import type { Entry, Session } from "../../core/session/entries";
 import { estimateTokens } from "../../core/tokens/estimate";
@@ -21,7 +21,6 @@ import { type ChatTarget, contextLimits } from "../../state/models/chat-target";
 import { useStreamStore } from "../../state/reply/stream-store";
 import { useSettingsStore } from "../../state/settings/settings-store";
 import { useMcpStore } from "../../state/tools/mcp-store";
-import { chatToolDefinitions } from "../../state/tools/tool-definitions";
 import type { SessionView } from "../hooks";
 import { formatTokens } from "./maintenance-text";
 import { useChatCost } from "./use-chat-cost";
@@ -117,31 +116,33 @@ function useToolDefinitionTokens(
 ): { tokens: number; counted: boolean } {
   const settings = useSettingsStore((s) => s.settings);
   const status = useMcpStore((s) => s.status);
-  const text = useMemo(
-    () => toolDefinitionsText(chatToolDefinitions(session, settings, status)),
-    [session, settings, status],
-  );
-  const [counted, setCounted] = useState<{ text: string; tokens: number } | null>(null);
+  const withTools = usesTools(session?.tools);
+  const [share, setShare] = useState<{ tokens: number; counted: boolean }>({ tokens: 0, counted: true });
   useEffect(() => {
-    if (!target || text === "") return;
+    if (!withTools) return setShare({ tokens: 0, counted: true });
     let live = true;
-    afterFirstScreen()
-      .then(() => import("../../state/context/measure"))
-      .then(({ measureToolDefinitions }) => measureToolDefinitions(text, target))
-      .then((tokens) => {
-        if (live) setCounted({ text, tokens });
+    // The definitions' code (Grove's own tools, MCP specs) loads only for a chat that uses tools, so a
+    // chat without them pays nothing for it on the first screen.
+    Promise.all([import("../../state/tools/tool-definitions"), import("../../core/agent/tool-spec")])
+      .then(async ([definitions, spec]) => {
+        const text = spec.toolDefinitionsText(definitions.chatToolDefinitions(session, settings, status));
+        if (!live) return;
+        if (text === "") return setShare({ tokens: 0, counted: true });
+        setShare({ tokens: estimateTokens(text), counted: false });
+        if (!target) return;
+        await afterFirstScreen();
+        const { measureToolDefinitions } = await import("../../state/context/measure");
+        const tokens = await measureToolDefinitions(text, target);
+        if (live) setShare({ tokens, counted: true });
       })
       .catch(() => {
-        // The estimate stands.
+        // The estimate (or the last share) stands.
       });
     return () => {
       live = false;
     };
-  }, [text, target]);
-  if (text === "") return { tokens: 0, counted: true };
-  return counted?.text === text
-    ? { tokens: counted.tokens, counted: true }
-    : { tokens: estimateTokens(text), counted: false };
+  }, [withTools, session, settings, status, target]);
+  return withTools ? share : { tokens: 0, counted: true };
 }
 
 /**

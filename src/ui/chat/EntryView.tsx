@@ -1,13 +1,17 @@
 import { assertNever } from "../../core/session/entries";
-import { undoableCompaction } from "../../state/maintenance/undo-compaction";
 import { RenderBoundary } from "../common/RenderBoundary";
 import type { SessionView } from "../hooks";
-import { CommandBlock, ContextNoteView, SettingMarker } from "./AgentEntryViews";
-import { CompactionCard } from "./CompactionCard";
 import type { DisplayRow } from "./display-rows";
 import { RowFailed } from "./lazy-chat";
+import {
+  BranchSummaryCard,
+  CommandBlock,
+  CompactionRow,
+  ContextNoteView,
+  HandoffCard,
+  SettingMarker,
+} from "./lazy-rows";
 import { MessageItem } from "./MessageItem";
-import { BranchSummaryCard, HandoffCard } from "./SummaryCards";
 
 /**
  * One row of the chat (display-rows.ts). A row whose rendering throws (a hostile or unknown entry,
@@ -23,10 +27,7 @@ export function EntryView({ row, view }: { row: DisplayRow; view: SessionView })
 
 /** One row of the chat, by kind. */
 function RowByKind({ row, view }: { row: DisplayRow; view: SessionView }) {
-  if (row.kind === "compaction") {
-    const newest = undoableCompaction(view.session, view.index, row.entry.id) !== null;
-    return <CompactionCard entry={row.entry} latest={row.latest} newest={newest} pinned={row.pinned} />;
-  }
+  if (row.kind === "compaction") return <CompactionRow row={row} view={view} />;
   const { entry } = row;
   const folded = row.visibility === "folded";
   switch (entry.type) {
