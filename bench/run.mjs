@@ -22,6 +22,7 @@ import { table } from "./lib/stats.mjs";
 import openLongtasks from "./open-longtasks.mjs";
 import openProfile from "./open-profile.mjs";
 import openSession from "./open-session.mjs";
+import openTrace from "./open-trace.mjs";
 import paste from "./paste.mjs";
 import scroll from "./scroll.mjs";
 import search from "./search.mjs";
@@ -38,6 +39,7 @@ const BENCHES = [
   sendFirstToken,
   paste,
   openProfile,
+  openTrace,
   tokens,
   compaction,
   graph,

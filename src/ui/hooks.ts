@@ -1,11 +1,12 @@
 /** Live reads for components: narrow indexed queries (db/live.ts) plus core derivations. */
 import { useLiveQuery } from "dexie-react-hooks";
-import { useDeferredValue, useEffect, useMemo, useState } from "react";
+import { useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
 import { type CostTotal, NO_COST } from "../core/cost/cost";
 import type { Entry, Session } from "../core/session/entries";
 import type { SessionId } from "../core/session/ids";
 import { buildTreeIndex, pathToRoot, type TreeIndex } from "../core/session/tree";
 import { liveSessionTail, liveSessionWithEntries, NO_TREE, type SessionWithTree } from "../db/live";
+import { needsPreparing, prepareRows } from "./chat/prepare-rows";
 import { fillsFirstScreen } from "./chat/row-estimate";
 
 export type SessionView = {
@@ -44,6 +45,48 @@ function tag(forId: SessionId | null, read: SessionWithTree): Tagged {
   return result;
 }
 
+/** The active path of a tree read, made once per read. */
+const pathOfRead = new WeakMap<object, Entry[]>();
+function pathOf(read: Tagged & { kind: "tree" }): Entry[] {
+  const known = pathOfRead.get(read);
+  if (known) return known;
+  const leafId = read.session?.leafId ?? null;
+  const path = leafId ? pathToRoot(read.index, leafId) : EMPTY;
+  pathOfRead.set(read, path);
+  return path;
+}
+
+/**
+ * `read`, once the rows of its path are made (chat/prepare-rows.ts): a tree read with many entries
+ * not drawn before (a long chat opened) is prepared a chunk per task first, and meanwhile the read
+ * shown before stays (the chat's end). Every other read passes at once.
+ */
+function usePreparedRead(read: Tagged | undefined): Tagged | undefined {
+  const path = useMemo(() => (read?.kind === "tree" ? pathOf(read) : null), [read]);
+  const waits = useMemo(() => path !== null && needsPreparing(path), [path]);
+  const [prepared, setPrepared] = useState<Tagged | undefined>(undefined);
+  useEffect(() => {
+    if (!waits || !path) return;
+    let live = true;
+    void prepareRows(path)
+      .catch(() => {
+        // The render makes what is missing itself.
+      })
+      .then(() => {
+        if (live) setPrepared(read);
+      });
+    return () => {
+      live = false;
+    };
+  }, [read, path, waits]);
+  const out = !waits || prepared === read ? read : undefined;
+  const before = useRef<Tagged | undefined>(undefined);
+  useEffect(() => {
+    if (out) before.current = out;
+  }, [out]);
+  return out ?? before.current;
+}
+
 export function useSessionView(sessionId: SessionId | null): SessionView {
   // Opening is tail-first: the chat's end is read and drawn first (a few keyed reads), and only
   // once it is on screen does the whole tree's read start (thousands of entries, in chunks), so
@@ -67,7 +110,7 @@ export function useSessionView(sessionId: SessionId | null): SessionView {
   // between components, instead of one long task for the tree index, the path's rows and every
   // visible message's Markdown (opening a 2,000-message chat held the main thread 0.2-0.4 s).
   // Until that render is done the previous result stays on screen.
-  const shown = useDeferredValue(live);
+  const shown = useDeferredValue(usePreparedRead(live));
   // Right after a switch the hook still holds the previous query's result (another chat's, or the
   // empty "no chat" one, which would read as "not found"): until the new one arrives, that is loading.
   const data = shown?.forId === sessionId ? shown : undefined;
@@ -88,7 +131,11 @@ export function useSessionView(sessionId: SessionId | null): SessionView {
   const index = data?.kind === "tree" ? data.index : tailIndex;
   const cost = data?.kind === "tree" ? data.cost : NO_COST;
   const leafId = session?.leafId ?? null;
-  const path = useMemo(() => tailPath ?? (leafId ? pathToRoot(index, leafId) : EMPTY), [tailPath, index, leafId]);
+  const treeRead = data?.kind === "tree" ? data : null;
+  const path = useMemo(
+    () => tailPath ?? (treeRead ? pathOf(treeRead) : leafId ? pathToRoot(index, leafId) : EMPTY),
+    [tailPath, treeRead, index, leafId],
+  );
   return {
     session,
     index,

@@ -5,9 +5,9 @@ import { useStreamStore } from "../../state/reply/stream-store";
 import { measureInView, useAfterFirstPaint } from "../common/virtual-measure";
 import { useScrollToEntry } from "../graph/use-scroll-to-entry";
 import type { SessionView } from "../hooks";
-import { displayRows } from "./display-rows";
 import { EntryView } from "./EntryView";
 import { LOADING_EARLIER_PX, openingLayout } from "./opening-layout";
+import { rowsOf } from "./prepare-rows";
 import { estimateRowHeight } from "./row-estimate";
 import { StreamingMessage } from "./StreamingMessage";
 import { useFollowOnResize } from "./use-follow-on-resize";
@@ -41,7 +41,7 @@ export function MessageList({ view, sessionId }: { view: SessionView; sessionId:
   const streaming = useStreamStore((s) =>
     sessionId ? s.replies[sessionId] !== undefined && s.replies[sessionId]?.parentId === leafId : false,
   );
-  const rows = useMemo(() => displayRows(view.path), [view.path]);
+  const rows = useMemo(() => rowsOf(view.path), [view.path]);
   // A reply streaming under a reply that was cut off by the output limit is its continuation
   // (Continue): drawn joined to it, as it will be once written.
   const lastRow = rows[rows.length - 1];

@@ -27,8 +27,13 @@ export function estimateRowHeight(row: DisplayRow | undefined): number {
 }
 
 /** An entry's row before the rows are made (a message as if it were not joined to another). */
-function estimateEntryHeight(entry: Entry): number {
+export function estimateEntryHeight(entry: Entry): number {
   return entry.type === "message" ? estimateMessages(entry, [entry]) : ROW_ESTIMATE_PX;
+}
+
+/** Whether `entry`'s estimate is made (cached): a row of it then costs a lookup. */
+export function isEstimated(entry: Entry): boolean {
+  return entry.type !== "message" || cache.has(entry);
 }
 
 function estimateMessages(key: object, messages: readonly MessageEntry[]): number {
