@@ -5,7 +5,7 @@
  */
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { chatAction, openChatMenu, openConfigured, sendAndWait } from "./app";
+import { chatAction, openChatMenu, openConfigured, openHistoryGraph, sendAndWait } from "./app";
 import { expect, test } from "./fixtures";
 import { openSeeded, seed, TRIP, tripRows } from "./seed";
 
@@ -65,7 +65,7 @@ for (const scheme of SCHEMES) {
       await expect(page.getByRole("article").first()).toBeVisible();
       await expectClean(page, "chat with compaction and branches");
 
-      await page.getByRole("button", { name: "History graph", exact: true }).click();
+      await openHistoryGraph(page);
       const graph = page.getByRole("region", { name: "History graph" });
       await expect(graph.getByRole("treeitem").first()).toBeVisible();
       await expectClean(page, "history graph");

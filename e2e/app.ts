@@ -155,6 +155,13 @@ export async function chatAction(page: Page, name: string): Promise<void> {
   await menu.getByRole("menuitem", { name, exact: true }).click();
 }
 
+/** Opens the history graph: the header's button, or on a narrow screen the "Chat actions" menu's item. */
+export async function openHistoryGraph(page: Page): Promise<void> {
+  const button = page.getByRole("button", { name: "History graph", exact: true });
+  if (await button.isVisible()) await button.click();
+  else await chatAction(page, "History graph");
+}
+
 /** Opens every closed "Advanced" part of the Settings dialog (the token fields live there). */
 export async function showAdvanced(dialog: Locator): Promise<void> {
   const closed = dialog.getByRole("button", { name: "Advanced", expanded: false });

@@ -62,7 +62,7 @@ test.describe("message actions", () => {
     const menu = first.getByRole("menu", { name: "More actions" });
     await expect(menu).toBeVisible();
     const items = menu.getByRole("menuitem");
-    await expect(items).toHaveText([/^Rewind to here…/, /^Compact up to here/]);
+    await expect(items).toHaveText([/^Rewind to here…/, /^Compact up to here/, /^Keep word for word/]);
     await expect(items.nth(0)).toBeFocused();
     await expect(items.nth(0)).toHaveAccessibleDescription(/what came after stays in the history/);
     await page.keyboard.press("ArrowDown");
