@@ -78,8 +78,8 @@ export function useComposerAttachments(
 
   /**
    * Attaches pasted text as a text file. A paste of 1 MB is a lot of work for one task (issue 24
-   * item 10), so it is spread: the paste event's task only reads the clipboard, the chip's cost and
-   * size are worked out in the next, and the tray shows it (and the draft stores it) in a third.
+   * item 10), so it is spread: the paste event's task only reads the clipboard, the chip's size and
+   * its cost are worked out in a task each, and the tray shows it (and the draft stores it) in the last.
    */
   const addText = useCallback(
     async (name: string, text: string) => {
@@ -88,8 +88,9 @@ export function useComposerAttachments(
       setPending((n) => n + 1);
       await nextTask();
       const block = pastedTextBlock(name, text);
-      attachmentCost(block);
       attachmentSize(block);
+      await nextTask();
+      attachmentCost(block);
       await nextTask();
       setPending((n) => n - 1);
       update(owner, (prev) => [...prev, block]);
