@@ -23,3 +23,14 @@ describe("code fences", () => {
     expect(() => codeFence(RUNS, "text")).not.toThrow();
   });
 });
+
+describe("longestRun", () => {
+  it("finds runs at the start, the end and in between, and across a whole text of them", () => {
+    expect(longestRun("``a", "`")).toBe(2);
+    expect(longestRun("a```", "`")).toBe(3);
+    expect(longestRun("`a``b`", "`")).toBe(2);
+    expect(longestRun("`````", "`")).toBe(5);
+    expect(longestRun("", "`")).toBe(0);
+    expect(longestRun("~~~ ``", "~")).toBe(3);
+  });
+});

@@ -9,7 +9,7 @@
 import { classifyFile, countPdfPages } from "../../core/attachments/kinds";
 import { attachmentProblem } from "../../core/attachments/limits";
 import type { ContextAttachment, LlmContext } from "../../core/session/context";
-import type { AttachmentBlock, Block, Entry, Session } from "../../core/session/entries";
+import type { AttachmentBlock, Block, Entry, Session, TextFileBlock } from "../../core/session/entries";
 import { modelInput } from "../../core/tokens/models";
 import { readBlobsBase64, storeBlob } from "../../db/blobs";
 import type { AttachmentData } from "../../providers/attachment-data";
@@ -87,6 +87,15 @@ export async function attachFile(file: File): Promise<AttachOutcome> {
   } catch (e) {
     return { kind: "error", message: `${name} could not be attached: ${e instanceof Error ? e.message : String(e)}` };
   }
+}
+
+/**
+ * Pasted text as a text-file attachment, straight from the string: through a File it was encoded to
+ * UTF-8 and decoded back, a megabyte copied twice in the paste's task (issue 24 item 10). The same
+ * block a `.txt` file of that text becomes.
+ */
+export function pastedTextBlock(name: string, text: string): TextFileBlock {
+  return { type: "text_file", name, mimeType: "text/plain", text };
 }
 
 /**

@@ -175,7 +175,7 @@ export function Composer({
           const outcome = pasteOutcome(pastedText);
           if (outcome.kind === "type") return;
           e.preventDefault();
-          void files.add([new File([pastedText], outcome.name, { type: "text/plain" })]);
+          void files.addText(outcome.name, pastedText);
         }}
         onKeyDown={(e) => {
           if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {

@@ -2,13 +2,15 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import type { AttachmentBlock, Session } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
 import { attachmentProblemAt } from "../../state/app/lazy";
-import { attachFile } from "../../state/composer/attachments";
+import { nextTask } from "../../state/app/next-task";
+import { attachFile, pastedTextBlock } from "../../state/composer/attachments";
 import {
   composerAttachments,
   loadComposerAttachments,
   setComposerAttachments,
 } from "../../state/composer/composer-attachments";
 import { useSettingsStore } from "../../state/settings/settings-store";
+import { attachmentCost, attachmentSize } from "./attachment-cost";
 
 /**
  * The composer's attachments for the chat on screen: adding files (read and stored one by one; a
@@ -74,6 +76,28 @@ export function useComposerAttachments(
     [update],
   );
 
+  /**
+   * Attaches pasted text as a text file. A paste of 1 MB is a lot of work for one task (issue 24
+   * item 10), so it is spread: the paste event's task only reads the clipboard, the chip's size and
+   * its cost are worked out in a task each, and the tray shows it (and the draft stores it) in the last.
+   */
+  const addText = useCallback(
+    async (name: string, text: string) => {
+      const owner = current.current;
+      setReadError(null);
+      setPending((n) => n + 1);
+      await nextTask();
+      const block = pastedTextBlock(name, text);
+      attachmentSize(block);
+      await nextTask();
+      attachmentCost(block);
+      await nextTask();
+      setPending((n) => n - 1);
+      update(owner, (prev) => [...prev, block]);
+    },
+    [update],
+  );
+
   const remove = useCallback(
     (index: number) => {
       setReadError(null);
@@ -102,6 +126,7 @@ export function useComposerAttachments(
     problem: readError ?? limitProblem,
     blocked: limitProblem,
     add,
+    addText,
     remove,
     take,
     restore,
