@@ -99,3 +99,36 @@ export async function snapshot(): Promise<Record<string, unknown[]>> {
   for (const table of db.tables) out[table.name] = await table.toArray();
   return out;
 }
+
+/**
+ * A full disk for reply writes: every write to the entries and the reply checkpoints (`drafts`)
+ * fails with the browser's QuotaExceededError until `free()`. Reopens the database with the failure
+ * in Dexie's core stack, so transactions fail as a real quota error does.
+ */
+export async function fillDiskForReplies(): Promise<{ free(): void }> {
+  const db = getDb();
+  const quota = () => new DOMException("The quota has been exceeded.", "QuotaExceededError");
+  let full = true;
+  db.close();
+  db.use({
+    stack: "dbcore",
+    name: "disk-full",
+    create: (down) => ({
+      ...down,
+      table: (name) => {
+        const t = down.table(name);
+        return {
+          ...t,
+          mutate: (req) =>
+            full && (name === "entries" || name === "drafts") ? Promise.reject(quota()) : t.mutate(req),
+        };
+      },
+    }),
+  });
+  await db.open();
+  return {
+    free: () => {
+      full = false;
+    },
+  };
+}

@@ -5,7 +5,7 @@ import { newEntryId, newSessionId, type SessionId } from "../../core/session/ids
 import { appendEntries, getEntries, moveLeaf } from "../../db/entries";
 import { listCheckpoints } from "../../db/reply-checkpoints";
 import { createSession, getSession } from "../../db/sessions";
-import { freshDatabase, getDb } from "../../db/testing/database";
+import { fillDiskForReplies, freshDatabase } from "../../db/testing/database";
 import type { StreamEvent, StreamFn, StreamRequest } from "../../providers/types";
 import { emptyPartial } from "../../worker/testing/streams";
 import { chatActivity } from "../activity/chat-activity";
@@ -246,26 +246,7 @@ describe("a Retry that fails before any content again", () => {
 describe("a reply the storage refuses (disk full)", () => {
   it("stays on screen as unsaved, in full, and is written by a later attempt", async () => {
     const { sessionId, userId } = await sessionWithQuestion();
-    const db = getDb();
-    const quota = () => new DOMException("The quota has been exceeded.", "QuotaExceededError");
-    let full = true;
-    db.close();
-    db.use({
-      stack: "dbcore",
-      name: "disk-full",
-      create: (down) => ({
-        ...down,
-        table: (name) => {
-          const t = down.table(name);
-          return {
-            ...t,
-            mutate: (req) =>
-              full && (name === "entries" || name === "drafts") ? Promise.reject(quota()) : t.mutate(req),
-          };
-        },
-      }),
-    });
-    await db.open();
+    const disk = await fillDiskForReplies();
     const { fn } = scripted(["All ", "of ", "it"]);
     const result = await runReply(sessionId, userId, {}, deps(fn));
     expect(result?.entry.content).toEqual([{ type: "text", text: "All of it" }]);
@@ -282,7 +263,7 @@ describe("a reply the storage refuses (disk full)", () => {
     ).toEqual({
       kind: "busy",
     });
-    full = false;
+    disk.free();
     expect(await saveUnsaved(sessionId)).toBe(true);
     await whenSaved(sessionId);
     expect(useStreamStore.getState().replies[sessionId]).toBeUndefined();

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { MessageEntry } from "../../core/session/entries";
 import { getEntries } from "../../db/entries";
 import { getSession, updateSession } from "../../db/sessions";
-import { freshDatabase, getDb } from "../../db/testing/database";
+import { fillDiskForReplies, freshDatabase } from "../../db/testing/database";
 import { chatActivity } from "../activity/chat-activity";
 import { resetStores } from "../app/store-registry";
 import { useUiStore } from "../app/ui-store";
@@ -29,26 +29,7 @@ describe("a tool step the storage refuses", () => {
   it("stays on screen as unsaved (no notice, no silent retry of the loop) and is written by a later attempt", async () => {
     const { sessionId, question } = await chatWithQuestion(MODEL);
     await updateSession(sessionId, { tools: { servers: ["gone"], provider: [] } });
-    const db = getDb();
-    const quota = () => new DOMException("The quota has been exceeded.", "QuotaExceededError");
-    let full = true;
-    db.close();
-    db.use({
-      stack: "dbcore",
-      name: "disk-full",
-      create: (down) => ({
-        ...down,
-        table: (name) => {
-          const t = down.table(name);
-          return {
-            ...t,
-            mutate: (req) =>
-              full && (name === "entries" || name === "drafts") ? Promise.reject(quota()) : t.mutate(req),
-          };
-        },
-      }),
-    });
-    await db.open();
+    const disk = await fillDiskForReplies();
     const model = chatModel([{ text: "An answer the disk refused." }, { text: "never asked" }]);
     await replyAndMaintain(sessionId, question.id, {}, { reply: { stream: model.stream, now: () => 5 } });
 
@@ -61,7 +42,7 @@ describe("a tool step the storage refuses", () => {
     expect(useUiStore.getState().notices).toEqual([]);
     expect(chatActivity(sessionId).replying).toBe(true);
 
-    full = false;
+    disk.free();
     expect(await saveUnsaved(sessionId)).toBe(true);
     await whenSaved(sessionId);
     expect(useStreamStore.getState().replies[sessionId]).toBeUndefined();
