@@ -117,32 +117,45 @@ function useToolDefinitionTokens(
   const settings = useSettingsStore((s) => s.settings);
   const status = useMcpStore((s) => s.status);
   const withTools = usesTools(session?.tools);
-  const [share, setShare] = useState<{ tokens: number; counted: boolean }>({ tokens: 0, counted: true });
+  const [text, setText] = useState("");
   useEffect(() => {
-    if (!withTools) return setShare({ tokens: 0, counted: true });
+    if (!withTools) return setText("");
     let live = true;
     // The definitions' code (Grove's own tools, MCP specs) loads only for a chat that uses tools, so a
     // chat without them pays nothing for it on the first screen.
     Promise.all([import("../../state/tools/tool-definitions"), import("../../core/agent/tool-spec")])
-      .then(async ([definitions, spec]) => {
-        const text = spec.toolDefinitionsText(definitions.chatToolDefinitions(session, settings, status));
-        if (!live) return;
-        if (text === "") return setShare({ tokens: 0, counted: true });
-        setShare({ tokens: estimateTokens(text), counted: false });
-        if (!target) return;
-        await afterFirstScreen();
-        const { measureToolDefinitions } = await import("../../state/context/measure");
-        const tokens = await measureToolDefinitions(text, target);
-        if (live) setShare({ tokens, counted: true });
+      .then(([definitions, spec]) => {
+        if (live) setText(spec.toolDefinitionsText(definitions.chatToolDefinitions(session, settings, status)));
       })
       .catch(() => {
-        // The estimate (or the last share) stands.
+        // No share until the code loads; the conversation's reading stands.
       });
     return () => {
       live = false;
     };
-  }, [withTools, session, settings, status, target]);
-  return withTools ? share : { tokens: 0, counted: true };
+  }, [withTools, session, settings, status]);
+  // Counted once per text: a new message changes the session, not the definitions.
+  const [counted, setCounted] = useState<{ text: string; tokens: number } | null>(null);
+  useEffect(() => {
+    if (!target || text === "") return;
+    let live = true;
+    afterFirstScreen()
+      .then(() => import("../../state/context/measure"))
+      .then(({ measureToolDefinitions }) => measureToolDefinitions(text, target))
+      .then((tokens) => {
+        if (live) setCounted({ text, tokens });
+      })
+      .catch(() => {
+        // The estimate stands.
+      });
+    return () => {
+      live = false;
+    };
+  }, [text, target]);
+  if (!withTools || text === "") return { tokens: 0, counted: true };
+  return counted?.text === text
+    ? { tokens: counted.tokens, counted: true }
+    : { tokens: estimateTokens(text), counted: false };
 }
 
 /**
