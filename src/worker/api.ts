@@ -17,7 +17,7 @@ import type { PromptTexts } from "../core/prompt-overrides";
 import type { BuildContextOptions } from "../core/session/build-context";
 import type { ThinkingSetting } from "../core/session/chat-params";
 import type { LlmContext } from "../core/session/context";
-import type { ApiKind, CompactionReason, Entry } from "../core/session/entries";
+import type { ApiKind, CompactionReason, Entry, ModelUsage } from "../core/session/entries";
 import type { EntryId } from "../core/session/ids";
 import type { TokenEncoding } from "../core/tokens/models";
 import type { RemoteSummarizerConfig } from "../providers/remote-summarizer";
@@ -142,7 +142,13 @@ export type HandoffJob = {
 };
 
 export type HandoffJobOutcome =
-  | { kind: "document"; document: string; fromEntryId: EntryId }
+  | {
+      kind: "document";
+      document: string;
+      fromEntryId: EntryId;
+      /** The usage its request reported, for the handoff entry (entries.ts `sideUsage`). */
+      sideUsage?: readonly ModelUsage[];
+    }
   /** The model wrote nothing usable: fall back to compaction in place. */
   | { kind: "empty"; fromEntryId: EntryId }
   | { kind: "nothing_to_hand_off"; reason: string }

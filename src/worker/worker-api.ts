@@ -13,6 +13,7 @@
  */
 import { buildContext } from "../core/session/build-context";
 import { countContextTokens } from "../core/session/context-tokens";
+import type { ModelUsage } from "../core/session/entries";
 import type { EntryId } from "../core/session/ids";
 import { countEntryTokens } from "../core/tokens/entry-tokens";
 import { asMessageError } from "../providers/classify-error";
@@ -22,14 +23,24 @@ import { compactJob } from "./compact-job";
 import { createCounting } from "./counting";
 import { DEFAULT_DEPS, type JobContext, type WorkerDeps } from "./deps";
 import { handoffJob } from "./handoff-job";
+import { meteredStream } from "./metered-stream";
 import { createOperations } from "./operations";
 import { summarizeText } from "./stream-text";
+
+/** `entry` with the usage its requests reported, when any was. */
+function withSideUsage<T extends object>(entry: T, usage: readonly ModelUsage[]): T & { sideUsage?: readonly ModelUsage[] } {
+  return usage.length > 0 ? { ...entry, sideUsage: usage } : entry;
+}
 
 export function createWorkerApi(overrides: Partial<WorkerDeps> = {}): WorkerApi {
   const deps: WorkerDeps = { ...DEFAULT_DEPS, ...overrides };
   const countFor = createCounting(deps.counterFor);
-  const context: JobContext = { deps, countFor };
   const operations = createOperations();
+  /** A job's context whose stream sums the usage its requests report (`usage()` after the job). */
+  const metered = () => {
+    const m = meteredStream(deps.stream);
+    return { context: { deps: { ...deps, stream: m.stream }, countFor } satisfies JobContext, usage: m.usage };
+  };
 
   return {
     async countTexts(encoding, texts) {
@@ -62,13 +73,26 @@ export function createWorkerApi(overrides: Partial<WorkerDeps> = {}): WorkerApi 
         }
       }),
 
-    compact: (job, onProgress, opId) => operations.run(opId, (signal) => compactJob(context, job, onProgress, signal)),
+    compact: (job, onProgress, opId) =>
+      operations.run(opId, async (signal) => {
+        const m = metered();
+        const out = await compactJob(m.context, job, onProgress, signal);
+        return out.kind === "done" ? { ...out, entry: withSideUsage(out.entry, m.usage()) } : out;
+      }),
 
     branchSummary: (job, onProgress, opId) =>
-      operations.run(opId, (signal) => branchSummaryJob(context, job, onProgress, signal)),
+      operations.run(opId, async (signal) => {
+        const m = metered();
+        const out = await branchSummaryJob(m.context, job, onProgress, signal);
+        return out.kind === "done" ? { ...out, entry: withSideUsage(out.entry, m.usage()) } : out;
+      }),
 
     handoffDocument: (job, onProgress, opId) =>
-      operations.run(opId, (signal) => handoffJob(context, job, onProgress, signal)),
+      operations.run(opId, async (signal) => {
+        const m = metered();
+        const out = await handoffJob(m.context, job, onProgress, signal);
+        return out.kind === "document" ? withSideUsage(out, m.usage()) : out;
+      }),
 
     cancel: async (opId) => operations.cancel(opId),
   };

@@ -77,6 +77,22 @@ export function withCosts(total: CostTotal, entries: Iterable<Entry>): CostTotal
 
 export const totalCost = (entries: Iterable<Entry>): CostTotal => withCosts(NO_COST, entries);
 
+/** What a maintenance entry's requests cost (its `sideUsage`, each model at its own price). */
+export function sideUsageCost(total: CostTotal, entry: Entry): CostTotal {
+  const side = "sideUsage" in entry ? entry.sideUsage : undefined;
+  if (!side || side.length === 0) return total;
+  const sum = { ...total };
+  for (const { model, usage } of side) {
+    const price = priceOf(model);
+    if (!price) sum.unknown++;
+    else {
+      sum.usd += costOf(usage, price);
+      sum.priced++;
+    }
+  }
+  return sum;
+}
+
 /** "$0.0123", "$1.24", "<$0.0001": enough digits to see a cheap reply, no false precision on big ones. */
 export function formatUsd(usd: number): string {
   if (usd === 0) return "$0";
@@ -87,11 +103,10 @@ export function formatUsd(usd: number): string {
 }
 
 /** A total in words: "$0.42", "$0.42 + 3 replies of unknown cost", "cost unknown". */
-export function describeTotal(total: CostTotal): string {
+export function describeTotal(total: CostTotal, unit: "reply" | "request" = "reply"): string {
   if (total.priced === 0 && total.unknown === 0) return "$0";
   if (total.priced === 0) return "cost unknown";
   const known = formatUsd(total.usd);
-  return total.unknown === 0
-    ? known
-    : `${known} + ${total.unknown} ${total.unknown === 1 ? "reply" : "replies"} of unknown cost`;
+  const units = unit === "reply" ? "replies" : "requests";
+  return total.unknown === 0 ? known : `${known} + ${total.unknown} ${total.unknown === 1 ? unit : units} of unknown cost`;
 }

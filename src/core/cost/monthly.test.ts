@@ -27,8 +27,29 @@ describe("costByMonth", () => {
       reply(nov, "x"),
     ]);
     expect(months.map((m) => m.month)).toEqual(["2026-11", "2026-10"]);
-    expect(months[0]?.total).toEqual({ usd: expect.closeTo(2.65, 10), priced: 2, unknown: 1 });
-    expect(months[1]?.total.usd).toBeCloseTo(2.5);
+    expect(months[0]?.replies).toEqual({ usd: expect.closeTo(2.65, 10), priced: 2, unknown: 1 });
+    expect(months[1]?.replies.usd).toBeCloseTo(2.5);
+    expect(months[0]?.compaction).toEqual({ usd: 0, priced: 0, unknown: 0 });
+  });
+
+  it("compaction, branch summaries and handoffs count apart from replies, each model at its price", () => {
+    const nov = new Date(2026, 10, 20).getTime();
+    const side = (type: string, sideUsage: unknown): Entry =>
+      ({ id: `x${type}`, sessionId: "s", parentId: null, createdAt: nov, type, model: "gpt-4o", sideUsage }) as unknown as Entry;
+    const months = costByMonth([
+      reply(nov, "gpt-4o"),
+      side("compaction", [
+        { model: "gpt-4o-mini", usage: { input: 1_000_000, output: 0 } },
+        { model: "gpt-4o", usage: { input: 0, output: 100_000 } },
+      ]),
+      side("branch_summary", [{ model: "x", usage: { input: 5, output: 5 } }]),
+      side("handoff", [{ model: "gpt-4o", usage: { input: 1_000_000, output: 0 } }]),
+      side("compaction", undefined),
+    ]);
+    expect(months).toHaveLength(1);
+    expect(months[0]?.replies).toEqual({ usd: expect.closeTo(2.5, 10), priced: 1, unknown: 0 });
+    // 0.15 (mini input) + 1.00 (gpt-4o output) + 2.50 (handoff input); the unpriced model apart.
+    expect(months[0]?.compaction).toEqual({ usd: expect.closeTo(3.65, 10), priced: 3, unknown: 1 });
   });
 
   it("months back start on the first of the month", () => {

@@ -1,8 +1,12 @@
-/** Spending per calendar month (local time), newest first. Pure. */
+/**
+ * Spending per calendar month (local time), newest first: chat replies, and apart from them what
+ * compaction cost (the summarizer calls of compactions and branch summaries, handoff documents:
+ * entries' `sideUsage`). Pure.
+ */
 import type { Entry } from "../session/entries";
-import { addCost, type CostTotal, NO_COST } from "./cost";
+import { addCost, type CostTotal, NO_COST, sideUsageCost } from "./cost";
 
-export type MonthCost = { month: string; total: CostTotal };
+export type MonthCost = { month: string; replies: CostTotal; compaction: CostTotal };
 
 /** "2026-11" for a time in the user's local calendar. */
 export function monthOf(ms: number): string {
@@ -17,10 +21,18 @@ export function monthStart(now: number, monthsBack = 0): number {
 }
 
 export function costByMonth(entries: Iterable<Entry>): MonthCost[] {
-  const months = new Map<string, CostTotal>();
+  const months = new Map<string, MonthCost>();
   for (const e of entries) {
-    const m = monthOf(e.createdAt);
-    months.set(m, addCost(months.get(m) ?? NO_COST, e));
+    const month = monthOf(e.createdAt);
+    const m = months.get(month) ?? { month, replies: NO_COST, compaction: NO_COST };
+    months.set(
+      month,
+      e.type === "message" ? { ...m, replies: addCost(m.replies, e) } : { ...m, compaction: sideUsageCost(m.compaction, e) },
+    );
   }
-  return [...months].map(([month, total]) => ({ month, total })).sort((a, b) => b.month.localeCompare(a.month));
+  return [...months.values()].sort((a, b) => b.month.localeCompare(a.month));
 }
+
+/** Whether a month had anything to price (replies or compaction with reported usage). */
+export const hasSpending = (m: MonthCost): boolean =>
+  m.replies.priced + m.replies.unknown + m.compaction.priced + m.compaction.unknown > 0;

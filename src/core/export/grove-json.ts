@@ -109,6 +109,15 @@ const base = {
   piExtra: z.unknown().optional(),
 };
 
+const usageSchema = z.object({
+  input: nonNegative,
+  output: nonNegative,
+  cacheRead: nonNegative.optional(),
+  cacheWrite: nonNegative.optional(),
+});
+/** What maintenance requests reported, per model (entries.ts `ModelUsage`). */
+const sideUsage = z.array(z.object({ model: z.string(), usage: usageSchema })).optional();
+
 const messageEntry = z.object({
   ...base,
   type: z.literal("message"),
@@ -138,14 +147,7 @@ const messageEntry = z.object({
   provider: z.string().optional(),
   api: apiKind.optional(),
   model: z.string().optional(),
-  usage: z
-    .object({
-      input: nonNegative,
-      output: nonNegative,
-      cacheRead: nonNegative.optional(),
-      cacheWrite: nonNegative.optional(),
-    })
-    .optional(),
+  usage: usageSchema.optional(),
   stopReason: z.enum(["end", "length", "tool_use", "refusal", "aborted", "error"]).optional(),
   continues: entryId.optional(),
 });
@@ -165,6 +167,7 @@ const compactionEntry = z.object({
   framing: z.string().optional(),
   details: z.unknown().optional(),
   ...nativeCompactionFields,
+  sideUsage,
 });
 
 const branchSummaryEntry = z.object({
@@ -175,6 +178,7 @@ const branchSummaryEntry = z.object({
   instructions: z.string().optional(),
   model: z.string(),
   details: z.unknown().optional(),
+  sideUsage,
 });
 
 const handoffEntry = z.object({
@@ -183,6 +187,7 @@ const handoffEntry = z.object({
   document: z.string(),
   fromSessionId: sessionId,
   fromEntryId: entryId,
+  sideUsage,
 });
 
 const modelChangeEntry = z.object({

@@ -8,7 +8,7 @@
  *
  * Pure apart from fresh ids (`newSessionId` / `newEntryId` unless given): no I/O.
  */
-import type { HandoffEntry, ModelRef, Session } from "../session/entries";
+import type { HandoffEntry, ModelRef, ModelUsage, Session } from "../session/entries";
 import { type EntryId, newEntryId, newSessionId, type SessionId } from "../session/ids";
 
 const PART = /^(.*?)\s*\(part (\d+)\)$/;
@@ -30,6 +30,8 @@ export type HandoffSessionInput = {
   document: string;
   /** The entry of `from` the document was written from (its leaf at the time). */
   fromEntryId: EntryId;
+  /** The usage the document's request reported (recorded on the handoff entry). */
+  sideUsage?: readonly ModelUsage[];
   /** The model to inherit when `from` follows the global default: the model it was using. */
   defaultModel: ModelRef;
   now: number;
@@ -48,6 +50,7 @@ export function newHandoffSession(input: HandoffSessionInput): { session: Sessio
     document: input.document,
     fromSessionId: from.id,
     fromEntryId: input.fromEntryId,
+    ...(input.sideUsage && input.sideUsage.length > 0 ? { sideUsage: input.sideUsage } : {}),
   };
   const session: Session = {
     id: sessionId,

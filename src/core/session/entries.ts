@@ -223,6 +223,13 @@ export type MessageEntry = EntryBase & {
   readonly continues?: EntryId;
 };
 
+/**
+ * What one model reported for the requests made for a maintenance entry (the summarizer calls of a
+ * compaction or branch summary, the handoff document's request): summed per model, since a job can
+ * call two (the summarizer, then the chat model after it failed). Priced like a reply's usage.
+ */
+export type ModelUsage = { readonly model: string; readonly usage: Usage };
+
 export type CompactionReason = "manual" | "threshold" | "overflow" | "length" | "preflight" | "idle";
 
 export type CompactionEntry = EntryBase & {
@@ -254,6 +261,8 @@ export type CompactionEntry = EntryBase & {
   readonly nativeFallback?: string;
   /** The provider's native compaction material, kept verbatim (data, never code paths). */
   readonly preserveData?: CompactionPreserveData;
+  /** The usage the providers reported for the summarizer calls that made it (absent: none reported). */
+  readonly sideUsage?: readonly ModelUsage[];
 };
 
 export type CompactionMethod = "grove" | "openai" | "anthropic";
@@ -288,6 +297,8 @@ export type BranchSummaryEntry = EntryBase & {
   readonly instructions?: string;
   readonly model: string;
   readonly details?: unknown;
+  /** The usage reported for the summarizer call that made it (absent: none reported). */
+  readonly sideUsage?: readonly ModelUsage[];
 };
 
 export type HandoffEntry = EntryBase & {
@@ -295,6 +306,8 @@ export type HandoffEntry = EntryBase & {
   readonly document: string;
   readonly fromSessionId: SessionId;
   readonly fromEntryId: EntryId;
+  /** The usage reported for the request that wrote the document (in the chat it came from). */
+  readonly sideUsage?: readonly ModelUsage[];
 };
 
 /** Session metadata (from pi): the model changed here. Never sent; shown as a small marker. */

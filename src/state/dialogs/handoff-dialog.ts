@@ -4,6 +4,7 @@
  * whose progress the dialog reads from `useMaintenanceStore`.
  */
 
+import type { ModelUsage } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
 import { cancelMaintenance, createHandoffSession, startHandoff } from "../app/lazy";
 import { defineStore } from "../app/store-registry";
@@ -18,6 +19,8 @@ export type HandoffDialogState = {
   document: string;
   /** The leaf the document was written from. */
   fromEntryId: EntryId | null;
+  /** The usage the document's request reported, for the new session's handoff entry. */
+  sideUsage?: readonly ModelUsage[];
   problem: HandoffProblem | null;
   /** "Start new session" is writing the new session. */
   creating: boolean;
@@ -28,6 +31,7 @@ const CLOSED: Omit<HandoffDialogState, "sessionId"> = {
   focus: "",
   document: "",
   fromEntryId: null,
+  sideUsage: undefined,
   problem: null,
   creating: false,
 };
@@ -58,7 +62,12 @@ export async function runHandoffDialog(focus: string): Promise<void> {
   if (now.sessionId !== sessionId || now.phase !== "running") return;
   switch (result.kind) {
     case "document":
-      useHandoffDialog.setState({ phase: "editing", document: result.document, fromEntryId: result.fromEntryId });
+      useHandoffDialog.setState({
+        phase: "editing",
+        document: result.document,
+        fromEntryId: result.fromEntryId,
+        sideUsage: result.sideUsage,
+      });
       return;
     case "fallback":
     case "cancelled":
@@ -85,10 +94,13 @@ function showProblem(problem: HandoffProblem): void {
 
 /** "Start new session": creates it from the (edited) handoff document and opens it. */
 export async function startHandoffSession(): Promise<void> {
-  const { sessionId, document, fromEntryId, creating } = useHandoffDialog.getState();
+  const { sessionId, document, fromEntryId, sideUsage, creating } = useHandoffDialog.getState();
   if (!sessionId || creating) return;
   useHandoffDialog.setState({ creating: true });
-  const result = await createHandoffSession(sessionId, document, fromEntryId ? { fromEntryId } : {});
+  const result = await createHandoffSession(sessionId, document, {
+    ...(fromEntryId ? { fromEntryId } : {}),
+    ...(sideUsage ? { sideUsage } : {}),
+  });
   switch (result.kind) {
     case "created":
       useHandoffDialog.setState({ sessionId: null, ...CLOSED });

@@ -15,7 +15,7 @@
  */
 
 import { newHandoffSession } from "../../core/handoff/session";
-import type { Session } from "../../core/session/entries";
+import type { ModelUsage, Session } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
 import { buildTreeIndex, pathToRoot } from "../../core/session/tree";
 import { getEntry } from "../../db/entries";
@@ -35,7 +35,7 @@ import { type MaintenanceDeps, maintenanceDeps, runMaintenance } from "./runner"
 
 export type HandoffStartResult =
   /** The handoff document to show (and let the user edit); `fromEntryId` is the leaf it was written from. */
-  | { kind: "document"; document: string; fromEntryId: EntryId }
+  | { kind: "document"; document: string; fromEntryId: EntryId; sideUsage?: readonly ModelUsage[] }
   /** No usable document (empty, or no room to write one): the conversation was compacted in place instead. */
   | { kind: "fallback"; reason: "empty" | "too_long"; compaction: CompactResult }
   | { kind: "nothing_to_hand_off"; reason: string }
@@ -173,6 +173,8 @@ async function writeDocument(
 export type CreateHandoffOptions = {
   /** The entry the document was written from (`startHandoff`'s `fromEntryId`); default the session's leaf. */
   fromEntryId?: EntryId;
+  /** The usage the document's request reported, recorded on the handoff entry. */
+  sideUsage?: readonly ModelUsage[];
   /** Open the new session (default true). */
   open?: boolean;
 };
@@ -201,6 +203,7 @@ export async function createHandoffSession(
       from,
       document: text,
       fromEntryId,
+      ...(opts.sideUsage ? { sideUsage: opts.sideUsage } : {}),
       defaultModel: useSettingsStore.getState().settings.defaultModel,
       now: (deps.now ?? Date.now)(),
     });
@@ -232,7 +235,7 @@ export async function autoHandoff(sessionId: SessionId, deps: HandoffDeps = {}):
   const created = await createHandoffSession(
     sessionId,
     started.document,
-    { fromEntryId: started.fromEntryId, open: viewing },
+    { fromEntryId: started.fromEntryId, open: viewing, ...(started.sideUsage ? { sideUsage: started.sideUsage } : {}) },
     deps,
   );
   if (created.kind !== "created") {

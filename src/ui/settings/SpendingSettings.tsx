@@ -1,11 +1,10 @@
 import { useEffect, useState } from "react";
-import { describeTotal } from "../../core/cost/cost";
 import type { MonthCost } from "../../core/cost/monthly";
-import { monthOf } from "../../core/cost/monthly";
 import { PRICES_AS_OF } from "../../core/cost/prices";
 import { recentSpending } from "../../state/data/spending";
+import { SpendingTable } from "../common/SpendingTable";
 
-/** Settings › Spending: what replies cost per month, from the providers' reported usage. */
+/** Settings › Spending: what replies and compaction cost per month, from the providers' reported usage. */
 export function SpendingSettings() {
   const [months, setMonths] = useState<MonthCost[] | null>(null);
   const [failed, setFailed] = useState(false);
@@ -19,29 +18,20 @@ export function SpendingSettings() {
       live = false;
     };
   }, []);
-  const thisMonth = monthOf(Date.now());
   return (
     <section aria-labelledby="spending-title">
       <h3 id="spending-title">Spending</h3>
       <p className="muted small">
-        From the usage each provider reported for its replies, at published prices ({PRICES_AS_OF}). Models without a
-        published price count as "unknown cost", never as a guess. Summaries made for compaction are not included.
+        From the usage each provider reported, at published prices ({PRICES_AS_OF}). Compaction is what the summaries,
+        branch summaries and handoff documents cost. Models without a published price count as "unknown cost", never as
+        a guess.
       </p>
       {failed ? (
         <p className="muted small">The spending could not be read.</p>
       ) : months === null ? (
         <p className="muted small">Adding up…</p>
       ) : (
-        <dl className="spending">
-          {(months.some((m) => m.month === thisMonth) ? months : [{ month: thisMonth, total: null }, ...months]).map(
-            ({ month, total }) => (
-              <div key={month}>
-                <dt>{month === thisMonth ? `This month (${month})` : month}</dt>
-                <dd>{total ? describeTotal(total) : "$0"}</dd>
-              </div>
-            ),
-          )}
-        </dl>
+        <SpendingTable months={months} label="Spending by month" />
       )}
     </section>
   );
