@@ -28,7 +28,10 @@ import { createOperations } from "./operations";
 import { summarizeText } from "./stream-text";
 
 /** `entry` with the usage its requests reported, when any was. */
-function withSideUsage<T extends object>(entry: T, usage: readonly ModelUsage[]): T & { sideUsage?: readonly ModelUsage[] } {
+function withSideUsage<T extends object>(
+  entry: T,
+  usage: readonly ModelUsage[],
+): T & { sideUsage?: readonly ModelUsage[] } {
   return usage.length > 0 ? { ...entry, sideUsage: usage } : entry;
 }
 

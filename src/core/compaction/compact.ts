@@ -23,6 +23,7 @@ import { contextTokens } from "../session/context-tokens";
 import type { CompactionEntry, Entry, MessageError } from "../session/entries";
 import { asEntryId, asSessionId, type EntryId } from "../session/ids";
 import { errorText, isAbortedError } from "../session/message-error";
+import type { PinnedPassage } from "../session/pins";
 import { planContext } from "../session/plan-context";
 import { assembleDigest, clampLine, cleanShortSummary, cleanSummarizerOutput, firstSentence } from "./digest";
 import { collectFileOps, withFileOpsTags } from "./file-ops";
@@ -94,6 +95,8 @@ export type CompactionDetails = {
   readonly foldedUserTurns: Array<{ id: EntryId; tokens: number }>;
   /** Messages pinned ("Keep word for word") before the kept region when it was made, sent verbatim above the summary. */
   readonly pinnedEntryIds?: readonly EntryId[];
+  /** Passages pinned in other messages before the kept region when it was made, sent verbatim the same way. */
+  readonly pinnedPassages?: readonly PinnedPassage[];
   /** True when `shortSummary` is the digest's first sentence (the short call failed or returned junk). */
   readonly shortSummaryFallback: boolean;
   readonly durationMs: number;
@@ -274,6 +277,7 @@ export async function runCompaction(plan: CompactionPlan, deps: RunDeps): Promis
       evictedUserTurnIds: plan.kept.evictedUserTurnIds,
       foldedUserTurns: plan.kept.oversized,
       ...(plan.pinnedEntryIds.length > 0 ? { pinnedEntryIds: plan.pinnedEntryIds } : {}),
+      ...(plan.pinnedPassages.length > 0 ? { pinnedPassages: plan.pinnedPassages } : {}),
       shortSummaryFallback,
       durationMs: Math.max(0, now() - startedAt),
       ...(fileOps.readFiles.length + fileOps.modifiedFiles.length > 0 ? fileOps : {}),

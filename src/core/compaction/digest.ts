@@ -61,8 +61,9 @@ export const FRAMING_FIRST_SENTENCE = (COMPACTION_SUMMARY_CONTEXT.split(/(?<=[.!
 
 /** Any tag of our prompts or of the compaction message: in a one-liner, a sure sign of an echo. */
 const OUR_TAGS =
-  /<\/?(conversation|previous-summary|instructions|summary|user_message|pinned_message|verbatim_tail)\b/i;
-const PROMPT_TAGS = /<\/?(conversation|previous-summary|instructions|summary|user_message|pinned_message)\b[^<>]*>/gi;
+  /<\/?(conversation|previous-summary|instructions|summary|user_message|pinned_message|pinned_passage|verbatim_tail)\b/i;
+const PROMPT_TAGS =
+  /<\/?(conversation|previous-summary|instructions|summary|user_message|pinned_message|pinned_passage)\b[^<>]*>/gi;
 const FOLDED_NOTE_PREFIX = (COMPACTION_FOLDED_NOTE.split("{{")[0] ?? "").trim();
 const FOLDED_NOTE_LINE = new RegExp(`^[ \\t]*${escapeRegExp(FOLDED_NOTE_PREFIX)}.*$`, "gim");
 

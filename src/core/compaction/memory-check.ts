@@ -61,6 +61,7 @@ export function protectedText(path: readonly Entry[], compaction: CompactionEntr
     if (e.type !== "message") continue;
     if (e.role === "user" || plan.pinnedIds.has(e.id)) out.push(messageBodyText(e));
   }
+  for (const { passage } of plan.pinnedPassages) out.push(passage.text);
   const tail = extractTail(compaction.summary);
   if (tail) out.push(tail);
   return out;

@@ -16,7 +16,7 @@
 
 import type { ApiKind, CompactionEntry, CompactionReason, Entry } from "../session/entries";
 import type { EntryId } from "../session/ids";
-import { isPinEntry, pinnedIds } from "../session/pins";
+import { isPinEntry, type PinnedPassage, pinnedIds, pinnedPassages } from "../session/pins";
 import { isSkippedMessage } from "../session/plan-context";
 import { cutAfterEntry, findCutPoint, foldableRegion } from "./cut-point";
 import { stripCompactionNotes } from "./digest";
@@ -80,6 +80,8 @@ export type CompactionPlan = {
   readonly kept: KeptTurns;
   /** Pinned messages before the new kept region (kept verbatim, whatever the budget), path order. */
   readonly pinnedEntryIds: readonly EntryId[];
+  /** Pinned passages of other messages before the new kept region (kept verbatim the same way), path order. */
+  readonly pinnedPassages: readonly PinnedPassage[];
   /** Estimated tokens folded (from `entryTokens`). */
   readonly foldedTokens: number;
   /** Estimated number of summary windows (`runCompaction` computes the exact split). */
@@ -104,6 +106,13 @@ const hasFoldableContent = (entries: readonly Entry[]): boolean =>
 function foldedPins(path: readonly Entry[], firstKeptIndex: number): EntryId[] {
   const pins = pinnedIds(path);
   return path.slice(0, firstKeptIndex).flatMap((e) => (e.type === "message" && pins.has(e.id) ? [e.id] : []));
+}
+
+/** The passages pinned in messages this compaction folds whose message is not pinned whole. */
+function foldedPassages(path: readonly Entry[], firstKeptIndex: number): PinnedPassage[] {
+  const pins = pinnedIds(path);
+  const folded = new Set(path.slice(0, firstKeptIndex).map((e) => e.id));
+  return pinnedPassages(path).filter((p) => folded.has(p.entryId) && !pins.has(p.entryId));
 }
 
 export function prepareCompaction(path: readonly Entry[], opts: PrepareOptions): PrepareResult {
@@ -198,6 +207,7 @@ export function prepareCompaction(path: readonly Entry[], opts: PrepareOptions):
       tail,
       kept,
       pinnedEntryIds: foldedPins(path, firstKeptIndex),
+      pinnedPassages: foldedPassages(path, firstKeptIndex),
       foldedTokens,
       estimatedWindows,
       outputBudgets: budgets,

@@ -108,5 +108,7 @@ export function describeTotal(total: CostTotal, unit: "reply" | "request" = "rep
   if (total.priced === 0) return "cost unknown";
   const known = formatUsd(total.usd);
   const units = unit === "reply" ? "replies" : "requests";
-  return total.unknown === 0 ? known : `${known} + ${total.unknown} ${total.unknown === 1 ? unit : units} of unknown cost`;
+  return total.unknown === 0
+    ? known
+    : `${known} + ${total.unknown} ${total.unknown === 1 ? unit : units} of unknown cost`;
 }

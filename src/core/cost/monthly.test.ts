@@ -35,7 +35,15 @@ describe("costByMonth", () => {
   it("compaction, branch summaries and handoffs count apart from replies, each model at its price", () => {
     const nov = new Date(2026, 10, 20).getTime();
     const side = (type: string, sideUsage: unknown): Entry =>
-      ({ id: `x${type}`, sessionId: "s", parentId: null, createdAt: nov, type, model: "gpt-4o", sideUsage }) as unknown as Entry;
+      ({
+        id: `x${type}`,
+        sessionId: "s",
+        parentId: null,
+        createdAt: nov,
+        type,
+        model: "gpt-4o",
+        sideUsage,
+      }) as unknown as Entry;
     const months = costByMonth([
       reply(nov, "gpt-4o"),
       side("compaction", [

@@ -27,7 +27,9 @@ export function costByMonth(entries: Iterable<Entry>): MonthCost[] {
     const m = months.get(month) ?? { month, replies: NO_COST, compaction: NO_COST };
     months.set(
       month,
-      e.type === "message" ? { ...m, replies: addCost(m.replies, e) } : { ...m, compaction: sideUsageCost(m.compaction, e) },
+      e.type === "message"
+        ? { ...m, replies: addCost(m.replies, e) }
+        : { ...m, compaction: sideUsageCost(m.compaction, e) },
     );
   }
   return [...months.values()].sort((a, b) => b.month.localeCompare(a.month));

@@ -76,7 +76,7 @@ import {
 import { blockText, toolResultModelText } from "./entry-text";
 import { nativeFloorText, nativePrefixFor } from "./native-compaction";
 import { normalizeMessages } from "./normalize-messages";
-import { isSkippedMessage, joinContinuation, planContext } from "./plan-context";
+import { type ContextPlan, isSkippedMessage, joinContinuation, planContext } from "./plan-context";
 import { type PrunedOutputs, prunedToolOutputs, withPrunedOutputs } from "./prune-tool-outputs";
 
 export type BuildContextOptions = {
@@ -202,17 +202,33 @@ const userTurnText = (e: MessageEntry): string =>
 const pinnedMessageText = (e: MessageEntry): string =>
   `<pinned_message role="${e.role}">\n${userTurnText(e)}\n</pinned_message>`;
 
+/** A pinned passage as it is quoted into the compaction message: its exact text, tagged with its message's role. */
+const pinnedPassageText = ({ message, passage }: PlannedPassage): string =>
+  `<pinned_passage role="${message.role}">\n${passage.text}\n</pinned_passage>`;
+
+type PlannedPassage = ContextPlan["pinnedPassages"][number];
+
+/** The pins of the floor (messages, then passages), each in its tags. */
+const pinTexts = (pinned: readonly MessageEntry[], passages: readonly PlannedPassage[]): string[] => [
+  ...pinned.map(pinnedMessageText),
+  ...passages.map(pinnedPassageText),
+];
+
 /**
- * The floor of a compaction message: the kept user turns verbatim, then the pinned messages
- * verbatim (plan-context.ts rule 3); "" when there are neither. Goes where the framing says
+ * The floor of a compaction message: the kept user turns verbatim, then the pinned messages and
+ * passages verbatim (plan-context.ts rule 3); "" when there are none. Goes where the framing says
  * `{{keptUserTurns}}`, so a user-edited framing recorded before pins existed carries them too.
  */
-function floorText(keptTurns: readonly MessageEntry[], pinned: readonly MessageEntry[] = []): string {
+function floorText(
+  keptTurns: readonly MessageEntry[],
+  pinned: readonly MessageEntry[] = [],
+  passages: readonly PlannedPassage[] = [],
+): string {
   const turns = keptTurns.map((e) => `<user_message>\n${userTurnText(e)}\n</user_message>`);
   const parts: string[] = [];
   if (turns.length > 0) parts.push(fillTemplate(COMPACTION_KEPT_USER_TURNS, { turns: turns.join("\n\n") }));
-  if (pinned.length > 0)
-    parts.push(fillTemplate(COMPACTION_PINNED, { messages: pinned.map(pinnedMessageText).join("\n\n") }));
+  const pins = pinTexts(pinned, passages);
+  if (pins.length > 0) parts.push(fillTemplate(COMPACTION_PINNED, { messages: pins.join("\n\n") }));
   return parts.join("\n\n");
 }
 
@@ -222,16 +238,15 @@ export function compactionContextText(
   keptTurns: readonly MessageEntry[],
   framing: string = COMPACTION_SUMMARY_CONTEXT,
   pinned: readonly MessageEntry[] = [],
+  passages: readonly PlannedPassage[] = [],
 ): string {
-  return fillTemplate(framing, { keptUserTurns: floorText(keptTurns, pinned), summary });
+  return fillTemplate(framing, { keptUserTurns: floorText(keptTurns, pinned, passages), summary });
 }
 
-function compactionMessage(
-  compaction: CompactionEntry,
-  keptTurns: readonly MessageEntry[],
-  pinned: readonly MessageEntry[],
-): ContextUserMessage {
-  return userMessage(compactionContextText(compaction.summary, keptTurns, compaction.framing, pinned));
+function compactionMessage(compaction: CompactionEntry, plan: ContextPlan): ContextUserMessage {
+  return userMessage(
+    compactionContextText(compaction.summary, plan.keptUserTurns, compaction.framing, plan.pinned, plan.pinnedPassages),
+  );
 }
 
 /** The context for `path` (root first, as `pathToRoot` returns it), normalized for `opts.targetApi`. */
@@ -247,11 +262,11 @@ export function buildContext(path: readonly Entry[], opts: BuildContextOptions):
     const floor = nativeFloorText(
       plan.compaction,
       plan.keptUserTurns.map(userTurnText),
-      plan.pinned.map(pinnedMessageText),
+      pinTexts(plan.pinned, plan.pinnedPassages),
     );
     if (floor !== null) messages.push(userMessage(floor));
   } else if (plan.compaction !== null) {
-    messages.push(compactionMessage(plan.compaction, plan.keptUserTurns, plan.pinned));
+    messages.push(compactionMessage(plan.compaction, plan));
   }
 
   for (let i = plan.keptStart; i < path.length; i++) {

@@ -17,7 +17,9 @@
  *    order (ids not there are skipped; turns inside the kept region are sent there, not twice).
  *    Pinned messages (pins.ts: "Keep word for word") before the kept region are kept verbatim the
  *    same way, whatever their role and size, beside the kept user turns (a pinned user turn that
- *    is also a kept turn is listed once, as a kept turn).
+ *    is also a kept turn is listed once, as a kept turn). A pinned passage of a message before the
+ *    kept region is kept verbatim the same way, unless its whole message already is (a kept turn
+ *    or a pinned message).
  * 4. A compaction's folded span runs from where the previous compaction's kept region started (the
  *    previous compaction itself when that kept nothing: its summary is folded into the new one) up
  *    to its own kept region (never past itself).
@@ -32,7 +34,7 @@
  */
 import { assertNever, type Block, type CompactionEntry, type Entry, type MessageEntry } from "./entries";
 import type { EntryId } from "./ids";
-import { pinnedIds } from "./pins";
+import { type PinnedPassage, pinnedIds, pinnedPassages } from "./pins";
 
 export type ContextPlan = {
   /** The latest compaction on the path: the one whose summary is sent. Null without one. */
@@ -54,6 +56,10 @@ export type ContextPlan = {
   readonly pinned: readonly MessageEntry[];
   /** Every message pinned on the path (kept region included). */
   readonly pinnedIds: ReadonlySet<EntryId>;
+  /** Pinned passages before the kept region whose message is not kept whole, in path order, with their message (rule 3). */
+  readonly pinnedPassages: readonly { readonly message: MessageEntry; readonly passage: PinnedPassage }[];
+  /** Every passage pinned on the path (kept region included). */
+  readonly allPinnedPassages: readonly PinnedPassage[];
   /** Continuation id → id of the first reply of the run it is joined to (rule 5). */
   readonly joins: ReadonlyMap<EntryId, EntryId>;
 };
@@ -166,17 +172,22 @@ export function planContext(path: readonly Entry[], opts: PlanContextOptions = {
   const keptUserTurns: MessageEntry[] = [];
   const pinned: MessageEntry[] = [];
   const pins = pinnedIds(path);
+  const passages = pinnedPassages(path);
+  const carriedPassages: { message: MessageEntry; passage: PinnedPassage }[] = [];
   if (compaction !== null) {
     const position = positions(path);
     keptStart = keptRegionStart(at, compaction, position, segment);
     const p = latestCompactionBefore(path, at);
     if (p >= 0) foldedStart = Math.min(p, keptRegionStart(p, path[p] as CompactionEntry, position, segment));
     const keptIds = new Set<EntryId>(compaction.keptUserTurnIds);
+    const passagesOf = new Map<EntryId, PinnedPassage[]>();
+    for (const p of passages) passagesOf.set(p.entryId, [...(passagesOf.get(p.entryId) ?? []), p]);
     for (let i = 0; i < keptStart; i++) {
       const e = path[i];
       if (e?.type !== "message") continue;
       if (e.role === "user" && keptIds.has(e.id)) keptUserTurns.push(e);
       else if (pins.has(e.id) && !isSkippedMessage(e)) pinned.push(e);
+      else for (const passage of passagesOf.get(e.id) ?? []) carriedPassages.push({ message: e, passage });
     }
   }
   const joins = new Map<EntryId, EntryId>();
@@ -192,6 +203,8 @@ export function planContext(path: readonly Entry[], opts: PlanContextOptions = {
     keptUserTurns,
     pinned,
     pinnedIds: pins,
+    pinnedPassages: carriedPassages,
+    allPinnedPassages: passages,
     joins,
   };
 }

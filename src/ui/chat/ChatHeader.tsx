@@ -11,6 +11,7 @@ import { splitPart } from "../sessions/title-part";
 import { ContextMeter } from "./ContextMeter";
 import { ExportMenuItems } from "./ExportMenu";
 import { SessionPromptDialog } from "./lazy-chat";
+import { ChatInfoDialog } from "./lazy-pins";
 import { ModelPicker } from "./ModelPicker";
 import "./chat-header.css";
 
@@ -21,6 +22,7 @@ import "./chat-header.css";
  */
 export function ChatHeader({ view, onToggleSessions }: { view: SessionView; onToggleSessions: () => void }) {
   const [promptOpen, setPromptOpen] = useState(false);
+  const [infoOpen, setInfoOpen] = useState(false);
   const graphOpen = useUiStore((s) => s.graphOpen);
   const sessionId = view.session?.id;
   const replying = useStreamStore((s) => (sessionId ? sessionId in s.replies : false));
@@ -120,6 +122,14 @@ export function ChatHeader({ view, onToggleSessions }: { view: SessionView; onTo
                     setPromptOpen(true);
                   }}
                 />
+                <MenuAction
+                  label="Chat info"
+                  description="What this chat keeps word for word, and what it cost per month"
+                  onSelect={() => {
+                    close();
+                    setInfoOpen(true);
+                  }}
+                />
                 <hr />
                 <ExportMenuItems sessionId={sessionId} close={close} />
               </>
@@ -127,6 +137,7 @@ export function ChatHeader({ view, onToggleSessions }: { view: SessionView; onTo
           </MenuButton>
         )}
       </div>
+      {infoOpen && view.session && <ChatInfoDialog view={view} onClose={() => setInfoOpen(false)} />}
       {promptOpen && view.session && (
         <SessionPromptDialog session={view.session} onClose={() => setPromptOpen(false)} />
       )}

@@ -11,11 +11,19 @@ import { ChatHeader } from "./ChatHeader";
 import { Composer } from "./Composer";
 import { needsFirstRun } from "./first-run";
 import { DraftFailed, EndNotice, FirstRunCard, MaintenanceBar, PromotionNotice } from "./lazy-chat";
+import { PassagePinButton } from "./lazy-pins";
 import { ApprovalDialog, ToolLoopContinue } from "./lazy-tools";
 import { MessageList } from "./MessageList";
 import { NewChatSetup } from "./NewChatSetup";
 import { usePendingSendView } from "./pending-send-view";
 import { SessionLinks } from "./SessionLinks";
+import { usePassageSelection } from "./use-passage-selection";
+
+/** "Keep word for word" over text selected in a message; its own component, so a selection re-renders only it. */
+function SelectionPin({ view }: { view: SessionView }) {
+  const selection = usePassageSelection();
+  return selection && view.session ? <PassagePinButton selection={selection} view={view} /> : null;
+}
 
 export function ChatView({
   sessionId,
@@ -63,6 +71,7 @@ export function ChatView({
       ) : (
         <MessageList view={view} sessionId={sessionId} />
       )}
+      {!missing && <SelectionPin view={view} />}
       {!missing && <EndNotice view={view} />}
       {!replying && !missing && <BranchPoint view={view} />}
       {!replying && sessionId && <ToolLoopContinue sessionId={sessionId} path={view.path} />}

@@ -3,7 +3,10 @@ import { stripFileOpsTags } from "../../core/compaction/file-ops";
 import { extractTail, stripTail } from "../../core/compaction/verbatim-tail";
 import type { CompactionEntry, MessageEntry } from "../../core/session/entries";
 import { messageText } from "../../core/session/entries";
+import type { SessionId } from "../../core/session/ids";
+import type { PinnedPassage } from "../../core/session/pins";
 import { formatTime, isoTime } from "../../core/time";
+import { setPinned } from "../../state/sessions/pins";
 import { LazyPart } from "../common/LazyPart";
 import { Markdown } from "../markdown/LazyMarkdown";
 import { compactedByLabel, nativeFallbackNote, nativeSummaryText } from "./compaction-method-text";
@@ -56,26 +59,61 @@ function cardNotes(details: unknown): CardNotes {
 }
 
 const NO_PINS: readonly MessageEntry[] = [];
+const NO_PASSAGES: readonly PinnedPassage[] = [];
 
-/** The pinned messages a compaction carries, each a link to the message. */
-function PinnedList({ pinned }: { pinned: readonly MessageEntry[] }) {
+const short = (text: string): string => {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > 90 ? `${flat.slice(0, 90)}…` : flat || "(no text)";
+};
+
+/**
+ * The pinned messages and passages a compaction carries, each a link to its message; on the
+ * latest compaction each can be removed ("Stop keeping word for word": the next request no longer
+ * carries it).
+ */
+function PinnedList({
+  sessionId,
+  pinned,
+  passages,
+  removable,
+}: {
+  sessionId: SessionId;
+  pinned: readonly MessageEntry[];
+  passages: readonly PinnedPassage[];
+  removable: boolean;
+}) {
+  const n = pinned.length + passages.length;
   return (
     <section className="compaction-pins" aria-label="Pinned messages">
       <h4>
-        Kept word for word because you pinned {pinned.length === 1 ? "it" : "them"} ({pinned.length})
+        Kept word for word because you pinned {n === 1 ? "it" : "them"} ({n})
       </h4>
       <ul>
-        {pinned.map((m) => {
-          const text = messageText(m.content).replace(/\s+/g, " ").trim();
-          return (
-            <li key={m.id}>
-              <button type="button" className="link-button" onClick={() => scrollToEntry(m.id)}>
-                {m.role === "user" ? "You" : m.role === "assistant" ? "Assistant" : "Tool"}:{" "}
-                {text.length > 90 ? `${text.slice(0, 90)}…` : text || "(no text)"}
+        {pinned.map((m) => (
+          <li key={m.id}>
+            <button type="button" className="link-button" onClick={() => scrollToEntry(m.id)}>
+              {m.role === "user" ? "You" : m.role === "assistant" ? "Assistant" : "Tool"}:{" "}
+              {short(messageText(m.content))}
+            </button>
+            {removable && (
+              <button type="button" className="small" onClick={() => void setPinned(sessionId, m.id, false)}>
+                Stop keeping word for word
               </button>
-            </li>
-          );
-        })}
+            )}
+          </li>
+        ))}
+        {passages.map((p) => (
+          <li key={`${p.entryId}:${p.start}:${p.end}`}>
+            <button type="button" className="link-button" onClick={() => scrollToEntry(p.entryId)}>
+              Passage: “{short(p.text)}”
+            </button>
+            {removable && (
+              <button type="button" className="small" onClick={() => void setPinned(sessionId, p.entryId, false, p)}>
+                Stop keeping word for word
+              </button>
+            )}
+          </li>
+        ))}
       </ul>
     </section>
   );
@@ -92,10 +130,13 @@ export const CompactionCard = memo(function CompactionCard({
   latest,
   newest = false,
   pinned = NO_PINS,
+  passages = NO_PASSAGES,
 }: {
   entry: CompactionEntry;
   /** Pinned messages it carries word for word above the summary (display-rows.ts). */
   pinned?: readonly MessageEntry[];
+  /** Pinned passages it carries the same way. */
+  passages?: readonly PinnedPassage[];
   /** false: a later compaction folded this one in (only the latest is sent). */
   latest: boolean;
   /** The chat's newest entry (its leaf, nothing after it): it may be undone. */
@@ -182,7 +223,9 @@ export const CompactionCard = memo(function CompactionCard({
             {notes.splitTurn && <li>The cut fell inside a turn: its beginning is summarized separately.</li>}
           </ul>
         )}
-        {pinned.length > 0 && <PinnedList pinned={pinned} />}
+        {pinned.length + passages.length > 0 && (
+          <PinnedList sessionId={entry.sessionId} pinned={pinned} passages={passages} removable={latest} />
+        )}
         <FileOpsList details={entry.details} />
         <div className="compaction-actions">
           {newest && <UndoCompactionButton entry={entry} />}

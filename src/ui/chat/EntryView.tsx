@@ -39,6 +39,7 @@ function RowByKind({ row, view }: { row: DisplayRow; view: SessionView }) {
           continuations={row.continuations}
           visibility={row.visibility}
           pinned={row.pinned === true}
+          passages={row.passages}
           continuable={row.continuable}
           pruned={row.pruned}
           results={row.results}

@@ -2,6 +2,7 @@ import { memo, useState } from "react";
 import type { Block, MessageEntry, ServerToolBlock } from "../../core/session/entries";
 import { messageText } from "../../core/session/entries";
 import type { EntryId } from "../../core/session/ids";
+import type { PinnedPassage } from "../../core/session/pins";
 import { hasContent, joinContinuation } from "../../core/session/plan-context";
 import { versionsOf } from "../../core/session/versions";
 import { describeFailure } from "../../state/app/describe-failure";
@@ -15,6 +16,7 @@ import { continueReply, editMessage, regenerate } from "../../state/send/send";
 import type { SessionView } from "../hooks";
 import { Markdown } from "../markdown/LazyMarkdown";
 import type { ShownResult, Visibility } from "./display-rows";
+import { PinnedPassages } from "./lazy-pins";
 import { Citations, ServerToolStep, ToolCallStep } from "./lazy-tools";
 import { MessageActions } from "./MessageActions";
 import { MessageFileChip, MessageImage } from "./MessageAttachments";
@@ -46,6 +48,7 @@ export const MessageItem = memo(function MessageItem({
   continuations = NO_CONTINUATIONS,
   visibility = "sent",
   pinned = false,
+  passages,
   continuable = false,
   pruned,
   results,
@@ -58,6 +61,8 @@ export const MessageItem = memo(function MessageItem({
   visibility?: Visibility;
   /** Pinned ("Keep word for word"): carried verbatim into every later compaction of this path. */
   pinned?: boolean;
+  /** Passages of it pinned on this path ("Keep word for word" on a selection). */
+  passages?: readonly PinnedPassage[];
   /** Cut off by the output limit at the end of the path: offer Continue. */
   continuable?: boolean;
   /** Tool results the context builder sends truncated: block index → tokens. */
@@ -100,6 +105,7 @@ export const MessageItem = memo(function MessageItem({
     <article
       className={`message ${entry.role} status-${status} ${visibility === "sent" ? "" : `vis-${visibility}`}`}
       aria-label={`${ROLE_NAME[entry.role]}: ${snippet(text)}`}
+      data-entry-id={entry.id}
     >
       <div className="message-meta">
         <span className="role">
@@ -277,6 +283,7 @@ export const MessageItem = memo(function MessageItem({
         </div>
       )}
 
+      {passages && passages.length > 0 && <PinnedPassages sessionId={sessionId} passages={passages} />}
       {!editing && (
         <MessageActions
           entry={entry}

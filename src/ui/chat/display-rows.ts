@@ -16,6 +16,7 @@
  */
 import type { CompactionEntry, Entry, MessageEntry, ToolResultBlock } from "../../core/session/entries";
 import type { EntryId } from "../../core/session/ids";
+import type { PinnedPassage } from "../../core/session/pins";
 import { compactionCuts, planContext } from "../../core/session/plan-context";
 import { prunedToolOutputs } from "../../core/session/prune-tool-outputs";
 
@@ -32,6 +33,8 @@ export type EntryRow = {
   readonly visibility: Visibility;
   /** Pinned on this path ("Keep word for word", core/session/pins.ts). */
   readonly pinned?: boolean;
+  /** Passages of it (and of its joined continuations) pinned on this path. */
+  readonly passages?: readonly PinnedPassage[];
   readonly continuable: boolean;
   /** Tool results of `entry` sent as "[Output truncated …]" (prune-tool-outputs.ts): block index → tokens. */
   readonly pruned?: ReadonlyMap<number, number>;
@@ -50,6 +53,8 @@ type CompactionRow = {
   readonly latest: boolean;
   /** Pinned messages it carries word for word above its summary (the latest: as sent now). */
   readonly pinned: readonly MessageEntry[];
+  /** Pinned passages it carries the same way (the latest: as sent now). */
+  readonly passages: readonly PinnedPassage[];
 };
 
 export type DisplayRow = EntryRow | CompactionRow;
@@ -101,7 +106,10 @@ export function displayRows(path: readonly Entry[]): DisplayRow[] {
     entry,
     latest: entry === latest,
     pinned: entry === latest ? plan.pinned : recordedPins(entry, messages),
+    passages: entry === latest ? plan.pinnedPassages.map((p) => p.passage) : recordedPassages(entry),
   });
+  const passagesOf = new Map<EntryId, PinnedPassage[]>();
+  for (const p of plan.allPinnedPassages) passagesOf.set(p.entryId, [...(passagesOf.get(p.entryId) ?? []), p]);
 
   path.forEach((entry, i) => {
     for (const c of cardsAbove.get(entry.id) ?? []) rows.push(card(c));
@@ -119,8 +127,10 @@ export function displayRows(path: readonly Entry[]): DisplayRow[] {
       prev.entry.type === "message" &&
       plan.joins.get(entry.id) === prev.entry.id
     ) {
+      const more = passagesOf.get(entry.id);
       rows[rows.length - 1] = {
         ...prev,
+        ...(more ? { passages: [...(prev.passages ?? []), ...more] } : {}),
         continuations: [...prev.continuations, entry],
         continuable: continuable(entry, i === lastContentIndex),
       };
@@ -139,12 +149,26 @@ export function displayRows(path: readonly Entry[]): DisplayRow[] {
       continuations: [],
       visibility,
       ...(plan.pinnedIds.has(entry.id) ? { pinned: true } : {}),
+      ...(passagesOf.has(entry.id) ? { passages: passagesOf.get(entry.id) } : {}),
       continuable: entry.type === "message" && continuable(entry, i === lastContentIndex),
       ...(pruned.has(entry.id) ? { pruned: pruned.get(entry.id) } : {}),
       ...(results.has(entry.id) ? { results: results.get(entry.id) } : {}),
     });
   });
   return rows;
+}
+
+/** The passages an earlier compaction recorded carrying (`details.pinnedPassages`). */
+function recordedPassages(entry: CompactionEntry): PinnedPassage[] {
+  const details = entry.details as { pinnedPassages?: unknown } | undefined;
+  const list = Array.isArray(details?.pinnedPassages) ? (details.pinnedPassages as unknown[]) : [];
+  return list.filter(
+    (p): p is PinnedPassage =>
+      typeof p === "object" &&
+      p !== null &&
+      typeof (p as PinnedPassage).entryId === "string" &&
+      typeof (p as PinnedPassage).text === "string",
+  );
 }
 
 /** The pins an earlier compaction recorded carrying (`details.pinnedEntryIds`), found on the path. */
