@@ -13,6 +13,9 @@ export const PROMPT_LABELS = {
   "branch-summary": "Branch summary",
   handoff: "Handoff",
   framing: "Framing",
+  "probe-draft": "Memory check questions",
+  "probe-answer": "Memory check question to the chat",
+  "probe-grade": "Memory check grading",
 } as const;
 
 export type PromptId = keyof typeof PROMPT_LABELS;

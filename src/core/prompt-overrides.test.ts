@@ -22,6 +22,9 @@ describe("prompt overrides", () => {
       "branch-summary",
       "handoff",
       "framing",
+      "probe-draft",
+      "probe-answer",
+      "probe-grade",
     ]);
     for (const p of EDITABLE_PROMPTS) {
       expect(p.shipped.length).toBeGreaterThan(0);

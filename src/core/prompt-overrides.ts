@@ -21,6 +21,9 @@ import {
   COMPACTION_SUMMARY_CONTEXT,
   COMPACTION_UPDATE,
   HANDOFF_DOCUMENT,
+  MEMORY_PROBE_ANSWER,
+  MEMORY_PROBE_DRAFT,
+  MEMORY_PROBE_GRADE,
 } from "./prompts";
 
 export type EditablePrompt = {
@@ -90,6 +93,30 @@ export const EDITABLE_PROMPTS: readonly EditablePrompt[] = [
     description: "How a compaction summary is handed to the model (recorded on each new compaction).",
     shipped: COMPACTION_SUMMARY_CONTEXT,
     vars: ["keptUserTurns", "summary"],
+  },
+  {
+    id: "probe-draft",
+    label: PROMPT_LABELS["probe-draft"],
+    file: "memory-probe-draft.md",
+    description: "Check memory: the summary model drafts questions about what a compaction folded, each with its exact source words.",
+    shipped: MEMORY_PROBE_DRAFT,
+    vars: ["count", "sources"],
+  },
+  {
+    id: "probe-answer",
+    label: PROMPT_LABELS["probe-answer"],
+    file: "memory-probe-answer.md",
+    description: "Check memory: each question as it is added, as the last message, to the chat's next request.",
+    shipped: MEMORY_PROBE_ANSWER,
+    vars: ["question"],
+  },
+  {
+    id: "probe-grade",
+    label: PROMPT_LABELS["probe-grade"],
+    file: "memory-probe-grade.md",
+    description: "Check memory: whether an answer states the source fact (asked only when the exact words are not in it).",
+    shipped: MEMORY_PROBE_GRADE,
+    vars: ["span", "question", "answer"],
   },
 ];
 

@@ -21,6 +21,9 @@ import compactionUpdateRaw from "../../prompts/compaction-update.md?raw";
 import compactionWindowNoteRaw from "../../prompts/compaction-window-note.md?raw";
 import handoffDocumentRaw from "../../prompts/handoff-document.md?raw";
 import handoffFocusRaw from "../../prompts/handoff-focus.md?raw";
+import memoryProbeAnswerRaw from "../../prompts/memory-probe-answer.md?raw";
+import memoryProbeDraftRaw from "../../prompts/memory-probe-draft.md?raw";
+import memoryProbeGradeRaw from "../../prompts/memory-probe-grade.md?raw";
 
 export {
   BRANCH_SUMMARY_CONTEXT,
@@ -85,3 +88,12 @@ export const HANDOFF_FOCUS = /* @__PURE__ */ handoffFocusRaw.trim();
 export const CHAT_TITLE_SYSTEM = /* @__PURE__ */ chatTitleSystemRaw.trim();
 /** The request for that title. Vars: `user` (the first message), `assistant` (the first reply). */
 export const CHAT_TITLE = /* @__PURE__ */ chatTitleRaw.trim();
+
+// ---- memory check (core/compaction/memory-check.ts) --------------------------------------------
+
+/** Asks the summary model for probe questions with exact source spans. Vars: `count`, `sources`. */
+export const MEMORY_PROBE_DRAFT = /* @__PURE__ */ memoryProbeDraftRaw.trim();
+/** The question appended to the chat's next request as its last user message. Vars: `question`. */
+export const MEMORY_PROBE_ANSWER = /* @__PURE__ */ memoryProbeAnswerRaw.trim();
+/** Asks the grader whether an answer states the source fact. Vars: `span`, `question`, `answer`. */
+export const MEMORY_PROBE_GRADE = /* @__PURE__ */ memoryProbeGradeRaw.trim();

@@ -12,11 +12,9 @@
  * 3. `gradeBySpan`: an answer that contains the span (case, spacing and punctuation aside) is
  *    recalled; otherwise a grader request decides (`gradePrompt`, `parseGrade`).
  */
-import memoryProbeAnswerRaw from "../../../prompts/memory-probe-answer.md?raw";
-import memoryProbeDraftRaw from "../../../prompts/memory-probe-draft.md?raw";
-import memoryProbeGradeRaw from "../../../prompts/memory-probe-grade.md?raw";
 import memoryProbeGradeSystemRaw from "../../../prompts/memory-probe-grade-system.md?raw";
 import memoryProbeSystemRaw from "../../../prompts/memory-probe-system.md?raw";
+import { MEMORY_PROBE_ANSWER, MEMORY_PROBE_DRAFT, MEMORY_PROBE_GRADE } from "../prompts";
 import { fillTemplate } from "../prompts-context";
 import type { CompactionEntry, Entry, MessageEntry } from "../session/entries";
 import { blockText } from "../session/entry-text";
@@ -25,10 +23,7 @@ import { isSkippedMessage, planContext } from "../session/plan-context";
 import { extractTail } from "./verbatim-tail";
 
 export const PROBE_SYSTEM = memoryProbeSystemRaw.trim();
-const PROBE_DRAFT = memoryProbeDraftRaw.trim();
-const PROBE_ANSWER = memoryProbeAnswerRaw.trim();
 export const PROBE_GRADE_SYSTEM = memoryProbeGradeSystemRaw.trim();
-const PROBE_GRADE = memoryProbeGradeRaw.trim();
 
 /** Probes asked by default (issue 29). */
 export const DEFAULT_PROBE_COUNT = 5;
@@ -82,11 +77,15 @@ export function probeSources(path: readonly Entry[], compaction: CompactionEntry
 }
 
 /** The drafting prompt: numbered passages (each cut to SOURCE_MAX_CHARS). */
-export function draftPrompt(sources: readonly ProbeSource[], count = DEFAULT_PROBE_COUNT): string {
+export function draftPrompt(
+  sources: readonly ProbeSource[],
+  count = DEFAULT_PROBE_COUNT,
+  template: string = MEMORY_PROBE_DRAFT,
+): string {
   const body = sources
     .map((s) => `<passage number="${s.index}">\n${s.text.slice(0, SOURCE_MAX_CHARS)}\n</passage>`)
     .join("\n\n");
-  return fillTemplate(PROBE_DRAFT, { count: String(count), sources: body });
+  return fillTemplate(template, { count: String(count), sources: body });
 }
 
 const normalize = (s: string): string =>
@@ -136,9 +135,12 @@ export function parseProbes(
   return out;
 }
 
-/** The question as asked of the chat model: the compacted context, as text, then the question. */
-export function answerPrompt(contextText: string, question: string): string {
-  return fillTemplate(PROBE_ANSWER, { context: contextText, question });
+/**
+ * The question as asked of the chat model: the last user message appended to the chat's next
+ * request (state/maintenance/memory-check.ts replays that request, compacted context and all).
+ */
+export function answerPrompt(question: string, template: string = MEMORY_PROBE_ANSWER): string {
+  return fillTemplate(template, { question });
 }
 
 export type SpanGrade = "recalled" | "ask_grader";
@@ -149,8 +151,8 @@ export function gradeBySpan(answer: string, span: string): SpanGrade {
   return s !== "" && ` ${normalize(answer)} `.includes(` ${s} `) ? "recalled" : "ask_grader";
 }
 
-export function gradePrompt(probe: Probe, answer: string): string {
-  return fillTemplate(PROBE_GRADE, { span: probe.span, question: probe.question, answer });
+export function gradePrompt(probe: Probe, answer: string, template: string = MEMORY_PROBE_GRADE): string {
+  return fillTemplate(template, { span: probe.span, question: probe.question, answer });
 }
 
 /** The grader's verdict: YES (recalled) or anything else (not). */

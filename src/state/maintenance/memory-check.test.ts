@@ -5,16 +5,25 @@
  */
 import "fake-indexeddb/auto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { PROBE_GRADE_SYSTEM, PROBE_SYSTEM } from "../../core/compaction/memory-check";
+import { answerPrompt, PROBE_GRADE_SYSTEM, PROBE_SYSTEM } from "../../core/compaction/memory-check";
 import type { CompactionEntry, Entry } from "../../core/session/entries";
 import { newEntryId } from "../../core/session/ids";
-import { getEntries } from "../../db/entries";
+import { getEntries, getSessionPath } from "../../db/entries";
 import { createSession } from "../../db/sessions";
 import { assistantMessage, freshDatabase, makeSession, userMessage } from "../../db/testing/database";
-import type { SummarizeRequest } from "../../worker/client";
 import { resetStores } from "../app/store-registry";
+import { requestFor } from "../context/send-context";
+import { chatTarget, isTargetError } from "../models/chat-target";
+import { useSettingsStore } from "../settings/settings-store";
 import { thresholdSettings } from "../testing/conversation";
 import { runMemoryCheck, useMemoryCheckStore } from "./memory-check";
+import type { SideAnswer, SideRequest } from "./side-request";
+
+const system = (req: SideRequest): string => req.context.system;
+const lastUser = (req: SideRequest): string => {
+  const last = req.context.messages.at(-1);
+  return last?.role === "user" ? last.content.map((b) => ("text" in b ? b.text : "")).join("") : "";
+};
 
 const MODEL = { providerId: "openai", modelId: "gpt-4o" } as const;
 
@@ -51,23 +60,27 @@ async function compactedChat() {
 }
 
 describe("runMemoryCheck", () => {
-  it("drafts, asks, grades by span then by the grader; appends nothing", async () => {
+  it("drafts, asks, grades by span then by the grader; appends nothing; cost from reported usage", async () => {
     const { sessionId, compaction, a1 } = await compactedChat();
-    const calls: SummarizeRequest[] = [];
-    const summarize = async (req: SummarizeRequest): Promise<string> => {
+    const calls: SideRequest[] = [];
+    const ask = async (req: SideRequest): Promise<SideAnswer> => {
       calls.push(req);
-      if (req.system === PROBE_SYSTEM) {
-        return JSON.stringify([
-          { question: "Which database?", span: "Postgres 16", source: 1 },
-          { question: "Pool size?", span: "The pool size is 40", source: 1 },
-          { question: "Bad", span: "MySQL", source: 1 },
-        ]);
+      const usage = { input: 1_000_000, output: 0 };
+      if (system(req) === PROBE_SYSTEM) {
+        return {
+          usage,
+          text: JSON.stringify([
+            { question: "Which database?", span: "Postgres 16", source: 1 },
+            { question: "Pool size?", span: "The pool size is 40", source: 1 },
+            { question: "Bad", span: "MySQL", source: 1 },
+          ]),
+        };
       }
-      if (req.system === PROBE_GRADE_SYSTEM) return "NO";
-      return req.prompt.includes("Which database?") ? "You chose Postgres 16." : "I don't know.";
+      if (system(req) === PROBE_GRADE_SYSTEM) return { text: "NO", usage };
+      return { text: lastUser(req).includes("Which database?") ? "You chose Postgres 16." : "I don't know.", usage };
     };
     const before = await getEntries(sessionId);
-    const state = await runMemoryCheck(sessionId, compaction.id, { summarize });
+    const state = await runMemoryCheck(sessionId, compaction.id, { ask });
     expect(state.status).toBe("done");
     if (state.status !== "done") return;
     expect(state.result.results.map((r) => [r.probe.span, r.recalled, r.gradedBy])).toEqual([
@@ -76,25 +89,80 @@ describe("runMemoryCheck", () => {
     ]);
     expect(state.result.results[0]?.probe.source.entryId).toBe(a1.id);
     expect(state.result.requests).toBe(4); // draft, 2 answers, 1 grader
-    // The answers are asked against the compacted context, with the chat's prompt as system.
-    const answers = calls.filter((c) => c.system !== PROBE_SYSTEM && c.system !== PROBE_GRADE_SYSTEM);
+    // Reported usage, priced: 4 requests of 1M input tokens to gpt-4o ($2.50 each).
+    expect(state.result.usage).toEqual([{ model: "gpt-4o", usage: { input: 4_000_000, output: 0 } }]);
+    expect(state.result.usd).toBeCloseTo(10);
+    const answers = calls.filter((c) => system(c) !== PROBE_SYSTEM && system(c) !== PROBE_GRADE_SYSTEM);
     expect(answers).toHaveLength(2);
     for (const c of answers) {
-      expect(c.system).toContain("CHAT PROMPT");
-      expect(c.prompt).toContain("The user asked about databases.");
-      expect(c.prompt).not.toContain("We chose Postgres 16");
+      expect(c.context.system).toContain("CHAT PROMPT");
+      expect(JSON.stringify(c.context.messages)).toContain("The user asked about databases.");
+      expect(JSON.stringify(c.context.messages)).not.toContain("We chose Postgres 16");
     }
     expect(await getEntries(sessionId)).toEqual(before);
     expect(useMemoryCheckStore.getState().checks[compaction.id]).toEqual(state);
+  });
+
+  it("asks each question as a replay of the chat's next request: the same system prompt and messages, plus the question", async () => {
+    const { sessionId, compaction } = await compactedChat();
+    const calls: SideRequest[] = [];
+    const ask = async (req: SideRequest): Promise<SideAnswer> => {
+      calls.push(req);
+      if (system(req) === PROBE_SYSTEM) {
+        return { text: JSON.stringify([{ question: "Which database?", span: "Postgres 16", source: 1 }]) };
+      }
+      return { text: "Postgres 16." };
+    };
+    await runMemoryCheck(sessionId, compaction.id, { ask });
+    const probe = calls.find((c) => lastUser(c).includes("Which database?"));
+    if (!probe) throw new Error("no probe request");
+    // The next chat request, as the send path builds it for the path up to the compaction.
+    const read = await getSessionPath(sessionId);
+    if (!read) throw new Error("no chat");
+    const target = chatTarget(read.session, useSettingsStore.getState().settings);
+    if (isTargetError(target)) throw new Error(target.message);
+    const next = requestFor(read.path, target);
+    expect(probe.context.system).toBe(next.system);
+    expect(probe.context.messages.slice(0, -1)).toEqual(next.messages);
+    expect(probe.context.messages.at(-1)).toEqual({
+      role: "user",
+      content: [{ type: "text", text: answerPrompt("Which database?") }],
+    });
+    expect(probe.model).toBe("gpt-4o");
+  });
+
+  it("uses the user's memory-check prompts (Settings → Prompts)", async () => {
+    const { sessionId, compaction } = await compactedChat();
+    const { settings } = useSettingsStore.getState();
+    useSettingsStore.setState({
+      settings: {
+        ...settings,
+        prompts: {
+          "probe-draft": { text: "MY DRAFT {{count}} {{sources}}", version: 1 },
+          "probe-answer": { text: "MY QUESTION: {{question}}", version: 1 },
+        },
+      },
+    });
+    const calls: SideRequest[] = [];
+    await runMemoryCheck(sessionId, compaction.id, {
+      ask: async (req) => {
+        calls.push(req);
+        return system(req) === PROBE_SYSTEM
+          ? { text: JSON.stringify([{ question: "Which database?", span: "Postgres 16", source: 1 }]) }
+          : { text: "Postgres 16" };
+      },
+    });
+    expect(lastUser(calls[0] as SideRequest)).toMatch(/^MY DRAFT 5 <passage number="1">/);
+    expect(lastUser(calls[1] as SideRequest)).toBe("MY QUESTION: Which database?");
   });
 
   it("no checkable probe: a clear failure, no answers asked", async () => {
     const { sessionId, compaction } = await compactedChat();
     let n = 0;
     const state = await runMemoryCheck(sessionId, compaction.id, {
-      summarize: async () => {
+      ask: async () => {
         n++;
-        return "I cannot do that.";
+        return { text: "I cannot do that." };
       },
     });
     expect(state).toMatchObject({ status: "failed" });

@@ -5,6 +5,12 @@
  * appended to the tree, and nothing runs unless the user presses the button. The pure rules are
  * core/compaction/memory-check.ts; this module reads the path, makes the calls and keeps the
  * result per compaction for the card.
+ *
+ * Each question is asked as a replay of the chat's next request (`probeRequest`): the request the
+ * send path would build for the path up to the compaction (`requestFor`: same system prompt, same
+ * messages, for the chat's api and provider), with the question appended as the last user
+ * message — the model answers from exactly what it would be sent, not from a flattened copy.
+ * The prompts are the user's if changed (Settings → Prompts).
  */
 import {
   answerPrompt,
@@ -20,20 +26,22 @@ import {
   probeSources,
   protectedText,
 } from "../../core/compaction/memory-check";
-import { priceOf } from "../../core/cost/cost";
+import { costOf, priceOf } from "../../core/cost/cost";
 import type { Price } from "../../core/cost/prices";
-import type { BuildContextOptions } from "../../core/session/build-context";
-import { contextBlockText } from "../../core/session/context";
-import type { CompactionEntry, Entry } from "../../core/session/entries";
+import { withModelUsage } from "../../core/cost/side-usage";
+import { resolvePrompt } from "../../core/prompt-overrides";
+import { contextBlockText, type LlmContext } from "../../core/session/context";
+import type { CompactionEntry, Entry, ModelUsage } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
 import { errorText } from "../../core/session/message-error";
 import { estimateTokens } from "../../core/tokens/estimate";
 import { getSessionPath } from "../../db/entries";
-import { type SummarizeRequest, summarizeInWorker } from "../../worker/client";
 import { defineStore } from "../app/store-registry";
-import { buildCounted } from "../context/context-builds";
-import { chatTarget, isTargetError, summarizerTarget } from "../models/chat-target";
+import { attachmentDataFor } from "../composer/attachments";
+import { requestFor } from "../context/send-context";
+import { type ChatTarget, chatTarget, isTargetError, summarizerTarget } from "../models/chat-target";
 import { useSettingsStore } from "../settings/settings-store";
+import { askModel, type SideAnswer, type SideRequest } from "./side-request";
 
 const DRAFT_OUTPUT_TOKENS = 1_200;
 const ANSWER_OUTPUT_TOKENS = 200;
@@ -41,9 +49,11 @@ const GRADE_OUTPUT_TOKENS = 16; // OpenAI refuses fewer
 
 type MemoryCheckResult = {
   readonly results: readonly ProbeResult[];
-  /** US dollars of the check's requests, from their token counts (estimated); null without a price. */
+  /** US dollars of the check's requests: from the usage they reported, else estimated; null without a price. */
   readonly usd: number | null;
   readonly requests: number;
+  /** The usage the providers reported, per model. */
+  readonly usage: readonly ModelUsage[];
 };
 
 export type MemoryCheckState =
@@ -57,16 +67,23 @@ export const useMemoryCheckStore = defineStore<{ checks: Record<string, MemoryCh
 const setCheck = (id: EntryId, state: MemoryCheckState): void =>
   useMemoryCheckStore.setState((s) => ({ checks: { ...s.checks, [id]: state } }));
 
-export type MemoryCheckDeps = { summarize: (req: SummarizeRequest) => Promise<string> };
+export type MemoryCheckDeps = { ask: (req: SideRequest) => Promise<SideAnswer> };
 
-/** The compacted context as the chat model is asked against it: its messages as role-tagged text. */
-function compactedContext(path: readonly Entry[], systemPrompt: string, api: BuildContextOptions["targetApi"]) {
-  const ctx = buildCounted(path, { systemPrompt, targetApi: api });
-  const text = ctx.messages
-    .map((m) => `[${m.role === "user" ? "User" : "Assistant"}]\n${m.content.map(contextBlockText).join("\n\n")}`)
-    .join("\n\n");
-  return { system: ctx.system, text };
+const userText = (text: string): LlmContext["messages"][number] => ({ role: "user", content: [{ type: "text", text }] });
+
+/**
+ * The request a probe question is asked with: the chat's next request for `path` (what the send
+ * path builds, `requestFor`), plus the question as the last user message. Pure but for the build.
+ */
+export function probeRequest(path: readonly Entry[], chat: ChatTarget, question: string): LlmContext {
+  const next = requestFor(path, chat);
+  const template = resolvePrompt("probe-answer", useSettingsStore.getState().settings.prompts);
+  return { ...next, messages: [...next.messages, userText(answerPrompt(question, template))] };
 }
+
+/** A request's text, for estimating its tokens before it is sent. */
+const requestText = (ctx: LlmContext): string =>
+  [ctx.system, ...ctx.messages.flatMap((m) => m.content.map(contextBlockText))].join("\n\n");
 
 /** The path up to and including the compaction, read now. */
 async function readUpTo(sessionId: SessionId, compactionId: EntryId) {
@@ -86,20 +103,21 @@ const add = (x: number | null, y: number | null): number | null => (x === null |
 
 /**
  * What a check will cost at most, before it runs: one drafting call over the folded passages, one
- * answer per probe over the compacted context, one grader call per probe (the most it can take).
+ * answer per probe over the chat's next request, one grader call per probe (the most it can take).
  */
 function estimateMemoryCheck(
   path: readonly Entry[],
   compaction: CompactionEntry,
-  models: { chat: string; summary: string; systemPrompt: string },
+  chat: ChatTarget,
+  summaryModel: string,
   count = DEFAULT_PROBE_COUNT,
 ): MemoryCheckEstimate {
+  const prompts = useSettingsStore.getState().settings.prompts;
   const sources = probeSources(path, compaction);
-  const draftIn = estimateTokens(draftPrompt(sources, count));
-  const context = compactedContext(path, models.systemPrompt, "openai-chat");
-  const answerIn = estimateTokens(context.system) + estimateTokens(context.text) + 100;
-  const sp = priceOf(models.summary);
-  const cp = priceOf(models.chat);
+  const draftIn = estimateTokens(draftPrompt(sources, count, resolvePrompt("probe-draft", prompts)));
+  const answerIn = estimateTokens(requestText(probeRequest(path, chat, "")));
+  const sp = priceOf(summaryModel);
+  const cp = priceOf(chat.modelId);
   let usd = cost(draftIn, DRAFT_OUTPUT_TOKENS, sp);
   usd = add(usd, cost(answerIn * count, ANSWER_OUTPUT_TOKENS * count, cp));
   usd = add(usd, cost(200 * count, GRADE_OUTPUT_TOKENS * count, sp));
@@ -116,18 +134,16 @@ export async function memoryCheckEstimateFor(
   const chat = chatTarget(session, settings);
   if (isTargetError(chat)) throw new Error(chat.message);
   const summary = summarizerTarget(chat, settings);
-  return estimateMemoryCheck(path, compaction, {
-    chat: chat.modelId,
-    summary: summary.modelId,
-    systemPrompt: chat.systemPrompt,
-  });
+  return estimateMemoryCheck(path, compaction, chat, summary.modelId);
 }
+
+const defaultDeps: MemoryCheckDeps = { ask: (req) => askModel(req) };
 
 /** Runs the check for `compactionId` on the chat's current path; the card reads the store. */
 export async function runMemoryCheck(
   sessionId: SessionId,
   compactionId: EntryId,
-  deps: MemoryCheckDeps = { summarize: (req) => summarizeInWorker(req) },
+  deps: MemoryCheckDeps = defaultDeps,
   count = DEFAULT_PROBE_COUNT,
 ): Promise<MemoryCheckState> {
   const done = (state: MemoryCheckState): MemoryCheckState => {
@@ -137,6 +153,7 @@ export async function runMemoryCheck(
   try {
     setCheck(compactionId, { status: "running", step: "Drafting questions…" });
     const settings = useSettingsStore.getState().settings;
+    const prompts = settings.prompts;
     const { session, path, compaction } = await readUpTo(sessionId, compactionId);
     const chat = chatTarget(session, settings);
     if (isTargetError(chat)) throw new Error(chat.message);
@@ -147,21 +164,31 @@ export async function runMemoryCheck(
     }
     let usd: number | null = 0;
     let requests = 0;
-    const call = async (req: SummarizeRequest, price: Price | undefined): Promise<string> => {
+    let usage: ModelUsage[] = [];
+    const call = async (req: SideRequest): Promise<string> => {
       requests++;
-      const out = await deps.summarize(req);
-      usd = add(usd, cost(estimateTokens(req.system) + estimateTokens(req.prompt), estimateTokens(out), price));
-      return out;
+      const out = await deps.ask(req);
+      const price = priceOf(req.model);
+      if (out.usage) {
+        usage = withModelUsage(usage, req.model, out.usage);
+        usd = add(usd, price ? costOf(out.usage, price) : null);
+      } else {
+        usd = add(usd, cost(estimateTokens(requestText(req.context)), estimateTokens(out.text), price));
+      }
+      return out.text;
     };
+    const summaryCall = (system: string, prompt: string, maxOutputTokens: number): SideRequest => ({
+      provider: summary.provider,
+      model: summary.modelId,
+      context: { system, messages: [userText(prompt)] },
+      maxOutputTokens,
+    });
     const draftRaw = await call(
-      {
-        provider: summary.provider,
-        model: summary.modelId,
-        system: PROBE_SYSTEM,
-        prompt: draftPrompt(sources, count),
-        maxOutputTokens: DRAFT_OUTPUT_TOKENS,
-      },
-      priceOf(summary.modelId),
+      summaryCall(
+        PROBE_SYSTEM,
+        draftPrompt(sources, count, resolvePrompt("probe-draft", prompts)),
+        DRAFT_OUTPUT_TOKENS,
+      ),
     );
     const probes = parseProbes(draftRaw, sources, protectedText(path, compaction), count);
     if (probes.length === 0) {
@@ -170,39 +197,34 @@ export async function runMemoryCheck(
         message: "The summary model drafted no question that could be checked against the source.",
       });
     }
-    const context = compactedContext(path, chat.systemPrompt, chat.api);
     const results: ProbeResult[] = [];
     for (const [i, probe] of probes.entries()) {
       setCheck(compactionId, { status: "running", step: `Asking question ${i + 1} of ${probes.length}…` });
+      const context = probeRequest(path, chat, probe.question);
+      const attachments = await attachmentDataFor(context, chat);
       const answer = (
-        await call(
-          {
-            provider: chat.provider,
-            model: chat.modelId,
-            system: context.system,
-            prompt: answerPrompt(context.text, probe.question),
-            maxOutputTokens: ANSWER_OUTPUT_TOKENS,
-          },
-          priceOf(chat.modelId),
-        )
+        await call({
+          provider: chat.provider,
+          model: chat.modelId,
+          context,
+          maxOutputTokens: ANSWER_OUTPUT_TOKENS,
+          ...(attachments ? { attachments } : {}),
+        })
       ).trim();
       if (gradeBySpan(answer, probe.span) === "recalled") {
         results.push({ probe, answer, recalled: true, gradedBy: "span" });
         continue;
       }
       const verdict = await call(
-        {
-          provider: summary.provider,
-          model: summary.modelId,
-          system: PROBE_GRADE_SYSTEM,
-          prompt: gradePrompt(probe, answer),
-          maxOutputTokens: GRADE_OUTPUT_TOKENS,
-        },
-        priceOf(summary.modelId),
+        summaryCall(
+          PROBE_GRADE_SYSTEM,
+          gradePrompt(probe, answer, resolvePrompt("probe-grade", prompts)),
+          GRADE_OUTPUT_TOKENS,
+        ),
       );
       results.push({ probe, answer, recalled: parseGrade(verdict), gradedBy: "grader" });
     }
-    return done({ status: "done", result: { results, usd, requests } });
+    return done({ status: "done", result: { results, usd, requests, usage } });
   } catch (e) {
     return done({ status: "failed", message: errorText(e) });
   }

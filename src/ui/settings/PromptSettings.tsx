@@ -13,7 +13,7 @@ import { saveSettings } from "../../state/settings/settings-actions";
 import { useSettingsStore } from "../../state/settings/settings-store";
 
 /** Placeholders without which a prompt would drop what it exists for (the conversation, the summary). */
-const REQUIRED_VARS = new Set(["conversation", "previousSummary", "summary"]);
+const REQUIRED_VARS = new Set(["conversation", "previousSummary", "summary", "sources", "question", "answer"]);
 
 function missingVars(prompt: EditablePrompt, text: string): string[] {
   return prompt.vars.filter((v) => REQUIRED_VARS.has(v) && !text.includes(`{{${v}}}`));
@@ -29,7 +29,7 @@ export function PromptSettings() {
     <section aria-labelledby="prompt-settings">
       <h3 id="prompt-settings">Prompts</h3>
       <p className="muted small">
-        What Grove asks the summarizer for. Placeholders like <code>{"{{conversation}}"}</code> are filled in when the
+        What Grove asks the summarizer for, and what Check memory asks. Placeholders like <code>{"{{conversation}}"}</code> are filled in when the
         prompt is sent. A changed prompt applies to summaries made from now on; each records the prompt version that
         wrote it.
       </p>
