@@ -94,7 +94,7 @@ export async function sendAndWait(page: Page, text: string): Promise<void> {
 /** Waits until no reply is streaming. */
 export async function waitIdle(page: Page): Promise<void> {
   await expect(page.locator('article[aria-busy="true"]')).toHaveCount(0, { timeout: 15_000 });
-  await expect(page.getByRole("button", { name: "Stop" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Stop", exact: true })).toHaveCount(0);
 }
 
 export const userMessages = (page: Page) => page.getByRole("article", { name: /^User message/ });

@@ -1,8 +1,9 @@
 /**
- * Compaction fidelity (issue 29), end to end against the mock: pins ("Keep word for word") carried
- * verbatim through later compactions, as the requests the mock recorded show.
+ * Compaction fidelity (issue 29), end to end against the mock: pins ("Keep word for word") of
+ * messages and of selected passages carried verbatim through later compactions, as the requests
+ * the mock recorded show; the chat's info listing them; compaction spending per month.
  */
-import type { Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import { chatAction, chatRequests, messageAction } from "./app";
 import {
   compactDialog,
@@ -42,6 +43,56 @@ const junk = () => [
   summarizerReply(UPDATE_SUMMARY, { text: "lorem ipsum dolor sit amet" }),
   summarizerReply(SHORT_SUMMARY, { text: "lorem ipsum" }),
 ];
+
+/** Selects `text` inside a message's body, as a user dragging over it would. */
+async function selectText(message: Locator, text: string): Promise<void> {
+  await message.evaluate((el, t) => {
+    const body = el.querySelector(".message-body");
+    if (!body) throw new Error("no message body");
+    const walker = document.createTreeWalker(body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const at = (n.textContent ?? "").indexOf(t);
+      if (at < 0) continue;
+      const range = document.createRange();
+      range.setStart(n, at);
+      range.setEnd(n, at + t.length);
+      const selection = document.getSelection();
+      selection?.removeAllRanges();
+      selection?.addRange(range);
+      return;
+    }
+    throw new Error(`not in the message: ${t}`);
+  }, text);
+}
+
+/** Pins `text` of `message` with the floating "Keep word for word" over the selection. */
+async function pinPassage(page: Page, message: Locator, text: string, shot?: string): Promise<void> {
+  await selectText(message, text);
+  const button = page.getByRole("button", { name: "Keep word for word", exact: true });
+  await expect(button).toBeVisible();
+  if (shot) await page.screenshot({ path: shot });
+  await button.click();
+  await expect(message.getByRole("list", { name: "Pinned passages" })).toContainText(text);
+}
+
+/** The `sideUsage` of the chat's compaction entry, as stored. */
+function compactionSideUsage(page: Page): Promise<unknown> {
+  return page.evaluate(async () => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const req = indexedDB.open("grove");
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+    });
+    const rows = await new Promise<unknown[]>((resolve, reject) => {
+      const req = db.transaction("entries", "readonly").objectStore("entries").getAll();
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+    });
+    db.close();
+    const compaction = rows.find((r) => (r as { type?: string }).type === "compaction") as { sideUsage?: unknown };
+    return compaction?.sideUsage ?? null;
+  });
+}
 
 async function compactWithJunk(page: Page, mock: MockServer, count: number): Promise<void> {
   mock.enqueue("openai", ...junk());
@@ -94,6 +145,138 @@ test.describe("pins", () => {
     mock.reset();
     await exchange(page, mock, "(U8) And now?", "(U8)", { text: "Fine." });
     expect(sentText(conversationRequests(mock).at(-1))).not.toContain(decision);
+  });
+});
+
+test.describe("passages and the chat's info", () => {
+  test("a selected passage is kept word for word: marked, carried verbatim above the summary, listed on the card and removable", async ({
+    page,
+    mock,
+  }) => {
+    test.setTimeout(120_000);
+    await openSmallWindow(page, mock, SMALL);
+    const passage = "the signing key rotates every 45 days";
+    await exchange(page, mock, "(U1) How do keys rotate?", "(U1)", {
+      text: `Some context first. In short, ${passage}; old keys verify for a week. ${prose("(A1)", 300)}`,
+    });
+    const reply = messageWith(page, "assistant", "Some context first");
+    await pinPassage(page, reply, passage, "test-results/fidelity-passage-select.png");
+    const pinned = reply.getByRole("list", { name: "Pinned passages" });
+    await expect(pinned.getByText("kept word for word", { exact: true })).toBeVisible();
+    // Only the passage: the message itself is not pinned.
+    await expect(reply.locator(".message-meta").getByText("kept word for word", { exact: true })).toHaveCount(0);
+    await page.evaluate(() => document.getSelection()?.removeAllRanges());
+    await reply.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: "test-results/fidelity-passage-pinned.png" });
+
+    await converse(page, mock, 2, 3);
+    await compactWithJunk(page, mock, 1);
+    mock.reset();
+    await exchange(page, mock, "(U4) Remind me of the keys", "(U4)", { text: "Sure." });
+    const sent = sentText(conversationRequests(mock).at(-1));
+    expect(sent).toContain(`<pinned_passage role="assistant">\n${passage}\n</pinned_passage>`);
+    expect(sent).not.toContain("Some context first"); // the rest of the reply is folded
+    expect(sent.indexOf(passage)).toBeLessThan(sent.indexOf("lorem ipsum"));
+
+    // On the card, with a link to its message; removable there.
+    await scrollChat(page, "bottom");
+    const card = compactionCards(page).last();
+    const pins = card.getByRole("region", { name: "Pinned messages" });
+    await expect(pins).toContainText(`Passage: “${passage}”`);
+    await card.screenshot({ path: "test-results/fidelity-passage-card.png" });
+    await pins.getByRole("button", { name: `Passage: “${passage}”` }).click();
+    await expect(reply).toBeInViewport();
+    await scrollChat(page, "bottom");
+    await compactionCards(page).last().getByRole("button", { name: "Stop keeping word for word" }).click();
+    await expect(compactionCards(page).last().getByRole("region", { name: "Pinned messages" })).toHaveCount(0);
+    mock.reset();
+    await exchange(page, mock, "(U5) And now?", "(U5)", { text: "Fine." });
+    expect(sentText(conversationRequests(mock).at(-1))).not.toContain(passage);
+  });
+
+  test("the chat's info lists the pins of the path with links to their messages; Stop keeping word for word removes one", async ({
+    page,
+    mock,
+  }) => {
+    test.setTimeout(120_000);
+    await openSmallWindow(page, mock, SMALL);
+    const decision = "Decision: the queue is partitioned by tenant, 12 partitions.";
+    await exchange(page, mock, "(U1) How do we partition?", "(U1)", { text: `${decision} ${prose("(A1)", 200)}` });
+    const passage = "retries back off to at most 90 seconds";
+    await exchange(page, mock, "(U2) And retries?", "(U2)", {
+      text: `For retries: ${passage}, then the job is parked. ${prose("(A2)", 200)}`,
+    });
+    await converse(page, mock, 3, 4);
+    const first = messageWith(page, "assistant", "Decision: the queue");
+    const second = messageWith(page, "assistant", "For retries:");
+    await scrollChat(page, "top");
+    await messageAction(first, "Keep word for word");
+    await expect(first.getByText("kept word for word", { exact: true })).toBeVisible();
+    await second.scrollIntoViewIfNeeded();
+    await pinPassage(page, second, passage);
+    await page.evaluate(() => document.getSelection()?.removeAllRanges());
+
+    await scrollChat(page, "bottom");
+    await chatAction(page, "Chat info");
+    const info = page.getByRole("dialog", { name: "Chat info" });
+    const pins = info.getByRole("list", { name: "Pins" });
+    await expect(pins.getByRole("listitem")).toHaveCount(2);
+    await expect(pins.getByRole("listitem").first()).toContainText("Assistant: Decision: the queue");
+    await expect(pins.getByRole("listitem").last()).toContainText(`Passage (Assistant): “${passage}”`);
+    await info.screenshot({ path: "test-results/fidelity-chat-info.png" });
+
+    // The link closes the info and scrolls to the message.
+    await pins.getByRole("button", { name: /^Assistant: Decision: the queue/ }).click();
+    await expect(info).toBeHidden();
+    await expect(first).toBeInViewport();
+
+    await chatAction(page, "Chat info");
+    await pins.getByRole("listitem").last().getByRole("button", { name: "Stop keeping word for word" }).click();
+    await expect(pins.getByRole("listitem")).toHaveCount(1);
+    await info.getByRole("button", { name: "Close" }).click();
+    await second.scrollIntoViewIfNeeded();
+    await expect(second.getByRole("list", { name: "Pinned passages" })).toHaveCount(0);
+  });
+});
+
+test.describe("compaction spending", () => {
+  test("what the summarizer reported shows per month apart from chat replies, in the chat's info and in Settings, after a reload", async ({
+    page,
+    mock,
+  }) => {
+    test.setTimeout(120_000);
+    await openSmallWindow(page, mock, SMALL);
+    await converse(page, mock, 1, 3);
+    const usage = { input: 100_000, output: 1_000 }; // $0.26 at gpt-4o's price
+    mock.enqueue(
+      "openai",
+      summarizerReply(FIRST_SUMMARY, { text: "lorem ipsum dolor sit amet", usage }),
+      summarizerReply(UPDATE_SUMMARY, { text: "lorem ipsum dolor sit amet", usage }),
+      summarizerReply(SHORT_SUMMARY, { text: "lorem ipsum", usage }),
+    );
+    await compactFromHeader(page);
+    await expect(compactDialog(page)).toBeHidden({ timeout: 15_000 });
+    await expect
+      .poll(() => compactionSideUsage(page))
+      .toEqual([{ model: "gpt-4o", usage: { input: 200_000, output: 2_000 } }]);
+
+    await page.reload();
+    await expect(compactionCards(page).last()).toBeAttached({ timeout: 15_000 });
+    await chatAction(page, "Chat info");
+    const info = page.getByRole("dialog", { name: "Chat info" });
+    const table = info.getByRole("table", { name: "This chat's spending by month" });
+    const month = table.getByRole("row", { name: /^This month/ });
+    await expect(month.getByRole("cell").nth(1)).toHaveText("$0.520");
+    await expect(month.getByRole("cell").nth(0)).toHaveText(/^\$0\.0\d+$/); // the three replies
+    await info.screenshot({ path: "test-results/fidelity-chat-spending.png" });
+    await info.getByRole("button", { name: "Close" }).click();
+
+    await page.getByRole("button", { name: "Settings" }).click();
+    const spending = page.getByRole("dialog", { name: "Settings" }).getByRole("region", { name: "Spending" });
+    const all = spending.getByRole("table", { name: "Spending by month" }).getByRole("row", { name: /^This month/ });
+    await expect(all.getByRole("cell").nth(1)).toHaveText("$0.520");
+    await spending.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: "test-results/fidelity-settings-spending.png" });
   });
 });
 

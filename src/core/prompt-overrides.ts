@@ -98,7 +98,8 @@ export const EDITABLE_PROMPTS: readonly EditablePrompt[] = [
     id: "probe-draft",
     label: PROMPT_LABELS["probe-draft"],
     file: "memory-probe-draft.md",
-    description: "Check memory: the summary model drafts questions about what a compaction folded, each with its exact source words.",
+    description:
+      "Check memory: the summary model drafts questions about what a compaction folded, each with its exact source words.",
     shipped: MEMORY_PROBE_DRAFT,
     vars: ["count", "sources"],
   },
@@ -114,7 +115,8 @@ export const EDITABLE_PROMPTS: readonly EditablePrompt[] = [
     id: "probe-grade",
     label: PROMPT_LABELS["probe-grade"],
     file: "memory-probe-grade.md",
-    description: "Check memory: whether an answer states the source fact (asked only when the exact words are not in it).",
+    description:
+      "Check memory: whether an answer states the source fact (asked only when the exact words are not in it).",
     shipped: MEMORY_PROBE_GRADE,
     vars: ["span", "question", "answer"],
   },

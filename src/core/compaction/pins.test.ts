@@ -9,7 +9,7 @@ import { buildContext } from "../session/build-context";
 import { contextTokens } from "../session/context-tokens";
 import type { Block, Entry, MessageEntry } from "../session/entries";
 import { asEntryId, asSessionId, type EntryId } from "../session/ids";
-import { pinData, pinnedIds } from "../session/pins";
+import { findPassage, type Passage, passageSource, pinData, pinnedIds, pinnedPassages } from "../session/pins";
 import { planContext } from "../session/plan-context";
 import {
   appendCompaction,
@@ -47,7 +47,7 @@ class PathBuilder {
     this.path = [...this.path, e];
     return e.id;
   }
-  pin(entryId: EntryId, pinned = true): void {
+  pin(entryId: EntryId, pinned = true, passage?: Passage): void {
     this.n++;
     this.path = [
       ...this.path,
@@ -57,7 +57,7 @@ class PathBuilder {
         sessionId: asSessionId("pins"),
         parentId: this.path.at(-1)?.id ?? null,
         createdAt: this.n,
-        ...pinData(entryId, pinned),
+        ...pinData(entryId, pinned, passage),
       },
     ];
   }
@@ -155,6 +155,81 @@ describe("pins", () => {
     });
     expect(planContext(path).pinned).toEqual([]);
     expect(occurrences(contextText(buildContext(path, BUILD)), "PINNED ANSWER")).toBe(1);
+  });
+
+  it("a pinned passage: found exactly in the message's text, carried byte-identical through 18 folds above the summary, removable", async () => {
+    const settings = DEFAULT_COMPACTION_SETTINGS;
+    const threshold = thresholdFor(WINDOW, settings);
+    const junk = fakeSummarizer((req, n) => (req.purpose === "short-summary" ? "" : `lorem ipsum ${n}`));
+    const b = new PathBuilder();
+    b.add("user", [{ type: "text", text: "How do we rotate keys?" }]);
+    const reply = `Some preamble.\n\n**Rotation:** the signing key rotates every 45 days; old keys verify for 7 more.\n\n${"Other detail. ".repeat(200)}`;
+    const aId = b.add("assistant", [{ type: "text", text: reply }]);
+    const message = b.path.find((e) => e.id === aId) as MessageEntry;
+    // The selection as the rendered markdown shows it (no ** marks): found as the source has it.
+    const tolerant = findPassage(passageSource(message), "Rotation: the signing key rotates every 45 days");
+    expect(tolerant?.text).toBe("Rotation:** the signing key rotates every 45 days");
+    const exact = findPassage(
+      passageSource(message),
+      "the signing key rotates every 45 days; old keys verify for 7 more.",
+    );
+    if (!exact) throw new Error("not found");
+    expect(passageSource(message).slice(exact.start, exact.end)).toBe(exact.text);
+    expect(findPassage(passageSource(message), "not in the message")).toBeNull();
+    b.pin(aId, true, exact);
+    expect(pinnedIds(b.path).size).toBe(0); // a passage pin is not the whole message
+    expect(pinnedPassages(b.path)).toEqual([{ entryId: aId, ...exact }]);
+
+    let folds = 0;
+    for (let i = 0; folds < FOLDS; i++) {
+      turn(b, i);
+      if (contextTokens(b.path, BUILD, count) <= threshold) continue;
+      const prepared = prepareCompaction(
+        b.path,
+        options({ reason: "threshold", contextWindow: WINDOW, summarizerWindow: WINDOW, systemPrompt: CHAT_PROMPT }),
+      );
+      if (prepared.kind !== "plan") throw new Error(JSON.stringify(prepared));
+      const outcome = await runCompaction(prepared.plan, { summarize: junk.summarize, signal: signal() });
+      if (outcome.kind !== "done") throw new Error(JSON.stringify(outcome));
+      b.path = appendCompaction(b.path, outcome.entry, `fold-${folds}`);
+      folds++;
+      const ctx = buildContext(b.path, BUILD);
+      const first = contextBlockTexts(ctx)[0] ?? "";
+      expect(occurrences(contextText(ctx), exact.text)).toBe(1);
+      expect(first).toContain(`<pinned_passage role="assistant">\n${exact.text}\n</pinned_passage>`);
+      expect(first.indexOf(exact.text)).toBeLessThan(first.indexOf("lorem ipsum"));
+      // Only the passage: the rest of the reply is folded.
+      expect(occurrences(contextText(ctx), "Some preamble.")).toBe(0);
+      expect(outcome.entry.details).toMatchObject({ pinnedPassages: [{ entryId: aId, ...exact }] });
+    }
+    b.pin(aId, false, exact);
+    expect(pinnedPassages(b.path)).toEqual([]);
+    expect(occurrences(contextText(buildContext(b.path, BUILD)), exact.text)).toBe(0);
+  });
+
+  it("a passage of a message pinned whole is carried once, as the message", () => {
+    const b = new PathBuilder();
+    b.add("user", [{ type: "text", text: "q" }]);
+    const a1 = b.add("assistant", [{ type: "text", text: "ALPHA BETA GAMMA" }]);
+    b.pin(a1, true, { start: 6, end: 10, text: "BETA" });
+    b.pin(a1);
+    b.add("user", [{ type: "text", text: "next" }]);
+    const kept = b.add("assistant", [{ type: "text", text: "ok" }]);
+    const path = appendCompaction(b.path, {
+      type: "compaction",
+      summary: "S",
+      shortSummary: "S",
+      firstKeptEntryId: kept,
+      keptUserTurnIds: [],
+      tokensBefore: 1,
+      tokensAfter: 1,
+      reason: "manual",
+      model: "m",
+    });
+    expect(planContext(path).pinnedPassages).toEqual([]);
+    const text = contextText(buildContext(path, BUILD));
+    expect(occurrences(text, "ALPHA BETA GAMMA")).toBe(1);
+    expect(text).not.toContain("<pinned_passage");
   });
 });
 

@@ -69,7 +69,10 @@ const setCheck = (id: EntryId, state: MemoryCheckState): void =>
 
 export type MemoryCheckDeps = { ask: (req: SideRequest) => Promise<SideAnswer> };
 
-const userText = (text: string): LlmContext["messages"][number] => ({ role: "user", content: [{ type: "text", text }] });
+const userText = (text: string): LlmContext["messages"][number] => ({
+  role: "user",
+  content: [{ type: "text", text }],
+});
 
 /**
  * The request a probe question is asked with: the chat's next request for `path` (what the send

@@ -29,9 +29,9 @@ export function PromptSettings() {
     <section aria-labelledby="prompt-settings">
       <h3 id="prompt-settings">Prompts</h3>
       <p className="muted small">
-        What Grove asks the summarizer for, and what Check memory asks. Placeholders like <code>{"{{conversation}}"}</code> are filled in when the
-        prompt is sent. A changed prompt applies to summaries made from now on; each records the prompt version that
-        wrote it.
+        What Grove asks the summarizer for, and what Check memory asks. Placeholders like{" "}
+        <code>{"{{conversation}}"}</code> are filled in when the prompt is sent. A changed prompt applies to summaries
+        made from now on; each records the prompt version that wrote it.
       </p>
       {EDITABLE_PROMPTS.map((p) => (
         <PromptEditor key={p.id} prompt={p} />
