@@ -53,6 +53,7 @@ async function selectText(message: Locator, text: string): Promise<void> {
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
       const at = (n.textContent ?? "").indexOf(t);
       if (at < 0) continue;
+      n.parentElement?.scrollIntoView({ block: "center" });
       const range = document.createRange();
       range.setStart(n, at);
       range.setEnd(n, at + t.length);

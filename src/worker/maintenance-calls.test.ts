@@ -163,3 +163,32 @@ describe("handoffDocument", () => {
     expect(await pending).toEqual({ kind: "cancelled" });
   });
 });
+
+describe("what maintenance requests cost (sideUsage)", () => {
+  it("a branch summary's entry records the usage its request reported", async () => {
+    const { worker } = scriptedWorker([{ delta: SUMMARY }, { usage: { input: 900, output: 40 } }, "done"]);
+    const outcome = await worker.branchSummary(branchSummaryJob(), recorder<BranchSummaryProgress>().onProgress);
+    expect(outcome).toMatchObject({
+      kind: "done",
+      entry: { sideUsage: [{ model: "claude-haiku-4-5", usage: { input: 900, output: 40 } }] },
+    });
+  });
+
+  it("a handoff document carries the usage of its request; none reported, none recorded", async () => {
+    const doc = "## Goal\nShip the parser.\n\n## Next steps\n- Quoting.";
+    const reported = await scriptedWorker([{ delta: doc }, { usage: { input: 300, output: 20 } }, "done"]).worker.handoffDocument(
+      handoffJob(),
+      recorder<HandoffDocumentProgress>().onProgress,
+    );
+    expect(reported).toMatchObject({
+      kind: "document",
+      sideUsage: [{ model: "claude-sonnet-4-5", usage: { input: 300, output: 20 } }],
+    });
+    const silent = await scriptedWorker([{ delta: SUMMARY }, "done"]).worker.branchSummary(
+      branchSummaryJob(),
+      recorder<BranchSummaryProgress>().onProgress,
+    );
+    expect(silent.kind === "done" && "sideUsage" in silent.entry).toBe(false);
+  });
+});
+

@@ -86,6 +86,7 @@ function sample(): ExportedSession[] {
       reason: "manual",
       model: "m",
       details: { files: ["a"] },
+      sideUsage: [{ model: "gpt-4o-mini", usage: { input: 1200, output: 80, cacheRead: 100 } }],
     },
     {
       type: "branch_summary",
@@ -96,6 +97,7 @@ function sample(): ExportedSession[] {
       fromId: e("a2"),
       summary: "branch",
       model: "m",
+      sideUsage: [{ model: "m", usage: { input: 50, output: 5 } }],
     },
     {
       type: "handoff",
@@ -144,6 +146,10 @@ describe("grove-json", () => {
     expect(parsed.sessions[0]?.entries).toHaveLength(7);
     expect(parsed.sessions[0]?.session.leafId).toBe("a2");
     expect(parsed.sessions[0]?.labels[e("a1")]).toBe("good answer");
+    // What compaction cost travels with the chat (the monthly spending reads it after an import).
+    expect(parsed.sessions[0]?.entries.find((x) => x.type === "compaction")).toMatchObject({
+      sideUsage: [{ model: "gpt-4o-mini", usage: { input: 1200, output: 80, cacheRead: 100 } }],
+    });
     const file = JSON.parse(text);
     expect(file.format).toBe("grove-session-export");
     expect(file.version).toBe(1);

@@ -27,6 +27,8 @@ function current(): PassageSelection | null {
   const text = s.toString();
   if (text.trim() === "") return null;
   const r = s.getRangeAt(0).getBoundingClientRect();
+  // Scrolled out of view: no button floating over the header or the composer.
+  if (r.bottom < 0 || r.top > window.innerHeight) return null;
   return { entryId: a.entryId as EntryId, text, top: r.top, left: r.left, bottom: r.bottom };
 }
 

@@ -3,7 +3,7 @@
  * over them: a scripted provider stream that records its requests, and an estimate counter so no
  * rank file is loaded. Nothing in the app imports this file. No I/O.
  */
-import type { MessageError } from "../../core/session/entries";
+import type { MessageError, Usage } from "../../core/session/entries";
 import { estimateTokens } from "../../core/tokens/estimate";
 import type { TokenEncoding } from "../../core/tokens/models";
 import type { TokenCounter } from "../../core/tokens/tokenizer";
@@ -20,6 +20,8 @@ export type ScriptStep =
   | { thinking: string }
   | { toolCall: string }
   | { error: MessageError }
+  /** The usage the provider reports on the final event. */
+  | { usage: Usage }
   | "done"
   | "hang";
 
@@ -36,7 +38,7 @@ export function scriptedStream(steps: readonly ScriptStep[]): { stream: StreamFn
   const requests: StreamRequest[] = [];
   const stream: StreamFn = async function* (req) {
     requests.push(req);
-    const partial = emptyPartial(req);
+    let partial = emptyPartial(req);
     yield { type: "start", partial };
     for (const step of steps) {
       await Promise.resolve();
@@ -48,7 +50,8 @@ export function scriptedStream(steps: readonly ScriptStep[]): { stream: StreamFn
         await new Promise<void>(() => {});
         return;
       }
-      if ("delta" in step) yield { type: "text_delta", delta: step.delta, partial };
+      if ("usage" in step) partial = { ...partial, usage: step.usage };
+      else if ("delta" in step) yield { type: "text_delta", delta: step.delta, partial };
       else if ("thinking" in step) yield { type: "thinking_delta", delta: step.thinking, partial };
       else if ("toolCall" in step) {
         const toolCall = { type: "tool_call" as const, id: `call-${step.toolCall}`, name: step.toolCall, args: {} };
