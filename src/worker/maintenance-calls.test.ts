@@ -176,10 +176,11 @@ describe("what maintenance requests cost (sideUsage)", () => {
 
   it("a handoff document carries the usage of its request; none reported, none recorded", async () => {
     const doc = "## Goal\nShip the parser.\n\n## Next steps\n- Quoting.";
-    const reported = await scriptedWorker([{ delta: doc }, { usage: { input: 300, output: 20 } }, "done"]).worker.handoffDocument(
-      handoffJob(),
-      recorder<HandoffDocumentProgress>().onProgress,
-    );
+    const reported = await scriptedWorker([
+      { delta: doc },
+      { usage: { input: 300, output: 20 } },
+      "done",
+    ]).worker.handoffDocument(handoffJob(), recorder<HandoffDocumentProgress>().onProgress);
     expect(reported).toMatchObject({
       kind: "document",
       sideUsage: [{ model: "claude-sonnet-4-5", usage: { input: 300, output: 20 } }],
@@ -191,4 +192,3 @@ describe("what maintenance requests cost (sideUsage)", () => {
     expect(silent.kind === "done" && "sideUsage" in silent.entry).toBe(false);
   });
 });
-

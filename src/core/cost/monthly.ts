@@ -34,7 +34,3 @@ export function costByMonth(entries: Iterable<Entry>): MonthCost[] {
   }
   return [...months.values()].sort((a, b) => b.month.localeCompare(a.month));
 }
-
-/** Whether a month had anything to price (replies or compaction with reported usage). */
-export const hasSpending = (m: MonthCost): boolean =>
-  m.replies.priced + m.replies.unknown + m.compaction.priced + m.compaction.unknown > 0;

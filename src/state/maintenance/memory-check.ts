@@ -78,7 +78,7 @@ const userText = (text: string): LlmContext["messages"][number] => ({
  * The request a probe question is asked with: the chat's next request for `path` (what the send
  * path builds, `requestFor`), plus the question as the last user message. Pure but for the build.
  */
-export function probeRequest(path: readonly Entry[], chat: ChatTarget, question: string): LlmContext {
+function probeRequest(path: readonly Entry[], chat: ChatTarget, question: string): LlmContext {
   const next = requestFor(path, chat);
   const template = resolvePrompt("probe-answer", useSettingsStore.getState().settings.prompts);
   return { ...next, messages: [...next.messages, userText(answerPrompt(question, template))] };
