@@ -356,9 +356,7 @@ describe("scale", () => {
 
   it("builds a 10,000-entry session with a 2,000-deep path without overflowing the stack, compactly", () => {
     const entries = bigSession(10_000, 2_000);
-    const t0 = performance.now();
     const m = buildGraphModel(entries, { leafId: eid("p1999"), search: "alt question 99", foldRuns: false });
-    const ms = performance.now() - t0;
     expect(m.nodes).toHaveLength(10_000);
     expect(m.maxDepth).toBeGreaterThanOrEqual(1_999);
     expect(m.nodes[m.currentIndex]!.key).toBe("p1999");
@@ -367,7 +365,6 @@ describe("scale", () => {
     expect(new Set(Array.from({ length: 1_990 }, (_, i) => node(m, `p${i}`).x)).size).toBe(1);
     expect((m.bounds.maxX - m.bounds.minX) / COLUMN_PITCH).toBeLessThan(40);
     expect(m.matches.length).toBeGreaterThan(0);
-    expect(ms).toBeLessThan(2_000);
     // And a 10,000-deep chain (no branches at all).
     const chain = bigSession(10_000, 10_000);
     expect(buildGraphModel(chain, { leafId: eid("p9999"), collapsed: new Set(["p5"]) }).nodes).toHaveLength(6);
