@@ -18,6 +18,7 @@ import memoryProbeGradeRaw from "../../../prompts/memory-probe-grade.md?raw";
 import memoryProbeGradeSystemRaw from "../../../prompts/memory-probe-grade-system.md?raw";
 import memoryProbeSystemRaw from "../../../prompts/memory-probe-system.md?raw";
 import { fillTemplate } from "../prompts-context";
+import { contextBlockText, type LlmContext } from "../session/context";
 import type { CompactionEntry, Entry, MessageEntry } from "../session/entries";
 import { blockText } from "../session/entry-text";
 import type { EntryId } from "../session/ids";
@@ -133,6 +134,13 @@ export function parseProbes(
     out.push({ question: question.trim(), span: s, source: src });
   }
   return out;
+}
+
+/** A built context's messages as role-tagged text: what a probe question is asked against. */
+export function probeContextText(ctx: LlmContext): string {
+  return ctx.messages
+    .map((m) => `[${m.role === "user" ? "User" : "Assistant"}]\n${m.content.map(contextBlockText).join("\n\n")}`)
+    .join("\n\n");
 }
 
 /** The question as asked of the chat model: the compacted context, as text, then the question. */

@@ -17,13 +17,13 @@ import {
   type ProbeResult,
   parseGrade,
   parseProbes,
+  probeContextText,
   probeSources,
   protectedText,
 } from "../../core/compaction/memory-check";
 import { priceOf } from "../../core/cost/cost";
 import type { Price } from "../../core/cost/prices";
 import type { BuildContextOptions } from "../../core/session/build-context";
-import { contextBlockText } from "../../core/session/context";
 import type { CompactionEntry, Entry } from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
 import { errorText } from "../../core/session/message-error";
@@ -62,10 +62,7 @@ export type MemoryCheckDeps = { summarize: (req: SummarizeRequest) => Promise<st
 /** The compacted context as the chat model is asked against it: its messages as role-tagged text. */
 function compactedContext(path: readonly Entry[], systemPrompt: string, api: BuildContextOptions["targetApi"]) {
   const ctx = buildCounted(path, { systemPrompt, targetApi: api });
-  const text = ctx.messages
-    .map((m) => `[${m.role === "user" ? "User" : "Assistant"}]\n${m.content.map(contextBlockText).join("\n\n")}`)
-    .join("\n\n");
-  return { system: ctx.system, text };
+  return { system: ctx.system, text: probeContextText(ctx) };
 }
 
 /** The path up to and including the compaction, read now. */
