@@ -23,7 +23,8 @@ import {
   parseGrade,
   probeContextText,
 } from "../../src/core/compaction/memory-check";
-import { DEFAULT_COMPACTION_SETTINGS } from "../../src/core/compaction/settings";
+import { progressGuard } from "../../src/core/compaction/progress-guard";
+import { DEFAULT_COMPACTION_SETTINGS, thresholdFor } from "../../src/core/compaction/settings";
 import { costOf, priceOf } from "../../src/core/cost/cost";
 import { buildContext } from "../../src/core/session/build-context";
 import { contextBlockText } from "../../src/core/session/context";
@@ -98,8 +99,14 @@ export type RunResult = {
   /** Scheduled folds that wrote nothing, and the first one's reason (the engine's own message). */
   readonly failedFolds: number;
   readonly failure: string | null;
+  /** Per fold written: the context's tokens before and after it. */
   readonly tokensBeforeFold: readonly number[];
   readonly tokensAfterFold: readonly number[];
+  /**
+   * Folds after which the app's progress guard would pause automatic compaction (the context left
+   * above 80% of the threshold): the bench folds on its schedule regardless, as "Compact now" would.
+   */
+  readonly guardPausedAfter: readonly number[];
   /** Tokens of the next request after the last fold (the probes' context). */
   readonly finalTokens: number;
   readonly overWindow: boolean;
@@ -185,6 +192,8 @@ export async function runConversation(
   let path: Entry[] = [];
   const before: number[] = [];
   const after: number[] = [];
+  const guardPaused: number[] = [];
+  const threshold = thresholdFor(settings.window, DEFAULT_COMPACTION_SETTINGS);
   let failure: string | null = null;
   let failedFolds = 0;
   let evicted = 0;
@@ -203,7 +212,7 @@ export async function runConversation(
     if (!conv.foldAfter.includes(t)) continue;
     const fresh = await world.api.countEntries(ENCODING, uncountedEntries(path, counted));
     for (const [id, n] of Object.entries(fresh)) counted.set(id as EntryId, n);
-    before.push(await world.api.contextTokens(path, build, ENCODING));
+    const tokensBefore = await world.api.contextTokens(path, build, ENCODING);
     const job: CompactJob = {
       path,
       reason: "threshold",
@@ -244,7 +253,9 @@ export async function runConversation(
       createdAt: (leaf?.createdAt ?? 0) + 0.5,
     };
     path = [...path, entry];
+    before.push(tokensBefore);
     after.push(outcome.tokensAfter);
+    if (progressGuard(outcome.tokensAfter, threshold)) guardPaused.push(after.length);
     const details = outcome.entry.details as { evictedUserTurnIds?: readonly unknown[] } | undefined;
     evicted += details?.evictedUserTurnIds?.length ?? 0;
     // The next request after this fold.
@@ -316,6 +327,7 @@ export async function runConversation(
     failure,
     tokensBeforeFold: before,
     tokensAfterFold: after,
+    guardPausedAfter: guardPaused,
     finalTokens,
     overWindow,
     evictedUserTurns: evicted,

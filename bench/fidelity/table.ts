@@ -88,11 +88,13 @@ export function foldTokens(results: readonly RunResult[]): string {
   return groups(results)
     .map((g) => g[0])
     .filter((r): r is RunResult => r !== undefined && r.tokensAfterFold.length > 0)
-    .map(
-      (r) =>
-        `- ${r.label}, ${r.folds} fold${r.folds === 1 ? "" : "s"} (seed ${r.seed}): ` +
-        r.tokensBeforeFold.map((b, i) => `${int(b)}→${int(r.tokensAfterFold[i] ?? 0)}`).join(", "),
-    )
+    .map((r) => {
+      const pairs = r.tokensAfterFold.map(
+        (a, i) => `${int(r.tokensBeforeFold[i] ?? 0)}→${int(a)}${r.guardPausedAfter.includes(i + 1) ? "‡" : ""}`,
+      );
+      const evicted = r.evictedUserTurns > 0 ? `; ${r.evictedUserTurns} kept user turns evicted for the budget` : "";
+      return `- ${r.label}, ${r.folds} fold${r.folds === 1 ? "" : "s"} (seed ${r.seed}): ${pairs.join(", ")}${evicted}`;
+    })
     .join("\n");
 }
 
@@ -126,7 +128,8 @@ export function fidelityReport(results: readonly RunResult[], intro: readonly st
     'conversations. ⚠ marks a floor class (user facts, pins) below 100% verbatim. "stale": a contradicted',
     'fact answered with its earlier value. "facts folded": facts whose message went through a fold.',
     "",
-    "Tokens of the context before→after each fold:",
+    "Tokens of the context before→after each fold (‡: above 80% of the threshold, where the app's progress",
+    "guard pauses automatic compaction until a manual one; the bench folds on its schedule regardless):",
     "",
     foldTokens(results),
     "",
