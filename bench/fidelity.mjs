@@ -99,6 +99,10 @@ export default {
         if (violations.length > 0) failures.push(`${mode}: ${violations.length} floor violation(s), see the report`);
       };
 
+      // Live first checks that each provider answers, before anything runs (fail fast, spend nothing).
+      const live = targets.liveTargets(process.env);
+      for (const t of live) await targets.checkReachable(world, t);
+
       const mockSettings = settingsFrom(process.env, core.DEFAULT_FIDELITY_SETTINGS, {
         live: false,
         quick: ctx.options.quick,
@@ -110,11 +114,9 @@ export default {
         `the mock provider's deterministic summarizers, its reader answering the probes from the request's text, costs as ${targets.MOCK_PRICE_MODEL} from the mock's usage (chars ÷ 4)`,
       );
 
-      const live = targets.liveTargets(process.env);
       if (live.length === 0) {
         ctx.log("live: skipped (set GROVE_LIVE_ANTHROPIC_KEY and/or GROVE_LIVE_OPENAI_KEY to run it)");
       } else {
-        for (const t of live) await targets.checkReachable(world, t);
         const liveSettings = settingsFrom(process.env, core.DEFAULT_FIDELITY_SETTINGS, {
           live: true,
           quick: ctx.options.quick,

@@ -109,7 +109,7 @@ export async function checkReachable(world: FidelityWorld, target: FidelityTarge
       const where = `${ref.provider.name} at ${ref.provider.baseUrl} (model ${ref.model})`;
       if (err.kind === "network")
         throw new Error(
-          `Live fidelity run: cannot reach ${where}: ${err.message ?? String(e)}. ` +
+          `Live fidelity run: cannot reach ${where}: ${(err.message ?? String(e)).replace(/\.+$/, "")}. ` +
             "The live run needs the network (or set the BASE_URL variable to a proxy); " +
             "unset the GROVE_LIVE_* keys to run against the mock only.",
         );
