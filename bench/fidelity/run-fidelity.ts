@@ -28,7 +28,7 @@ import { DEFAULT_COMPACTION_SETTINGS, thresholdFor } from "../../src/core/compac
 import { costOf, priceOf } from "../../src/core/cost/cost";
 import { buildContext } from "../../src/core/session/build-context";
 import { contextBlockText } from "../../src/core/session/context";
-import type { CompactionEntry, Entry, MessageError } from "../../src/core/session/entries";
+import type { CompactionEntry, Entry } from "../../src/core/session/entries";
 import { asEntryId, type EntryId } from "../../src/core/session/ids";
 import { planContext } from "../../src/core/session/plan-context";
 import { uncountedEntries } from "../../src/core/tokens/entry-tokens";
@@ -169,7 +169,7 @@ const contextText = (ctx: ReturnType<typeof buildContext>): string =>
   [ctx.system, ...ctx.messages.flatMap((m) => m.content.map(contextBlockText))].join("\n");
 
 /** The question a probe asks about a fact (the mock's reader parses this shape). */
-export const probeQuestion = (fact: Pick<Fact, "subject">): string => `What is the ${fact.subject}?`;
+const probeQuestion = (fact: Pick<Fact, "subject">): string => `What is the ${fact.subject}?`;
 
 const normalized = (s: string): string =>
   ` ${s
@@ -178,7 +178,7 @@ const normalized = (s: string): string =>
     .trim()} `;
 
 /** One conversation folded `folds` times, then checked and probed. */
-export async function runConversation(
+async function runConversation(
   world: FidelityWorld,
   target: FidelityTarget,
   settings: FidelitySettings,
@@ -359,10 +359,4 @@ export async function runFidelity(
     }
   }
   return out;
-}
-
-/** A provider failure as one line (the summarize call rejects with a MessageError). */
-export function describeFailure(e: unknown): string {
-  const m = e as Partial<MessageError> | null;
-  return m && typeof m.message === "string" ? `${m.kind ?? "error"}: ${m.message}` : String(e);
 }

@@ -84,7 +84,7 @@ export function fidelityTable(results: readonly RunResult[]): string {
 }
 
 /** Tokens of the context after each fold, for the first conversation of each row. */
-export function foldTokens(results: readonly RunResult[]): string {
+function foldTokens(results: readonly RunResult[]): string {
   return groups(results)
     .map((g) => g[0])
     .filter((r): r is RunResult => r !== undefined && r.tokensAfterFold.length > 0)

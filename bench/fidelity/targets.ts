@@ -66,13 +66,6 @@ const LIVE = [
   },
 ] as const;
 
-/** The environment variables live mode reads (README, bench/README.md). */
-export const LIVE_ENV_HELP = LIVE.map(
-  (l) =>
-    `GROVE_LIVE_${l.name}_KEY (required), GROVE_LIVE_${l.name}_MODEL (default ${l.model}), ` +
-    `GROVE_LIVE_${l.name}_SUMMARIZER (default: the model), GROVE_LIVE_${l.name}_BASE_URL (default ${l.baseUrl})`,
-);
-
 /** One target per provider whose key is set: `GROVE_LIVE_ANTHROPIC_KEY`, `GROVE_LIVE_OPENAI_KEY`. */
 export function liveTargets(env: Env): FidelityTarget[] {
   const out: FidelityTarget[] = [];

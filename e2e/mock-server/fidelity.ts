@@ -33,7 +33,7 @@ export const FIDELITY_SUMMARIZERS = [
   "hallucinating",
   "drops-system-prompt",
 ] as const;
-export type FidelitySummarizer = (typeof FIDELITY_SUMMARIZERS)[number];
+type FidelitySummarizer = (typeof FIDELITY_SUMMARIZERS)[number];
 
 const SUMMARIZER_PREFIX = "fidelity-summarizer-";
 export const FIDELITY_READER = "fidelity-reader";
@@ -44,7 +44,7 @@ const TRUNCATE_AT_CHARS = 240;
 
 export const fidelitySummarizerModel = (kind: FidelitySummarizer): string => `${SUMMARIZER_PREFIX}${kind}`;
 
-export type FidelityReply = { text: string; stop: "end" | "length" };
+type FidelityReply = { text: string; stop: "end" | "length" };
 
 type RequestLike = Pick<RecordedRequest, "api" | "body">;
 
@@ -132,7 +132,7 @@ const shiftNumbers = (line: string): string => line.replace(/\d+/g, (d) => Strin
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** The reader: "What is the X?" answered from the last "the X is V" in the request's text. */
-export function readerAnswer(requestText: string): string {
+function readerAnswer(requestText: string): string {
   const at = requestText.lastIndexOf("Question:");
   const question = at < 0 ? "" : requestText.slice(at + "Question:".length);
   const subject = /what is the (.+?)\?/i.exec(question)?.[1]?.trim();
