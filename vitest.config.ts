@@ -5,7 +5,13 @@ import { defineConfig } from "vitest/config";
 // The JSON report feeds .ci/run's "N passed, N failed" line.
 export default defineConfig({
   test: {
-    include: ["src/**/*.test.ts", "src/**/*.test.tsx", "e2e/mock-server/**/*.test.ts", "scripts/**/*.test.ts"],
+    include: [
+      "src/**/*.test.ts",
+      "src/**/*.test.tsx",
+      "e2e/mock-server/**/*.test.ts",
+      "scripts/**/*.test.ts",
+      "bench/**/*.test.ts",
+    ],
     environment: "node",
     pool: "threads",
     // Tests wait on state; a timeout only catches a hang. Loading the o200k table or a fake-indexeddb

@@ -15,6 +15,7 @@ import { fileURLToPath } from "node:url";
 import coldStart from "./cold-start.mjs";
 import compaction from "./compaction.mjs";
 import compactionLongtasks from "./compaction-longtasks.mjs";
+import fidelity from "./fidelity.mjs";
 import graph from "./graph.mjs";
 import importLarge from "./import-large.mjs";
 import { createContext } from "./lib/context.mjs";
@@ -42,6 +43,7 @@ const BENCHES = [
   openTrace,
   tokens,
   compaction,
+  fidelity,
   graph,
   compactionLongtasks,
   importLarge,

@@ -5,21 +5,7 @@
  * Same seed, same session (ids included), so runs compare.
  */
 
-/** mulberry32: a tiny seeded PRNG. */
-function rng(seed) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (lo, hi) => lo + Math.floor(next() * (hi - lo + 1));
-  const pick = (list) => list[Math.floor(next() * list.length)];
-  const chance = (p) => next() < p;
-  return { next, int, pick, chance };
-}
+import { rng } from "./prng.mjs";
 
 const hex = (n, width) => n.toString(16).padStart(width, "0");
 

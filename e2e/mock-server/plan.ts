@@ -4,6 +4,7 @@
  * the same plan. No I/O here; the api handlers turn a plan into wire events.
  */
 import { createHash } from "node:crypto";
+import { fidelityReply } from "./fidelity";
 import type {
   Fault,
   MockConfig,
@@ -87,8 +88,11 @@ export function planReply(script: ReplyScript | undefined, req: RequestLike, con
   const s = script ?? {};
   const toolCalls = s.toolCalls ?? [];
   const serverTools = s.serverTools ?? [];
+  // The fidelity bench's models (fidelity.ts) answer unscripted requests by their model id.
+  const fidelity = script ? null : fidelityReply(req);
   // A model that calls tools often writes nothing: no echo then, only the text the script gives.
-  const fallback = toolCalls.length > 0 || serverTools.length > 0 ? "" : `Echo: ${lastUserText(req)}`;
+  const fallback =
+    fidelity?.text ?? (toolCalls.length > 0 || serverTools.length > 0 ? "" : `Echo: ${lastUserText(req)}`);
   const chunks = s.chunks ? [...s.chunks] : splitIntoChunks(s.text ?? fallback, MAX_TEXT_CHUNKS);
   const text = chunks.join("");
   const thinking = s.thinking ?? "";
@@ -100,7 +104,7 @@ export function planReply(script: ReplyScript | undefined, req: RequestLike, con
     signature: thinking === "" ? "" : thinkingSignature(thinking),
     chunkDelayMs: s.chunkDelayMs ?? config.chunkDelayMs,
     latencyMs: s.latencyMs ?? 0,
-    stop: s.stopReason ?? (toolCalls.length > 0 ? "tool_use" : "end"),
+    stop: s.stopReason ?? fidelity?.stop ?? (toolCalls.length > 0 ? "tool_use" : "end"),
     toolCalls,
     serverTools,
     citations: s.citations ?? [],

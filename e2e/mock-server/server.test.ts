@@ -287,5 +287,5 @@ describe("CLI", () => {
       child.kill("SIGTERM");
       await exited;
     }
-  }, 20_000);
+  }, 60_000);
 });
