@@ -22,11 +22,15 @@ export async function importText(page: Page, name: string, text: string): Promis
   await page.getByLabel("Import file").setInputFiles({ name, mimeType: "application/json", buffer: Buffer.from(text) });
 }
 
-/** Open Grove, set both providers to the mock with test keys, pick a model. */
+/**
+ * Open Grove, set both providers to the mock with test keys, pick a model. "Generate chat titles" is
+ * turned off unless `titles` is true: the specs written before it was on by default count requests
+ * and name chats by their first words; a title request after the first reply would change both.
+ */
 export async function openConfigured(
   page: Page,
   mock: MockServer,
-  opts: { model?: { provider: "anthropic" | "openai"; id: string } } = {},
+  opts: { model?: { provider: "anthropic" | "openai"; id: string }; titles?: boolean } = {},
 ): Promise<void> {
   await page.goto("/");
   await page.getByRole("button", { name: "Settings" }).click();
@@ -36,6 +40,7 @@ export async function openConfigured(
   await dialog.getByLabel("OpenAI base URL").fill(mock.openaiBaseUrl);
   await dialog.getByLabel("Anthropic API key").fill(ANTHROPIC_KEY);
   await dialog.getByLabel("OpenAI API key").fill(OPENAI_KEY);
+  await dialog.getByRole("checkbox", { name: "Generate chat titles" }).setChecked(opts.titles === true);
   await dialog.getByRole("button", { name: "Close" }).click();
   await expect(dialog).toBeHidden();
   const model = opts.model ?? { provider: "anthropic", id: "claude-sonnet-4-5" };
