@@ -4,6 +4,7 @@
  */
 import type { Locator, Page } from "@playwright/test";
 import { expect, type MockServer } from "./fixtures";
+import { isChatTitleRequest } from "./mock-server/index";
 
 export const ANTHROPIC_KEY = "sk-ant-test-key-123";
 export const OPENAI_KEY = "sk-openai-test-key-456";
@@ -113,11 +114,24 @@ export const meter = (page: Page): Locator => page.getByRole("meter", { name: "C
 /** The meter's box: its text ("≈" while an estimate), its tooltip (`title`) and its Compact button. */
 export const meterBox = (page: Page): Locator => meter(page).locator("..");
 
-/** Chat requests the app sent (model-list calls left out): Messages, Chat Completions or Responses. */
-export function chatRequests(mock: MockServer, api: "anthropic" | "openai") {
+/** Requests to the model's endpoint: Messages, Chat Completions or Responses (model-list calls left out). */
+function modelRequests(mock: MockServer, api: "anthropic" | "openai") {
   return mock
     .requests({ api })
     .filter((r) => r.method === "POST" && /\/(messages|chat\/completions|responses)$/.test(r.path));
+}
+
+/**
+ * Chat requests the app sent: Messages, Chat Completions or Responses, without model-list calls and
+ * without the side request for a new chat's title ("Generate chat titles": `titleRequests`).
+ */
+export function chatRequests(mock: MockServer, api: "anthropic" | "openai") {
+  return modelRequests(mock, api).filter((r) => !isChatTitleRequest(r));
+}
+
+/** The side requests for a new chat's title (known by Grove's title prompt, as the mock knows them). */
+export function titleRequests(mock: MockServer, api: "anthropic" | "openai") {
+  return modelRequests(mock, api).filter((r) => isChatTitleRequest(r));
 }
 
 /** Opens a message's "More actions" menu (the actions beyond Copy and Edit/Regenerate). */

@@ -4,20 +4,20 @@
  * the user gave is never overwritten; export file names are clean whatever the title.
  */
 import type { Download, Page } from "@playwright/test";
-import { chatRequests, openChatMenu, openConfigured, sendAndWait, userMessages } from "./app";
+import { chatRequests, openChatMenu, openConfigured, sendAndWait, titleRequests, userMessages } from "./app";
 import { sessionLinks, sessionList } from "./branching-helpers";
 import { expectHeld } from "./faults-helpers";
 import { expect, type MockServer, type ReplyScript, test } from "./fixtures";
+import { CHAT_TITLE_SYSTEM_MARK } from "./mock-server/index";
 
-/** The start of Grove's title system prompt: what the mock knows a title request by (chat-title.ts). */
-const TITLE_SYSTEM = "You name conversations";
+/** The start of Grove's title system prompt: what the mock knows a title request by. */
+const TITLE_SYSTEM = CHAT_TITLE_SYSTEM_MARK;
 const title = (text: string, anyText: string, more: Partial<ReplyScript> = {}): ReplyScript => ({
   text,
   match: { system: TITLE_SYSTEM, anyText },
   ...more,
 });
-const titleCalls = (mock: MockServer) =>
-  chatRequests(mock, "anthropic").filter((r) => JSON.stringify(r.body).includes(TITLE_SYSTEM));
+const titleCalls = (mock: MockServer) => titleRequests(mock, "anthropic");
 
 const chatTitle = (page: Page) => page.locator("main h1");
 const row = (page: Page, name: string) => sessionLinks(page).filter({ hasText: name });
@@ -32,7 +32,9 @@ async function newChatWith(page: Page, text: string): Promise<void> {
 
 async function rename(page: Page, from: string, to: string): Promise<void> {
   await row(page, from).hover();
-  await sessionList(page).getByRole("button", { name: `Rename ${from}`, exact: true }).click();
+  await sessionList(page)
+    .getByRole("button", { name: `Rename ${from}`, exact: true })
+    .click();
   await sessionList(page).getByRole("textbox", { name: "Chat title" }).fill(to);
   await sessionList(page).getByRole("button", { name: "Save" }).click();
   await expect(row(page, to)).toHaveCount(1);

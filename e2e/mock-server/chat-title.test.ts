@@ -10,7 +10,12 @@ const titleRequest = {
   api: "anthropic" as const,
   body: {
     system: readFileSync(new URL("../../prompts/chat-title-system.md", import.meta.url), "utf8"),
-    messages: [{ role: "user", content: "Here is how a conversation began.\n\n<user>\nHi! Can you help me plan a trip\n</user>" }],
+    messages: [
+      {
+        role: "user",
+        content: "Here is how a conversation began.\n\n<user>\nHi! Can you help me plan a trip\n</user>",
+      },
+    ],
   },
 };
 const chatRequest = { api: "anthropic" as const, body: { messages: [{ role: "user", content: "Hi!" }] } };

@@ -29,6 +29,9 @@ export const answersTitleRequest = (script: ReplyScript): boolean => script.matc
 export function defaultChatTitle(req: RequestLike): string {
   const prompt = lastUserText(req);
   const user = /<user>\s*([\s\S]*?)\s*<\/user>/.exec(prompt)?.[1] ?? prompt;
-  const words = user.split(/\s+/).filter((w) => w !== "").slice(0, DEFAULT_TITLE_WORDS);
+  const words = user
+    .split(/\s+/)
+    .filter((w) => w !== "")
+    .slice(0, DEFAULT_TITLE_WORDS);
   return `Mock title: ${words.join(" ") || "untitled"}`;
 }

@@ -83,7 +83,9 @@ export function scriptMatches(match: ScriptMatch | undefined, req: RequestLike):
  */
 export function takeScript(queue: ReplyScript[], req: RequestLike): ReplyScript | undefined {
   const title = isChatTitleRequest(req);
-  const index = queue.findIndex((script) => (!title || answersTitleRequest(script)) && scriptMatches(script.match, req));
+  const index = queue.findIndex(
+    (script) => (!title || answersTitleRequest(script)) && scriptMatches(script.match, req),
+  );
   if (index < 0) return undefined;
   return queue.splice(index, 1)[0];
 }

@@ -35,7 +35,10 @@ export async function runExport(request: ExportRequest): Promise<ExportOutcome> 
 async function exportFile(request: ExportRequest): Promise<ExportedFile> {
   if (request.kind === "all") {
     const text = exportGroveJson(await readAllForExport());
-    return { fileName: exportFileName(ALL_CHATS_BASE, "grove-json", request.now), blob: textBlob(text, "application/json") };
+    return {
+      fileName: exportFileName(ALL_CHATS_BASE, "grove-json", request.now),
+      blob: textBlob(text, "application/json"),
+    };
   }
   const s = await readSessionForExport(request.sessionId);
   if (!s) throw new Error("the chat no longer exists");

@@ -25,7 +25,8 @@ export function SpendingSettings() {
       <h3 id="spending-title">Spending</h3>
       <p className="muted small">
         From the usage each provider reported for its replies, at published prices ({PRICES_AS_OF}). Models without a
-        published price count as "unknown cost", never as a guess. Side requests are not included: summaries made for compaction and generated chat titles.
+        published price count as "unknown cost", never as a guess. Side requests are not included: summaries made for
+        compaction and generated chat titles.
       </p>
       {failed ? (
         <p className="muted small">The spending could not be read.</p>
