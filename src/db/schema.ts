@@ -136,7 +136,7 @@ async function moveDraftAttachmentsToRows(tx: Transaction): Promise<void> {
     delete draft.attachments;
     if (attachments.length === 0) return;
     const ids = attachments.map((_, i) => `${draft.sessionId}:${i}`);
-    attachments.forEach((block, i) => rows.push({ id: ids[i]!, sessionId: draft.sessionId, block }));
+    for (const [i, block] of attachments.entries()) rows.push({ id: ids[i]!, sessionId: draft.sessionId, block });
     draft.attachmentIds = ids;
   });
   await tx.table<ComposerAttachmentRow, string>("composerAttachments").bulkAdd(rows);
