@@ -51,6 +51,8 @@ test("on by default: after the first reply the title comes from the model, once;
   page,
   mock,
 }) => {
+  // Three chats' worth of sends and two visits to Settings: more than the default budget on a busy machine.
+  test.slow();
   await page.goto("/");
   await page.getByRole("button", { name: "Settings" }).click();
   await expect(generateTitles(page)).toBeChecked();
