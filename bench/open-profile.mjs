@@ -7,12 +7,12 @@
  * .cpuprofile files to bench/out/profiles/ for DevTools (Performance → Load profile).
  * Times under the profiler are inflated; compare rows with each other, not with `open-session`.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { buildForProfiling } from "./lib/app-server.mjs";
 import { summarizeProfile } from "./lib/cpu-profile.mjs";
-import { articleWith, hashUrl, seededSessions } from "./lib/fixtures.mjs";
+import { articleWith, hashUrl } from "./lib/fixtures.mjs";
 import { installOpenProbe, readOpenProbe } from "./lib/probe.mjs";
+import { coldOpen, prepareProfiledOpens } from "./lib/profiled-open.mjs";
 import { median, ms, table } from "./lib/stats.mjs";
 
 const RUNS = 3;
@@ -64,31 +64,14 @@ export default {
   uses: ["browser"],
   optIn: true,
   async run(ctx) {
-    const outDir = await buildForProfiling(ctx.root);
-    const { url } = await ctx.serve(outDir);
-    const { big, small } = await seededSessions(ctx, url);
-    const { context } = await ctx.browser();
-    const dir = join(ctx.root, "bench/out/profiles");
-    mkdirSync(dir, { recursive: true });
-    const leafSelector = articleWith(big.leafMarker);
+    const setup = await prepareProfiledOpens(ctx, "profiles");
+    const { url, big, small, context, dir, leafSelector } = setup;
     const results = { cold: [], warm: [] };
 
-    // Warm-up load (HTTP and code caches), not profiled.
-    const warmup = await context.newPage();
-    await warmup.goto(hashUrl(url, big.id));
-    await warmup.locator(leafSelector).waitFor();
-    await warmup.close();
-
     for (let i = 0; i < RUNS; i++) {
-      const page = await context.newPage();
-      await page.addInitScript(installOpenProbe, { leafSelector, mode: "navigation", quietMs: 300 });
-      const r = await profiled(page, async () => {
-        await page.goto(hashUrl(url, big.id));
-        return readOpenProbe(page);
-      });
+      const r = await coldOpen(setup, profiled);
       writeFileSync(join(dir, `cold-${i}.cpuprofile`), JSON.stringify(r.profile));
       results.cold.push({ leaf: r.probe.leaf, ...inclusive(r.profile) });
-      await page.close();
     }
 
     const page = await context.newPage();

@@ -4,11 +4,9 @@
  * and the V8 sampling profiler in one clock); for every main-thread task over 50 ms, the functions
  * with the most self time and the most inclusive time in it. Times under tracing are inflated.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { buildForProfiling } from "./lib/app-server.mjs";
-import { articleWith, hashUrl, seededSessions } from "./lib/fixtures.mjs";
-import { installOpenProbe, readOpenProbe } from "./lib/probe.mjs";
+import { coldOpen, prepareProfiledOpens } from "./lib/profiled-open.mjs";
 
 const RUNS = 3;
 const LONG_US = 50_000;
@@ -94,30 +92,10 @@ export default {
   uses: ["browser"],
   optIn: true,
   async run(ctx) {
-    const outDir = await buildForProfiling(ctx.root);
-    const { url } = await ctx.serve(outDir);
-    const { big } = await seededSessions(ctx, url);
-    const { context } = await ctx.browser();
-    const dir = join(ctx.root, "bench/out/traces");
-    mkdirSync(dir, { recursive: true });
-    const leafSelector = articleWith(big.leafMarker);
-    const warmup = await context.newPage();
-    await warmup.goto(hashUrl(url, big.id));
-    await warmup.locator(leafSelector).waitFor();
-    await warmup.close();
+    const setup = await prepareProfiledOpens(ctx, "traces");
+    const { dir } = setup;
     for (let i = 0; i < RUNS; i++) {
-      const page = await context.newPage();
-      await page.addInitScript(installOpenProbe, {
-        leafSelector,
-        mode: "navigation",
-        quietMs: 300,
-        pendingSelector: ".loading-earlier",
-      });
-      const r = await traced(page, async () => {
-        await page.goto(hashUrl(url, big.id));
-        return readOpenProbe(page);
-      });
-      await page.close();
+      const r = await coldOpen(setup, traced, { pendingSelector: ".loading-earlier" });
       writeFileSync(join(dir, `cold-${i}.json`), JSON.stringify({ traceEvents: r.events }));
       const tasks = longTasksOf(r.events);
       ctx.log(`cold open ${i}: leaf ${r.probe.leaf?.toFixed(0)} ms, ${tasks.length} tasks over 50 ms`);

@@ -4,6 +4,7 @@
  */
 import type { Locator, Page } from "@playwright/test";
 import { expect, type MockServer } from "./fixtures";
+import { isChatTitleRequest } from "./mock-server/index";
 
 export const ANTHROPIC_KEY = "sk-ant-test-key-123";
 export const OPENAI_KEY = "sk-openai-test-key-456";
@@ -22,11 +23,15 @@ export async function importText(page: Page, name: string, text: string): Promis
   await page.getByLabel("Import file").setInputFiles({ name, mimeType: "application/json", buffer: Buffer.from(text) });
 }
 
-/** Open Grove, set both providers to the mock with test keys, pick a model. */
+/**
+ * Open Grove, set both providers to the mock with test keys, pick a model. "Generate chat titles" is
+ * turned off unless `titles` is true: the specs written before it was on by default count requests
+ * and name chats by their first words; a title request after the first reply would change both.
+ */
 export async function openConfigured(
   page: Page,
   mock: MockServer,
-  opts: { model?: { provider: "anthropic" | "openai"; id: string } } = {},
+  opts: { model?: { provider: "anthropic" | "openai"; id: string }; titles?: boolean } = {},
 ): Promise<void> {
   await page.goto("/");
   await page.getByRole("button", { name: "Settings" }).click();
@@ -36,6 +41,7 @@ export async function openConfigured(
   await dialog.getByLabel("OpenAI base URL").fill(mock.openaiBaseUrl);
   await dialog.getByLabel("Anthropic API key").fill(ANTHROPIC_KEY);
   await dialog.getByLabel("OpenAI API key").fill(OPENAI_KEY);
+  await dialog.getByRole("checkbox", { name: "Generate chat titles" }).setChecked(opts.titles === true);
   await dialog.getByRole("button", { name: "Close" }).click();
   await expect(dialog).toBeHidden();
   const model = opts.model ?? { provider: "anthropic", id: "claude-sonnet-4-5" };
@@ -108,11 +114,24 @@ export const meter = (page: Page): Locator => page.getByRole("meter", { name: "C
 /** The meter's box: its text ("≈" while an estimate), its tooltip (`title`) and its Compact button. */
 export const meterBox = (page: Page): Locator => meter(page).locator("..");
 
-/** Chat requests the app sent (model-list calls left out): Messages, Chat Completions or Responses. */
-export function chatRequests(mock: MockServer, api: "anthropic" | "openai") {
+/** Requests to the model's endpoint: Messages, Chat Completions or Responses (model-list calls left out). */
+function modelRequests(mock: MockServer, api: "anthropic" | "openai") {
   return mock
     .requests({ api })
     .filter((r) => r.method === "POST" && /\/(messages|chat\/completions|responses)$/.test(r.path));
+}
+
+/**
+ * Chat requests the app sent: Messages, Chat Completions or Responses, without model-list calls and
+ * without the side request for a new chat's title ("Generate chat titles": `titleRequests`).
+ */
+export function chatRequests(mock: MockServer, api: "anthropic" | "openai") {
+  return modelRequests(mock, api).filter((r) => !isChatTitleRequest(r));
+}
+
+/** The side requests for a new chat's title (known by Grove's title prompt, as the mock knows them). */
+export function titleRequests(mock: MockServer, api: "anthropic" | "openai") {
+  return modelRequests(mock, api).filter((r) => isChatTitleRequest(r));
 }
 
 /** Opens a message's "More actions" menu (the actions beyond Copy and Edit/Regenerate). */

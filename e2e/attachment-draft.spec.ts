@@ -18,13 +18,19 @@ async function draftAttachmentNames(page: Page): Promise<string[]> {
       req.onsuccess = () => resolve(req.result);
       req.onerror = () => reject(req.error);
     });
-    const rows = await new Promise<Array<{ attachments?: Array<{ name: string }> }>>((resolve, reject) => {
-      const req = db.transaction("composerDrafts", "readonly").objectStore("composerDrafts").getAll();
-      req.onsuccess = () => resolve(req.result);
-      req.onerror = () => reject(req.error);
-    });
+    const all = <T>(store: string) =>
+      new Promise<T[]>((resolve, reject) => {
+        const req = db.transaction(store, "readonly").objectStore(store).getAll();
+        req.onsuccess = () => resolve(req.result);
+        req.onerror = () => reject(req.error);
+      });
+    // Each attached file is a row of its own (schema v11); the draft lists them by id, in order.
+    const drafts = await all<{ attachmentIds?: string[] }>("composerDrafts");
+    const files = new Map(
+      (await all<{ id: string; block: { name: string } }>("composerAttachments")).map((r) => [r.id, r.block.name]),
+    );
     db.close();
-    return rows.flatMap((r) => (r.attachments ?? []).map((a) => a.name));
+    return drafts.flatMap((d) => (d.attachmentIds ?? []).map((id) => files.get(id) ?? `missing ${id}`));
   });
 }
 

@@ -93,7 +93,7 @@ test("Grove JSON: export, import into an empty browser, and the same tree, graph
   await expect(assistantMessages(page)).toHaveCount(5);
 
   const download = await exportAs(page, "Grove JSON");
-  expect(download.suggestedFilename()).toBe("Alps trip.grove.json");
+  expect(download.suggestedFilename()).toMatch(/^Alps trip \d{4}-\d{2}-\d{2}\.grove\.json$/);
   const exported = await downloadedText(download);
   expect(JSON.parse(exported)).toMatchObject({ format: "grove-session-export", version: 1 });
   expect(exported).not.toContain(ANTHROPIC_KEY);
@@ -144,7 +144,7 @@ test("Export all in Settings: every chat in one file, no keys; imported elsewher
     page.waitForEvent("download"),
     page.getByRole("dialog", { name: "Settings" }).getByRole("button", { name: "Export all" }).click(),
   ]);
-  expect(download.suggestedFilename()).toMatch(/^grove-export-\d{4}-\d{2}-\d{2}\.json$/);
+  expect(download.suggestedFilename()).toMatch(/^Grove chats \d{4}-\d{2}-\d{2}\.grove\.json$/);
   const text = await downloadedText(download);
   const file = JSON.parse(text) as { sessions: Array<{ session: { title: string } }> };
   expect(file.sessions.map((s) => s.session.title)).toEqual(["Alps trip (part 2)", "Alps trip"]);

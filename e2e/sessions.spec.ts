@@ -255,37 +255,3 @@ test("a bookmarked session URL opens that session in a fresh page", async ({ pag
   ]);
   await fresh.close();
 });
-
-test("Name new chats with the summary model: after the first reply the title comes from the model, once", async ({
-  page,
-  mock,
-}) => {
-  await openConfigured(page, mock);
-  await page.getByRole("button", { name: "Settings" }).click();
-  const settings = page.getByRole("dialog", { name: "Settings" });
-  await settings.getByRole("checkbox", { name: "Name new chats with the summary model" }).check();
-  await settings.getByRole("button", { name: "Close" }).click();
-
-  mock.enqueue("anthropic", { text: "Emperor Penguin Census.", match: { system: "You name conversations" } });
-  await sendAndWait(page, "How would I count emperor penguins from satellite images?");
-  await expect(chatTitle(page)).toHaveText("Emperor Penguin Census");
-  await expect(row(page, "Emperor Penguin Census")).toHaveCount(1);
-  const titleCalls = chatRequests(mock, "anthropic").filter((r) =>
-    JSON.stringify(r.body).includes("You name conversations"),
-  );
-  expect(titleCalls).toHaveLength(1);
-  expect(JSON.stringify(titleCalls[0]!.body)).toContain("emperor penguins from satellite images");
-
-  // A second message in the same chat asks for no new title.
-  await sendAndWait(page, "And from drones?");
-  expect(
-    chatRequests(mock, "anthropic").filter((r) => JSON.stringify(r.body).includes("You name conversations")),
-  ).toHaveLength(1);
-
-  // Off again: a new chat keeps its first words.
-  await page.getByRole("button", { name: "Settings" }).click();
-  await settings.getByRole("checkbox", { name: "Name new chats with the summary model" }).uncheck();
-  await settings.getByRole("button", { name: "Close" }).click();
-  await newChatWith(page, "Facts about oaks, please");
-  await expect(chatTitle(page)).toHaveText("Facts about oaks, please");
-});

@@ -1,6 +1,7 @@
 /** The mock provider server's public surface (see server.ts for how it runs, README.md for usage). */
 
 export { ANTHROPIC_OVERFLOW_MESSAGE } from "./anthropic";
+export { CHAT_TITLE_SYSTEM_MARK, isChatTitleRequest } from "./chat-title";
 export { OPENAI_OVERFLOW_MESSAGE } from "./openai";
 export { DEFAULT_MOCK_CONFIG, startMockServer } from "./server";
 export type {

@@ -4,6 +4,7 @@
  * the same plan. No I/O here; the api handlers turn a plan into wire events.
  */
 import { createHash } from "node:crypto";
+import { answersTitleRequest, defaultChatTitle, isChatTitleRequest } from "./chat-title";
 import { fidelityReply } from "./fidelity";
 import type {
   Fault,
@@ -77,9 +78,15 @@ export function scriptMatches(match: ScriptMatch | undefined, req: RequestLike):
   return true;
 }
 
-/** The first queued script that matches the request, removed from the queue; undefined if none. */
+/**
+ * The first queued script that matches the request, removed from the queue; undefined if none. A chat
+ * title request takes only a script written for it (chat-title.ts).
+ */
 export function takeScript(queue: ReplyScript[], req: RequestLike): ReplyScript | undefined {
-  const index = queue.findIndex((script) => scriptMatches(script.match, req));
+  const title = isChatTitleRequest(req);
+  const index = queue.findIndex(
+    (script) => (!title || answersTitleRequest(script)) && scriptMatches(script.match, req),
+  );
   if (index < 0) return undefined;
   return queue.splice(index, 1)[0];
 }
@@ -92,7 +99,12 @@ export function planReply(script: ReplyScript | undefined, req: RequestLike, con
   const fidelity = script ? null : fidelityReply(req);
   // A model that calls tools often writes nothing: no echo then, only the text the script gives.
   const fallback =
-    fidelity?.text ?? (toolCalls.length > 0 || serverTools.length > 0 ? "" : `Echo: ${lastUserText(req)}`);
+    fidelity?.text ??
+    (toolCalls.length > 0 || serverTools.length > 0
+      ? ""
+      : isChatTitleRequest(req)
+        ? defaultChatTitle(req)
+        : `Echo: ${lastUserText(req)}`);
   const chunks = s.chunks ? [...s.chunks] : splitIntoChunks(s.text ?? fallback, MAX_TEXT_CHUNKS);
   const text = chunks.join("");
   const thinking = s.thinking ?? "";

@@ -84,7 +84,7 @@ export const HANDOFF_DOCUMENT = /* @__PURE__ */ handoffDocumentRaw.trim();
 /** The user's focus for the next session, inside the handoff request. Vars: `focus`. */
 export const HANDOFF_FOCUS = /* @__PURE__ */ handoffFocusRaw.trim();
 
-/** System prompt for naming a chat with the summary model (Settings: "Name new chats with the summary model"). No vars. */
+/** System prompt for naming a chat with the summary model (Settings: "Generate chat titles"). No vars. */
 export const CHAT_TITLE_SYSTEM = /* @__PURE__ */ chatTitleSystemRaw.trim();
 /** The request for that title. Vars: `user` (the first message), `assistant` (the first reply). */
 export const CHAT_TITLE = /* @__PURE__ */ chatTitleRaw.trim();

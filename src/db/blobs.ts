@@ -62,8 +62,8 @@ function referencedBlobIds(entries: Iterable<Entry>): Set<BlobId> {
 /** The blob ids the composer drafts' attachments reference: live, like an entry's. */
 async function draftBlobIds(db: GroveDb): Promise<Set<BlobId>> {
   const out = new Set<BlobId>();
-  await db.composerDrafts.each((row) => {
-    for (const id of blobIdsOfBlocks(row.attachments ?? [])) out.add(id);
+  await db.composerAttachments.each((row) => {
+    for (const id of blobIdsOfBlocks([row.block])) out.add(id);
   });
   return out;
 }
@@ -112,7 +112,7 @@ export async function collectUnreferencedBlobs(
   });
   const candidates = old.filter((id) => !referenced.has(id));
   if (candidates.length === 0) return 0;
-  return db.transaction("rw", db.blobs, db.composerDrafts, db.entries, async () => {
+  return db.transaction("rw", db.blobs, db.composerAttachments, db.entries, async () => {
     const inDrafts = await draftBlobIds(db);
     const recent = referencedBlobIds(await db.entries.where(":id").aboveOrEqual(madeSince).toArray());
     const rows = await db.blobs.bulkGet(candidates.filter((id) => !inDrafts.has(id) && !recent.has(id)));

@@ -52,7 +52,52 @@ describe("composer drafts", () => {
     expect(await getComposerDraftAttachments(chat)).toEqual([note]);
     await saveComposerDraftAttachments(chat, []);
     expect(await getDb().composerDrafts.get(chat)).toBeUndefined();
+    expect(await getDb().composerAttachments.count()).toBe(0);
     expect(await getComposerDraftAttachments(newSessionId())).toEqual([]);
+  });
+
+  it("a save of the text after a 1 MB paste writes the small draft row only, never the pasted file again", async () => {
+    const chat = newSessionId();
+    const pasted: TextFileBlock = {
+      type: "text_file",
+      name: "pasted-text.txt",
+      mimeType: "text/plain",
+      text: "00000 INFO worker ok\n".repeat(50_000),
+    };
+    const writes: string[] = [];
+    const table = getDb().composerAttachments;
+    const onCreate = (id: string) => void writes.push(`create ${id}`);
+    const onUpdate = (_changes: object, id: string) => void writes.push(`update ${id}`);
+    table.hook("creating", onCreate);
+    table.hook("updating", onUpdate);
+    try {
+      await saveComposerDraftAttachments(chat, [pasted]);
+      expect(writes).toHaveLength(1); // written once, when attached
+      const draftRow = await getDb().composerDrafts.get(chat);
+      expect(JSON.stringify(draftRow).length).toBeLessThan(200);
+
+      for (const text of ["what", "what is failing", "what is failing here?"]) await saveComposerDraft(chat, text);
+      // The same list again (the tray re-saved, a second file attached next to it): the paste is kept as is.
+      const note: TextFileBlock = { type: "text_file", name: "a.md", mimeType: "text/markdown", text: "# A" };
+      await saveComposerDraftAttachments(chat, [{ ...pasted }, note]);
+      expect(writes).toHaveLength(2); // only the new file
+      expect(writes[0]).toBe(`create ${draftRow?.attachmentIds?.[0]}`);
+      expect(await getComposerDraftAttachments(chat)).toEqual([pasted, note]);
+      expect(await getComposerDraft(chat)).toBe("what is failing here?");
+    } finally {
+      table.hook("creating").unsubscribe(onCreate);
+      table.hook("updating").unsubscribe(onUpdate);
+    }
+  });
+
+  it("the same file attached twice is two rows, and removing one keeps the other", async () => {
+    const chat = newSessionId();
+    const note: TextFileBlock = { type: "text_file", name: "a.md", mimeType: "text/markdown", text: "# A" };
+    await saveComposerDraftAttachments(chat, [note, note]);
+    expect(await getDb().composerAttachments.count()).toBe(2);
+    await saveComposerDraftAttachments(chat, [note]);
+    expect(await getDb().composerAttachments.count()).toBe(1);
+    expect(await getComposerDraftAttachments(chat)).toEqual([note]);
   });
 
   it("written before attachments were kept read as having none", async () => {
@@ -62,11 +107,15 @@ describe("composer drafts", () => {
     expect(await getComposerDraft(chat)).toBe("old row");
   });
 
-  it("go with their chat when it is deleted", async () => {
+  it("go with their chat when it is deleted, attached files too", async () => {
     const session = makeSession();
     await createSession(session);
     await saveComposerDraft(session.id, "never sent");
+    await saveComposerDraftAttachments(session.id, [
+      { type: "text_file", name: "a.md", mimeType: "text/markdown", text: "# A" },
+    ]);
     await deleteSession(session.id);
     expect(await getComposerDraft(session.id)).toBe("");
+    expect(await getDb().composerAttachments.count()).toBe(0);
   });
 });

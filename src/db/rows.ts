@@ -48,15 +48,28 @@ export type QueuedRow = { sessionId: SessionId; text: string; queuedAt: number; 
 
 /**
  * Text typed into a chat's composer and files attached there, not sent yet: restored when the chat
- * opens again. `attachments` hold references (images and PDFs point into the blobs table, which
- * counts them as live); absent on rows written before attachments were kept, and when there are none.
+ * opens again. A small row: the attached files are rows of their own (ComposerAttachmentRow), listed
+ * here by id, so a debounced save of the text writes only this.
  */
 export type ComposerDraftRow = {
   sessionId: SessionId;
   text: string;
-  attachments?: AttachmentBlock[];
+  /** The attached files, oldest first: rows of composerAttachments (v11). Absent when there are none. */
+  attachmentIds?: string[];
   updatedAt: number;
 };
+
+/**
+ * The draft row as v3–v10 stored it: the attached blocks inline, so every debounced save of the
+ * text rewrote a pasted 1 MB file with it. The v11 upgrade moves them to composerAttachments.
+ */
+export type LegacyComposerDraftRow = Omit<ComposerDraftRow, "attachmentIds"> & { attachments?: AttachmentBlock[] };
+
+/**
+ * One file attached in a chat's composer and not sent yet (v11): written once when it is attached and
+ * deleted when its chip is removed or the message is sent; the draft row lists it by `id`.
+ */
+export type ComposerAttachmentRow = { id: string; sessionId: SessionId; block: AttachmentBlock };
 
 /**
  * The serialized chat search index (db/search): a cache, rebuilt from the entries when missing or

@@ -1,6 +1,8 @@
 import "fake-indexeddb/auto";
 import { Dexie } from "dexie";
 import { afterEach, describe, expect, it } from "vitest";
+import type { SessionId } from "../core/session/ids";
+import { getComposerDraft, getComposerDraftAttachments } from "./composer-drafts";
 import { CURRENT_SCHEMA_VERSION, closeDb, getDb, SCHEMA_VERSIONS, setTestDatabase } from "./schema";
 import {
   currentRows,
@@ -11,6 +13,7 @@ import {
   fromV4,
   fromV7,
   fromV9,
+  fromV10,
   type Rows,
   type SchemaFixture,
   SHIPPED_STORES,
@@ -124,6 +127,16 @@ describe("schema versions", () => {
       .primaryKeys();
     const fromRows = fromV9.rows.entries!.map((e) => (e as { id: string }).id).sort();
     expect(viaIndex).toEqual(fromRows);
+  });
+});
+
+describe("v11: composer attachments in rows of their own", () => {
+  it("v11 opens a v10 database, keeps every row and moves each draft's inline attachments to rows, in order", async () => {
+    await expectUpgradeKeepsEveryRow(fromV10);
+    const [withFiles] = fromV10.rows.composerDrafts as { sessionId: SessionId; attachments: unknown[] }[];
+    expect(await getComposerDraftAttachments(withFiles!.sessionId)).toEqual(withFiles!.attachments);
+    expect(await getComposerDraft(withFiles!.sessionId)).toBe("what do these say?");
+    expect(await getComposerDraft("new-chat" as SessionId)).toBe("typed on the new-chat screen");
   });
 });
 

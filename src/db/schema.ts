@@ -8,8 +8,10 @@ import type { Entry, Session } from "../core/session/entries";
 import type { BlobId, EntryId, SessionId } from "../core/session/ids";
 import type {
   BlobRow,
+  ComposerAttachmentRow,
   ComposerDraftRow,
   LabelRow,
+  LegacyComposerDraftRow,
   QueuedRow,
   ReplyCheckpoint,
   SearchIndexRow,
@@ -113,7 +115,32 @@ export const SCHEMA_VERSIONS: readonly SchemaVersion[] = [
     },
     // Only an index is added: IndexedDB builds it from the rows, which are not touched.
   },
+  {
+    version: 11,
+    stores: {
+      // The files attached in a composer, one row each (db/composer-drafts.ts): the draft row keeps
+      // only their ids, so a debounced save of the text no longer rewrites a pasted 1 MB file.
+      composerAttachments: "id, sessionId",
+    },
+    // Each draft's inline attachments move to rows of their own, in order, ids `<session id>:<n>`.
+    upgrade: (tx) => moveDraftAttachmentsToRows(tx),
+  },
 ];
+
+/** v11's upgrade: every draft's inline attachments become composerAttachments rows, in order. */
+async function moveDraftAttachmentsToRows(tx: Transaction): Promise<void> {
+  const drafts = tx.table<LegacyComposerDraftRow & ComposerDraftRow, SessionId>("composerDrafts");
+  const rows: ComposerAttachmentRow[] = [];
+  await drafts.toCollection().modify((draft) => {
+    const attachments = draft.attachments ?? [];
+    delete draft.attachments;
+    if (attachments.length === 0) return;
+    const ids = attachments.map((_, i) => `${draft.sessionId}:${i}`);
+    for (const [i, block] of attachments.entries()) rows.push({ id: ids[i]!, sessionId: draft.sessionId, block });
+    draft.attachmentIds = ids;
+  });
+  await tx.table<ComposerAttachmentRow, string>("composerAttachments").bulkAdd(rows);
+}
 
 export const CURRENT_SCHEMA_VERSION = SCHEMA_VERSIONS[SCHEMA_VERSIONS.length - 1]!.version;
 
@@ -136,6 +163,7 @@ export class GroveDb extends Dexie {
   declare blobs: Table<BlobRow, BlobId>;
   declare queued: Table<QueuedRow, SessionId>;
   declare composerDrafts: Table<ComposerDraftRow, SessionId>;
+  declare composerAttachments: Table<ComposerAttachmentRow, string>;
   declare searchIndex: Table<SearchIndexRow, string>;
   declare syncState: Table<SyncStateRow, string>;
   declare syncMeta: Table<SyncMetaRow, string>;

@@ -29,7 +29,16 @@ export async function setSessionFlags(id: SessionId, flags: SessionFlags): Promi
 /** Deletes every chat in `ids` with all that hangs off it (deleteSession), in one transaction: all or none. */
 export async function deleteSessions(ids: readonly SessionId[]): Promise<void> {
   const db = getDb();
-  const tables = [db.sessions, db.entries, db.drafts, db.labels, db.tokenCounts, db.queued, db.composerDrafts];
+  const tables = [
+    db.sessions,
+    db.entries,
+    db.drafts,
+    db.labels,
+    db.tokenCounts,
+    db.queued,
+    db.composerDrafts,
+    db.composerAttachments,
+  ];
   await db.transaction("rw", tables, async () => {
     for (const id of ids) await deleteSession(id);
   });

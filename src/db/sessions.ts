@@ -7,6 +7,7 @@ import type { ChatTools } from "../core/session/chat-tools";
 import type { Entry, ModelRef, Session } from "../core/session/entries";
 import { compareIds, type EntryId, type SessionId } from "../core/session/ids";
 import { addEntriesChecked } from "./append-tx";
+import { deleteComposerDraftOf } from "./composer-drafts";
 import { EntryNotInSessionError, SessionNotFoundError } from "./errors";
 import { type GroveDb, getDb } from "./schema";
 
@@ -105,7 +106,16 @@ export async function updateSession(id: SessionId, patch: SessionPatch): Promise
  */
 export async function deleteSession(id: SessionId): Promise<void> {
   const db = getDb();
-  const tables = [db.sessions, db.entries, db.drafts, db.labels, db.tokenCounts, db.queued, db.composerDrafts];
+  const tables = [
+    db.sessions,
+    db.entries,
+    db.drafts,
+    db.labels,
+    db.tokenCounts,
+    db.queued,
+    db.composerDrafts,
+    db.composerAttachments,
+  ];
   await db.transaction("rw", tables, async () => {
     const entryIds = await db.entries.where("sessionId").equals(id).primaryKeys();
     await deleteTokenCountsOf(db, entryIds);
@@ -113,7 +123,7 @@ export async function deleteSession(id: SessionId): Promise<void> {
     await db.drafts.where("sessionId").equals(id).delete();
     await db.labels.where("sessionId").equals(id).delete();
     await db.queued.delete(id);
-    await db.composerDrafts.delete(id);
+    await deleteComposerDraftOf(db, id);
     await db.sessions.delete(id);
   });
 }

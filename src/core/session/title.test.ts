@@ -30,6 +30,12 @@ describe("titleFromModel", () => {
     ["# Penguin census\n\nHere is why…", "Penguin census"],
     ["\n\n  «Voyage à Lyon»  \n", "Voyage à Lyon"],
     ["东京旅行计划。", "东京旅行计划"],
+    ['"Sourdough Starter Help".', "Sourdough Starter Help"],
+    ["'Why is the sky blue?'", "Why is the sky blue"],
+    ["“Budget for a Move!!”", "Budget for a Move"],
+    ["Title: `Rust lifetimes`…", "Rust lifetimes"],
+    ["__Meal prep ideas__;", "Meal prep ideas"],
+    ["Rust's borrow checker", "Rust's borrow checker"],
   ])("%j → %j", (raw, title) => {
     expect(titleFromModel(raw)).toBe(title);
   });

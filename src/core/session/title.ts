@@ -36,10 +36,15 @@ export function titleFromUserTexts(texts: Iterable<string>): string | null {
   return fallback === null ? null : titleFromText(fallback);
 }
 
+/** Quotes a model may wrap a title in, and the punctuation a title does not end with. */
+const WRAPPING_QUOTES = /^["'`“”‘’«»„‚‹›「」『』]+|["'`“”‘’«»„‚‹›「」『』]+$/g;
+const TRAILING_PUNCTUATION = /[\s.,;:!?…。．，、；：！？]+$/u;
+
 /**
  * A model's answer to "title this chat", made safe for the sidebar: its first non-empty line,
- * without a "Title:" label, quotes, Markdown emphasis or heading marks, or a trailing period, and no
- * longer than a typed title. null when nothing usable is left (the first-words title then stays).
+ * without a "Title:" label, wrapping quotes, Markdown emphasis or heading marks, or trailing
+ * punctuation (quotes and punctuation in either order: `"Trip."` and `"Trip".`), and no longer than
+ * a typed title. null when nothing usable is left (the first-words title then stays).
  */
 export function titleFromModel(raw: string): string | null {
   const line = raw
@@ -47,14 +52,16 @@ export function titleFromModel(raw: string): string | null {
     .map((l) => l.trim())
     .find((l) => l !== "");
   if (!line) return null;
-  const clean = line
-    .replace(/[*`]+/g, "")
+  let clean = line
+    .replace(/[*`_]{2,}|[*`]+/g, "")
     .replace(/^#+\s*/, "")
     .replace(/^title\s*:\s*/i, "")
-    .replace(/^["'“”‘’«»]+|["'“”‘’«»]+$/g, "")
-    .replace(/[.。]+$/, "")
     .replace(/\s+/g, " ")
     .trim();
+  for (let before = ""; before !== clean; ) {
+    before = clean;
+    clean = clean.replace(WRAPPING_QUOTES, "").replace(TRAILING_PUNCTUATION, "").trim();
+  }
   if (clean === "") return null;
   const chars = Array.from(clean);
   return chars.length > TITLE_MAX_CHARS

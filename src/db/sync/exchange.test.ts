@@ -10,7 +10,7 @@ import { encodeHlc, HybridClock } from "../../core/sync/hlc";
 import { appendEntries } from "../entries";
 import { setLabel } from "../labels";
 import { closeDb, getDb, setTestDatabase } from "../schema";
-import { createSession, deleteSession, renameSession, updateSession } from "../sessions";
+import { createSession, deleteSession, renameSession, setAutoTitle, updateSession } from "../sessions";
 import { makeSession, userMessage } from "../testing/database";
 import { applyIncoming, type Incoming } from "./inbound";
 import { entryOutgoing, markSent, type Outgoing, pendingOutbound, readBlobRecords, readEntries } from "./outbound";
@@ -86,6 +86,19 @@ describe("exchanging records between two devices", () => {
     setTestDatabase(b);
     const back = await pendingOutbound(() => "never");
     expect(back).toEqual({ entryIds: [], blobIds: [], other: [], purge: [] });
+  });
+
+  it("a generated title (set after the chat was sent) travels like any title, still automatic", async () => {
+    setTestDatabase(a);
+    const s = makeSession({ title: "Hi! Can you help me…", titleSource: "auto" });
+    await createSession(s);
+    const clock = new HybridClock("A");
+    await exchange(a, b, clock);
+    setTestDatabase(a);
+    expect(await setAutoTitle(s.id, "Trip planning help")).toBe(true);
+    await exchange(a, b, clock);
+    setTestDatabase(b);
+    expect(await getDb().sessions.get(s.id)).toMatchObject({ title: "Trip planning help", titleSource: "auto" });
   });
 
   it("pinned, archived, the chat's parameters and pi's header arrive, and a later change of one replaces only it", async () => {

@@ -51,6 +51,7 @@ export async function applyIncoming(items: readonly Incoming[]): Promise<ApplyOu
     db.tokenCounts,
     db.queued,
     db.composerDrafts,
+    db.composerAttachments,
   ];
   // Entries first, so a leaf in the same batch finds its entry.
   const order: Record<SyncRecord["kind"], number> = { blob: 0, entry: 1, session: 2, leaf: 3, label: 4 };

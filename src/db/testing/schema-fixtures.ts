@@ -11,8 +11,10 @@ import type { Entry, Session } from "../../core/session/entries";
 import { asEntryId, asSessionId, type BlobId } from "../../core/session/ids";
 import type {
   BlobRow,
+  ComposerAttachmentRow,
   ComposerDraftRow,
   LabelRow,
+  LegacyComposerDraftRow,
   QueuedRow,
   ReplyCheckpoint,
   SettingRow,
@@ -75,6 +77,7 @@ export const SHIPPED_STORES: Readonly<Record<number, Readonly<Record<string, str
   7: { syncState: "ref, docId, sessionId", syncMeta: "key" },
   9: {},
   10: { entries: "id, sessionId, [sessionId+id]" },
+  11: { composerAttachments: "id, sessionId" },
 };
 
 /** A database's stores at `version`: every shipped version's up to it, later ones over earlier. */
@@ -181,6 +184,33 @@ export const fromV9: SchemaFixture = {
   },
 };
 
+/**
+ * A v10 database whose composer drafts hold their attachments inline (a pasted text file and an
+ * image; another draft only text): v11 moves each attachment to a composerAttachments row of its
+ * own, in order, and the draft keeps their ids.
+ */
+export const fromV10: SchemaFixture = {
+  fromVersion: 10,
+  get stores() {
+    return storesAt(10);
+  },
+  get rows(): Rows {
+    return { ...v7Rows, composerDrafts: v10Drafts };
+  },
+  get expected(): Rows {
+    const [withFiles, textOnly] = v10Drafts;
+    const files = withFiles?.attachments ?? [];
+    const attachments: ComposerAttachmentRow[] = files.map((block, i) => ({
+      id: `${v1Session}:${i}`,
+      sessionId: v1Session,
+      block,
+    }));
+    const { attachments: _inline, ...draft } = withFiles!;
+    const drafts: ComposerDraftRow[] = [{ ...draft, attachmentIds: attachments.map((a) => a.id) }, textOnly!];
+    return { ...v7Rows, composerDrafts: drafts, composerAttachments: attachments };
+  },
+};
+
 // ---- rows in the current schema's shapes, written after an upgrade to check they survive a reopen ----
 
 const sid = asSessionId("0190a0a0-0000-7000-8000-000000000001");
@@ -240,7 +270,16 @@ const labels: LabelRow[] = [{ entryId: root, sessionId: sid, text: "start" }];
 const tokenCounts: TokenCountRow[] = [{ entryId: root, encoding: "o200k_base", count: 2 }];
 const blobs: BlobRow[] = [{ id: blobId, data: new Blob(["png"]), mimeType: "image/png", size: 3, createdAt: 1 }];
 const queued: QueuedRow[] = [{ sessionId: sid, text: "and dates too", queuedAt: 5 }];
-const composerDrafts: ComposerDraftRow[] = [{ sessionId: sid, text: "half a thought", updatedAt: 6 }];
+const composerAttachments: ComposerAttachmentRow[] = [
+  {
+    id: "0190a0a0-0000-7000-8000-000000000030",
+    sessionId: sid,
+    block: { type: "image", blobId, mimeType: "image/png" },
+  },
+];
+const composerDrafts: ComposerDraftRow[] = [
+  { sessionId: sid, text: "half a thought", attachmentIds: [composerAttachments[0]!.id], updatedAt: 6 },
+];
 
 /** One row (or two) in every table of the current schema. */
 export const currentRows: Rows = {
@@ -253,6 +292,7 @@ export const currentRows: Rows = {
   blobs,
   queued,
   composerDrafts,
+  composerAttachments,
   syncState: [{ ref: `e:${root}`, docId: "g00", sessionId: sid, rev: "1-a" }],
   syncMeta: [{ key: "inbound", value: { since: 3, deferred: [] } }],
 };
@@ -296,3 +336,18 @@ const v7Rows: Rows = {
   syncState: [{ ref: `e:${v1Entry}`, docId: "g01", sessionId: v1Session, rev: "1-b" }],
   syncMeta: [{ key: "outbound", value: { seq: 4 } }],
 };
+
+const v10NewChat = "new-chat" as ReturnType<typeof asSessionId>;
+/** Drafts as v3–v10 stored them: a chat's with two files inline, the new-chat screen's with text only. */
+const v10Drafts: LegacyComposerDraftRow[] = [
+  {
+    sessionId: v1Session,
+    text: "what do these say?",
+    attachments: [
+      { type: "text_file", name: "pasted-text.txt", mimeType: "text/plain", text: "00000 INFO ok\n".repeat(50) },
+      { type: "image", blobId, mimeType: "image/png" },
+    ],
+    updatedAt: 9,
+  },
+  { sessionId: v10NewChat, text: "typed on the new-chat screen", updatedAt: 10 },
+];

@@ -1,6 +1,5 @@
 import "fake-indexeddb/auto";
 import { beforeEach, describe, expect, it } from "vitest";
-import { fileBaseName } from "../../core/export/file-name";
 import { parseGroveJson } from "../../core/export/grove-json";
 import { parsePiJsonl } from "../../core/export/pi/import";
 import { asSessionId } from "../../core/session/ids";
@@ -48,7 +47,7 @@ describe("runExport", () => {
     const file = await textOf(
       await runExport({ kind: "session", sessionId: id, format: "grove-json", allBranches: false, now: NOW }),
     );
-    expect(file.name).toBe("Trip Alps Dolomites.grove.json");
+    expect(file.name).toBe("Trip Alps Dolomites 2026-11-21.grove.json");
     expect(file.type).toBe("application/json;charset=utf-8");
     expect(file.text).not.toContain("sk-ant-secret");
     expect(file.text).not.toContain(SYNC_PASSWORD);
@@ -65,7 +64,7 @@ describe("runExport", () => {
     await saveSyncPassword();
     const file = await textOf(await runExport({ kind: "all", now: NOW }));
     expect(file.text).not.toContain(SYNC_PASSWORD);
-    expect(file.name).toBe("grove-export-2026-11-21.json");
+    expect(file.name).toBe("Grove chats 2026-11-21.grove.json");
     const parsed = parseGroveJson(file.text);
     expect(parsed.kind === "ok" && parsed.sessions.map((s) => s.session.title)).toEqual(["Newer", "Older"]);
   });
@@ -75,14 +74,14 @@ describe("runExport", () => {
     const request = (format: "markdown" | "html" | "pi-jsonl") =>
       runExport({ kind: "session", sessionId: id, format, allBranches: true, now: NOW });
     const md = await textOf(await request("markdown"));
-    expect(md.name).toBe("Notes.md");
+    expect(md.name).toBe("Notes 2026-11-21.md");
     expect(md.text).toMatch(/^# Notes/);
     expect(md.text).toContain("Notes: answer");
     const html = await textOf(await request("html"));
-    expect(html.name).toBe("Notes.html");
+    expect(html.name).toBe("Notes 2026-11-21.html");
     expect(html.text).toContain("Content-Security-Policy");
     const pi = await textOf(await request("pi-jsonl"));
-    expect(pi.name).toBe("Notes.jsonl");
+    expect(pi.name).toBe("Notes 2026-11-21.jsonl");
     const back = parsePiJsonl(pi.text);
     expect(back.kind === "ok" && back.sessions[0]!.entries.length).toBe(2);
   });
@@ -96,19 +95,5 @@ describe("runExport", () => {
       now: NOW,
     });
     expect(outcome).toEqual({ kind: "error", message: "the chat no longer exists" });
-  });
-});
-
-describe("fileBaseName", () => {
-  it.each([
-    ["Plain title", "Plain title"],
-    ['a/b\\c:d*e?f"g<h>i|j', "a b c d e f g h i j"],
-    ["  ..hidden  ", "hidden"],
-    ["tab\tand\nnewline\u0007bell", "tab and newline bell"],
-    ["", "chat"],
-    ["///", "chat"],
-    ["x".repeat(200), "x".repeat(80)],
-  ])("%j → %j", (title, name) => {
-    expect(fileBaseName(title)).toBe(name);
   });
 });

@@ -5,7 +5,7 @@
  * for seconds. API keys and settings are never read here: an export holds sessions, entries and
  * labels only.
  */
-import { exportAllFileName, fileBaseName } from "../../core/export/file-name";
+import { ALL_CHATS_BASE, type ExportFormat, exportFileName } from "../../core/export/file-name";
 import { exportGroveJson } from "../../core/export/grove-json";
 import { exportMarkdown } from "../../core/export/markdown";
 import { exportPiJsonl } from "../../core/export/pi/export";
@@ -14,7 +14,7 @@ import type { SessionId } from "../../core/session/ids";
 import { readAllForExport, readSessionForExport } from "../export";
 import { withImageData } from "./pi-images";
 
-export type ExportFormat = "grove-json" | "markdown" | "html" | "pi-jsonl";
+export type { ExportFormat };
 
 export type ExportRequest =
   | { kind: "session"; sessionId: SessionId; format: ExportFormat; allBranches: boolean; now: number }
@@ -35,28 +35,31 @@ export async function runExport(request: ExportRequest): Promise<ExportOutcome> 
 async function exportFile(request: ExportRequest): Promise<ExportedFile> {
   if (request.kind === "all") {
     const text = exportGroveJson(await readAllForExport());
-    return { fileName: exportAllFileName(request.now), blob: textBlob(text, "application/json") };
+    return {
+      fileName: exportFileName(ALL_CHATS_BASE, "grove-json", request.now),
+      blob: textBlob(text, "application/json"),
+    };
   }
   const s = await readSessionForExport(request.sessionId);
   if (!s) throw new Error("the chat no longer exists");
-  const base = fileBaseName(s.session.title);
+  const fileName = exportFileName(s.session.title, request.format, request.now);
   switch (request.format) {
     case "grove-json":
-      return { fileName: `${base}.grove.json`, blob: textBlob(exportGroveJson([s]), "application/json") };
+      return { fileName, blob: textBlob(exportGroveJson([s]), "application/json") };
     case "markdown":
       return {
-        fileName: `${base}.md`,
+        fileName,
         blob: textBlob(exportMarkdown(s, { allBranches: request.allBranches }), "text/markdown"),
       };
     case "html": {
       // Loaded for this export only: its Markdown, code colouring and math (KaTeX) are most of the
       // worker's code, and every import starts this worker too.
       const { exportHtml } = await import("../../core/export/html");
-      return { fileName: `${base}.html`, blob: textBlob(exportHtml(s, { now: request.now }), "text/html") };
+      return { fileName, blob: textBlob(exportHtml(s, { now: request.now }), "text/html") };
     }
     case "pi-jsonl":
       return {
-        fileName: `${base}.jsonl`,
+        fileName,
         blob: textBlob(exportPiJsonl(await withImageData(s)), "application/x-ndjson"),
       };
     default:

@@ -51,6 +51,8 @@ describe("nameChatWithModel", () => {
     expect(req?.model).toBe("claude-haiku-4-5");
     expect(req?.prompt).toContain("How do I keep a sourdough starter alive on holiday?");
     expect(req?.prompt).toContain("Feed it, then refrigerate it.");
+    expect(req?.prompt).toContain("3 to 6 words");
+    expect(req?.system).toContain("You name conversations");
   });
 
   it("without a summary model, the chat's own model names it", async () => {

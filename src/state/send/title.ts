@@ -1,8 +1,10 @@
 /**
- * "Name new chats with the summary model" (Settings, off by default): once a new chat's first reply
- * is in, the summary model (or the chat's own model) is asked for a short title, which replaces the
- * first-words title unless the user has renamed the chat meanwhile. Best effort and silent: a chat
- * keeps its first-words title when the call fails, and no error notice interrupts the user for it.
+ * "Generate chat titles" (Settings › Models, on by default): once a new chat's first reply is in, the
+ * summary model (or the chat's own model) is asked for a short title, which replaces the first-words
+ * title unless the user has renamed the chat meanwhile. A side request: never an entry of the tree,
+ * asked once per chat (sendFirst calls it), and its usage is not counted in Spending (no side
+ * request's is; Settings says so). Best effort and silent: a chat keeps its first-words title when
+ * the call fails, and no error notice interrupts the user for it.
  */
 import { CHAT_TITLE, CHAT_TITLE_SYSTEM, fillTemplate } from "../../core/prompts";
 import { messageText } from "../../core/session/entries";

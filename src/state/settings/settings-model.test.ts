@@ -76,3 +76,11 @@ describe("settingsFromRows: remote summarizer", () => {
     });
   });
 });
+
+describe("settingsFromRows: Generate chat titles", () => {
+  it("is on unless the user turned it off", () => {
+    expect(settingsFromRows({}).modelTitles).toBe(true);
+    expect(settingsFromRows({ modelTitles: true }).modelTitles).toBe(true);
+    expect(settingsFromRows({ modelTitles: false }).modelTitles).toBe(false);
+  });
+});

@@ -53,7 +53,10 @@ export type Settings = {
   switchSummaryDefault: SwitchSummaryDefault;
   /** Threshold maintenance strategy; overflow, length and preflight recovery always compact. */
   autoStrategy: AutoStrategy;
-  /** After a new chat's first reply, ask the summary model for a better title than its first words. */
+  /**
+   * "Generate chat titles" (on by default): after a new chat's first reply, ask the summary model (else
+   * the chat's model) for a better title than its first words. The stored key keeps its first name.
+   */
   modelTitles: boolean;
   /** Settings › Compaction "Remote summarizer URL" and its own token (seed 002 `compaction.remoteEndpoint`). */
   remoteSummarizer: RemoteSummarizerConfig;
@@ -102,7 +105,7 @@ export const DEFAULT_SETTINGS: Settings = {
   summaryModel: null,
   switchSummaryDefault: "ask",
   autoStrategy: "compact",
-  modelTitles: false,
+  modelTitles: true,
   remoteSummarizer: NO_REMOTE_SUMMARIZER,
   promptPresets: [],
   paramsPresets: [],
@@ -135,7 +138,8 @@ export function settingsFromRows(rows: Record<string, unknown>): Settings {
       DEFAULT_SETTINGS.switchSummaryDefault,
     ),
     autoStrategy: oneOf(stored.autoStrategy, AUTO_STRATEGIES, DEFAULT_SETTINGS.autoStrategy),
-    modelTitles: stored.modelTitles === true,
+    // On unless the user turned it off (it was off by default before, and only a toggle stored it).
+    modelTitles: stored.modelTitles !== false,
     remoteSummarizer: remoteSummarizerFrom(stored.remoteSummarizer),
     promptPresets: promptPresetsFrom(stored.promptPresets),
     paramsPresets: paramsPresetsFrom(stored.paramsPresets),

@@ -1,4 +1,4 @@
-import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from "react";
+import { type KeyboardEvent, type ReactNode, useEffect, useId, useMemo, useRef, useState } from "react";
 import { importableApps } from "../../core/export/importable-formats";
 import { useUiStore } from "../../state/app/ui-store";
 import { openCompactDialog } from "../../state/dialogs/compact-dialog";
@@ -146,38 +146,25 @@ export function PaletteDialog({
           onKeyDown={onKeyDown}
         />
         <div id={listId} role="listbox" aria-label={LIST_LABEL[mode]} className="palette-list">
-          {shown.length > 0 && (
-            // biome-ignore lint/a11y/useSemanticElements: a group of options inside role=listbox (WAI-ARIA listbox pattern)
-            <div role="group" aria-label={mode === "models" ? "Models" : "Commands"}>
-              {shown.map((cmd) => (
-                <PaletteOption
-                  key={cmd.id}
-                  id={optionId(cmd)}
-                  cmd={cmd}
-                  active={cmd === current}
-                  onPoint={() => setActive(all.indexOf(cmd))}
-                  onRun={() => runCommand(cmd)}
-                />
-              ))}
-            </div>
-          )}
-          {chats.length > 0 && (
-            // biome-ignore lint/a11y/useSemanticElements: a group of options inside role=listbox (WAI-ARIA listbox pattern)
-            <div role="group" aria-labelledby={`${listId}-chats`}>
-              <div id={`${listId}-chats`} className="palette-group-heading">
-                Chats
-              </div>
-              {chats.map((cmd) => (
-                <PaletteOption
-                  key={cmd.id}
-                  id={optionId(cmd)}
-                  cmd={cmd}
-                  active={cmd === current}
-                  onPoint={() => setActive(all.indexOf(cmd))}
-                  onRun={() => runCommand(cmd)}
-                />
-              ))}
-            </div>
+          {[
+            { name: mode === "models" ? "Models" : "Commands", commands: shown },
+            { name: "Chats", commands: chats, headingId: `${listId}-chats` },
+          ].map(
+            (group) =>
+              group.commands.length > 0 && (
+                <PaletteGroup key={group.name} {...group}>
+                  {(cmd) => (
+                    <PaletteOption
+                      key={cmd.id}
+                      id={optionId(cmd)}
+                      cmd={cmd}
+                      active={cmd === current}
+                      onPoint={() => setActive(all.indexOf(cmd))}
+                      onRun={() => runCommand(cmd)}
+                    />
+                  )}
+                </PaletteGroup>
+              ),
           )}
           {all.length === 0 && (
             <p className="palette-empty muted">
@@ -194,6 +181,34 @@ export function PaletteDialog({
 }
 
 const LIST_LABEL: Record<Mode, string> = { commands: "Commands and chats", models: "Models", rename: "Rename" };
+
+/**
+ * A group of options in the listbox. With `headingId` its name is a visible heading ("Chats"); without,
+ * only its accessible name (the commands and models need no heading above them).
+ */
+function PaletteGroup({
+  name,
+  headingId,
+  commands,
+  children,
+}: {
+  name: string;
+  headingId?: string;
+  commands: readonly Command[];
+  children: (cmd: Command) => ReactNode;
+}) {
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: a group of options inside role=listbox (WAI-ARIA listbox pattern)
+    <div role="group" {...(headingId ? { "aria-labelledby": headingId } : { "aria-label": name })}>
+      {headingId && (
+        <div id={headingId} className="palette-group-heading">
+          {name}
+        </div>
+      )}
+      {commands.map(children)}
+    </div>
+  );
+}
 
 /** One option of the list (combobox pattern: focus stays in the input, aria-activedescendant points here). */
 function PaletteOption({

@@ -10,6 +10,7 @@ import { Advanced, SettingsSection } from "./SettingsSection";
 const ADVANCED_TERMS = ["Context window override", "Max output override", "tokens", "window", "output limit"];
 const TERMS = [
   "System prompt",
+  "Generate chat titles",
   "Name new chats",
   "title",
   "summary model",
@@ -40,11 +41,12 @@ export function ModelsSettings() {
           checked={settings.modelTitles}
           onChange={(e) => void saveSettings({ modelTitles: e.target.checked })}
         />
-        Name new chats with the summary model
+        Generate chat titles
       </label>
       <p className="muted small hint-under-check">
         After a new chat's first reply, one short request to the summary model (Compaction settings; else the chat's own
-        model) for a title. Off: the title is the first words of your message.
+        model) for a title of a few words. A chat you renamed keeps your name. Off: the title is the first words of your
+        message.
       </p>
       <ModelSettings />
     </SettingsSection>

@@ -24,7 +24,7 @@ export function SpendingSettings() {
       <p className="muted small">
         From the usage each provider reported, at published prices ({PRICES_AS_OF}). Compaction is what the summaries,
         branch summaries and handoff documents cost. Models without a published price count as "unknown cost", never as
-        a guess.
+        a guess. Generated chat titles and memory checks are not included.
       </p>
       {failed ? (
         <p className="muted small">The spending could not be read.</p>

@@ -34,10 +34,12 @@ import {
   type Entry,
   type ImageBlock,
   type MessageEntry,
+  messageText,
 } from "../../session/entries";
 import { serverToolText, toolCallText, toolResultModelText, toolResultText } from "../../session/entry-text";
 import type { EntryId } from "../../session/ids";
 import { planContext } from "../../session/plan-context";
+import { titleFromUserTexts } from "../../session/title";
 import { buildTreeIndex, childrenOf, pathToRoot, type TreeIndex } from "../../session/tree";
 import type { ExportedSession } from "../grove-json";
 import {
@@ -52,6 +54,7 @@ import {
   PI_SESSION_VERSION,
   type TextBlockGrove,
   type ToolResultGrove,
+  UNTITLED_IMPORT,
 } from "./format";
 import { piIdOfGrove } from "./ids";
 import { summaryWithKeptTurns } from "./kept-turns";
@@ -435,12 +438,26 @@ export function exportPiJsonl(s: ExportedSession, options: PiExportOptions = {})
     lines.push({ type: "label", id, parentId: last, timestamp, targetId: ctx.idOut(targetId), label });
     last = id;
   }
-  // Only a name the user gave (or pi's own): an automatic title is Grove's guess, not a pi name.
-  if (session.titleSource === "user" && session.title.trim() !== "") {
-    const id = freshId();
-    lines.push({ type: "session_info", id, parentId: last, timestamp, name: session.title });
+  // A name the user gave (or pi's own) is pi's name. An automatic title goes only when it is not
+  // the first words pi and a later import would take anyway (a generated title): marked "auto" in
+  // Grove's field, so a rename after the import still counts as the user's first.
+  if (session.title.trim() !== "") {
+    if (session.titleSource === "user") {
+      lines.push({ type: "session_info", id: freshId(), parentId: last, timestamp, name: session.title });
+    } else if (session.title !== firstWordsTitle(entries, session.leafId)) {
+      const grove = { titleSource: "auto" };
+      lines.push({ type: "session_info", id: freshId(), parentId: last, timestamp, name: session.title, grove });
+    }
   }
   return `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`;
+}
+
+/** The title an import gives a chat without a name: its first user words (pi/import.ts, the same order). */
+function firstWordsTitle(entries: readonly Entry[], leafId: EntryId | null): string | null {
+  const texts = parentsFirst(entries, leafId).flatMap((e) =>
+    e.type === "message" && e.role === "user" ? [messageText(e.content)] : [],
+  );
+  return titleFromUserTexts(texts) ?? UNTITLED_IMPORT;
 }
 
 /** A session that came from pi goes back under its pi id (pi and a later import know it by that). */

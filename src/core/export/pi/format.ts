@@ -9,6 +9,9 @@ import { nativeCompactionFields } from "../native-compaction-schema";
 import { citationSchema, serverToolBlockSchema, toolResultTruncationFields } from "../tool-block-schema";
 
 /** pi's current format version: what imports are migrated to and what export writes. */
+/** The title of an imported pi session with no name and no user words (export.ts writes no name for it). */
+export const UNTITLED_IMPORT = "Imported pi session";
+
 export const PI_SESSION_VERSION = 3;
 /** Stands in for a pi image: blobs are not imported here. */
 export const PI_IMAGE_OMITTED = "[image omitted]";

@@ -66,7 +66,7 @@ import { buildTreeIndex, pathToRoot } from "../../session/tree";
 import { isRepresentableTime } from "../../time";
 import { checkSessionGraph, type ExportedSession, type ImportResult } from "../grove-json";
 import { type PiImageData, type PiLineContext, piLineOf, TREE_FIELDS } from "./export";
-import { fail, isJson, type Json, ok, type Result } from "./format";
+import { fail, isJson, type Json, ok, type Result, UNTITLED_IMPORT } from "./format";
 import { groveIdOfPi, piIdOfGrove } from "./ids";
 import { becomesEntry, type ImageSink, type Item, itemOf } from "./items";
 import { summaryWithoutKeptTurns } from "./kept-turns";
@@ -85,7 +85,6 @@ export type PiImportOptions = {
 
 /** Rough characters per token, for the estimated `tokensAfter` of an imported compaction. */
 const CHARS_PER_TOKEN_ESTIMATE = 4;
-const UNTITLED_IMPORT = "Imported pi session";
 
 function toMs(iso: unknown): number | undefined {
   if (typeof iso !== "string") return undefined;

@@ -830,7 +830,7 @@ describe("exportPiJsonl", () => {
     });
   });
 
-  it("round-trips Grove-only compaction and branch-summary fields and labels; an auto title is not written", () => {
+  it("round-trips Grove-only compaction and branch-summary fields and labels; a first-words title is not written", () => {
     const S = asSessionId("grove-s");
     const at = (id: string, parentId: string | null, createdAt: number) => ({
       id: asEntryId(id),
@@ -891,20 +891,31 @@ describe("exportPiJsonl", () => {
       leafId: asEntryId("a3"),
       model: { providerId: "openai", modelId: "gpt-x" },
     };
-    const original: ExportedSession = { session, entries, labels: { [asEntryId("u2")]: "lint ask" } };
+    const generated: ExportedSession = { session, entries, labels: { [asEntryId("u2")]: "lint ask" } };
+    // Titled by its first words, as Grove titles a chat at once.
+    const original = { ...generated, session: { ...session, title: "Set up the repo with pnpm" } };
     const text = exportPiJsonl(original);
     const pi = piLines(text);
+    expect(pi.some((l) => l.type === "session_info")).toBe(false);
     // The leaf's branch is written last, although the branch summary's branch is newer.
     expect(pi.filter((l) => l.type !== "label" && l.type !== "session_info").at(-1)?.id).toBe("a3");
-    expect(pi.some((l) => l.type === "session_info")).toBe(false);
     // pi's model sees the kept user turn inside the summary; Grove's re-import does not hold it twice.
     const summaryLine = pi.find((l) => l.type === "compaction");
     expect(summaryLine?.summary).toContain("<user_message>\nSet up the repo with pnpm\n</user_message>");
     expect(summaryLine?.summary?.endsWith(compaction.summary)).toBe(true);
     const back = ok(text, "b");
     expect(back.session.title).toBe("Set up the repo with pnpm");
-    const autoTitle = { ...original, session: { ...session, title: back.session.title } };
-    expect(canonical(back)).toEqual(canonical(autoTitle));
+    expect(canonical(back)).toEqual(canonical(original));
+
+    // A generated title ("Generate chat titles") is not the first words: it goes as a name marked
+    // automatic, and comes back automatic (a later rename is still the user's first).
+    const withTitle = exportPiJsonl(generated);
+    expect(piLines(withTitle).filter((l) => l.type === "session_info")).toMatchObject([
+      { name: "Repo setup", grove: { titleSource: "auto" } },
+    ]);
+    const titled = ok(withTitle, "c");
+    expect(titled.session).toMatchObject({ title: "Repo setup", titleSource: "auto" });
+    expect(canonical(titled)).toEqual(canonical(generated));
   });
 
   it("round-trips a handoff entry through a custom_message, and a user title", () => {
