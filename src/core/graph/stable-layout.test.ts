@@ -33,6 +33,16 @@ function randomSession(n: number, seed: number): Entry[] {
   return entries;
 }
 
+/** Whether compaction `c` kept an entry above it (so it is drawn at that cut, not where it was written). */
+function keptAnAncestor(entries: readonly Entry[], c: Entry): boolean {
+  if (c.type !== "compaction" || c.firstKeptEntryId === null) return false;
+  const byId = new Map(entries.map((e) => [e.id, e]));
+  for (let x = c.parentId ? byId.get(c.parentId) : undefined; x; x = x.parentId ? byId.get(x.parentId) : undefined) {
+    if (x.id === c.firstKeptEntryId) return true;
+  }
+  return false;
+}
+
 const places = (m: GraphModel) => new Map(m.nodes.map((n) => [n.key, `${n.x},${n.y}`]));
 
 describe("the graph's layout does not depend on where you are", () => {
@@ -54,8 +64,14 @@ describe("the graph's layout does not depend on where you are", () => {
     for (const leaf of entries) {
       const m = buildGraphModel(entries, { leafId: leaf.id, foldRuns: false });
       const here = m.nodes[m.currentIndex]!;
-      if (leaf.type !== "compaction") expect(here.key).toBe(leaf.id);
-      else expect(here.depth).toBeGreaterThanOrEqual(m.nodes[m.byKey.get(leaf.id)!]!.depth);
+      if (leaf.type !== "compaction" || !keptAnAncestor(entries, leaf)) {
+        expect(here.key).toBe(leaf.id);
+        continue;
+      }
+      // The compaction is drawn at its cut, above entries of the path: here is the message it followed.
+      expect(here.key).not.toBe(leaf.id);
+      expect(here.key).toBe(leaf.parentId);
+      expect(here.depth).toBeGreaterThan(m.nodes[m.byKey.get(leaf.id)!]!.depth);
     }
   });
 });
