@@ -79,7 +79,24 @@ export function fitView(model: GraphModel, size: Size, pad = 48): View {
   return { k, x: (size.width - w * k) / 2 - b.minX * k, y: pad - b.minY * k };
 }
 
-/** The least zoom at which node titles stay readable: "Fit" never goes below it. */
+/**
+ * The least zoom at which a node's title (13 px at zoom 1, graph.css) is at least 11 px on screen:
+ * "Fit" shows the nodes themselves only from here up.
+ */
+export const READABLE_ZOOM = 0.85;
+
+/**
+ * "Fit" (issue 27 item 4): the whole graph. When it fits at a readable zoom, that view; else a view
+ * zoomed out past DETAIL_ZOOM, where the graph is drawn as its outline (outline.ts: every node or
+ * group labelled, in screen pixels), the whole graph's box centred across and from the top.
+ */
+export function fitAllView(model: GraphModel, size: Size, pad = 48): View {
+  const whole = fitView(model, size, pad);
+  if (whole.k >= READABLE_ZOOM) return whole;
+  return zoomAt(whole, Math.min(whole.k, DETAIL_ZOOM * 0.96), size.width / 2, pad, MIN_FIT_ZOOM);
+}
+
+/** The least zoom at which node titles stay legible: the path view never goes below it. */
 export const LEGIBLE_ZOOM = 0.6;
 
 /**
