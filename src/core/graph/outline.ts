@@ -21,8 +21,8 @@ export const OUTLINE_FONT_PX = 12;
 const MIN_ROW_PX = 24;
 const MAX_ROW_PX = 44;
 const ITEM_HEIGHT_PX = 20;
-/** The least column width (about ten characters of a label), and the most. */
-const MIN_COLUMN_PX = 92;
+/** The least column width (a glyph and about twelve characters: "1,234 messages"), and the most. */
+const MIN_COLUMN_PX = 116;
 const MAX_COLUMN_PX = 240;
 const COLUMN_GAP_PX = 10;
 

@@ -319,7 +319,8 @@ export function GraphView({
           <GraphLegend />
         </div>
 
-        {detailNode && (
+        {/* In the outline the node is not drawn: its details come back with it (a tap zooms in). */}
+        {detailNode && !overview && (
           <NodeDetails
             model={model}
             node={detailNode}
