@@ -69,6 +69,13 @@ for (const scheme of SCHEMES) {
       const graph = page.getByRole("region", { name: "History graph" });
       await expect(graph.getByRole("treeitem").first()).toBeVisible();
       await expectClean(page, "history graph");
+      // The legend open, and Fit (the outline on a phone, the nodes on a desktop).
+      await graph.getByRole("button", { name: "Legend" }).click();
+      await expect(graph.getByRole("list", { name: "Legend" })).toBeVisible();
+      await expectClean(page, "history graph legend");
+      await graph.getByRole("button", { name: "Legend" }).click();
+      await graph.getByRole("button", { name: "Fit" }).click();
+      await expectClean(page, "history graph after Fit");
       await graph.getByRole("button", { name: "Close history graph" }).click();
 
       await chatAction(page, "Compact");

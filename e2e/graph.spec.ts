@@ -735,7 +735,10 @@ test.describe("issue 27 item 4: a graph you can read at any size", () => {
     // Switch to the abandoned "fly" branch, which leaves the compaction off the current path.
     const fly = nodes(page, "Assistant message · Flying only makes sense");
     await fly.click();
-    await region(page).getByRole("complementary", { name: "Node details" }).getByRole("button", { name: "Switch here" }).click();
+    await region(page)
+      .getByRole("complementary", { name: "Node details" })
+      .getByRole("button", { name: "Switch here" })
+      .click();
     const dialog = page.getByRole("dialog", { name: "Rewind" });
     await dialog.getByRole("button", { name: /^(No summary|Rewind)$/ }).click();
     await expect(dialog).toBeHidden();

@@ -48,7 +48,9 @@ describe("compactions are drawn at their cut, as the chat draws their card", () 
   it("keeps a compaction at its cut when another branch is current, and leaves one that kept nothing", () => {
     // Leaf on a sibling branch of u2: the compaction is not on the active path, and is drawn where it was.
     const other = [...entries, at(u("x", "elsewhere"), "a1", 99)];
-    expect(edgesOf(buildGraphModel(other, { leafId: eid("x") }))).toEqual(edgesOf(buildGraphModel(other, { leafId: eid("n1") })));
+    expect(edgesOf(buildGraphModel(other, { leafId: eid("x") }))).toEqual(
+      edgesOf(buildGraphModel(other, { leafId: eid("n1") })),
+    );
     expect(edgesOf(buildGraphModel(other, { leafId: eid("x") }))).toContain("c>u2");
     const keptNothing = linkPath([
       u("u1", "first"),

@@ -57,7 +57,7 @@ describe("buildOutline: the whole graph in view, labelled", () => {
     const o = buildOutline(m, SIDE_PANEL);
     expect(o.whole).toBe(false);
     expectInside(o.items);
-    expect(o.items.length).toBeLessThanOrEqual(2 * Math.floor((640 - 82) / 24));
+    expect(o.items.length).toBeLessThanOrEqual(2 * Math.floor((640 - 96) / 24));
     expect(o.items.some((i) => i.kind === "compaction")).toBe(true);
     expect(o.items.find((i) => i.key === "f0")).toBeDefined();
     expect(o.items.filter((i) => i.current)).toHaveLength(1);

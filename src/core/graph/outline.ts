@@ -27,8 +27,13 @@ const MAX_COLUMN_PX = 240;
 const COLUMN_GAP_PX = 10;
 
 /** Room kept free around the outline: the zoom bar above, the keyboard hint below. */
-export type OutlinePadding = { readonly top: number; readonly right: number; readonly bottom: number; readonly left: number };
-const PADDING: OutlinePadding = { top: 52, right: 12, bottom: 30, left: 12 };
+export type OutlinePadding = {
+  readonly top: number;
+  readonly right: number;
+  readonly bottom: number;
+  readonly left: number;
+};
+const PADDING: OutlinePadding = { top: 52, right: 12, bottom: 44, left: 12 };
 
 export type OutlineItem = {
   /** Stable: the key of its first node. */
@@ -130,7 +135,7 @@ export function buildOutline(model: GraphModel, size: Size, padding: OutlinePadd
 
   const rows = rowsOf(model, Math.max(1, Math.floor(height / MIN_ROW_PX)));
   const rowOfLevel = new Int32Array(model.maxDepth + 1);
-  rows.forEach(([d0, d1], r) => rowOfLevel.fill(r, d0, d1 + 1));
+  for (const [r, [d0, d1]] of rows.entries()) rowOfLevel.fill(r, d0, d1 + 1);
   let lanes = 0;
   for (const n of model.nodes) lanes = Math.max(lanes, laneOf(n) + 1);
   const columns = Math.max(1, Math.min(lanes, Math.floor(width / MIN_COLUMN_PX)));

@@ -1,6 +1,6 @@
 import { useId, useState } from "react";
-import { KIND_NAME } from "../../core/graph/text";
 import type { GraphNode } from "../../core/graph/node";
+import { KIND_NAME } from "../../core/graph/text";
 import { KIND_GLYPH } from "./names";
 
 type Kind = GraphNode["kind"];
@@ -41,6 +41,8 @@ export function GraphLegend() {
       {open && (
         <ul
           id={listId}
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: it scrolls on a short screen, so it takes focus (axe's scrollable-region-focusable)
+          tabIndex={0}
           className="graph-legend"
           aria-label="Legend"
           data-no-pan=""

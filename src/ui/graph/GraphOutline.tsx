@@ -29,7 +29,7 @@ export const GraphOutline = memo(function GraphOutline({ outline }: { outline: O
       .join("");
   return (
     <div className="graph-outline" aria-hidden="true">
-      <svg className="graph-outline-edges" width="100%" height="100%">
+      <svg className="graph-outline-edges" width="100%" height="100%" aria-hidden="true">
         <path className="graph-edge" d={path(false)} />
         <path className="graph-edge active" d={path(true)} />
       </svg>
