@@ -16,7 +16,7 @@ export const MIN_ZOOM = 0.05;
 /** The least zoom "Fit" ever uses. */
 const MIN_FIT_ZOOM = 0.001;
 const MAX_ZOOM = 2;
-/** Below this zoom nodes are drawn as dots (text would be unreadable anyway). */
+/** Below this zoom the graph is drawn as its labelled outline (outline.ts): node text would be unreadable. */
 export const DETAIL_ZOOM = 0.5;
 
 const clampZoom = (k: number, min = MIN_ZOOM): number => Math.min(MAX_ZOOM, Math.max(min, k));
