@@ -35,7 +35,7 @@ export type OutlinePadding = {
 };
 const PADDING: OutlinePadding = { top: 52, right: 12, bottom: 44, left: 12 };
 
-export type OutlineItem = {
+type OutlineItem = {
   /** Stable: the key of its first node. */
   readonly key: string;
   /** The nodes it stands for, top to bottom. */
@@ -56,7 +56,7 @@ export type OutlineItem = {
   readonly height: number;
 };
 
-export type OutlineEdge = { readonly from: number; readonly to: number; readonly active: boolean };
+type OutlineEdge = { readonly from: number; readonly to: number; readonly active: boolean };
 
 export type Outline = {
   readonly items: readonly OutlineItem[];

@@ -31,13 +31,6 @@ export function visibleRect(view: View, size: Size): Rect {
   };
 }
 
-/** `r` grown by `fraction` of its width and height on every side. */
-export function growRect(r: Rect, fraction: number): Rect {
-  const dx = (r.x1 - r.x0) * fraction;
-  const dy = (r.y1 - r.y0) * fraction;
-  return { x0: r.x0 - dx, y0: r.y0 - dy, x1: r.x1 + dx, y1: r.y1 + dy };
-}
-
 export const containsRect = (outer: Rect, inner: Rect): boolean =>
   inner.x0 >= outer.x0 && inner.y0 >= outer.y0 && inner.x1 <= outer.x1 && inner.y1 <= outer.y1;
 
@@ -194,22 +187,4 @@ export function revealNode(
   if (top < margin) dy = margin - top;
   else if (bottom > size.height - margin) dy = size.height - margin - bottom;
   return dx === 0 && dy === 0 ? view : { k: view.k, x: view.x + dx, y: view.y + dy };
-}
-
-/** The node nearest to graph point (gx, gy) within `radius` graph units of its box, or -1. */
-export function nodeAt(model: GraphModel, gx: number, gy: number, radius = 0): number {
-  const candidates = nodesInRect(model, { x0: gx - radius, y0: gy - radius, x1: gx + radius, y1: gy + radius });
-  let best = -1;
-  let bestDistance = Number.POSITIVE_INFINITY;
-  for (const i of candidates) {
-    const n = model.nodes[i]!;
-    const dx = Math.max(0, Math.abs(gx - n.x) - NODE_WIDTH / 2);
-    const dy = Math.max(0, Math.abs(gy - (n.y + NODE_HEIGHT / 2)) - NODE_HEIGHT / 2);
-    const d = dx * dx + dy * dy;
-    if (d < bestDistance) {
-      bestDistance = d;
-      best = i;
-    }
-  }
-  return best;
 }
