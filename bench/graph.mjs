@@ -8,7 +8,7 @@
  *     measured itself (`grove:graph-model`), first open and re-opens;
  *  3. a scripted pan in the app, one pointer move per animation frame: frame times (p50/p95/max),
  *     long animation frames, nodes in the DOM; once at reading zoom (DOM nodes, culled) and once
- *     zoomed out (the canvas overview).
+ *     zoomed out (the outline, as "Fit" draws a big graph).
  * Numbers are printed, never judged (target for the pan: p95 under 16 ms).
  */
 import { copyFileSync } from "node:fs";
@@ -212,7 +212,7 @@ export default {
         `${ms(first.painted)} / ${ms(median(again.map((o) => o.painted)))}`,
       );
 
-      // 3. Scripted pans: at reading zoom, then zoomed out to the canvas overview.
+      // 3. Scripted pans: at reading zoom, then zoomed out to the outline.
       await pause(600);
       const near = await app.evaluate(scriptedPan, { frames: ctx.runs(PAN_FRAMES), dx: 3, dy: 42 });
       ctx.log();
@@ -220,7 +220,7 @@ export default {
       for (let i = 0; i < 5; i++) await app.getByRole("button", { name: "Zoom out" }).click();
       await pause(600);
       const far = await app.evaluate(scriptedPan, { frames: ctx.runs(PAN_FRAMES), dx: 0, dy: 30 });
-      ctx.log(`          zoomed out (canvas overview), 30 px per frame: ${panLine(far)}`);
+      ctx.log(`          zoomed out (outline), 30 px per frame: ${panLine(far)}`);
       ctx.summary(
         "graph pan frame p50 / p95 / max (reading zoom)",
         `${ms(percentile(near.deltas, 50))} / ${ms(percentile(near.deltas, 95))} / ${ms(max(near.deltas))}`,

@@ -32,6 +32,28 @@ const SIZES = [
   { name: "phone", width: 390, height: 844 },
 ] as const;
 
+test("no axe violations in the history graph's Legend and after Fit (the outline), light and dark", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await seed(page, tripRows());
+  await openSeeded(page, TRIP);
+  await openHistoryGraph(page);
+  const graph = page.getByRole("region", { name: "History graph" });
+  for (const scheme of SCHEMES) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await graph.getByRole("button", { name: "Legend" }).click();
+    await expect(graph.getByRole("list", { name: "Legend" })).toBeVisible();
+    await expectClean(page, `history graph legend (${scheme})`);
+    await graph.getByRole("button", { name: "Legend" }).click();
+    await graph.getByRole("button", { name: "Fit" }).click();
+    await expect(graph.locator(".graph-viewport.overview")).toHaveCount(1);
+    await expectClean(page, `history graph after Fit (${scheme})`);
+    await graph.getByRole("button", { name: "Current" }).click();
+  }
+});
+
 for (const scheme of SCHEMES) {
   for (const size of SIZES) {
     test(`no axe violations on the main screens (${scheme}, ${size.name})`, async ({ page, mock }) => {

@@ -115,8 +115,10 @@ test("edit and regenerate make branches; clicking a node on another branch switc
   await expect(tree(page).locator(".gnode.on-path")).toHaveCount(4);
 
   // Clicking a node on another branch offers Switch here; switching shows that branch in the chat.
-  await region(page).getByRole("button", { name: "Show all" }).click();
-  await oldReply.click();
+  // (Fit in the side panel: three lanes do not fit readably, so the outline; a tap zooms in and selects.)
+  await region(page).getByRole("button", { name: "Fit" }).click();
+  await region(page).locator(".goutline-item", { hasText: "Echo: Name three trees" }).click();
+  await expect(oldReply).toHaveClass(/selected/);
   const details = region(page).getByRole("complementary", { name: "Node details" });
   await expect(details).toContainText("another branch");
   await details.getByRole("button", { name: "Switch here" }).click();
@@ -261,8 +263,11 @@ test("compaction, branch summary and handoff nodes, their details, and the sessi
   await expect(nodes(page, "Branch summary")).toHaveAccessibleName(/^Branch summary · Explored flying into Geneva/);
   await expect(nodes(page, "Handoff")).toHaveAccessibleName("Handoff · continued in Alps trip (part 2)");
   await expect(nodes(page, "Assistant message · Train plan")).toHaveCount(1);
-  // The folded span (from the root up to the first kept entry) is shaded.
-  await region(page).getByRole("button", { name: "Show all" }).click();
+  // The folded span (from the root up to the first kept entry) is shaded. (Tall enough for Fit to
+  // show the nodes themselves, not the outline.)
+  await page.setViewportSize({ width: 1440, height: 1400 });
+  await region(page).getByRole("button", { name: "Fit" }).click();
+  await viewSettled(page);
   await expect(tree(page).locator(".gnode.folded")).toHaveCount(4);
   // The compaction node sits where the chat draws its card: at the cut, right above the first
   // message it kept ("Compare hotel prices…"), not below the newest entry it was written after.
@@ -464,13 +469,14 @@ test("a 10,000-entry session opens in the graph and can be walked with the keybo
   await page.mouse.click(mini.x + mini.width / 2, mini.y + 8);
   await expect.poll(() => world.evaluate((el) => el.style.transform)).not.toBe(jumpFrom);
 
-  // "Show all" zooms out to the whole tree (drawn as dots): still a handful of DOM nodes.
-  await region(page).getByRole("button", { name: "Show all" }).click();
+  // "Fit" shows the whole tree as its labelled outline: still a handful of DOM nodes in the tree.
+  await region(page).getByRole("button", { name: "Fit" }).click();
   await expect(region(page).locator(".graph-viewport.overview")).toHaveCount(1);
   expect(await tree(page).getByRole("treeitem").count()).toBeLessThan(5);
   await page.setViewportSize({ width: 1440, height: 900 });
-  await region(page).getByRole("button", { name: "Show all" }).click();
+  await region(page).getByRole("button", { name: "Fit" }).click();
   await viewSettled(page);
+  await expectFitReadable(page);
   await page.screenshot({ path: `${SHOTS}/ten-thousand-fit.png` });
 });
 
@@ -506,8 +512,7 @@ test("a 1,000-message agent session in the side panel: legible at Fit, long runs
   await openGraph(page);
   await expect(current(page)).toHaveAccessibleName(/^Assistant message · Done 999/);
 
-  // Fit (the first view too): the active path at a zoom where titles can be read, not "<1%".
-  await region(page).getByRole("button", { name: "Fit" }).click();
+  // The first view: the active path at a zoom where titles can be read, not "<1%".
   await viewSettled(page);
   const zoom = Number.parseInt((await region(page).locator(".graph-zoom-level").textContent()) ?? "0", 10);
   expect(zoom).toBeGreaterThanOrEqual(60);
@@ -543,4 +548,205 @@ test("a 1,000-message agent session in the side panel: legible at Fit, long runs
   const viewport = (await region(page).locator(".graph-viewport").boundingBox())!;
   expect(mini.x).toBeGreaterThanOrEqual(viewport.x + viewport.width - 1);
   await page.screenshot({ path: `${SHOTS}/thousand-agent-session.png` });
+
+  // Fit: the whole tree, every node or group inside the viewport, labels at least 11 px; the long
+  // stretches are labelled groups, the fork and "You are here" are visible.
+  await region(page).getByRole("button", { name: "Fit" }).click();
+  await viewSettled(page);
+  const fit = await expectFitReadable(page);
+  expect(fit.outline).toBe(true);
+  const items = region(page).locator(".goutline-item");
+  await expect(items.filter({ hasText: /^≡?\s*\d[\d,]* messages/ }).first()).toBeVisible();
+  await expect(items.filter({ hasText: "A second try at step 991" })).toHaveCount(1);
+  await expect(region(page).locator(".goutline-item.current")).toContainText("Done 999");
+  await expect(region(page).locator(".goutline-item.current")).toContainText("You are here");
+  await page.screenshot({ path: `${SHOTS}/thousand-fit.png` });
+
+  // A tap on an item zooms in to it, readable again.
+  await items.filter({ hasText: "A second try at step 991" }).click();
+  await expect(region(page).locator(".graph-viewport.overview")).toHaveCount(0);
+  await expect(nodes(page, "User message · A second try at step 991")).toBeInViewport();
+});
+
+// ---- issue 27 item 4: a graph you can read at any size ------------------------------------------
+
+/**
+ * After Fit: every node box (or outline item) is inside the graph's viewport and its label is at
+ * least 11 px on screen (the node's font size times the zoom; the outline is drawn unzoomed).
+ */
+async function expectFitReadable(page: Page): Promise<{ outline: boolean; boxes: number }> {
+  const viewport = (await region(page).locator(".graph-viewport").boundingBox())!;
+  const outline = (await region(page).locator(".graph-viewport.overview").count()) > 0;
+  const boxes = outline ? region(page).locator(".goutline-item") : tree(page).getByRole("treeitem");
+  const labels = outline ? region(page).locator(".goutline-text") : tree(page).locator(".gnode-title");
+  const zoom = outline
+    ? 1
+    : await region(page)
+        .locator(".graph-world")
+        .evaluate((el) => new DOMMatrix(getComputedStyle(el).transform).a);
+  const count = await boxes.count();
+  expect(count).toBeGreaterThan(0);
+  for (const box of await boxes.all()) {
+    const b = (await box.boundingBox())!;
+    expect(b.x, "inside the viewport, left").toBeGreaterThanOrEqual(viewport.x - 0.5);
+    expect(b.y, "inside the viewport, top").toBeGreaterThanOrEqual(viewport.y - 0.5);
+    expect(b.x + b.width, "inside the viewport, right").toBeLessThanOrEqual(viewport.x + viewport.width + 0.5);
+    expect(b.y + b.height, "inside the viewport, bottom").toBeLessThanOrEqual(viewport.y + viewport.height + 0.5);
+  }
+  const sizes = await labels.evaluateAll((els) => els.map((el) => Number.parseFloat(getComputedStyle(el).fontSize)));
+  expect(sizes).toHaveLength(count);
+  for (const px of sizes) expect(px * zoom).toBeGreaterThanOrEqual(11);
+  return { outline, boxes: count };
+}
+
+/**
+ * 26 nodes: a 16-message line with two forks (4 and 5 messages), and a compaction written after
+ * the last message (keeping its last four): the leaf is the compaction.
+ */
+function twentySixRows(): { sessions: Row[]; entries: Row[] } {
+  const s = "0196c000-0000-7000-8000-00000000c026";
+  const id = (n: string) => `${s.slice(0, 24)}${n.padStart(12, "0")}`;
+  const entries: Row[] = [];
+  const line = (prefix: string, n: number, parent: string | null, t0: number, firstRole: "user" | "assistant") => {
+    let p = parent;
+    for (let i = 0; i < n; i++) {
+      const role = (i % 2 === 0) === (firstRole === "user") ? "user" : "assistant";
+      const text = `${role === "user" ? "Ask" : "Answer"} ${prefix}${i}`;
+      entries.push(msg(id(`${prefix}${i}`), s, p, t0 + i, role, text));
+      p = id(`${prefix}${i}`);
+    }
+  };
+  line("m", 16, null, 0, "user");
+  line("b", 4, id("m5"), 100, "user");
+  line("c", 5, id("m8"), 200, "assistant");
+  entries.push({
+    id: id("k"),
+    sessionId: s,
+    parentId: id("m15"),
+    createdAt: T0 + 300 * 60_000,
+    type: "compaction",
+    summary: "## Progress\nThe first answers.",
+    shortSummary: "The first answers, summarized",
+    firstKeptEntryId: id("m12"),
+    keptUserTurnIds: [],
+    tokensBefore: 30_000,
+    tokensAfter: 4_000,
+    reason: "manual",
+    model: "claude-haiku-4-5",
+  });
+  return {
+    sessions: [
+      { id: s, title: "Twenty-six nodes", titleSource: "user", createdAt: T0, updatedAt: T0 + 1, leafId: id("k") },
+    ],
+    entries,
+  };
+}
+
+test.describe("issue 27 item 4: a graph you can read at any size", () => {
+  test("Fit on a 26-node chat: every node labelled (≥ 11 px) inside the view; You are here on the last message", async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const rows = twentySixRows();
+    await seed(page, rows);
+    await openSeeded(page, rows.sessions[0]!.id as string);
+    await openGraph(page);
+    await expect(region(page).locator(".graph-count")).toHaveText("26 nodes");
+    // The leaf is the compaction, drawn at its cut: "You are here" is the chat's last message.
+    await expect(current(page)).toHaveAccessibleName(/^Assistant message · Answer m15/);
+    await expect(current(page).locator(".gnode-here")).toHaveAttribute("data-text", "You are here");
+
+    await region(page).getByRole("button", { name: "Fit" }).click();
+    await viewSettled(page);
+    const fit = await expectFitReadable(page);
+    // Every node is its own item: the whole tree, labelled.
+    expect(fit.boxes).toBe(26);
+    await expect(region(page).locator(".goutline-item", { hasText: "Ask b0" })).toHaveCount(1);
+    await expect(region(page).locator(".goutline-item", { hasText: "The first answers, summarized" })).toHaveCount(1);
+    await expect(region(page).locator(".goutline-item.current")).toContainText("Answer m15");
+    await page.screenshot({ path: `${SHOTS}/twenty-six-fit.png` });
+
+    // Full screen reads the same, larger.
+    await region(page).getByRole("button", { name: "Full screen" }).click();
+    await region(page).getByRole("button", { name: "Fit" }).click();
+    await viewSettled(page);
+    expect((await expectFitReadable(page)).boxes).toBe(26);
+  });
+
+  test("the Legend lists the kinds of node, with their colours and shapes", async ({ page }) => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await seed(page, tripRows());
+    await openSeeded(page, TRIP);
+    await openGraph(page);
+    const legendButton = region(page).getByRole("button", { name: "Legend" });
+    await expect(legendButton).toHaveAttribute("aria-expanded", "false");
+    await legendButton.click();
+    await expect(legendButton).toHaveAttribute("aria-expanded", "true");
+    const legend = region(page).getByRole("list", { name: "Legend" });
+    await expect(legend).toBeVisible();
+    for (const kind of [
+      "User message",
+      "Assistant message",
+      "Tool result",
+      "Compaction",
+      "Branch summary",
+      "Handoff",
+      "Collapsed run",
+      "You are here",
+    ]) {
+      await expect(legend.getByRole("listitem").filter({ hasText: kind }).first()).toBeVisible();
+    }
+    // Each kind's swatch is drawn in that kind's colour.
+    const swatchColour = (kind: string) =>
+      legend
+        .getByRole("listitem")
+        .filter({ hasText: kind })
+        .first()
+        .locator(".graph-legend-swatch")
+        .evaluate((el) => getComputedStyle(el).borderLeftColor);
+    expect(await swatchColour("User message")).not.toBe(await swatchColour("Assistant message"));
+    expect(await swatchColour("Compaction")).not.toBe(await swatchColour("Branch summary"));
+    await page.screenshot({ path: `${SHOTS}/legend.png` });
+    await legend.press("Escape");
+    await expect(legend).toHaveCount(0);
+  });
+
+  test("switching branches moves no node; You are here is the new leaf", async ({ page }) => {
+    await page.setViewportSize({ width: 1440, height: 1400 });
+    await seed(page, tripRows());
+    await openSeeded(page, TRIP);
+    await openGraph(page);
+    await region(page).getByRole("button", { name: "Fit" }).click();
+    await viewSettled(page);
+    await expect(region(page).locator(".graph-viewport.overview")).toHaveCount(0);
+    /** Every node's box, relative to the root's (the view may pan to follow the leaf). */
+    const places = async () => {
+      const root = (await nodes(page, "User message · Plan a weekend trip").boundingBox())!;
+      const out: Record<string, string> = {};
+      for (const n of await tree(page).getByRole("treeitem").all()) {
+        const b = (await n.boundingBox())!;
+        out[(await n.getAttribute("data-key"))!] = `${Math.round(b.x - root.x)},${Math.round(b.y - root.y)}`;
+      }
+      return out;
+    };
+    const before = await places();
+    expect(Object.keys(before).length).toBeGreaterThan(10);
+
+    // Switch to the abandoned "fly" branch, which leaves the compaction off the current path.
+    const fly = nodes(page, "Assistant message · Flying only makes sense");
+    await fly.click();
+    await region(page)
+      .getByRole("complementary", { name: "Node details" })
+      .getByRole("button", { name: "Switch here" })
+      .click();
+    const dialog = page.getByRole("dialog", { name: "Rewind" });
+    await dialog.getByRole("button", { name: /^(No summary|Rewind)$/ }).click();
+    await expect(dialog).toBeHidden();
+    await expect(current(page)).toHaveAccessibleName(/^Assistant message · Flying only makes sense/);
+    await expect(fly).toHaveClass(/on-path/);
+    await expect(nodes(page, "Compaction")).toHaveClass(/off-path/);
+    await viewSettled(page);
+    expect(await places()).toEqual(before);
+    await expect(current(page).locator(".gnode-here")).toHaveAttribute("data-text", "You are here");
+  });
 });

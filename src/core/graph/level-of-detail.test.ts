@@ -45,16 +45,49 @@ describe("compactions are drawn at their cut, as the chat draws their card", () 
     expect(m.nodes[m.currentIndex]!.key).toBe("n1");
   });
 
-  it("leaves a compaction on another branch where it is, and a compaction that kept nothing too", () => {
-    // Leaf on a sibling branch of u2: the compaction is not on the active path.
+  it("keeps a compaction at its cut when another branch is current, and leaves one that kept nothing", () => {
+    // Leaf on a sibling branch of u2: the compaction is not on the active path, and is drawn where it was.
     const other = [...entries, at(u("x", "elsewhere"), "a1", 99)];
-    expect(edgesOf(buildGraphModel(other, { leafId: eid("x") }))).toContain("a2>c");
+    expect(edgesOf(buildGraphModel(other, { leafId: eid("x") }))).toEqual(
+      edgesOf(buildGraphModel(other, { leafId: eid("n1") })),
+    );
+    expect(edgesOf(buildGraphModel(other, { leafId: eid("x") }))).toContain("c>u2");
     const keptNothing = linkPath([
       u("u1", "first"),
       a("a1", "one"),
       compaction("c", { summary: "All.", firstKept: null }),
     ]);
     expect(edgesOf(buildGraphModel(keptNothing, { leafId: eid("c") }))).toEqual(["u1>a1", "a1>c"]);
+  });
+
+  it("puts 'You are here' on the last message when the leaf is a compaction drawn at its cut", () => {
+    const leafCompaction = linkPath([
+      u("u1", "first"),
+      a("a1", "one"),
+      u("u2", "second"),
+      a("a2", "two"),
+      compaction("c", { summary: "Earlier turns.", firstKept: "u2" }),
+    ]);
+    const m = buildGraphModel(leafCompaction, { leafId: eid("c") });
+    expect(edgesOf(m)).toEqual(["u1>a1", "a1>c", "c>u2", "u2>a2"]);
+    expect(m.nodes[m.currentIndex]!.key).toBe("a2");
+    expect(m.nodes.filter((n) => n.isLeaf).map((n) => n.key)).toEqual(["a2"]);
+  });
+
+  it("of two branches' compactions keeping the same entry, the older sits above it, the other stays put", () => {
+    const shared = linkPath([u("u1", "first"), a("a1", "one"), u("u2", "second"), a("a2", "two")]);
+    const entries = [
+      ...shared,
+      at(u("x1", "left"), "a2", 10),
+      at(compaction("c1", { summary: "Left.", firstKept: "u2" }), "x1", 11),
+      at(u("y1", "right"), "a2", 12),
+      at(compaction("c2", { summary: "Right.", firstKept: "u2" }), "y1", 13),
+    ];
+    const edges = edgesOf(buildGraphModel(entries, { leafId: eid("c2") }));
+    expect(edges).toContain("a1>c1");
+    expect(edges).toContain("c1>u2");
+    expect(edges).toContain("y1>c2");
+    expect(edges).toEqual(edgesOf(buildGraphModel(entries, { leafId: eid("c1") })));
   });
 
   it("places two compactions in path order, each at its own cut, and keeps every entry exactly once", () => {
@@ -68,7 +101,7 @@ describe("compactions are drawn at their cut, as the chat draws their card", () 
       compaction("c2", { summary: "Two.", firstKept: "a2" }),
       a("a3", "three"),
     ]);
-    const tree = displayTree(buildTreeIndex(path), path);
+    const tree = displayTree(buildTreeIndex(path));
     const seen: string[] = [];
     const walk = (list: readonly Entry[]) => {
       for (const e of list) {

@@ -24,8 +24,10 @@ export type GraphModel = {
   readonly roots: readonly number[];
   readonly byKey: ReadonlyMap<string, number>;
   /**
-   * The node where the session's leaf is: the leaf's node, or its nearest shown ancestor when the
-   * leaf is filtered out or collapsed. -1 when the session is empty (or nothing is shown).
+   * Where you are: the node of the session's leaf (of the entry a leaf compaction was written after,
+   * when the compaction is drawn at its cut: the chat's last message), or the node it is hidden
+   * under (its nearest shown ancestor, or its collapsed run). -1 when the session is empty (or
+   * nothing is shown).
    */
   readonly currentIndex: number;
   /** Node indices by level, each level left to right; level d is `byDepth[depthStart[d] .. depthStart[d+1])`. */
@@ -57,6 +59,7 @@ export function buildGraphModel(entries: Iterable<Entry>, opts: GraphOptions): G
   const index = opts.index ?? buildTreeIndex(entries);
   const { leafId } = opts;
   const walk = walkGraph(index, leafId ? pathToRoot(index, leafId) : [], opts);
+  const here = walk.hereId;
   const place = placeNodes(walk);
   // The walk's nodes are this model's alone until it is returned: placed where they stand.
   for (const node of walk.nodes) {
@@ -68,7 +71,7 @@ export function buildGraphModel(entries: Iterable<Entry>, opts: GraphOptions): G
     edges: graphEdges(walk.nodes, walk.nodeOfEntry),
     roots: walk.roots,
     byKey: walk.byKey,
-    currentIndex: leafId ? (walk.nodeOfEntry.get(leafId) ?? -1) : -1,
+    currentIndex: here ? (walk.nodeOfEntry.get(here) ?? -1) : -1,
     byDepth: place.byDepth,
     depthStart: place.depthStart,
     maxDepth: place.maxDepth,

@@ -16,7 +16,7 @@ export const MIN_ZOOM = 0.05;
 /** The least zoom "Fit" ever uses. */
 const MIN_FIT_ZOOM = 0.001;
 const MAX_ZOOM = 2;
-/** Below this zoom nodes are drawn as dots (text would be unreadable anyway). */
+/** Below this zoom the graph is drawn as its labelled outline (outline.ts): node text would be unreadable. */
 export const DETAIL_ZOOM = 0.5;
 
 const clampZoom = (k: number, min = MIN_ZOOM): number => Math.min(MAX_ZOOM, Math.max(min, k));
@@ -29,13 +29,6 @@ export function visibleRect(view: View, size: Size): Rect {
     x1: (size.width - view.x) / view.k,
     y1: (size.height - view.y) / view.k,
   };
-}
-
-/** `r` grown by `fraction` of its width and height on every side. */
-export function growRect(r: Rect, fraction: number): Rect {
-  const dx = (r.x1 - r.x0) * fraction;
-  const dy = (r.y1 - r.y0) * fraction;
-  return { x0: r.x0 - dx, y0: r.y0 - dy, x1: r.x1 + dx, y1: r.y1 + dy };
 }
 
 export const containsRect = (outer: Rect, inner: Rect): boolean =>
@@ -79,7 +72,24 @@ export function fitView(model: GraphModel, size: Size, pad = 48): View {
   return { k, x: (size.width - w * k) / 2 - b.minX * k, y: pad - b.minY * k };
 }
 
-/** The least zoom at which node titles stay readable: "Fit" never goes below it. */
+/**
+ * The least zoom at which a node's title (13 px at zoom 1, graph.css) is at least 11 px on screen:
+ * "Fit" shows the nodes themselves only from here up.
+ */
+export const READABLE_ZOOM = 0.85;
+
+/**
+ * "Fit" (issue 27 item 4): the whole graph. When it fits at a readable zoom, that view; else a view
+ * zoomed out past DETAIL_ZOOM, where the graph is drawn as its outline (outline.ts: every node or
+ * group labelled, in screen pixels), the whole graph's box centred across and from the top.
+ */
+export function fitAllView(model: GraphModel, size: Size, pad = 48): View {
+  const whole = fitView(model, size, pad);
+  if (whole.k >= READABLE_ZOOM) return whole;
+  return zoomAt(whole, Math.min(whole.k, DETAIL_ZOOM * 0.96), size.width / 2, pad, MIN_FIT_ZOOM);
+}
+
+/** The least zoom at which node titles stay legible: the path view never goes below it. */
 export const LEGIBLE_ZOOM = 0.6;
 
 /**
@@ -177,22 +187,4 @@ export function revealNode(
   if (top < margin) dy = margin - top;
   else if (bottom > size.height - margin) dy = size.height - margin - bottom;
   return dx === 0 && dy === 0 ? view : { k: view.k, x: view.x + dx, y: view.y + dy };
-}
-
-/** The node nearest to graph point (gx, gy) within `radius` graph units of its box, or -1. */
-export function nodeAt(model: GraphModel, gx: number, gy: number, radius = 0): number {
-  const candidates = nodesInRect(model, { x0: gx - radius, y0: gy - radius, x1: gx + radius, y1: gy + radius });
-  let best = -1;
-  let bestDistance = Number.POSITIVE_INFINITY;
-  for (const i of candidates) {
-    const n = model.nodes[i]!;
-    const dx = Math.max(0, Math.abs(gx - n.x) - NODE_WIDTH / 2);
-    const dy = Math.max(0, Math.abs(gy - (n.y + NODE_HEIGHT / 2)) - NODE_HEIGHT / 2);
-    const d = dx * dx + dy * dy;
-    if (d < bestDistance) {
-      bestDistance = d;
-      best = i;
-    }
-  }
-  return best;
 }

@@ -46,6 +46,8 @@ export type Walk = {
   readonly byKey: ReadonlyMap<string, number>;
   /** For every entry: the node that shows it (itself, or the ancestor it is hidden under), when any. */
   readonly nodeOfEntry: ReadonlyMap<EntryId, number>;
+  /** Where you are (see Facts.hereId). */
+  readonly hereId: EntryId | null;
 };
 
 /** A run is collapsed when at least this many entries would be hidden in it. */
@@ -71,7 +73,8 @@ type NodeFacts = Omit<GraphNode, "index" | "children" | "depth" | "x" | "y">;
 type Facts = {
   readonly tree: DisplayTree;
   readonly onPath: ReadonlySet<EntryId>;
-  readonly leafId: EntryId | null;
+  /** Where you are: the leaf, or the entry a leaf compaction drawn at its cut was written after. */
+  readonly hereId: EntryId | null;
   readonly labels: ReadonlyMap<EntryId, string>;
   readonly filter: GraphFilter;
   readonly collapsed: ReadonlySet<string>;
@@ -96,10 +99,11 @@ export function walkGraph(index: TreeIndex, path: readonly Entry[], opts: WalkOp
   const filter = opts.filter ?? "all";
   const collapsed = opts.collapsed ?? NO_KEYS;
   const spans = foldedSpans(index);
+  const tree = displayTree(index);
   const facts: Facts = {
-    tree: displayTree(index, path),
+    tree,
     onPath: new Set(path.map((e) => e.id)),
-    leafId: opts.leafId,
+    hereId: opts.leafId ? tree.anchorOf(opts.leafId) : null,
     labels: opts.labels ?? NO_LABELS,
     filter,
     collapsed,
@@ -112,7 +116,7 @@ export function walkGraph(index: TreeIndex, path: readonly Entry[], opts: WalkOp
     below: collapsed.size > 0 ? subtreeSizes(index) : null,
     parentSession: opts.parentSession ?? null,
   };
-  const { tree, labels, linksAt } = facts;
+  const { labels, linksAt } = facts;
 
   const nodes: WalkedNode[] = [];
   const children: number[][] = [];
@@ -160,10 +164,11 @@ export function walkGraph(index: TreeIndex, path: readonly Entry[], opts: WalkOp
   };
 
   // A plain entry can disappear into a run: a message with one child, nothing hanging from it, and
-  // nothing about it the graph points out (a label, the leaf, a fold the user made).
+  // nothing about it the graph points out (a label, a fold the user made). Not the leaf either: a
+  // leaf has no child, or (rewound to) one, and then it is found under its run — runs do not depend
+  // on where you are, so that switching branches moves nothing.
   const plain = (e: Entry): boolean =>
     e.type === "message" &&
-    e.id !== facts.leafId &&
     !labels.has(e.id) &&
     !linksAt.has(e.id) &&
     !facts.collapsed.has(e.id) &&
@@ -223,7 +228,7 @@ export function walkGraph(index: TreeIndex, path: readonly Entry[], opts: WalkOp
       stack.push({ kind: "entry", entry: kids[i]!, parent: rep, hidden: hideBelow });
     }
   }
-  return { nodes, children, parents, roots, byKey, nodeOfEntry };
+  return { nodes, children, parents, roots, byKey, nodeOfEntry, hereId: facts.hereId };
 }
 
 /** The node of an entry shown as itself. */
@@ -238,7 +243,7 @@ function entryNode(entry: Entry, parent: number, collapsed: boolean, facts: Fact
     status: entry.type === "message" ? entry.status : null,
     parent,
     onActivePath: facts.onPath.has(entry.id),
-    isLeaf: entry.id === facts.leafId,
+    isLeaf: entry.id === facts.hereId,
     matchesSearch: false,
     collapsed,
     hiddenCount: collapsed && facts.below ? (facts.below.get(entry.id) ?? 0) : 0,

@@ -9,10 +9,13 @@ import {
 } from "react";
 import type { GraphModel } from "../../core/graph/model";
 import { moveFrom } from "../../core/graph/navigation";
-import { centerOn, fitPathView, fitView, nodeAt, nodesInRect, zoomAt } from "../../core/graph/viewport";
+import { buildOutline } from "../../core/graph/outline";
+import { centerOn, fitAllView, nodesInRect, zoomAt } from "../../core/graph/viewport";
 import type { SessionId } from "../../core/session/ids";
 import type { TreeIndex } from "../../core/session/tree";
+import { GraphLegend } from "./GraphLegend";
 import { GraphNodeView } from "./GraphNode";
+import { GraphOutline } from "./GraphOutline";
 import { openLinkedSession, showInChat, switchFromGraph } from "./graph-actions";
 import { Minimap, showsMinimap } from "./Minimap";
 import { NodeDetails } from "./NodeDetails";
@@ -35,7 +38,7 @@ export type GraphViewHandle = {
 /**
  * The graph itself: pan (drag), zoom (wheel, pinch, buttons), a minimap, and only the nodes in view
  * rendered (culled from the pan/zoom transform with overscan, use-graph-viewport.ts; zoomed out,
- * the nodes are drawn on a canvas, overview.ts). A `tree` of `treeitem`s with a roving tabindex:
+ * and at "Fit" on a graph too big to read whole, the labelled outline, GraphOutline.tsx). A `tree` of `treeitem`s with a roving tabindex:
  * arrows move in the model (so they reach nodes that are not drawn), and the focused node is
  * always rendered and panned into view (use-graph-selection.ts, use-graph-keyboard.ts). Node
  * actions (use-node-menu.ts), details and the minimap sit on top.
@@ -55,7 +58,7 @@ export function GraphView({
   ref?: Ref<GraphViewHandle>;
 }) {
   const vp = useGraphViewport(model);
-  const { viewportRef, worldRef, canvasRef, miniRectRef, zoomLabelRef, size, frame, viewRef, sizeRef } = vp;
+  const { viewportRef, worldRef, miniRectRef, zoomLabelRef, size, frame, viewRef, sizeRef } = vp;
   const { applyView, animateTo, latestView, minZoom, local } = vp;
   const treeRef = useRef<HTMLDivElement>(null);
   const hintId = useId();
@@ -130,13 +133,13 @@ export function GraphView({
     return el ? Number(el.dataset.index) : -1;
   };
 
-  // Zoomed out to dots, a tap on one zooms in to it.
+  // Zoomed out to the outline, a tap on an item zooms in to its first node.
   const onTap = (e: ReactPointerEvent<HTMLDivElement>) => {
     const v = viewRef.current;
-    if (!v || !vp.frameRef.current?.overview || indexOfTarget(e.target) >= 0) return;
-    const p = local(e.clientX, e.clientY);
-    const hit = nodeAt(model, (p.x - v.x) / v.k, (p.y - v.y) / v.k, 14 / v.k);
-    if (hit < 0) return;
+    const el = (e.target as Element).closest?.<HTMLElement>("[data-outline]");
+    if (!v || !vp.frameRef.current?.overview || !el) return;
+    const hit = model.byKey.get(el.dataset.key ?? "");
+    if (hit === undefined) return;
     selection.pick(model.nodes[hit]!.key);
     animateTo(centerOn(model, hit, { ...v, k: READING_ZOOM }, sizeRef.current));
   };
@@ -145,7 +148,8 @@ export function GraphView({
   // ---- what to render -------------------------------------------------------------------------
 
   const overview = frame?.overview ?? false;
-  // Zoomed out, the canvas draws the nodes (overview.ts): the DOM holds only the focused one.
+  // Zoomed out, the outline draws the graph: the tree holds only the focused node.
+  const outline = useMemo(() => (overview ? buildOutline(model, size) : null), [overview, model, size]);
   const inView = useMemo(() => (frame && !frame.overview ? nodesInRect(model, frame.rect) : []), [model, frame]);
   const domNodes = useMemo(() => {
     const list = [...inView];
@@ -183,7 +187,7 @@ export function GraphView({
           e.currentTarget.scrollLeft = 0;
         }}
       >
-        <canvas ref={canvasRef} className="graph-canvas" />
+        {outline && <GraphOutline outline={outline} />}
         <div ref={worldRef} className="graph-world">
           <svg className="graph-svg" width="1" height="1" aria-hidden="true">
             <path className="graph-band" d={paths.folded} />
@@ -299,13 +303,10 @@ export function GraphView({
           </button>
           <button
             type="button"
-            onClick={() => animateTo(fitPathView(model, size))}
-            title="Fit the conversation you are in (root to here), readably"
+            onClick={() => animateTo(fitAllView(model, size))}
+            title="The whole tree in view, labelled (a large one as an outline of groups)"
           >
             Fit
-          </button>
-          <button type="button" onClick={() => animateTo(fitView(model, size))} title="Show the whole graph">
-            Show all
           </button>
           <button
             type="button"
@@ -315,9 +316,11 @@ export function GraphView({
           >
             Current
           </button>
+          <GraphLegend />
         </div>
 
-        {detailNode && (
+        {/* In the outline the node is not drawn: its details come back with it (a tap zooms in). */}
+        {detailNode && !overview && (
           <NodeDetails
             model={model}
             node={detailNode}

@@ -1,8 +1,8 @@
 /**
  * The history graph's pan/zoom transform (DESIGN §6, "smooth at 10,000 nodes"). A view is applied
- * straight to the DOM (the world layer's CSS transform, the minimap's rectangle, the zoom label,
- * and, zoomed out, the canvas overview): a pan never re-renders React until it leaves the area
- * rendered around the viewport (`frame`, which is the only state it sets). Input is batched to one
+ * straight to the DOM (the world layer's CSS transform, the minimap's rectangle, the zoom label):
+ * a pan never re-renders React until it leaves the area rendered around the viewport, or the zoom
+ * crosses DETAIL_ZOOM, below which the outline is drawn instead (`frame`, the only state it sets). Input is batched to one
  * view per animation frame; Fit, zoom buttons and "go to" moves animate briefly.
  */
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
@@ -10,26 +10,25 @@ import type { GraphModel } from "../../core/graph/model";
 import {
   containsRect,
   DETAIL_ZOOM,
+  fitAllView,
   fitPathView,
   fitView,
   MIN_ZOOM,
+  READABLE_ZOOM,
   type Rect,
   type Size,
   type View,
   visibleRect,
 } from "../../core/graph/viewport";
 import { minimapRect, minimapScale } from "./Minimap";
-import { drawOverview, type OverviewColors, overviewColors } from "./overview";
 
 /** Nodes are rendered this far (screen px) beyond each edge of the viewport, so a pan re-renders rarely. */
 const OVERSCAN_PX = 360;
 const ANIMATION_MS = 180;
-/** "Fit" is the first view when it does not have to zoom out below this (text stays readable). */
-const READABLE_FIT_ZOOM = 0.85;
 /** The zoom a keyboard move or an overview click lands at, when zoomed out too far to read. */
 export const READING_ZOOM = 0.9;
 
-/** The graph area rendered as DOM (overscan included), and whether the view is zoomed out to the canvas. */
+/** The graph area rendered as DOM (overscan included), and whether the view is zoomed out to the outline. */
 export type Frame = { rect: Rect; overview: boolean };
 
 function clampToBounds(r: Rect, model: GraphModel): Rect {
@@ -47,10 +46,8 @@ const easeOut = (t: number) => 1 - (1 - t) ** 3;
 export function useGraphViewport(model: GraphModel) {
   const viewportRef = useRef<HTMLDivElement>(null);
   const worldRef = useRef<HTMLDivElement>(null);
-  const canvasRef = useRef<HTMLCanvasElement>(null);
   const miniRectRef = useRef<HTMLDivElement>(null);
   const zoomLabelRef = useRef<HTMLSpanElement>(null);
-  const colorsRef = useRef<OverviewColors | null>(null);
 
   const [size, setSize] = useState<Size>({ width: 0, height: 0 });
   const [frame, setFrame] = useState<Frame | null>(null);
@@ -82,11 +79,6 @@ export function useGraphViewport(model: GraphModel) {
       mini.style.height = `${r.height}px`;
     }
     const overview = v.k < DETAIL_ZOOM;
-    const canvas = canvasRef.current;
-    if (canvas && overview) {
-      colorsRef.current ??= overviewColors(canvas);
-      drawOverview(canvas, m, v, size, colorsRef.current, m.currentIndex);
-    }
     const current = frameRef.current;
     if (!current || current.overview !== overview || !containsRect(current.rect, clampToBounds(visible, m))) {
       // Overscan in screen pixels: the same margin at every zoom.
@@ -169,30 +161,29 @@ export function useGraphViewport(model: GraphModel) {
         applyView(v);
         return;
       }
-      // The whole graph was in view (Fit): fit again (a bigger panel or full screen reads larger).
+      // The whole graph was in view (Fit): fit again (a bigger panel or full screen may show it readably).
       const r = visibleRect(v, before);
       const b = model.bounds;
       const wholeInView = b.minX >= r.x0 && b.maxX <= r.x1 && b.minY >= r.y0 && b.maxY <= r.y1;
       applyView(
         wholeInView
-          ? fitView(model, size)
+          ? fitAllView(model, size)
           : { ...v, x: v.x + (size.width - before.width) / 2, y: v.y + (size.height - before.height) / 2 },
       );
       return;
     }
     if (model.nodes.length === 0) return;
     const fit = fitView(model, size);
-    if (fit.k >= READABLE_FIT_ZOOM) {
+    if (fit.k >= READABLE_ZOOM) {
       applyView(fit);
       return;
     }
     applyView(fitPathView(model, size));
   }, [size, model, applyView]);
 
-  // The minimap's scale, the canvas and the rendered nodes change with the model.
+  // The minimap's scale and the rendered nodes change with the model.
   // biome-ignore lint/correctness/useExhaustiveDependencies: applyView reads the model through modelRef
   useEffect(() => {
-    colorsRef.current = null;
     if (viewRef.current) applyView(viewRef.current);
   }, [model, applyView]);
 
@@ -205,7 +196,6 @@ export function useGraphViewport(model: GraphModel) {
   return {
     viewportRef,
     worldRef,
-    canvasRef,
     miniRectRef,
     zoomLabelRef,
     size,
