@@ -13,13 +13,20 @@
  *   to step 10's against the ratio of their path lengths — target: proportional to the path (≈ 1 ×).
  *
  * Its own fresh Chromium profile (settings point at a mock stopped afterwards).
+ *
+ * `GROVE_BENCH_TRACE=1`: an unminified build, the loop under a Chrome trace (as open-trace.mjs), and
+ * for every main-thread task over 50 ms the functions with the most self and inclusive time in it.
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { startFilesServer } from "../scripts/mcp-servers.mjs";
+import { buildForProfiling } from "./lib/app-server.mjs";
 import { launchBrowser } from "./lib/browser.mjs";
 import { configureApp, control, startMock } from "./lib/mock.mjs";
 import { ms } from "./lib/stats.mjs";
+import { longTasksOf, top, traced } from "./open-trace.mjs";
+
+const TRACE = process.env.GROVE_BENCH_TRACE === "1";
 
 const STEPS = 50;
 const FILE_CHARS = 40_000;
@@ -60,7 +67,8 @@ function installProbe() {
   document.addEventListener(
     "keydown",
     (e) => {
-      if (e.key === "Enter" && probe.enter === null && e.target instanceof HTMLTextAreaElement) probe.enter = e.timeStamp;
+      if (e.key === "Enter" && probe.enter === null && e.target instanceof HTMLTextAreaElement)
+        probe.enter = e.timeStamp;
     },
     true,
   );
@@ -77,7 +85,7 @@ export default {
   uses: ["app", "browser"],
   optIn: true,
   async run(ctx) {
-    const { url } = await ctx.app();
+    const { url } = TRACE ? await ctx.serve(await buildForProfiling(ctx.root)) : await ctx.app();
     const mock = await startMock(ctx.root);
     const files = await startFilesServer();
     const browser = await launchBrowser();
@@ -113,17 +121,27 @@ export default {
       }));
       await control(mock, "enqueue", { api: "anthropic", scripts: [...scripts, { text: ANSWER }] });
 
-      const box = page.getByRole("textbox", { name: "Message" });
-      await box.fill("Read every file, one per step.");
-      await box.press("Enter");
-      await page
-        .getByRole("dialog", { name: "Allow tool call?" })
-        .getByRole("button", { name: "Allow in this chat" })
-        .click({ timeout: 30_000 });
-      const t0 = Date.now();
-      await page.getByText(ANSWER).waitFor({ timeout: 600_000 });
-      const wall = Date.now() - t0;
-      const doneAt = await page.evaluate(() => performance.now());
+      const loop = async () => {
+        const box = page.getByRole("textbox", { name: "Message" });
+        await box.fill("Read every file, one per step.");
+        await box.press("Enter");
+        await page
+          .getByRole("dialog", { name: "Allow tool call?" })
+          .getByRole("button", { name: "Allow in this chat" })
+          .click({ timeout: 30_000 });
+        const t0 = Date.now();
+        // Not getByText: Playwright's text matching walks the whole DOM (2 MB of tool output in the
+        // folded steps) on every check, in the page's main thread — long tasks that are the bench's own.
+        await page.waitForFunction(
+          (answer) => document.querySelector(`article[aria-label*="${answer.slice(0, 40)}"]`) !== null,
+          ANSWER,
+          { polling: 500, timeout: 600_000 },
+        );
+        return { wall: Date.now() - t0, doneAt: await page.evaluate(() => performance.now()) };
+      };
+      const { wall, doneAt, events } = TRACE
+        ? await traced(page, loop).then((r) => ({ ...r.probe, events: r.events }))
+        : { ...(await loop()), events: null };
       await page.waitForTimeout(1000);
       const probe = await page.evaluate(() => window.__toolsLoop);
       const builds = await page.evaluate(() => window.groveContextBuildTimes?.() ?? null);
@@ -155,9 +173,18 @@ export default {
         ctx.log(
           `          at (s after the Enter)+ms: ${during.map((t) => `${((t.start - probe.enter) / 1000).toFixed(1)}+${Math.round(t.duration)}`).join(", ")}`,
         );
+      if (events) {
+        for (const t of longTasksOf(events)) {
+          ctx.log(`  traced task ${t.dur.toFixed(0)} ms`);
+          ctx.log(`    self: ${top(t.self, 8).join(" | ")}`);
+          ctx.log(`    inclusive: ${top(t.incl, 25).join(" | ")}`);
+        }
+      }
       for (const step of [1, 10, 25, STEPS, STEPS + 1]) {
         const b = at(step);
-        ctx.log(`build     step ${String(step).padStart(2)}: path ${String(b.entries).padStart(3)} entries, ${b.ms.toFixed(2)} ms`);
+        ctx.log(
+          `build     step ${String(step).padStart(2)}: path ${String(b.entries).padStart(3)} entries, ${b.ms.toFixed(2)} ms`,
+        );
       }
       const s10 = at(10);
       const s50 = at(STEPS);
@@ -166,7 +193,10 @@ export default {
       ctx.log(
         `ratio     step ${STEPS} ÷ step 10: build time ${timeRatio.toFixed(2)}× vs path length ${pathRatio.toFixed(2)}× (→ ${(timeRatio / pathRatio).toFixed(2)} × proportional)`,
       );
-      ctx.summary("tools loop, longest main-thread task", during.length ? `${ms(longest)} (${during.length} over 50 ms)` : "none over 50 ms");
+      ctx.summary(
+        "tools loop, longest main-thread task",
+        during.length ? `${ms(longest)} (${during.length} over 50 ms)` : "none over 50 ms",
+      );
       ctx.summary(
         "tools loop, build step 50 ÷ 10",
         `${timeRatio.toFixed(2)}× time vs ${pathRatio.toFixed(2)}× path (${s10.ms.toFixed(2)} → ${s50.ms.toFixed(2)} ms)`,
