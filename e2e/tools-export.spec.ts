@@ -1,14 +1,15 @@
 /**
  * A chat with tool steps exported to pi JSONL and imported back through the UI (issue 28 item 8): the
  * file holds pi's `toolCall` / `toolResult`, the imported chat shows the same folded steps, and — with
- * the same tools chosen — its next request to the provider is the original chat's next request.
+ * the same tools chosen — its next request to the provider is the original chat's next request. A chat's
+ * tool choice in a model preset and in Grove JSON (item 4).
  */
 import { readFileSync } from "node:fs";
 import type { Download, Page } from "@playwright/test";
-import { chatRequests, importText, openChatMenu, send, waitIdle } from "./app";
+import { chatRequests, importText, openChatMenu, openConfigured, send, waitIdle } from "./app";
 import { sessionIdOf, sessionLinks } from "./branching-helpers";
 import { expect, test } from "./fixtures";
-import { chatWithEverything, chooseTool, expectPairsWhole } from "./tools-helpers";
+import { addServer, chatWithEverything, chooseTool, closeSettings, expectPairsWhole } from "./tools-helpers";
 
 const SHOTS = "test-results/tools-export";
 
@@ -104,4 +105,84 @@ test("a chat with tool steps: pi JSONL out and back in, the same steps on screen
   // Native tool blocks, not text: the copy's steps are the provider's own again.
   expect(JSON.stringify(first.messages)).toContain('"type":"tool_use"');
   expect(imported).not.toBe(original);
+});
+
+test("a chat's tool choice: saved in a model preset and applied to a new chat; carried by Grove JSON, no credential", async ({
+  page,
+  mock,
+  mcp,
+}) => {
+  await openConfigured(page, mock);
+  await addServer(page, mcp.everything.url, "X-Api-Key: secret-mcp-token");
+  await expect(
+    page
+      .getByRole("dialog", { name: "Settings" })
+      .getByRole("listitem")
+      .filter({ hasText: "local" })
+      .getByRole("status"),
+  ).toHaveText(/^Connected · \d+ tools$/, { timeout: 20_000 });
+  await closeSettings(page);
+  await chooseTool(page, "local");
+  await chooseTool(page, "Web search");
+  mock.enqueue("anthropic", { text: "Tools chosen." });
+  await send(page, "Hello with tools");
+  await expect(page.getByText("Tools chosen.")).toBeVisible({ timeout: 15_000 });
+  await waitIdle(page);
+
+  // The preset keeps the chat's tools (the box is ticked when the chat has some).
+  await page.getByRole("button", { name: "Model options" }).click();
+  const options = page.getByRole("dialog", { name: "Model options" });
+  await expect(
+    options.getByRole("checkbox", { name: /^Include this chat's tools \(local, Web search\)$/ }),
+  ).toBeChecked();
+  await options.getByLabel("Max output tokens").fill("3000");
+  await options.getByLabel("Preset name").fill("Researcher");
+  await options.getByRole("button", { name: "Add to presets" }).click();
+  await expect(options.getByRole("button", { name: "Delete preset" })).toBeVisible();
+  await options.getByRole("button", { name: "Cancel" }).click();
+
+  // Grove JSON carries the choice: the server by this browser's id, never its URL or headers.
+  await openChatMenu(page);
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("menuitem", { name: "Grove JSON", exact: true }).click(),
+  ]);
+  const text = readFileSync(await download.path(), "utf8");
+  const file = JSON.parse(text) as { sessions: { session: { tools?: { servers: string[]; provider: string[] } } }[] };
+  const tools = file.sessions[0]?.session.tools;
+  expect(tools?.provider).toEqual(["web_search"]);
+  expect(tools?.servers).toHaveLength(1);
+  expect(text).not.toContain("secret-mcp-token");
+  expect(text).not.toContain(mcp.everything.url);
+
+  await importText(page, download.suggestedFilename(), text);
+  const dialog = page.getByRole("dialog", { name: "Import" });
+  await dialog.getByRole("button", { name: "Keep both" }).click();
+  await expect(page.getByRole("heading", { name: /\(imported\)$/, level: 1 })).toBeVisible({ timeout: 15_000 });
+  await page.getByRole("button", { name: "Tools" }).click();
+  const menu = page.getByRole("menu", { name: "Tools" });
+  await expect(menu.getByRole("menuitemcheckbox", { name: "local" })).toHaveAttribute("aria-checked", "true");
+  await expect(menu.getByRole("menuitemcheckbox", { name: "Web search" })).toHaveAttribute("aria-checked", "true");
+  await page.keyboard.press("Escape");
+
+  // A new chat: the preset applied in Model options chooses its tools too.
+  await page.getByRole("button", { name: "New chat" }).click();
+  await page.getByRole("button", { name: "Model options" }).click();
+  await options.getByLabel("Apply a preset").selectOption("Researcher");
+  await expect(options.getByRole("status")).toHaveText("Save also chooses this preset's tools: local, Web search.");
+  await expect(options.getByLabel("Max output tokens")).toHaveValue("3000");
+  await options.screenshot({ path: `${SHOTS}/preset-with-tools.png` });
+  await options.getByRole("button", { name: "Save", exact: true }).click();
+  await page.getByRole("button", { name: "Tools" }).click();
+  await expect(menu.getByRole("menuitemcheckbox", { name: "local" })).toHaveAttribute("aria-checked", "true");
+  await expect(menu.getByRole("menuitemcheckbox", { name: "Web search" })).toHaveAttribute("aria-checked", "true");
+  await page.keyboard.press("Escape");
+  mock.enqueue("anthropic", { text: "New chat with the preset." });
+  await send(page, "Hello again");
+  await expect(page.getByText("New chat with the preset.")).toBeVisible({ timeout: 15_000 });
+  await waitIdle(page);
+  const last = chatRequests(mock, "anthropic").at(-1)?.body as { tools?: { name: string }[]; max_tokens?: number };
+  expect(last.max_tokens).toBe(3000);
+  expect(last.tools?.map((t) => t.name)).toContain("local__echo");
+  expect(last.tools?.map((t) => t.name)).toContain("web_search");
 });

@@ -7,7 +7,7 @@
 
 import { exposeForTests } from "../../worker-kit/test-hooks";
 import { anyChatSending } from "../activity/chat-activity";
-import { contextBuildTimes, contextBuilds } from "../context/context-builds";
+import { contextBuilds, contextBuildTimes } from "../context/context-builds";
 
 export function exposeSendHooksForTests(): void {
   exposeForTests({
