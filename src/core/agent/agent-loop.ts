@@ -89,7 +89,7 @@ const callsOf = (entry: MessageEntry): ToolCallBlock[] =>
  * Rule 0: the calls of the path's last reply that no result after it answers, when that reply is
  * complete and not cut by the output limit (a stopped, interrupted or cut reply's calls may be partial).
  */
-export function unansweredCalls(path: readonly Entry[]): ToolCallBlock[] {
+function unansweredCalls(path: readonly Entry[]): ToolCallBlock[] {
   const answered = new Set<string>();
   for (let i = path.length - 1; i >= 0; i--) {
     const entry = path[i];
