@@ -17,7 +17,8 @@ const CATEGORIES = [
   "disabled-by-default-v8.cpu_profiler",
 ].join(",");
 
-async function traced(page, action) {
+/** Runs `action` under a Chrome trace of the page (task events + the V8 sampler); shared with tools-loop.mjs. */
+export async function traced(page, action) {
   const cdp = await page.context().newCDPSession(page);
   const events = [];
   cdp.on("Tracing.dataCollected", (e) => events.push(...e.value));
@@ -80,7 +81,7 @@ export function longTasksOf(events) {
   return tasks;
 }
 
-const top = (m, n) =>
+export const top = (m, n) =>
   [...m]
     .sort((a, b) => b[1] - a[1])
     .slice(0, n)

@@ -30,6 +30,7 @@ import search from "./search.mjs";
 import sendFirstToken from "./send-first-token.mjs";
 import sync, { syncLarge } from "./sync.mjs";
 import tokens from "./tokens.mjs";
+import toolsLoop from "./tools-loop.mjs";
 
 /** In order. `optIn` benches run only when named. */
 const BENCHES = [
@@ -50,6 +51,7 @@ const BENCHES = [
   search,
   sync,
   syncLarge,
+  toolsLoop,
 ];
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");

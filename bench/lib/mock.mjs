@@ -70,7 +70,10 @@ export async function configureApp(page, url, mock, { model = "openai::gpt-4o", 
   if (!automaticCompaction) await dialog.getByRole("checkbox", { name: "Automatic compaction" }).uncheck();
   await dialog.getByRole("button", { name: "Close" }).click();
   await dialog.waitFor({ state: "hidden" });
+  // The picker is a searchable combobox (as e2e/app.ts chooseModel drives it).
   const picker = page.getByRole("combobox", { name: "Model" });
-  await picker.selectOption(model);
-  if ((await picker.inputValue()) !== model) throw new Error(`model ${model} not selected`);
+  await picker.click();
+  await picker.fill(model.slice(model.indexOf("::") + 2));
+  await page.getByRole("listbox", { name: "Models" }).locator(`[role="option"][data-value="${model}"]`).click();
+  if ((await picker.getAttribute("data-model")) !== model) throw new Error(`model ${model} not selected`);
 }

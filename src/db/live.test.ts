@@ -192,6 +192,55 @@ describe("liveSessionWithEntries", () => {
     expect(Math.max(...rowsRead.slice(1))).toBeLessThan(31);
   });
 
+  it("a re-run reads the rows of the entries it does not know only, however many were written just now", async () => {
+    // A tool loop's steps: many entries within the recent margin (large results in a real one).
+    const s = makeSession({ title: "Loop" });
+    const root = userMessage(s.id, null, "Loop hello");
+    const steps = Array.from({ length: 20 }, (_, i) => assistantMessage(s.id, root.id, `step ${i}`));
+    await createSession({ ...s, leafId: root.id }, [root, ...steps]);
+    const db = getDb();
+    const rowsRead: number[] = [];
+    db.close();
+    db.use({
+      stack: "dbcore",
+      name: "count-rows",
+      create: (down) => ({
+        ...down,
+        table: (name) => {
+          const t = down.table(name);
+          if (name !== "entries") return t;
+          return {
+            ...t,
+            query: async (req) => {
+              const res = await t.query(req);
+              if (req.values) rowsRead.push(res.result.length);
+              return res;
+            },
+            getMany: async (req) => {
+              const res = await t.getMany(req);
+              rowsRead.push(res.length);
+              return res;
+            },
+          };
+        },
+      }),
+    });
+    await db.open();
+    const view = watch(() => liveSessionWithEntries(s.id as SessionId));
+    await eventually(() => expect(view.results).toHaveLength(1));
+    expect(rowsRead.reduce((a, b) => a + b, 0)).toBe(21);
+    const afterFirst = rowsRead.length;
+
+    const reply = assistantMessage(s.id, root.id, "the answer");
+    await appendEntries(s.id as SessionId, [reply], { kind: "move", to: reply.id });
+    await eventually(() => expect(view.results.at(-1)?.session?.leafId).toBe(reply.id));
+    expect(view.results.at(-1)?.entries).toHaveLength(22);
+    view.stop();
+    // After the first read, each re-run: at most the new reply's row, never the 21 recent ones again.
+    expect(rowsRead.length).toBeGreaterThan(afterFirst);
+    expect(Math.max(...rowsRead.slice(afterFirst))).toBe(1);
+  });
+
   it("a reply that started long ago (its id is old) and is written now still shows", async () => {
     const a = await sessionWithRoot("A");
     const view = watch(() => liveSessionWithEntries(a.id));

@@ -95,9 +95,9 @@ let known: {
  * session does not exist.
  *
  * The first run reads the whole tree. A re-run (after any write: this tab's message, a reply, another
- * tab's) reads only the entries that can be new: ids (UUIDv7, so creation times) from
+ * tab's) reads only the entries that can be new: the ids (UUIDv7, so creation times) from
  * `LIVE_RECENT_MARGIN_MS` ago, or from the oldest reply of the session still in flight (its checkpoint's
- * id is the id its entry will get); with nothing new it returns the same array, so nothing
+ * id is the id its entry will get), then the rows of those not known yet; with nothing new it returns the same array, so nothing
  * downstream is rebuilt. Before, every append re-read and re-cloned the whole tree on the page's
  * thread: the reply to an 11-entry path in a 20,000-entry chat could not show for seconds. A leaf
  * that is still not among the entries falls back to the full read. The full read comes in chunks
@@ -119,14 +119,18 @@ export const liveSessionWithEntries = async (sessionId: SessionId): Promise<Sess
     const since = [firstEntryIdAt(start.readAt - LIVE_RECENT_MARGIN_MS), ...inFlight, ...start.inFlight].reduce(
       (a, b) => (b < a ? b : a),
     );
-    const recent = await getDb().entries.where(":id").aboveOrEqual(since).toArray();
+    // The ids first, then only the rows not known: a tool loop writes megabytes of results within
+    // the margin, and reading them all again at every append was a long task per step (and garbage).
+    const recentIds = await getDb().entries.where(":id").aboveOrEqual(since).primaryKeys();
+    const unknownIds = recentIds.filter((id) => !knownSince(sessionId, since).has(id));
+    const recent = unknownIds.length === 0 ? [] : await getDb().entries.bulkGet(unknownIds);
     // Another chat's read may have replaced `known` meanwhile (a switch): then read this one whole.
     const base = known;
     if (base?.sessionId === sessionId) {
-      const { entries } = base.tree;
-      // Of the known entries only those from `since` on can be among `recent` (id order).
-      const knownRecent = new Set(entries.slice(firstAtOrAfter(entries, since)).map((e) => e.id));
-      const fresh = recent.filter((e) => e.sessionId === sessionId && !knownRecent.has(e.id));
+      const knownRecent = knownSince(sessionId, since);
+      const fresh = recent.filter(
+        (e): e is Entry => e !== undefined && e.sessionId === sessionId && !knownRecent.has(e.id),
+      );
       const tree = fresh.length === 0 ? base.tree : remember(sessionId, withFresh(base.tree, fresh), inFlight, readAt);
       if (known) {
         known.inFlight = inFlight;
@@ -149,6 +153,13 @@ export const liveSessionWithEntries = async (sessionId: SessionId): Promise<Sess
   // In id order as read (getEntriesInChunks): no check of 10,000 ids here.
   return answer(session, remember(sessionId, { entries, index: builder.index(), cost }, inFlight, readAt));
 };
+
+/** The known entries of `sessionId` from `since` on (id order: only those can be among a re-run's reads). */
+function knownSince(sessionId: SessionId, since: EntryId): Set<EntryId> {
+  if (known?.sessionId !== sessionId) return new Set();
+  const { entries } = known.tree;
+  return new Set(entries.slice(firstAtOrAfter(entries, since)).map((e) => e.id));
+}
 
 /** `{ session, ...tree }`, or the previous answer itself when neither changed (no re-render). */
 function answer(session: Session, tree: ChatTree): SessionWithTree {

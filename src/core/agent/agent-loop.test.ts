@@ -408,4 +408,35 @@ describe("runAgentLoop", () => {
     expect(w.script.contexts[0]?.messages.map((m) => m.role)).toEqual(["user", "assistant", "user"]);
     expect(result.path.at(-1)?.id).toBe(asEntryId("step-1"));
   });
+
+  it("runs the calls a start path's last reply left unanswered first (a rewind to a step's reply), then goes on", async () => {
+    const first = world([calls(call("c1"), call("c2"))], { maxSteps: 1 });
+    const limited = await first.run();
+    // The path cut after the reply and one of its two results (a reload between them).
+    const cut = limited.path.slice(0, 3);
+    const w = world([answer("Finished.")]);
+    const result = await w.run(new AbortController().signal, cut);
+    expect(result.outcome).toEqual({ kind: "done" });
+    expect(result.steps).toBe(1);
+    expect(w.config.approve).toHaveBeenCalledTimes(1);
+    expect(shape(w.appended)).toEqual(["tool:c2", "assistant:complete:text"]);
+    // The model's request has the reply's pair whole: both results, in call order.
+    expect(w.script.contexts[0]?.messages.map((m) => [m.role, m.content.map((b) => b.type)])).toEqual([
+      ["user", ["text"]],
+      ["assistant", ["tool_call", "tool_call"]],
+      ["user", ["tool_result", "tool_result"]],
+    ]);
+  });
+
+  it("never runs the calls of a start path's stopped, interrupted or cut reply", async () => {
+    for (const patch of [{ status: "stopped" }, { status: "interrupted" }, { stopReason: "length" }] as const) {
+      const first = world([calls(call("c1"))], { maxSteps: 1 });
+      const limited = await first.run();
+      const reply = { ...(limited.path[1] as MessageEntry), ...patch } as MessageEntry;
+      const w = world([answer("Finished.")]);
+      await w.run(new AbortController().signal, [limited.path[0] as Entry, reply]);
+      expect(w.config.executeTool).not.toHaveBeenCalled();
+      expect(shape(w.appended)).toEqual(["assistant:complete:text"]);
+    }
+  });
 });

@@ -5,6 +5,9 @@
  * compaction) is injected (types.ts), so tests drive it with a scripted stream.
  *
  * One loop, step by step:
+ * 0. A start path that ends in a complete reply whose calls have no results yet (a rewind to a step's
+ *    reply, a reload between a reply and its results) runs those calls first (rule 7), then goes on:
+ *    what the model asked for is done before it is asked again. Not a step (no model call).
  * 1. Stop (the signal) ends it at any moment with "stopped"; what arrived is kept: the reply so far is
  *    appended as stopped, results that came are appended, calls cut short get a "stopped" error result.
  * 2. Before every step but the first, `beforeStep` may compact (threshold) and gives the path to go on;
@@ -83,7 +86,27 @@ const callsOf = (entry: MessageEntry): ToolCallBlock[] =>
   entry.content.filter((b): b is ToolCallBlock => b.type === "tool_call");
 
 /**
- * Runs the loop from `start` (a path ending in the user's turn, or in tool results when continuing)
+ * Rule 0: the calls of the path's last reply that no result after it answers, when that reply is
+ * complete and not cut by the output limit (a stopped, interrupted or cut reply's calls may be partial).
+ */
+function unansweredCalls(path: readonly Entry[]): ToolCallBlock[] {
+  const answered = new Set<string>();
+  for (let i = path.length - 1; i >= 0; i--) {
+    const entry = path[i];
+    if (entry?.type !== "message") return [];
+    if (entry.role === "tool") {
+      for (const b of entry.content) if (b.type === "tool_result") answered.add(b.callId);
+      continue;
+    }
+    if (entry.role !== "assistant" || entry.status !== "complete" || entry.stopReason === "length") return [];
+    return callsOf(entry).filter((c) => !answered.has(c.id));
+  }
+  return [];
+}
+
+/**
+ * Runs the loop from `start` (a path ending in the user's turn, in tool results when continuing, or in a
+ * reply whose calls are unanswered: rule 0)
  * until it ends (rules above). Never throws: every ending is an outcome, told by `loop_end` too.
  */
 export async function runAgentLoop<E extends StepStreamEvent>(
@@ -196,6 +219,11 @@ export async function runAgentLoop<E extends StepStreamEvent>(
 
   try {
     emit({ type: "loop_start" });
+    const pending = unansweredCalls(path);
+    if (pending.length > 0) {
+      await runTools(pending);
+      if (signal.aborted) return finish({ kind: "stopped" });
+    }
     for (;;) {
       if (signal.aborted) return finish({ kind: "stopped" });
       if (steps >= maxSteps) return finish({ kind: "limit", steps });

@@ -155,6 +155,22 @@ describe("grove-json", () => {
     expect(file.version).toBe(1);
   });
 
+  it("keeps a chat's tool choice (servers by id, provider and Grove tools, allowed tools), nothing more", () => {
+    const [one] = sample();
+    const tools = {
+      servers: ["srv-1"],
+      provider: ["web_search", "code_execution"] as const,
+      grove: ["search_my_chats"] as const,
+      allowed: ["srv-1/echo"],
+    };
+    const text = exportGroveJson([{ ...one!, session: { ...one!.session, tools } }]);
+    const parsed = parseGroveJson(text);
+    expect(parsed.kind === "ok" && parsed.sessions[0]?.session.tools).toEqual(tools);
+    // An unknown provider tool is refused with the file, not half-read.
+    const bad = text.replace('"code_execution"', '"run_anything"');
+    expect(parseGroveJson(bad).kind).toBe("error");
+  });
+
   it("contains no keys or settings, only format, version and sessions", () => {
     expect(Object.keys(JSON.parse(exportGroveJson(sample()))).sort()).toEqual(["format", "sessions", "version"]);
   });

@@ -255,6 +255,18 @@ export const chatParamsSchema = z.object({
   thinking: thinkingSchema.optional(),
 });
 
+/**
+ * A chat's tool choice (core/session/chat-tools.ts): servers by this browser's ids (no URL, no header:
+ * credentials never leave Settings › Tools; elsewhere an unknown id is ignored), provider and Grove
+ * tools, the tools allowed in the chat.
+ */
+const chatToolsSchema = z.object({
+  servers: z.array(z.string()),
+  provider: z.array(z.enum(["web_search", "code_execution"])),
+  grove: z.array(z.enum(["search_my_chats", "read_chat"])).optional(),
+  allowed: z.array(z.string()).optional(),
+});
+
 const sessionSchema: z.ZodType<Session> = z.object({
   id: sessionId,
   title: z.string(),
@@ -265,6 +277,7 @@ const sessionSchema: z.ZodType<Session> = z.object({
   systemPrompt: z.string().optional(),
   model: z.object({ providerId: z.string(), modelId: z.string() }).optional(),
   params: chatParamsSchema.optional(),
+  tools: chatToolsSchema.optional(),
   parentSessionId: sessionId.optional(),
   parentEntryId: entryId.optional(),
   importedFrom: z.string().optional(),

@@ -2,6 +2,7 @@
  * Per-chat model parameters (issue 12 item 8) and the saved presets for them and for system
  * prompts. Pure data and the one rule that merges a chat's choices over the model's defaults.
  */
+import type { PresetTools } from "./chat-tools";
 
 export type AnthropicEffort = "low" | "medium" | "high" | "xhigh" | "max";
 export type OpenAIEffort = "minimal" | "low" | "medium" | "high";
@@ -23,7 +24,8 @@ export type ChatParams = {
 };
 
 export type PromptPreset = { name: string; text: string };
-export type ParamsPreset = { name: string; params: ChatParams };
+/** A model preset: parameters, and the tools a chat applying it may use (issue 28 item 4), if it chose any. */
+export type ParamsPreset = { name: string; params: ChatParams; tools?: PresetTools };
 
 const TEMPERATURE_MAX = 2;
 

@@ -28,3 +28,38 @@ export const toolKey = (serverId: string, tool: string): string => `${serverId}/
 /** Whether the chat uses any tool at all (then its replies run the tool loop). */
 export const usesTools = (t: ChatTools | undefined): boolean =>
   t !== undefined && (t.servers.length > 0 || t.provider.length > 0 || (t.grove?.length ?? 0) > 0);
+
+/** The part of a chat's tool choice a model preset keeps: what it may use, not what it was allowed. */
+export type PresetTools = Pick<ChatTools, "servers" | "provider" | "grove">;
+
+/** What a preset keeps of `tools` (undefined when the chat uses none). */
+export function presetToolsOf(tools: ChatTools | undefined): PresetTools | undefined {
+  if (!tools || !usesTools(tools)) return undefined;
+  return {
+    servers: [...tools.servers],
+    provider: [...tools.provider],
+    ...(tools.grove ? { grove: [...tools.grove] } : {}),
+  };
+}
+
+/** A chat's choice after applying a preset's tools: the preset's choice, the chat's own permissions kept. */
+export function withPresetTools(current: ChatTools | undefined, preset: PresetTools): ChatTools {
+  return { ...preset, ...(current?.allowed ? { allowed: current.allowed } : {}) };
+}
+
+const PROVIDER_TOOL_KINDS: readonly ProviderToolKind[] = ["web_search", "code_execution"];
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
+
+/** Reads a stored preset's tools (any shape from any app version), dropping what is not valid. */
+export function presetToolsFrom(value: unknown): PresetTools | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const v = value as Record<string, unknown>;
+  const grove = strings(v.grove).filter((k): k is GroveToolKind => (GROVE_TOOL_KINDS as readonly string[]).includes(k));
+  return presetToolsOf({
+    servers: strings(v.servers),
+    provider: strings(v.provider).filter((k): k is ProviderToolKind =>
+      (PROVIDER_TOOL_KINDS as readonly string[]).includes(k),
+    ),
+    ...(grove.length > 0 ? { grove } : {}),
+  });
+}

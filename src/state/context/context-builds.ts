@@ -12,10 +12,26 @@ import type { ChatTarget } from "../models/chat-target";
 
 let builds = 0;
 
-/** `buildContext`, counted. */
+/** One build's cost, for the tools-loop bench: the path's length, whether it was a loop step's, its time. */
+export type BuildTime = { entries: number; nativeTools: boolean; ms: number };
+
+/** The latest builds' times kept (a ring: a long day of chatting keeps no more than this). */
+const BUILD_TIMES_KEPT = 256;
+const buildTimes: BuildTime[] = [];
+
+/** `buildContext`, counted and timed. */
 export function buildCounted(path: readonly Entry[], options: BuildContextOptions): LlmContext {
   builds++;
-  return buildContext(path, options);
+  const t0 = performance.now();
+  const context = buildContext(path, options);
+  buildTimes.push({ entries: path.length, nativeTools: options.nativeTools === true, ms: performance.now() - t0 });
+  if (buildTimes.length > BUILD_TIMES_KEPT) buildTimes.shift();
+  return context;
+}
+
+/** The latest builds' times, oldest first (bench/tools-loop.mjs reads them through the test hooks). */
+export function contextBuildTimes(): BuildTime[] {
+  return [...buildTimes];
 }
 
 /** Contexts state/ has built on this thread since the page loaded. */

@@ -84,3 +84,20 @@ describe("settingsFromRows: Generate chat titles", () => {
     expect(settingsFromRows({ modelTitles: false }).modelTitles).toBe(false);
   });
 });
+
+describe("settingsFromRows: model presets", () => {
+  it("a preset keeps its tools (issue 28 item 4); one stored before tools or with broken tools has none", () => {
+    const s = settingsFromRows({
+      paramsPresets: [
+        { name: "Research", params: { temperature: 0.2 }, tools: { servers: ["s1"], provider: ["web_search"] } },
+        { name: "Plain", params: { maxOutputTokens: 900 } },
+        { name: "Broken", params: {}, tools: "everything" },
+      ],
+    });
+    expect(s.paramsPresets).toEqual([
+      { name: "Research", params: { temperature: 0.2 }, tools: { servers: ["s1"], provider: ["web_search"] } },
+      { name: "Plain", params: { maxOutputTokens: 900 } },
+      { name: "Broken", params: {} },
+    ]);
+  });
+});

@@ -7,6 +7,7 @@ import { type CompactionSettings, DEFAULT_COMPACTION_SETTINGS } from "../../core
 import { type PromptOverrides, promptOverridesFrom } from "../../core/prompt-ids";
 import type { ThinkingSetting } from "../../core/session/chat-params";
 import { chatParamsFrom, type ParamsPreset, type PromptPreset } from "../../core/session/chat-params";
+import { presetToolsFrom } from "../../core/session/chat-tools";
 import type { ModelRef } from "../../core/session/entries";
 import { DEFAULT_MODEL_ID } from "../../core/tokens/models";
 import { ANTHROPIC_DEFAULT_BASE_URL, OPENAI_DEFAULT_BASE_URL } from "../../providers/endpoint";
@@ -192,7 +193,8 @@ function paramsPresetsFrom(value: unknown): ParamsPreset[] {
   const out: ParamsPreset[] = [];
   for (const p of value) {
     if (typeof p !== "object" || p === null || typeof p.name !== "string") continue;
-    out.push({ name: p.name, params: chatParamsFrom(p.params) ?? {} });
+    const tools = presetToolsFrom(p.tools);
+    out.push({ name: p.name, params: chatParamsFrom(p.params) ?? {}, ...(tools ? { tools } : {}) });
   }
   return out;
 }

@@ -1,14 +1,18 @@
 import { useState } from "react";
 import type { AnthropicEffort, ChatParams, OpenAIEffort, ThinkingSetting } from "../../core/session/chat-params";
+import { NO_CHAT_TOOLS, type PresetTools, presetToolsOf, withPresetTools } from "../../core/session/chat-tools";
 import type { Session } from "../../core/session/entries";
 import { resolveModel } from "../../core/tokens/models";
 import { temperatureApplies } from "../../providers/temperature";
 import { deleteParamsPreset, saveParamsPreset, setChatParams, useNewChatSetup } from "../../state/sessions/chat-setup";
 import { findProvider, thinkingFor } from "../../state/settings/settings-model";
 import { useSettingsStore } from "../../state/settings/settings-store";
+import type { McpServerSetting } from "../../state/settings/tool-settings";
+import { setChatTools } from "../../state/tools/chat-tools";
 import { Dialog } from "../common/Dialog";
 import { DeprecationNote } from "./DeprecationNote";
 import { PresetPicker, PresetSaveRow } from "./PresetList";
+import { GROVE_TOOL_NAME, PROVIDER_TOOL_NAME } from "./ToolsMenu";
 import "./chat-setup.css";
 
 const ANTHROPIC_EFFORTS: readonly AnthropicEffort[] = ["low", "medium", "high", "xhigh", "max"];
@@ -72,6 +76,15 @@ function describeParams(p: ChatParams): string {
   return parts.join(", ") || "model defaults";
 }
 
+/** A preset's tools in words: the servers' names (those still in Settings › Tools), the provider's and Grove's tools. */
+function describeTools(tools: PresetTools, servers: readonly McpServerSetting[]): string {
+  return [
+    ...servers.filter((s) => tools.servers.includes(s.id)).map((s) => s.name),
+    ...tools.provider.map((k) => PROVIDER_TOOL_NAME[k]),
+    ...(tools.grove ?? []).map((k) => GROVE_TOOL_NAME[k]),
+  ].join(", ");
+}
+
 /**
  * Model settings for one chat (issue 12 item 8): temperature, output limit, thinking. With no
  * session it sets what the first message of a new chat will use. Presets live in settings.
@@ -79,6 +92,12 @@ function describeParams(p: ChatParams): string {
 export function ModelSettingsDialog({ session, onClose }: { session: Session | undefined; onClose: () => void }) {
   const settings = useSettingsStore((s) => s.settings);
   const setupParams = useNewChatSetup((s) => s.params);
+  const setupTools = useNewChatSetup((s) => s.tools);
+  const chatTools = (session ? session.tools : setupTools) ?? NO_CHAT_TOOLS;
+  const ownTools = presetToolsOf(chatTools);
+  const [withTools, setWithTools] = useState(ownTools !== undefined);
+  /** The tools of the preset picked last: applied with Save. */
+  const [pickedTools, setPickedTools] = useState<PresetTools | undefined>(undefined);
   const ref = session?.model ?? settings.defaultModel;
   const api = findProvider(settings, ref.providerId)?.api ?? "openai-chat";
   const model = resolveModel(ref.modelId, settings.modelOverrides, api);
@@ -129,12 +148,20 @@ export function ModelSettingsDialog({ session, onClose }: { session: Session | u
         <PresetPicker
           label="Apply a preset"
           presets={settings.paramsPresets}
-          describe={(p) => describeParams(p.params)}
+          describe={(p) =>
+            describeParams(p.params) + (p.tools ? `; tools: ${describeTools(p.tools, settings.mcpServers)}` : "")
+          }
           onPick={(preset) => {
             apply(preset.params);
+            setPickedTools(preset.tools);
             setPresetName(preset.name);
           }}
         />
+        {pickedTools && (
+          <p className="hint" role="status">
+            Save also chooses this preset's tools: {describeTools(pickedTools, settings.mcpServers) || "none"}.
+          </p>
+        )}
         <label className="field">
           <span>Temperature</span>
           <input
@@ -187,10 +214,16 @@ export function ModelSettingsDialog({ session, onClose }: { session: Session | u
             const params = read();
             if (typeof params === "string") return setProblem(params);
             setProblem("");
-            void saveParamsPreset({ name, params });
+            void saveParamsPreset({ name, params, ...(withTools && ownTools ? { tools: ownTools } : {}) });
           }}
           onDelete={(name) => void deleteParamsPreset(name)}
         />
+        {ownTools && (
+          <label className="check">
+            <input type="checkbox" checked={withTools} onChange={(e) => setWithTools(e.target.checked)} />
+            Include this chat's tools ({describeTools(ownTools, settings.mcpServers)})
+          </label>
+        )}
         {problem && (
           <p className="field-problem" role="alert">
             {problem}
@@ -211,6 +244,7 @@ export function ModelSettingsDialog({ session, onClose }: { session: Session | u
             const params = read();
             if (typeof params === "string") return setProblem(params);
             void setChatParams(session?.id ?? null, params);
+            if (pickedTools) void setChatTools(session?.id ?? null, withPresetTools(chatTools, pickedTools));
             onClose();
           }}
         >

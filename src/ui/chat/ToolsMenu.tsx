@@ -9,12 +9,12 @@ import { providerToolsFor, setChatTools } from "../../state/tools/chat-tools";
 import { WrenchIcon } from "../common/icons";
 import { MenuButton } from "../common/Menu";
 
-const GROVE_TOOL_NAME: Record<GroveToolKind, string> = {
+export const GROVE_TOOL_NAME: Record<GroveToolKind, string> = {
   search_my_chats: "Search my chats",
   read_chat: "Read a chat",
 };
 
-const PROVIDER_TOOL_NAME: Record<ProviderToolKind, string> = {
+export const PROVIDER_TOOL_NAME: Record<ProviderToolKind, string> = {
   web_search: "Web search",
   code_execution: "Code execution",
 };
