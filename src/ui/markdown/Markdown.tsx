@@ -5,6 +5,7 @@ import remarkMath from "remark-math";
 import { CodeBlock, StreamingContext } from "./CodeBlock";
 import { mightHaveMath, useMathPlugin } from "./math";
 import { isFragmentHref, rehypePlugins, urlTransform } from "./pipeline";
+import { splitMarkdown } from "./split-markdown";
 import "./markdown.css";
 
 // GFM: tables, task lists, autolinks, footnotes, `~~strike~~`. Single-tilde strikethrough is off:
@@ -116,10 +117,18 @@ const MarkdownBody = memo(function MarkdownBody({ text }: { text: string }) {
  */
 export function Markdown({ text, streaming = false }: { text: string; streaming?: boolean }) {
   const deferred = useDeferredValue(text);
+  const shown = streaming ? deferred : text;
+  // A long text in pieces that parse to the same blocks (split-markdown.ts), each its own memoized
+  // body: a transition render yields between them, and a streaming reply re-parses only its last.
+  const pieces = useMemo(() => splitMarkdown(shown), [shown]);
   return (
     <div className={streaming ? "md md-streaming" : "md"}>
       <StreamingContext value={streaming}>
-        <MarkdownBody text={streaming ? deferred : text} />
+        {pieces.map((piece, i) => (
+          // Positional keys: the pieces of a text that grows keep their place.
+          // biome-ignore lint/suspicious/noArrayIndexKey: pieces are cut in order and never reordered
+          <MarkdownBody key={i} text={piece} />
+        ))}
       </StreamingContext>
     </div>
   );
