@@ -70,9 +70,11 @@ const components: Components = {
 /**
  * Texts rendered once, each in a task of its own, before the first message is: a fresh tab runs
  * the pipeline's code cold, and the first message rendered took 30–50 ms of one task. Each sample
- * brings in more of it (paragraphs; lists, links and inline code; GFM tables and a fenced block).
+ * brings in more of it (the empty text: the processor and its plugins' syntax, GFM's alone tens of
+ * ms cold; paragraphs; lists, links and inline code; GFM tables and a fenced block).
  */
 export const WARM_UP_SAMPLES = [
+  "",
   "Hello *there*.",
   "- a [link](https://example.com) and `code`\n1. **two**",
   "| a | b |\n|---|---|\n| 1 | 2 |\n\n```js\nlet a = 1;\n```",
