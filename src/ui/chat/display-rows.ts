@@ -18,6 +18,7 @@ import type { CompactionEntry, Entry, MessageEntry, ToolResultBlock } from "../.
 import type { EntryId } from "../../core/session/ids";
 import { compactionCuts, planContext } from "../../core/session/plan-context";
 import { prunedToolOutputs } from "../../core/session/prune-tool-outputs";
+import { atPause, finish, type Steps } from "../../core/steps";
 
 /** What the model gets of an entry under the latest compaction. */
 export type Visibility = "sent" | "folded" | "kept";
@@ -61,10 +62,20 @@ export function lastEntryIdOf(row: DisplayRow): EntryId {
 }
 
 export function displayRows(path: readonly Entry[]): DisplayRow[] {
+  return finish(displayRowsSteps(path));
+}
+
+/**
+ * `displayRows` in steps (core/steps.ts): a pause after each pass over the path and every few
+ * entries of the last, so a 2,000-message path's rows are made a few ms per task (prepare-rows.ts).
+ */
+export function* displayRowsSteps(path: readonly Entry[]): Steps<DisplayRow[]> {
   const plan = planContext(path);
+  yield;
   const latest = plan.compaction;
   const keptIds = new Set<EntryId>(plan.keptUserTurns.map((e) => e.id));
   const pruned = prunedToolOutputs(path, plan.keptStart);
+  yield;
 
   // Cards that move up to their cut (the start of that compaction's kept region), by the entry
   // they are drawn above.
@@ -91,7 +102,9 @@ export function displayRows(path: readonly Entry[]): DisplayRow[] {
     }
   }
 
+  yield;
   const { results, attached } = toolAnswers(path, pruned);
+  yield;
   const rows: DisplayRow[] = [];
   const messages = new Map<EntryId, MessageEntry>();
   for (const e of path) if (e.type === "message") messages.set(e.id, e);
@@ -103,14 +116,17 @@ export function displayRows(path: readonly Entry[]): DisplayRow[] {
     pinned: entry === latest ? plan.pinned : recordedPins(entry, messages),
   });
 
-  path.forEach((entry, i) => {
+  for (let i = 0; i < path.length; i++) {
+    if (atPause(i)) yield;
+    const entry = path[i];
+    if (!entry) continue;
     for (const c of cardsAbove.get(entry.id) ?? []) rows.push(card(c));
     if (entry.type === "compaction") {
       if (!moved.has(entry.id)) rows.push(card(entry));
-      return;
+      continue;
     }
     // A tool entry whose every result is shown with its call has no row of its own.
-    if (attached.has(entry.id)) return;
+    if (attached.has(entry.id)) continue;
     const prev = rows[rows.length - 1];
     // Joined as the plan (and so the request) joins it, when nothing is drawn between.
     if (
@@ -124,7 +140,7 @@ export function displayRows(path: readonly Entry[]): DisplayRow[] {
         continuations: [...prev.continuations, entry],
         continuable: continuable(entry, i === lastContentIndex),
       };
-      return;
+      continue;
     }
     const visibility: Visibility =
       i >= plan.keptStart
@@ -143,7 +159,7 @@ export function displayRows(path: readonly Entry[]): DisplayRow[] {
       ...(pruned.has(entry.id) ? { pruned: pruned.get(entry.id) } : {}),
       ...(results.has(entry.id) ? { results: results.get(entry.id) } : {}),
     });
-  });
+  }
   return rows;
 }
 
