@@ -30,7 +30,7 @@ export function countContextTokens(context: LlmContext, countText: CountText): n
 }
 
 /** `countContextTokens` in steps (core/steps.ts): pauses every few messages, same count. */
-export function* countContextTokensSteps(context: LlmContext, countText: CountText): Steps<number> {
+function* countContextTokensSteps(context: LlmContext, countText: CountText): Steps<number> {
   let total = context.system === "" ? 0 : MESSAGE_OVERHEAD_TOKENS + countText(context.system);
   for (let i = 0; i < context.messages.length; i++) {
     if (atPause(i)) yield;

@@ -7,7 +7,7 @@ import type { Steps } from "../../core/steps";
 import { nextTask } from "./next-task";
 
 /** Milliseconds of steps per task: most of a frame is left to the page. */
-export const SLICE_BUDGET_MS = 8;
+const SLICE_BUDGET_MS = 8;
 
 export type SliceOptions = {
   /** Resolves in a later task (default: `nextTask`). */
