@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { firstScreenShown } from "../state/app/first-screen";
+import { firstScreenShown, openSettled } from "../state/app/first-screen";
 import { useUiStore } from "../state/app/ui-store";
 import { ChatView } from "./chat/ChatView";
 import { useRememberedFontStrikes } from "./font-warmup";
@@ -27,6 +27,11 @@ export function App() {
   useEffect(() => {
     if (firstScreen) firstScreenShown();
   }, [firstScreen]);
+  // The whole path is in: the heaviest background work (the search worker) may start.
+  const settled = sessionId === null || view.complete;
+  useEffect(() => {
+    if (settled) openSettled();
+  }, [settled]);
   return (
     <div className={`app ${drawerOpen ? "drawer-open" : ""}${graphOpen ? " graph-open" : ""}`}>
       <SkipLink />

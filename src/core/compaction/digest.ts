@@ -43,18 +43,28 @@ function fixedParagraphs(template: string): string[] {
 /** Sentences long enough that removing them can never hit ordinary summary prose by accident. */
 const MIN_ECHO_SENTENCE_CHARS = 24;
 
-const FRAMING_PARAGRAPHS = [
-  COMPACTION_SUMMARY_CONTEXT,
-  COMPACTION_KEPT_USER_TURNS,
-  COMPACTION_PINNED,
-  COMPACTED_SYSTEM_NOTE,
-].flatMap(fixedParagraphs);
-const ECHO_PATTERNS: readonly RegExp[] = [
-  ...FRAMING_PARAGRAPHS.map(phrase),
-  ...FRAMING_PARAGRAPHS.flatMap((p) => p.split(/(?<=[.!?])\s+/))
-    .filter((s) => s.length >= MIN_ECHO_SENTENCE_CHARS)
-    .map(phrase),
-];
+/**
+ * The framing's paragraphs and long sentences as patterns, made on first use: as a module constant
+ * they were built while the reply code loads after a chat's first screen (tens of ms in one task).
+ */
+let echoPatterns: readonly RegExp[] | undefined;
+function framingEchoPatterns(): readonly RegExp[] {
+  if (echoPatterns) return echoPatterns;
+  const paragraphs = [
+    COMPACTION_SUMMARY_CONTEXT,
+    COMPACTION_KEPT_USER_TURNS,
+    COMPACTION_PINNED,
+    COMPACTED_SYSTEM_NOTE,
+  ].flatMap(fixedParagraphs);
+  echoPatterns = [
+    ...paragraphs.map(phrase),
+    ...paragraphs
+      .flatMap((p) => p.split(/(?<=[.!?])\s+/))
+      .filter((s) => s.length >= MIN_ECHO_SENTENCE_CHARS)
+      .map(phrase),
+  ];
+  return echoPatterns;
+}
 
 /** The framing's first sentence: what tests count to check the framing appears exactly once. */
 export const FRAMING_FIRST_SENTENCE = (COMPACTION_SUMMARY_CONTEXT.split(/(?<=[.!?])\s+/)[0] ?? "").trim();
@@ -84,7 +94,7 @@ const tidy = (text: string): string =>
  */
 export function cleanSummarizerOutput(text: string): string {
   let out = stripTail(text);
-  for (const p of ECHO_PATTERNS) out = out.replace(p, "");
+  for (const p of framingEchoPatterns()) out = out.replace(p, "");
   out = out.replace(PROMPT_TAGS, "");
   out = stripCompactionNotes(out);
   out = stripFileOpsTags(out);
@@ -158,7 +168,7 @@ const stripLineMarkup = (line: string): string =>
  * to 120 characters), or null when it is junk: empty, or carrying our tags or echoed framing.
  */
 export function cleanShortSummary(raw: string): string | null {
-  if (OUR_TAGS.test(raw) || ECHO_PATTERNS.some((p) => raw.search(p) >= 0)) return null;
+  if (OUR_TAGS.test(raw) || framingEchoPatterns().some((p) => raw.search(p) >= 0)) return null;
   for (const line of raw.split("\n")) {
     const l = stripLineMarkup(line);
     if (l !== "") return clampLine(l);

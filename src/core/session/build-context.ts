@@ -61,6 +61,7 @@ import {
   fillTemplate,
   HANDOFF_CONTEXT,
 } from "../prompts-context";
+import { atPause, finish, type Steps } from "../steps";
 import { commandContextText, isCommandSent } from "./agent-entries";
 import type { ContextAssistantMessage, ContextMessage, ContextUserMessage, LlmContext } from "./context";
 import {
@@ -75,7 +76,7 @@ import {
 } from "./entries";
 import { blockText, toolResultModelText } from "./entry-text";
 import { nativeFloorText, nativePrefixFor } from "./native-compaction";
-import { normalizeMessages } from "./normalize-messages";
+import { normalizeMessagesSteps } from "./normalize-messages";
 import { type ContextPlan, isSkippedMessage, joinContinuation, planContext } from "./plan-context";
 import { type PrunedOutputs, prunedToolOutputs, withPrunedOutputs } from "./prune-tool-outputs";
 
@@ -251,6 +252,15 @@ function compactionMessage(compaction: CompactionEntry, plan: ContextPlan): Cont
 
 /** The context for `path` (root first, as `pathToRoot` returns it), normalized for `opts.targetApi`. */
 export function buildContext(path: readonly Entry[], opts: BuildContextOptions): LlmContext {
+  return finish(buildContextSteps(path, opts));
+}
+
+/**
+ * `buildContext` in steps (core/steps.ts): pauses every few entries and messages, so the meter can
+ * build a 2,000-message context a few milliseconds per task. Same result. The plan and the pruned
+ * outputs (one pass over the path each) are made in the first step.
+ */
+export function* buildContextSteps(path: readonly Entry[], opts: BuildContextOptions): Steps<LlmContext> {
   const messages: ContextMessage[] = [];
   const plan = planContext(path);
   const native = nativeToolsFor(opts);
@@ -270,6 +280,7 @@ export function buildContext(path: readonly Entry[], opts: BuildContextOptions):
   }
 
   for (let i = plan.keptStart; i < path.length; i++) {
+    if (atPause(i - plan.keptStart)) yield;
     const entry = path[i];
     if (!entry) continue;
     switch (entry.type) {
@@ -316,7 +327,7 @@ export function buildContext(path: readonly Entry[], opts: BuildContextOptions):
     plan.compaction !== null
       ? [opts.systemPrompt.trimEnd(), COMPACTED_SYSTEM_NOTE].filter(Boolean).join("\n\n")
       : opts.systemPrompt;
-  const normalized = normalizeMessages(messages, opts.targetApi, opts.targetProviderId);
+  const normalized = yield* normalizeMessagesSteps(messages, opts.targetApi, opts.targetProviderId);
   return nativePrefix !== null
     ? { system, messages: normalized, native: nativePrefix }
     : { system, messages: normalized };

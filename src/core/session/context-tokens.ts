@@ -4,7 +4,8 @@
  * The text counter is injected (an estimate today, a real tokenizer later). No I/O here, no caching.
  */
 import { attachmentTokens } from "../attachments/attachment-tokens";
-import { type BuildContextOptions, buildContext } from "./build-context";
+import { atPause, finish, type Steps } from "../steps";
+import { type BuildContextOptions, buildContextSteps } from "./build-context";
 import { contextBlockText, type LlmContext } from "./context";
 import type { Entry } from "./entries";
 
@@ -25,8 +26,16 @@ export type CountText = (text: string) => number;
  * `MESSAGE_OVERHEAD_TOKENS` per message.
  */
 export function countContextTokens(context: LlmContext, countText: CountText): number {
+  return finish(countContextTokensSteps(context, countText));
+}
+
+/** `countContextTokens` in steps (core/steps.ts): pauses every few messages, same count. */
+function* countContextTokensSteps(context: LlmContext, countText: CountText): Steps<number> {
   let total = context.system === "" ? 0 : MESSAGE_OVERHEAD_TOKENS + countText(context.system);
-  for (const message of context.messages) {
+  for (let i = 0; i < context.messages.length; i++) {
+    if (atPause(i)) yield;
+    const message = context.messages[i];
+    if (!message) continue;
     total += MESSAGE_OVERHEAD_TOKENS;
     for (const block of message.content) {
       // An image or a PDF costs its estimate (attachment-tokens.ts), not the tokens of its label.
@@ -41,5 +50,18 @@ export function countContextTokens(context: LlmContext, countText: CountText): n
 
 /** Tokens in `buildContext(path, opts)`: the same context, counted once. */
 export function contextTokens(path: readonly Entry[], opts: BuildContextOptions, countText: CountText): number {
-  return countContextTokens(buildContext(path, opts), countText);
+  return finish(contextTokensSteps(path, opts, countText));
+}
+
+/**
+ * `contextTokens` in steps (core/steps.ts): the context built and counted a few entries at a time,
+ * for the meter's estimate of a long path (state/app/run-in-slices.ts). The same number.
+ */
+export function* contextTokensSteps(
+  path: readonly Entry[],
+  opts: BuildContextOptions,
+  countText: CountText,
+): Steps<number> {
+  const context = yield* buildContextSteps(path, opts);
+  return yield* countContextTokensSteps(context, countText);
 }

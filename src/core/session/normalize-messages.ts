@@ -12,9 +12,11 @@
  * Pure: inputs are never mutated (merged blocks are new objects). No token counting here, no entry
  * types: entries become messages in `build-context.ts`.
  */
+
+import { atPause, finish, type Steps } from "../steps";
 import type { ContextAssistantMessage, ContextMessage, ContextUserMessage } from "./context";
 import { type ApiKind, assertNever, type ReasoningBlock, type TextBlock, type ThinkingBlock } from "./entries";
-import { pairToolBlocks } from "./tool-pairs";
+import { pairToolBlocksSteps } from "./tool-pairs";
 
 /**
  * Put between two messages of the same role that had to be merged: a markdown rule on its own
@@ -118,8 +120,20 @@ export function normalizeMessages(
   targetApi: ApiKind,
   targetProviderId?: string,
 ): ContextMessage[] {
+  return finish(normalizeMessagesSteps(messages, targetApi, targetProviderId));
+}
+
+/** `normalizeMessages` in steps (core/steps.ts): pauses every few messages, same result. */
+export function* normalizeMessagesSteps(
+  messages: readonly ContextMessage[],
+  targetApi: ApiKind,
+  targetProviderId?: string,
+): Steps<ContextMessage[]> {
   const out: ContextMessage[] = [];
-  for (const m of messages) {
+  for (let i = 0; i < messages.length; i++) {
+    if (atPause(i)) yield;
+    const m = messages[i];
+    if (!m) continue;
     const cleaned = m.role === "user" ? cleanUser(m) : cleanAssistant(m, targetApi, targetProviderId);
     if (!cleaned) continue;
     const prev = out[out.length - 1];
@@ -134,5 +148,5 @@ export function normalizeMessages(
   if (out[0]?.role === "assistant") {
     out.unshift({ role: "user", content: [{ type: "text", text: LEADING_USER_PLACEHOLDER }] });
   }
-  return pairToolBlocks(out);
+  return yield* pairToolBlocksSteps(out);
 }

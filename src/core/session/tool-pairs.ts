@@ -16,6 +16,8 @@
  *
  * Pure: inputs are never mutated.
  */
+
+import { atPause, finish, type Steps } from "../steps";
 import type { ContextAssistantMessage, ContextMessage, ContextUserMessage } from "./context";
 import type { ServerToolBlock, ToolResultBlock } from "./entries";
 import { serverToolText, toolCallText, toolResultText } from "./entry-text";
@@ -97,9 +99,15 @@ function userWithPairs(m: ContextUserMessage, callOrder: readonly string[]): Con
 
 /** The messages with every tool block in a complete pair or turned into text (rules above). */
 export function pairToolBlocks(messages: readonly ContextMessage[]): ContextMessage[] {
+  return finish(pairToolBlocksSteps(messages));
+}
+
+/** `pairToolBlocks` in steps (core/steps.ts): pauses every few messages, same result. */
+export function* pairToolBlocksSteps(messages: readonly ContextMessage[]): Steps<ContextMessage[]> {
   const out: ContextMessage[] = [];
   let callOrder: string[] = [];
   for (let i = 0; i < messages.length; i++) {
+    if (atPause(i)) yield;
     const m = messages[i];
     if (!m) continue;
     if (m.role === "assistant") {

@@ -20,7 +20,7 @@ import { holdSearchIndexing, startChatSearch } from "../search/search";
 import { loadQueued, startQueueFlusher } from "../send/queued-message";
 import { settingsFromRows } from "../settings/settings-model";
 import { useSettingsStore } from "../settings/settings-store";
-import { whenFirstScreenIdle } from "./first-screen";
+import { whenFirstScreenIdle, whenOpenSettled } from "./first-screen";
 import { sendQueuedMessage } from "./lazy";
 import { holdOwnerLock, isOwnerAlive } from "./owner";
 import { reportActionError } from "./report-error";
@@ -108,9 +108,10 @@ export async function boot(): Promise<() => void> {
   const stopBlobGc = collectBlobsAfterBoot();
   // Nothing below is on the first screen: each starts once it is shown and the page is idle
   // (first-screen.ts). The compaction worker and its tokenizer start with the first count.
+  // The search worker loads its saved index (or builds it) and catches up before the first search:
+  // seconds of a core and IndexedDB reads, so not while a long chat's tree is still being read.
+  whenOpenSettled(startChatSearch);
   whenFirstScreenIdle(() => {
-    // The search worker loads its saved index (or builds it) and catches up before the first search.
-    startChatSearch();
     // Sync (when turned on) resumes from its own chunk.
     void import("../sync/sync-actions").then(({ resumeSync }) => resumeSync()).catch(() => {});
     if (import.meta.env.PROD) registerServiceWorker();

@@ -30,6 +30,36 @@ export function whenFirstScreenIdle(run: () => void): void {
   void idle.then(run);
 }
 
+/** How long background work waits, after the first screen's idle, for a chat's open to settle (ms). */
+const SETTLE_TIMEOUT_MS = 10_000;
+
+let settle: () => void = () => {};
+const settled = new Promise<void>((resolve) => {
+  settle = resolve;
+});
+
+/**
+ * The open chat is all in (its whole path read and drawn, or no chat is open): called by the UI;
+ * later calls do nothing. A long chat's tree arrives for a second or more after its first screen.
+ */
+export function openSettled(): void {
+  settle();
+}
+
+/**
+ * Runs `run` once the first screen is idle and the opening chat has settled (or `SETTLE_TIMEOUT_MS`
+ * after that idle, whichever is first), in an idle callback: for heavy background work (the search
+ * worker loading its index) that would otherwise share the 2 cores with a long chat's tree read.
+ */
+export function whenOpenSettled(run: () => void): void {
+  void idle
+    .then(() => Promise.race([settled, new Promise<void>((resolve) => setTimeout(resolve, SETTLE_TIMEOUT_MS))]))
+    .then(() => {
+      if (typeof requestIdleCallback === "function") requestIdleCallback(() => run(), { timeout: IDLE_TIMEOUT_MS });
+      else setTimeout(run, 0);
+    });
+}
+
 /** The first screen is on the page (called by the UI once; later calls do nothing). */
 export function firstScreenShown(): void {
   if (shown) return;

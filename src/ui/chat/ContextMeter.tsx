@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { BuildContextOptions } from "../../core/session/build-context";
 import { usesTools } from "../../core/session/chat-tools";
-import { contextTokens } from "../../core/session/context-tokens";
+import { contextTokensSteps } from "../../core/session/context-tokens";
 import type { Entry, Session } from "../../core/session/entries";
 import { estimateTokens } from "../../core/tokens/estimate";
 import {
@@ -12,6 +12,7 @@ import {
   type MeterSource,
 } from "../../core/tokens/meter-reading";
 import { afterFirstScreen } from "../../state/app/first-screen";
+import { runInSlices } from "../../state/app/run-in-slices";
 import { useCalibrationStore } from "../../state/context/calibration-store";
 import { countable, METER_COUNT_WAIT_MS } from "../../state/context/exact-count";
 import { keepReading, keptReading, meterKeyFor, sourceOf } from "../../state/context/meter-readings";
@@ -87,20 +88,24 @@ function useMeterReading(
 }
 
 /**
- * The character estimate of the context of `path` (null: none wanted), made in a task of its own
- * after the render that asks: on a 2,000-message path building the context is tens of ms, and a
- * chat opening was rendering it inside one of its long tasks.
+ * The character estimate of the context of `path` (null: none wanted), made after the render that
+ * asks, a few milliseconds per task (runInSlices): on a 2,000-message path building and counting
+ * the context is tens of ms, one long task of a chat's opening when it was made at once.
  */
 function useEstimate(path: readonly Entry[] | null, options: BuildContextOptions): number | null {
   const { systemPrompt, targetApi } = options;
   const [done, setDone] = useState<{ path: readonly Entry[]; tokens: number } | null>(null);
   useEffect(() => {
     if (!path) return;
-    const timer = setTimeout(
-      () => setDone({ path, tokens: contextTokens(path, { systemPrompt, targetApi }, estimateTokens) }),
-      0,
-    );
-    return () => clearTimeout(timer);
+    let live = true;
+    void runInSlices(contextTokensSteps(path, { systemPrompt, targetApi }, estimateTokens), {
+      stopped: () => !live,
+    }).then((tokens) => {
+      if (live && tokens !== undefined) setDone({ path, tokens });
+    });
+    return () => {
+      live = false;
+    };
   }, [path, systemPrompt, targetApi]);
   return path && done?.path === path ? done.tokens : null;
 }

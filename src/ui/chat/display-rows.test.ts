@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { buildContext } from "../../core/session/build-context";
 import type { Entry } from "../../core/session/entries";
+import { STEP_ITEMS } from "../../core/steps";
 import { a, compaction, type EntrySpec, linkPath, tool, u } from "../../core/testing/entries";
-import { type DisplayRow, displayRows, lastEntryIdOf } from "./display-rows";
+import { type DisplayRow, displayRows, displayRowsSteps, lastEntryIdOf } from "./display-rows";
 
 /** A compact picture of the rows: "card:c1*" (* = latest), "u1" (sent), "u1~" (folded), "u1!" (kept), "a1+a2" (joined). */
 function shape(rows: readonly DisplayRow[]): string[] {
@@ -222,5 +223,22 @@ describe("displayRows: tool steps (issue 28)", () => {
 
   it("a result whose call is not on the path keeps its row", () => {
     expect(shape(rows([u("u1", "go"), tool("t1", [result("cx", "stray")])]))).toEqual(["u1", "t1"]);
+  });
+});
+
+describe("displayRowsSteps", () => {
+  it("pauses after each pass and every few entries of a long path, and makes the same rows", () => {
+    const specs = Array.from({ length: 500 }, (_, i) => (i % 2 === 0 ? u(`u${i}`, "q") : a(`a${i}`, "r")));
+    const path = linkPath(specs);
+    const steps = displayRowsSteps(path);
+    let pauses = 0;
+    let next = steps.next();
+    while (!next.done) {
+      pauses++;
+      next = steps.next();
+    }
+    expect(pauses).toBeGreaterThanOrEqual(4 + Math.floor(500 / STEP_ITEMS));
+    expect(next.value).toEqual(displayRows(path));
+    expect(next.value).toHaveLength(500);
   });
 });

@@ -19,6 +19,7 @@ import type { EntryId } from "../../core/session/ids";
 import type { PinnedPassage } from "../../core/session/pins";
 import { compactionCuts, planContext } from "../../core/session/plan-context";
 import { prunedToolOutputs } from "../../core/session/prune-tool-outputs";
+import { atPause, finish, type Steps } from "../../core/steps";
 
 /** What the model gets of an entry under the latest compaction. */
 export type Visibility = "sent" | "folded" | "kept";
@@ -66,10 +67,20 @@ export function lastEntryIdOf(row: DisplayRow): EntryId {
 }
 
 export function displayRows(path: readonly Entry[]): DisplayRow[] {
+  return finish(displayRowsSteps(path));
+}
+
+/**
+ * `displayRows` in steps (core/steps.ts): a pause after each pass over the path and every few
+ * entries of the last, so a 2,000-message path's rows are made a few ms per task (prepare-rows.ts).
+ */
+export function* displayRowsSteps(path: readonly Entry[]): Steps<DisplayRow[]> {
   const plan = planContext(path);
+  yield;
   const latest = plan.compaction;
   const keptIds = new Set<EntryId>(plan.keptUserTurns.map((e) => e.id));
   const pruned = prunedToolOutputs(path, plan.keptStart);
+  yield;
 
   // Cards that move up to their cut (the start of that compaction's kept region), by the entry
   // they are drawn above.
@@ -96,7 +107,9 @@ export function displayRows(path: readonly Entry[]): DisplayRow[] {
     }
   }
 
+  yield;
   const { results, attached } = toolAnswers(path, pruned);
+  yield;
   const rows: DisplayRow[] = [];
   const messages = new Map<EntryId, MessageEntry>();
   for (const e of path) if (e.type === "message") messages.set(e.id, e);
@@ -111,14 +124,17 @@ export function displayRows(path: readonly Entry[]): DisplayRow[] {
   const passagesOf = new Map<EntryId, PinnedPassage[]>();
   for (const p of plan.allPinnedPassages) passagesOf.set(p.entryId, [...(passagesOf.get(p.entryId) ?? []), p]);
 
-  path.forEach((entry, i) => {
+  for (let i = 0; i < path.length; i++) {
+    if (atPause(i)) yield;
+    const entry = path[i];
+    if (!entry) continue;
     for (const c of cardsAbove.get(entry.id) ?? []) rows.push(card(c));
     if (entry.type === "compaction") {
       if (!moved.has(entry.id)) rows.push(card(entry));
-      return;
+      continue;
     }
     // A tool entry whose every result is shown with its call has no row of its own.
-    if (attached.has(entry.id)) return;
+    if (attached.has(entry.id)) continue;
     const prev = rows[rows.length - 1];
     // Joined as the plan (and so the request) joins it, when nothing is drawn between.
     if (
@@ -134,7 +150,7 @@ export function displayRows(path: readonly Entry[]): DisplayRow[] {
         continuations: [...prev.continuations, entry],
         continuable: continuable(entry, i === lastContentIndex),
       };
-      return;
+      continue;
     }
     const visibility: Visibility =
       i >= plan.keptStart
@@ -154,7 +170,7 @@ export function displayRows(path: readonly Entry[]): DisplayRow[] {
       ...(pruned.has(entry.id) ? { pruned: pruned.get(entry.id) } : {}),
       ...(results.has(entry.id) ? { results: results.get(entry.id) } : {}),
     });
-  });
+  }
   return rows;
 }
 

@@ -6,7 +6,8 @@
  */
 import type { Entry } from "../../core/session/entries";
 import { nextTask } from "../../state/app/next-task";
-import { type DisplayRow, displayRows } from "./display-rows";
+import { runInSlices } from "../../state/app/run-in-slices";
+import { type DisplayRow, displayRows, displayRowsSteps } from "./display-rows";
 import { estimateEntryHeight, estimateRowHeight, isEstimated } from "./row-estimate";
 
 /** Entries estimated per task. */
@@ -33,7 +34,7 @@ export function needsPreparing(path: readonly Entry[]): boolean {
   return false;
 }
 
-/** Makes `path`'s estimates, a chunk per task, then its rows, yielding to the page between. */
+/** Makes `path`'s estimates, a chunk per task, then its rows a few ms per task, yielding to the page between. */
 export async function prepareRows(path: readonly Entry[], yieldToPage: () => Promise<void> = nextTask): Promise<void> {
   for (let i = 0; i < path.length; i += CHUNK) {
     await yieldToPage();
@@ -42,8 +43,10 @@ export async function prepareRows(path: readonly Entry[], yieldToPage: () => Pro
       if (entry) estimateEntryHeight(entry);
     }
   }
-  await yieldToPage();
-  const rows = rowsOf(path);
+  // The rows too, a few ms per task (display-rows.ts in steps), kept for the render.
+  const rows = await runInSlices(displayRowsSteps(path), { yieldToPage });
+  if (rows === undefined) return;
+  if (!last || !samePath(last.path, path)) last = { path, rows };
   await yieldToPage();
   // Joined rows are estimated by row (their messages together).
   for (const row of rows) if (row.kind === "entry" && row.continuations.length > 0) estimateRowHeight(row);

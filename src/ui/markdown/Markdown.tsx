@@ -5,6 +5,7 @@ import remarkMath from "remark-math";
 import { CodeBlock, StreamingContext } from "./CodeBlock";
 import { mightHaveMath, useMathPlugin } from "./math";
 import { isFragmentHref, rehypePlugins, urlTransform } from "./pipeline";
+import { splitMarkdown } from "./split-markdown";
 import "./markdown.css";
 
 // GFM: tables, task lists, autolinks, footnotes, `~~strike~~`. Single-tilde strikethrough is off:
@@ -69,9 +70,11 @@ const components: Components = {
 /**
  * Texts rendered once, each in a task of its own, before the first message is: a fresh tab runs
  * the pipeline's code cold, and the first message rendered took 30–50 ms of one task. Each sample
- * brings in more of it (paragraphs; lists, links and inline code; GFM tables and a fenced block).
+ * brings in more of it (the empty text: the processor and its plugins' syntax, GFM's alone tens of
+ * ms cold; paragraphs; lists, links and inline code; GFM tables and a fenced block).
  */
 export const WARM_UP_SAMPLES = [
+  "",
   "Hello *there*.",
   "- a [link](https://example.com) and `code`\n1. **two**",
   "| a | b |\n|---|---|\n| 1 | 2 |\n\n```js\nlet a = 1;\n```",
@@ -116,10 +119,18 @@ const MarkdownBody = memo(function MarkdownBody({ text }: { text: string }) {
  */
 export function Markdown({ text, streaming = false }: { text: string; streaming?: boolean }) {
   const deferred = useDeferredValue(text);
+  const shown = streaming ? deferred : text;
+  // A long text in pieces that parse to the same blocks (split-markdown.ts), each its own memoized
+  // body: a transition render yields between them, and a streaming reply re-parses only its last.
+  const pieces = useMemo(() => splitMarkdown(shown), [shown]);
   return (
     <div className={streaming ? "md md-streaming" : "md"}>
       <StreamingContext value={streaming}>
-        <MarkdownBody text={streaming ? deferred : text} />
+        {pieces.map((piece, i) => (
+          // Positional keys: the pieces of a text that grows keep their place.
+          // biome-ignore lint/suspicious/noArrayIndexKey: pieces are cut in order and never reordered
+          <MarkdownBody key={i} text={piece} />
+        ))}
       </StreamingContext>
     </div>
   );
