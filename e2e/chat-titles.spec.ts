@@ -4,7 +4,16 @@
  * the user gave is never overwritten; export file names are clean whatever the title.
  */
 import type { Download, Page } from "@playwright/test";
-import { chatRequests, openChatMenu, openConfigured, sendAndWait, titleRequests, userMessages } from "./app";
+import {
+  chatRequests,
+  openChatMenu,
+  openConfigured,
+  send,
+  sendAndWait,
+  titleRequests,
+  userMessages,
+  waitIdle,
+} from "./app";
 import { sessionLinks, sessionList } from "./branching-helpers";
 import { expectHeld } from "./faults-helpers";
 import { expect, type MockServer, type ReplyScript, test } from "./fixtures";
@@ -133,4 +142,30 @@ test("an export's file name is clean whatever the chat's title", async ({ page, 
   const json = await exportAs(page, "Grove JSON");
   expect(json.suggestedFilename()).toMatch(/^Users me \.\. etc passwd report v2 \d{4}-\d{2}-\d{2}\.grove\.json$/);
   for (const name of [md.suggestedFilename(), json.suggestedFilename()]) expect(name).not.toMatch(/[\\/:*?"<>|]/);
+});
+
+test("a first reply that failed and then succeeded on Retry still gets a generated title, asked once", async ({
+  page,
+  mock,
+}) => {
+  await openConfigured(page, mock, { titles: true });
+  mock.enqueue("anthropic", { fault: { kind: "http", status: 401 } });
+  await send(page, "Which ferns grow in deep shade?");
+  const alert = page.locator('article[aria-label^="Assistant message"]').last().getByRole("alert");
+  await expect(alert).toBeVisible();
+  // No title is asked for a chat without a reply.
+  expect(titleCalls(mock)).toHaveLength(0);
+  mock.enqueue("anthropic", title("Shade Ferns", "ferns"), { text: "Hart's-tongue and lady fern." });
+  await alert.getByRole("button", { name: "Retry" }).click();
+  await expect(chatTitle(page)).toHaveText("Shade Ferns");
+  await expect(row(page, "Shade Ferns")).toHaveCount(1);
+  // A regenerate of the named chat's first reply does not ask again.
+  const reply = page.locator('article[aria-label^="Assistant message"]').last();
+  await reply.getByRole("button", { name: "Regenerate" }).click();
+  await expect(page.getByText("Echo: Which ferns grow in deep shade?")).toBeVisible();
+  await waitIdle(page);
+  // A title asked after the regenerate would go out before the next exchange's reply is done.
+  await sendAndWait(page, "And in dry shade?");
+  expect(titleCalls(mock)).toHaveLength(1);
+  await expect(chatTitle(page)).toHaveText("Shade Ferns");
 });

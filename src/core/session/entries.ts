@@ -46,6 +46,8 @@ export type DocumentBlock = {
 export type TextFileBlock = { type: "text_file"; name: string; mimeType: string; text: string };
 /** What the composer attaches. */
 export type AttachmentBlock = ImageBlock | DocumentBlock | TextFileBlock;
+export const isAttachmentBlock = (b: Block): b is AttachmentBlock =>
+  b.type === "image" || b.type === "document" || b.type === "text_file";
 /**
  * Reasoning the provider streamed. `signature` (Anthropic) or `redacted` data must go back only to
  * the provider api that produced it (`signedBy`); elsewhere the block is dropped (DESIGN §3).

@@ -1,4 +1,5 @@
 /** Automatic session titles from the first user message: its first words (entry-text.ts), at once. No I/O here. */
+import type { AttachmentBlock } from "./entries";
 import { firstWords } from "./entry-text";
 
 const TITLE_MAX_WORDS = 7;
@@ -7,6 +8,14 @@ export const UNTITLED = "New chat";
 
 export function titleFromText(text: string): string {
   return firstWords(text, TITLE_MAX_WORDS, TITLE_MAX_CHARS) || UNTITLED;
+}
+
+/**
+ * A chat's title from its first message, before the model names it: the first words, else (a
+ * message of files only) the first file's name.
+ */
+export function firstWordsTitle(text: string, attachments: readonly AttachmentBlock[]): string {
+  return titleFromText(text.trim() || attachments.find((a) => a.name)?.name || "Attachment");
 }
 
 /**

@@ -4,10 +4,17 @@
  * (maintenance/triggers.ts). A message sent while a reply or maintenance runs in its chat is queued and
  * sent after it (queued-message.ts).
  */
-import type { AttachmentBlock, Block, Entry, MessageEntry, Session } from "../../core/session/entries";
+import {
+  type AttachmentBlock,
+  type Block,
+  type Entry,
+  isAttachmentBlock,
+  type MessageEntry,
+  type Session,
+} from "../../core/session/entries";
 import type { EntryId, SessionId } from "../../core/session/ids";
 import { newEntryId, newSessionId } from "../../core/session/ids";
-import { titleFromText } from "../../core/session/title";
+import { firstWordsTitle } from "../../core/session/title";
 import { appendEntries, getEntry, getSessionPath, moveLeaf, type SessionPath } from "../../db/entries";
 import { createSession, setAutoTitle } from "../../db/sessions";
 import { chatActivity } from "../activity/chat-activity";
@@ -64,9 +71,6 @@ export async function sendQueuedMessage(sessionId: SessionId, text: string): Pro
   await sendAt(read, text, read.session.leafId);
   return true;
 }
-
-const isAttachment = (b: Block): b is AttachmentBlock =>
-  b.type === "image" || b.type === "document" || b.type === "text_file";
 
 function userEntry(
   sessionId: SessionId,
@@ -219,12 +223,13 @@ async function sendAt(
     sendSaved(session.id, entry.id);
     // A title is a nicety: failing to write it must not hold back the reply to a stored message.
     if (parentId === null)
-      await setAutoTitle(session.id, titleFromText(titleText(text, attachments))).catch((e: unknown) =>
+      await setAutoTitle(session.id, firstWordsTitle(text, attachments)).catch((e: unknown) =>
         reportActionError("The chat's title could not be saved", e),
       );
     const withEntry = [...path, entry];
     rememberPath(withEntry);
-    void startReply(session.id, entry.id, { preflight: true, read: { session, path: withEntry } });
+    const reply = startReply(session.id, entry.id, { preflight: true, read: { session, path: withEntry } });
+    if (parentId === null) nameOnceReplied(session.id, reply);
   } finally {
     release();
   }
@@ -248,7 +253,7 @@ async function sendFirst(text: string, attachments: readonly AttachmentBlock[]):
   const setup = takeNewChatSetup();
   const fresh: Session = {
     id: sessionId,
-    title: titleFromText(titleText(text, attachments)),
+    title: firstWordsTitle(text, attachments),
     titleSource: "auto",
     createdAt: now,
     updatedAt: now,
@@ -275,12 +280,19 @@ async function sendFirst(text: string, attachments: readonly AttachmentBlock[]):
   }
   sendSaved(sessionId, entry.id);
   const reply = startReply(sessionId, entry.id, { preflight: true, read: { session: fresh, path: [entry] } });
-  // A new chat, once its first reply is in: a better title than the first words, if enabled.
+  nameOnceReplied(sessionId, reply);
+  return sessionId;
+}
+
+/**
+ * Once a first reply is in (a new chat's, a new first message's, or a retried first reply's): a
+ * better title than the first words, if enabled; title.ts asks only while the title is still those.
+ */
+function nameOnceReplied(sessionId: SessionId, reply: Promise<unknown>): void {
   void reply.then(async () => {
     const { nameChatWithModel } = await import("./title");
     return nameChatWithModel(sessionId);
   });
-  return sessionId;
 }
 
 /**
@@ -296,10 +308,6 @@ export async function attachmentProblemAt(
   const read = sessionId ? await getSessionPath(sessionId, parentId, knownPath) : undefined;
   return attachmentProblemFor(attachments, read?.path ?? [], read?.session);
 }
-
-/** A message with attachments only is titled by its first file's name. */
-const titleText = (text: string, attachments: readonly AttachmentBlock[]): string =>
-  text.trim() || attachments.find((a) => a.name)?.name || "Attachment";
 
 /**
  * Edit a user message: a new sibling with the new text (and the original's attachments), then a
@@ -319,8 +327,7 @@ export async function editMessage(
   try {
     const original = shown?.id === originalId ? shown : await getEntry(originalId);
     if (!original || original.sessionId !== sessionId) return;
-    const attachments =
-      original.type === "message" ? original.content.filter((b): b is AttachmentBlock => isAttachment(b)) : [];
+    const attachments = original.type === "message" ? original.content.filter(isAttachmentBlock) : [];
     entry = userEntry(sessionId, original.parentId, text, attachments);
     beginSend(entry, { kind: "edit", replaces: original.id });
     showPendingReply(sessionId, entry.id);
@@ -366,7 +373,9 @@ export async function regenerate(sessionId: SessionId, assistantId: EntryId, sho
     // Retry of a reply that failed before any content: a failure again writes no second empty version.
     const retryOf =
       target.type === "message" && target.status === "error" && target.content.length === 0 ? target : undefined;
-    await startReply(sessionId, target.parentId, retryOf ? { retryOf } : {});
+    const reply = startReply(sessionId, target.parentId, retryOf ? { retryOf } : {});
+    nameOnceReplied(sessionId, reply);
+    await reply;
     // Normally settled once the chat reads the moved leaf; a retry that fails again moves the leaf
     // back to the failed reply, maybe before that read: the cut must not outlive the reply.
     if (pending) dropSend(sessionId, pending.replaces);

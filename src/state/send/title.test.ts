@@ -1,6 +1,7 @@
 import "fake-indexeddb/auto";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Entry, Session } from "../../core/session/entries";
+import { titleFromText } from "../../core/session/title";
 import { createSession, getSession, renameSession } from "../../db/sessions";
 import { assistantMessage, freshDatabase, makeSession, userMessage } from "../../db/testing/database";
 import type { SummarizeRequest } from "../../worker/client";
@@ -11,7 +12,7 @@ import { nameChatWithModel } from "./title";
 
 async function chat(reply: Partial<Entry> = {}): Promise<Session> {
   const session = makeSession({
-    title: "How do I keep a sourdough…",
+    title: titleFromText("How do I keep a sourdough starter alive on holiday?"),
     model: { providerId: "openai", modelId: "gpt-4o" },
   });
   const u = userMessage(session.id, null, "How do I keep a sourdough starter alive on holiday?");
@@ -55,6 +56,15 @@ describe("nameChatWithModel", () => {
     expect(req?.system).toContain("You name conversations");
   });
 
+  it("asks while the title is still the first words: a retried first reply after a naming asks nothing", async () => {
+    const s = await chat();
+    const fake = fakeSummarizer("Sourdough care");
+    expect(await nameChatWithModel(s.id, fake)).toBe("Sourdough care");
+    expect(await nameChatWithModel(s.id, fake)).toBeNull();
+    expect(fake.requests).toHaveLength(1);
+    expect((await getSession(s.id))?.title).toBe("Sourdough care");
+  });
+
   it("without a summary model, the chat's own model names it", async () => {
     const s = await chat();
     const fake = fakeSummarizer("Sourdough care");
@@ -83,6 +93,6 @@ describe("nameChatWithModel", () => {
     const s = await chat();
     expect(await nameChatWithModel(s.id, fakeSummarizer(new Error("401")))).toBeNull();
     expect(await nameChatWithModel(s.id, fakeSummarizer("  \n  "))).toBeNull();
-    expect((await getSession(s.id))?.title).toBe("How do I keep a sourdough…");
+    expect((await getSession(s.id))?.title).toBe(s.title);
   });
 });

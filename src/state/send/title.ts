@@ -2,14 +2,14 @@
  * "Generate chat titles" (Settings › Models, on by default): once a new chat's first reply is in, the
  * summary model (or the chat's own model) is asked for a short title, which replaces the first-words
  * title unless the user has renamed the chat meanwhile. A side request: never an entry of the tree,
- * asked once per chat (sendFirst calls it), and its usage is not counted in Spending (no side
+ * asked while the title is still the first words (send.ts calls it after a first reply), and its usage is not counted in Spending (no side
  * request's is; Settings says so). Best effort and silent: a chat keeps its first-words title when
  * the call fails, and no error notice interrupts the user for it.
  */
 import { CHAT_TITLE, CHAT_TITLE_SYSTEM, fillTemplate } from "../../core/prompts";
-import { messageText } from "../../core/session/entries";
+import { isAttachmentBlock, messageText } from "../../core/session/entries";
 import type { SessionId } from "../../core/session/ids";
-import { titleFromModel } from "../../core/session/title";
+import { firstWordsTitle, titleFromModel } from "../../core/session/title";
 import { getSessionPath } from "../../db/entries";
 import { setAutoTitle } from "../../db/sessions";
 import { type SummarizeRequest, summarizeInWorker } from "../../worker/client";
@@ -37,6 +37,9 @@ export async function nameChatWithModel(
     const user = path.find((e) => e.type === "message" && e.role === "user");
     const reply = path.find((e) => e.type === "message" && e.role === "assistant" && e.status === "complete");
     if (user?.type !== "message" || reply?.type !== "message") return null;
+    // Named already (by the model, or a title from an import): asked once, not on every retry.
+    if (session.title !== firstWordsTitle(messageText(user.content), user.content.filter(isAttachmentBlock)))
+      return null;
     const chat = chatTarget(session, settings);
     if (isTargetError(chat)) return null;
     const target = summarizerTarget(chat, settings);
