@@ -124,6 +124,8 @@ async function replyAndMaintainOnce(
       deps.reply,
       loopMaintenance(sessionId, toolTarget, deps),
     );
+    // Files its code execution produced, as attachments (issue 28), before maintenance reads the leaf.
+    if (looped) await (await import("../tools/code-files")).downloadTurnFiles(sessionId, looped.path);
     const answer = looped?.outcome.kind === "done" ? looped.last : null;
     if (!looped || answer?.role !== "assistant") return;
     rememberPath(looped.path);
