@@ -30,6 +30,21 @@ async function bodyOf(res: Response): Promise<{ bytes: Uint8Array; type: string 
   return { bytes, type };
 }
 
+/**
+ * A failure in plain words: an SDK's API error as its status and the provider's message (both SDKs keep
+ * the body in `error`: Anthropic `{error: {message}}`, OpenAI `{message}`), else the error's message.
+ */
+function plainError(e: unknown): string {
+  const status = (e as { status?: unknown } | null)?.status;
+  const body = (e as { error?: unknown } | null)?.error as
+    | { message?: unknown; error?: { message?: unknown } }
+    | undefined;
+  const said = body?.error?.message ?? body?.message;
+  if (typeof status === "number" && typeof said === "string") return `${status} ${said}`;
+  if (typeof status === "number") return `${status} (the provider said no more)`;
+  return e instanceof Error ? e.message : String(e);
+}
+
 export function createDownloadCodeFile(deps: ClientDeps = {}): DownloadCodeFileFn {
   return async (provider, file, signal) => {
     try {
@@ -61,7 +76,7 @@ export function createDownloadCodeFile(deps: ClientDeps = {}): DownloadCodeFileF
         }
       }
     } catch (e) {
-      throw new Error(redactSecrets(e instanceof Error ? e.message : String(e), [provider.apiKey]));
+      throw new Error(redactSecrets(plainError(e), [provider.apiKey]));
     }
   };
 }

@@ -59,10 +59,13 @@ async function fetchOne(file: ProducedFile): Promise<StoredCodeFile | null> {
   }
 }
 
-/** Appends the record at the chat's leaf (not while a reply or compaction runs there: it would land beside it). */
-async function record(sessionId: SessionId, files: readonly StoredCodeFile[]): Promise<void> {
+/**
+ * Appends the record at the chat's leaf: by the send that made the files (it holds the chat, so nothing
+ * races it), or else only while the chat is idle (a reply or compaction would land beside it).
+ */
+async function record(sessionId: SessionId, files: readonly StoredCodeFile[], bySend: boolean): Promise<void> {
   for (let attempt = 0; attempt < APPEND_ATTEMPTS; attempt++) {
-    if (!chatActivity(sessionId).idle) throw new Error("the chat is busy; download it again when it is done.");
+    if (!bySend && !chatActivity(sessionId).idle) throw new Error("the chat is busy; try again when it is done.");
     const read = await getSessionPath(sessionId);
     if (!read) throw new Error("the chat no longer exists.");
     const id = newEntryId();
@@ -91,8 +94,15 @@ async function record(sessionId: SessionId, files: readonly StoredCodeFile[]): P
   throw new Error("the chat kept moving; download it again.");
 }
 
-/** Downloads `files` and records the ones that arrived; each failure stays on its file. */
-export async function downloadCodeFiles(sessionId: SessionId, files: readonly ProducedFile[]): Promise<void> {
+/**
+ * Downloads `files` and records the ones that arrived; each failure stays on its file. `bySend`: the
+ * caller is the send that made them, holding the chat (else the chat must be idle to record).
+ */
+export async function downloadCodeFiles(
+  sessionId: SessionId,
+  files: readonly ProducedFile[],
+  bySend = false,
+): Promise<void> {
   if (files.length === 0) return;
   const stored: StoredCodeFile[] = [];
   for (const file of files) {
@@ -101,7 +111,7 @@ export async function downloadCodeFiles(sessionId: SessionId, files: readonly Pr
   }
   if (stored.length === 0) return;
   try {
-    await record(sessionId, stored);
+    await record(sessionId, stored, bySend);
     for (const f of stored) setStatus(f.key, null);
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
@@ -109,8 +119,8 @@ export async function downloadCodeFiles(sessionId: SessionId, files: readonly Pr
   }
 }
 
-/** After a tool reply: the files this turn's replies (after the path's last user message) produced and no record holds. */
+/** After a tool reply, by its send (which holds the chat): the files this turn's replies (after the path's last user message) produced and no record holds. */
 export function downloadTurnFiles(sessionId: SessionId, path: readonly Entry[]): Promise<void> {
   const lastUser = path.findLastIndex((e) => e.type === "message" && e.role === "user");
-  return downloadCodeFiles(sessionId, missingCodeFiles(path.slice(lastUser + 1)));
+  return downloadCodeFiles(sessionId, missingCodeFiles(path.slice(lastUser + 1)), true);
 }
