@@ -7,7 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
-import { ANTHROPIC_KEY, OPENAI_KEY, openConfigured, send, waitIdle } from "./app";
+import { ANTHROPIC_KEY, chatAction, OPENAI_KEY, openConfigured, send, waitIdle } from "./app";
 import { expect, type MockServer, test } from "./fixtures";
 import { producedFileName, producedFileText } from "./mock-server/code-files";
 import { containerFileId, MOCK_CONTAINER } from "./mock-server/responses-tools";
@@ -52,6 +52,17 @@ test("Claude's code execution file: downloaded with the key from the Files API, 
   expect(await downloaded(page, name)).toBe(producedFileText("file_report"));
   // Stored once: the reload read it from the blob, not the provider.
   expect(fileRequests(mock, "/v1/files/file_report/content")).toHaveLength(1);
+
+  // Grove JSON carries it like an attachment: the blob and the record naming it.
+  const [exported] = await Promise.all([page.waitForEvent("download"), chatAction(page, "Grove JSON")]);
+  const file = JSON.parse(readFileSync(await exported.path(), "utf8")) as {
+    sessions: Array<{ blobs?: Array<{ id: string; data: string }>; entries: Array<{ type: string; data?: unknown }> }>;
+  };
+  const session = file.sessions[0];
+  const data = Buffer.from(producedFileText("file_report")).toString("base64");
+  expect(session?.blobs).toEqual([expect.objectContaining({ data })]);
+  const recorded = session?.entries.find((e) => e.type === "custom")?.data as { files: { blobId: string }[] };
+  expect(recorded.files.map((f) => f.blobId)).toEqual([session?.blobs?.[0]?.id]);
 });
 
 test("OpenAI's code interpreter file: the container file the reply cites, downloaded with the key, saved as served", async ({

@@ -3,7 +3,7 @@
  * so the same file attached twice, in any chat, is stored once. Also the base64 form attachments
  * travel in (requests, Grove JSON). Pure (Web Crypto's digest is a computation, not I/O).
  */
-import { isCodeFilesEntry } from "../session/code-files";
+import { codeFilesBlobIds } from "../session/code-files-record";
 import type { Block, Entry } from "../session/entries";
 import type { BlobId } from "../session/ids";
 
@@ -28,8 +28,7 @@ export function blobIdsOfBlocks(blocks: Iterable<Block>): BlobId[] {
  * (core/session/code-files.ts). The one rule for "what keeps a blob alive".
  */
 export function blobIdsOfEntry(e: Entry): BlobId[] {
-  if (isCodeFilesEntry(e)) return e.data.files.map((f) => f.blobId);
-  return e.type === "message" || e.type === "context_note" ? blobIdsOfBlocks(e.content) : [];
+  return e.type === "message" || e.type === "context_note" ? blobIdsOfBlocks(e.content) : codeFilesBlobIds(e);
 }
 
 // btoa/atob take "binary strings"; built in slices, since one String.fromCharCode(...bytes) call

@@ -94,5 +94,6 @@ describe("produced files (issue 28)", () => {
     const bad: Entry = { ...ok, data: { files: [{ key: "/x" }] } } as Entry;
     expect(isCodeFilesEntry(bad)).toBe(false);
     expect(blobIdsOfEntry(bad)).toEqual([]);
+    expect(blobIdsOfEntry({ ...ok, customType: "grove.pin" } as Entry)).toEqual([]);
   });
 });

@@ -8,10 +8,10 @@
  *
  * Pure: no I/O.
  */
+
+import { CODE_FILES_CUSTOM_TYPE } from "./code-files-record";
 import type { ApiKind, Block, CustomDataEntry, Entry } from "./entries";
 import type { BlobId } from "./ids";
-
-const CODE_FILES_CUSTOM_TYPE = "grove.code-files";
 
 /** A produced file waiting for its bytes: which provider made it and its ids. */
 export type ProducedFile = {
