@@ -11,9 +11,9 @@ import type { ProducedFile } from "../core/session/code-files";
 import type { ClientDeps } from "./client-config";
 import type { ProviderConfig } from "./types";
 
-export const FILES_API_BETA = "files-api-2025-04-14";
+const FILES_API_BETA = "files-api-2025-04-14";
 
-export type DownloadedFile = { name: string; mimeType: string; bytes: Uint8Array };
+type DownloadedFile = { name: string; mimeType: string; bytes: Uint8Array };
 
 export type DownloadCodeFileFn = (
   provider: ProviderConfig,
@@ -45,7 +45,7 @@ function plainError(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-export function createDownloadCodeFile(deps: ClientDeps = {}): DownloadCodeFileFn {
+function createDownloadCodeFile(deps: ClientDeps = {}): DownloadCodeFileFn {
   return async (provider, file, signal) => {
     try {
       switch (provider.api) {

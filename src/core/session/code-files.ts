@@ -42,7 +42,7 @@ export type CodeFilesEntry = CustomDataEntry & {
   readonly data: { readonly files: readonly StoredCodeFile[] };
 };
 
-export const producedFileKey = (fileId: string, containerId?: string): string => `${containerId ?? ""}/${fileId}`;
+const producedFileKey = (fileId: string, containerId?: string): string => `${containerId ?? ""}/${fileId}`;
 
 /** The files the code execution blocks of `blocks` produced, each once, in order. */
 export function producedFiles(blocks: readonly Block[]): ProducedFile[] {

@@ -17,7 +17,7 @@ import { chatActivity } from "../activity/chat-activity";
 import { findProvider } from "../settings/settings-model";
 import { useSettingsStore } from "../settings/settings-store";
 
-export type CodeFileStatus = { kind: "downloading" } | { kind: "failed"; message: string };
+type CodeFileStatus = { kind: "downloading" } | { kind: "failed"; message: string };
 
 type CodeFilesState = { status: Readonly<Record<string, CodeFileStatus>> };
 
