@@ -11,6 +11,7 @@ import {
   toolPairingViolation,
   toolUseBlocks,
 } from "./anthropic-tools";
+import { handleAnthropicFile } from "./code-files";
 import type { Exchange } from "./exchange";
 import { checkAuth, type HandlerContext, padId } from "./handler-context";
 import {
@@ -103,6 +104,7 @@ export async function handleAnthropic(ex: Exchange, route: string, ctx: HandlerC
     return;
   }
   const method = ex.record.method;
+  if (handleAnthropicFile(ex, route, ctx.flakyFiles)) return;
   if (method === "GET" && route === "/v1/models") {
     const data = config.models.anthropic.map(modelInfo);
     ex.json(200, { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null });

@@ -11,6 +11,8 @@ export type HandlerContext = {
   hold(api: Api, ex: Exchange): Promise<void>;
   /** A per-server sequence for message / request ids (restarts on reset). */
   nextId(): number;
+  /** Flaky produced-file ids that already failed once (code-files.ts; cleared on reset). */
+  flakyFiles: Set<string>;
 };
 
 /** The key a request carries: `x-api-key`, or `Authorization: Bearer …` (Anthropic SDK 1.x and OpenAI send Bearer). */

@@ -19,9 +19,9 @@ import { faultPoint, holdPoint, holdsAtStart, planReply, type ReplyPlan } from "
 import {
   functionCallItems,
   leadingItems,
+  messageAnnotations,
   type ReplyItem,
   responsesToolPairingViolation,
-  urlCitations,
 } from "./responses-tools";
 import { isRecord, requestModel, strictViolation, wantsStream } from "./wire";
 
@@ -252,7 +252,7 @@ function finalOutput(plan: ReplyPlan, meta: Meta): unknown[] {
   output.push(...meta.tools.leading.map((item) => item.done));
   if (hasMessage(plan, meta.tools)) {
     const status = plan.stop === "length" ? "incomplete" : "completed";
-    output.push(messageItem(meta.ids, plan.text, status, urlCitations(plan)));
+    output.push(messageItem(meta.ids, plan.text, status, messageAnnotations(plan)));
   }
   output.push(...meta.tools.calls.map((item) => item.done));
   return output;
@@ -353,7 +353,7 @@ async function streamResponse(ex: Exchange, ctx: HandlerContext, plan: ReplyPlan
   }
   const incomplete = plan.stop === "length";
   if (withMessage) {
-    const annotations = urlCitations(plan);
+    const annotations = messageAnnotations(plan);
     annotations.forEach((annotation, annotation_index) => {
       send("response.output_text.annotation.added", { ...content, annotation, annotation_index });
     });

@@ -3,6 +3,7 @@
  * JSON) and `GET /v1/models[/{id}]`; `POST /v1/responses` is in openai-responses.ts. Chunk and error shapes follow
  * https://platform.openai.com/docs/api-reference/chat-streaming and the API's `{"error": {…}}` bodies.
  */
+import { handleOpenAIContainerFile } from "./code-files";
 import type { Exchange } from "./exchange";
 import { checkAuth, type HandlerContext, padId, redactKey, requestApiKey } from "./handler-context";
 import { handleResponses, handleResponsesCompact } from "./openai-responses";
@@ -132,6 +133,7 @@ export async function handleOpenAI(ex: Exchange, route: string, ctx: HandlerCont
     return;
   }
   const method = ex.record.method;
+  if (handleOpenAIContainerFile(ex, route, ctx.flakyFiles)) return;
   if (method === "GET" && route === "/v1/models") {
     ex.json(200, { object: "list", data: config.models.openai.map(modelInfo) });
     return;

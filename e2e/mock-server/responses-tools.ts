@@ -22,6 +22,12 @@ function progress(type: string, id: string, ...steps: string[]): ItemEvent[] {
   return steps.map((step) => ({ type: `response.${type}.${step}`, data: { item_id: id } }));
 }
 
+/** The container every mock code interpreter call runs in (its files' citations name it). */
+export const MOCK_CONTAINER = "cntr_mock";
+
+/** The container file id of a file the script names (code-files.ts serves its bytes). */
+export const containerFileId = (name: string): string => `cfile_${name}`;
+
 function serverToolItems(tool: ServerToolScript, n: string): ReplyItem[] {
   switch (tool.kind) {
     case "web_search":
@@ -49,7 +55,7 @@ function serverToolItems(tool: ServerToolScript, n: string): ReplyItem[] {
       const logs = [tool.stdout, tool.stderr ?? ""].filter(Boolean).join("\n");
       const outputs: Json[] = [{ type: "logs", logs }];
       for (const file of tool.files ?? []) outputs.push({ type: "image", url: `https://files.invalid/${file}` });
-      const base = { id, type: "code_interpreter_call", container_id: `cntr_mock${n}` };
+      const base = { id, type: "code_interpreter_call", container_id: MOCK_CONTAINER };
       return [
         {
           added: { ...base, status: "in_progress", code: "", outputs: null },
@@ -156,6 +162,26 @@ export function urlCitations(plan: ReplyPlan): Json[] {
     const end = at >= 0 ? at + c.citedText.length : plan.text.length;
     return { type: "url_citation", url: c.url, title: c.title, start_index: start, end_index: end };
   });
+}
+
+/**
+ * The message's annotations: its `url_citation`s, then a `container_file_citation` (at the text's end)
+ * for each file the plan's code interpreter calls produced — where the API names the files code wrote.
+ */
+export function messageAnnotations(plan: ReplyPlan): Json[] {
+  const files = plan.serverTools.flatMap((t) => (t.kind === "code_execution" ? (t.files ?? []) : []));
+  const end = plan.text.length;
+  return [
+    ...urlCitations(plan),
+    ...files.map((name) => ({
+      type: "container_file_citation",
+      container_id: MOCK_CONTAINER,
+      file_id: containerFileId(name),
+      filename: name,
+      start_index: end,
+      end_index: end,
+    })),
+  ];
 }
 
 const callIdOf = (item: Json): string => (typeof item.call_id === "string" ? item.call_id : "");

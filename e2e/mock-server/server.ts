@@ -105,6 +105,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     takeScript: (api, req) => takeScript(queues[api], req),
     hold,
     nextId: () => ++ids,
+    flakyFiles: new Set(),
   };
 
   const enqueue = (api: Api, ...scripts: ReplyScript[]): void => {
@@ -133,6 +134,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     records = [];
     seq = 0;
     ids = 0;
+    ctx.flakyFiles.clear();
     config = applyPatch(initialConfig, {});
   };
 

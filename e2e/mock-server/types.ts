@@ -93,7 +93,11 @@ export type ServerToolScript =
       stdout: string;
       stderr?: string;
       returnCode?: number;
-      /** Files the run produced (Anthropic `file_id`s; Responses: image outputs of these names). */
+      /**
+       * Files the run produced: Anthropic `file_id`s (its Files API serves them); Responses: file names,
+       * as image outputs and as `container_file_citation`s on the message (its container files serve them).
+       * See code-files.ts.
+       */
       files?: string[];
       /** Anthropic's tool version: `bash` (code_execution_20250825, the default) or `python` (20250522). */
       variant?: "bash" | "python";

@@ -118,7 +118,7 @@ const str = (v: unknown): string => (typeof v === "string" ? v : "");
 const isJson = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** A result block's readable parts: its output, its sources, its files, whether it failed. */
-function resultFields(block: Json): Pick<ServerToolBlock, "output" | "sources" | "files" | "isError"> {
+function resultFields(block: Json): Pick<ServerToolBlock, "output" | "sources" | "files" | "produced" | "isError"> {
   const content = block.content;
   if (block.type === "mcp_tool_result") {
     const text =
@@ -154,7 +154,11 @@ function resultFields(block: Json): Pick<ServerToolBlock, "output" | "sources" |
     const files = Array.isArray(content.content)
       ? content.content.flatMap((f) => (isJson(f) && typeof f.file_id === "string" ? [f.file_id] : []))
       : [];
-    return { output, ...(files.length > 0 ? { files } : {}), ...(code !== 0 ? { isError: true } : {}) };
+    return {
+      output,
+      ...(files.length > 0 ? { files, produced: files.map((fileId) => ({ fileId })) } : {}),
+      ...(code !== 0 ? { isError: true } : {}),
+    };
   }
   return { output: JSON.stringify(content) };
 }

@@ -16,7 +16,9 @@ import type {
 } from "openai/resources/responses/responses";
 import type { ToolSpec } from "../core/agent/tool-spec";
 import type {
+  Block,
   Citation,
+  ProducedFileRef,
   ServerToolBlock,
   ServerToolKind,
   ToolCallBlock,
@@ -199,6 +201,33 @@ export function messageCitations(item: ResponseOutputMessage): Citation[] {
     }
   }
   return out;
+}
+
+/**
+ * The `container_file_citation`s of a finished message item (files code interpreter wrote) onto the
+ * reply's code interpreter block of the same container (the last one when none matches), so Grove
+ * downloads them after the reply (core/session/code-files.ts). Returns whether any was placed.
+ */
+export function attachContainerFiles(item: ResponseOutputMessage, content: readonly Block[]): boolean {
+  const refs: ProducedFileRef[] = [];
+  for (const part of item.content) {
+    if (part.type !== "output_text") continue;
+    for (const a of part.annotations)
+      if (a.type === "container_file_citation" && a.file_id !== "" && !refs.some((r) => r.fileId === a.file_id))
+        refs.push({ fileId: a.file_id, containerId: a.container_id, name: a.filename });
+  }
+  if (refs.length === 0) return false;
+  const blocks = content.filter(
+    (b): b is ServerToolBlock => b.type === "server_tool" && b.tool === "code_execution" && b.api === API,
+  );
+  let placed = false;
+  for (const ref of refs) {
+    const block = blocks.findLast((b) => b.raw.container_id === ref.containerId) ?? blocks.at(-1);
+    if (!block) continue;
+    if (!(block.produced ?? []).some((r) => r.fileId === ref.fileId)) block.produced = [...(block.produced ?? []), ref];
+    placed = true;
+  }
+  return placed;
 }
 
 /** Streamed `function_call` items → `tool_call` blocks with their events, by output index. */

@@ -29,6 +29,7 @@ import type { ClientDeps } from "./client-config";
 import { withOpenAINativeItems } from "./native-prefix";
 import { makeOpenAIClient } from "./openai-client";
 import {
+  attachContainerFiles,
   functionCallItem,
   functionCallOutputItem,
   includesFor,
@@ -107,6 +108,8 @@ async function* run(req: StreamRequest, deps: ClientDeps): AsyncGenerator<Stream
           } else if (item.type === "function_call") {
             yield* calls.done(event.output_index, item);
           } else if (item.type === "message") {
+            // Files code interpreter wrote go onto its block (downloaded after the reply).
+            attachContainerFiles(item, partial.content);
             const citations = messageCitations(item);
             const last = partial.content.at(-1);
             if (citations.length > 0 && last?.type === "text")

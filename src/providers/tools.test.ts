@@ -4,12 +4,14 @@
  * definitions sent, calls streamed as `toolcall_*` events into `tool_call` blocks, a stop that says
  * tools were called, the pair sent back natively and accepted; server tools as `server_tool` blocks.
  */
+
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type MockServer, requestTools, startMockServer } from "../../e2e/mock-server/index";
 import { runAgentLoop } from "../core/agent/agent-loop";
 import type { FunctionToolSpec, ToolSpec } from "../core/agent/tool-spec";
 import type { StepStreamFn } from "../core/agent/types";
 import { buildContext } from "../core/session/build-context";
+import { producedFiles } from "../core/session/code-files";
 import type { ContextMessage, LlmContext } from "../core/session/context";
 import type { ApiKind, Entry, MessageEntry, ServerToolBlock, ToolCallBlock } from "../core/session/entries";
 import { asEntryId, asSessionId } from "../core/session/ids";
@@ -202,6 +204,7 @@ describe("anthropic server tools", () => {
       name: "bash_code_execution",
       output: "a.txt\n\n[stderr]\nwarn",
       files: ["file_9"],
+      produced: [{ fileId: "file_9" }],
     });
     expect(results[1]).toMatchObject({
       tool: "web_fetch",
@@ -252,6 +255,23 @@ describe("openai server tools", () => {
     await run("openai-chat", { tools: [READ, { kind: "web_search" }, { kind: "code_execution" }] });
     const [rec] = mock.requests({ api: "openai" });
     expect(rec ? requestTools(rec) : []).toEqual([{ kind: "function", name: "read_file", description: "Read a file" }]);
+  });
+
+  it("responses: the files code interpreter wrote (container_file_citation) go onto its block", async () => {
+    mock.enqueue("openai", {
+      serverTools: [{ kind: "code_execution", code: "save()", stdout: "", files: ["a.csv", "b.png"] }],
+      text: "Saved two files.",
+    });
+    const { partial } = await run("openai-responses", { tools: [{ kind: "code_execution" }] });
+    const [code] = servers(partial);
+    expect(code?.produced).toEqual([
+      { fileId: "cfile_a.csv", containerId: "cntr_mock", name: "a.csv" },
+      { fileId: "cfile_b.png", containerId: "cntr_mock", name: "b.png" },
+    ]);
+    expect(producedFiles(partial.content).map((f) => [f.api, f.provider, f.key])).toEqual([
+      ["openai-responses", "openai", "cntr_mock/cfile_a.csv"],
+      ["openai-responses", "openai", "cntr_mock/cfile_b.png"],
+    ]);
   });
 
   it("responses: web_search, code_interpreter and mcp tools; their items as server tool blocks; url citations", async () => {

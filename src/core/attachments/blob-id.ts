@@ -3,6 +3,7 @@
  * so the same file attached twice, in any chat, is stored once. Also the base64 form attachments
  * travel in (requests, Grove JSON). Pure (Web Crypto's digest is a computation, not I/O).
  */
+import { codeFilesBlobIds } from "../session/code-files-record";
 import type { Block, Entry } from "../session/entries";
 import type { BlobId } from "../session/ids";
 
@@ -23,10 +24,11 @@ export function blobIdsOfBlocks(blocks: Iterable<Block>): BlobId[] {
 
 /**
  * The blobs an entry references: a message's blocks, and a context note's (a pi `custom_message`
- * or a Grove JSON import may carry images there). The one rule for "what keeps a blob alive".
+ * or a Grove JSON import may carry images there), and a record of code execution's files
+ * (core/session/code-files.ts). The one rule for "what keeps a blob alive".
  */
 export function blobIdsOfEntry(e: Entry): BlobId[] {
-  return e.type === "message" || e.type === "context_note" ? blobIdsOfBlocks(e.content) : [];
+  return e.type === "message" || e.type === "context_note" ? blobIdsOfBlocks(e.content) : codeFilesBlobIds(e);
 }
 
 // btoa/atob take "binary strings"; built in slices, since one String.fromCharCode(...bytes) call

@@ -28,6 +28,9 @@ export const serverToolBlockSchema = z.object({
   output: z.string().optional(),
   sources: z.array(citationSchema).optional(),
   files: z.array(z.string()).optional(),
+  produced: z
+    .array(z.object({ fileId: z.string(), containerId: z.string().optional(), name: z.string().optional() }))
+    .optional(),
   isError: z.boolean().optional(),
   raw: z.record(z.string(), z.unknown()),
 }) satisfies z.ZodType<ServerToolBlock>;

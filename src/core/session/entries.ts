@@ -122,10 +122,17 @@ export type ServerToolBlock = {
   sources?: Citation[];
   /** Files the tool produced (code execution), by the provider's file id. */
   files?: string[];
+  /**
+   * Files a code execution produced that Grove downloads after the reply (code-files.ts): Anthropic's
+   * result `file_id`s; OpenAI's `container_file_citation`s of the reply's text (container + file id + name).
+   */
+  produced?: ProducedFileRef[];
   isError?: boolean;
   /** The wire block or item, verbatim. */
   raw: Readonly<Record<string, unknown>>;
 };
+/** A file a provider's code execution produced, by the provider's ids. */
+export type ProducedFileRef = { fileId: string; containerId?: string; name?: string };
 /**
  * An OpenAI Responses reasoning item, kept as data: `summary` is shown like thinking; `id` and
  * `encryptedContent` go back verbatim, and only to the provider that produced it (same `api` and

@@ -114,7 +114,7 @@ async function replyAndMaintainOnce(
   // A chat with tools runs the tool loop (issue 28); the reply it ends with goes on as any reply does.
   const toolTarget = read && !opts.continues ? toolLoopTarget(read.session, parent) : null;
   if (read && toolTarget) {
-    const { runToolReply } = await import("../tools/tool-reply");
+    const { runToolReply, downloadTurnFiles } = await import("../tools/tool-reply");
     const at = read.path.at(-1)?.id === parent ? read : await readPath(sessionId, parent);
     if (!at) return;
     const looped = await runToolReply(
@@ -124,6 +124,8 @@ async function replyAndMaintainOnce(
       deps.reply,
       loopMaintenance(sessionId, toolTarget, deps),
     );
+    // Files its code execution produced, as attachments (issue 28), before maintenance reads the leaf.
+    if (looped) await downloadTurnFiles(sessionId, looped.path);
     const answer = looped?.outcome.kind === "done" ? looped.last : null;
     if (!looped || answer?.role !== "assistant") return;
     rememberPath(looped.path);

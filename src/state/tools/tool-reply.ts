@@ -43,6 +43,10 @@ import { mcpConnection } from "./mcp-servers";
 import { useMcpStore } from "./mcp-store";
 import { groveToolSpecs } from "./tool-definitions";
 
+// The loop's produced files are fetched by its caller after the loop (triggers.ts), from this chunk:
+// a dynamic import of their own would add its chunk list to the first screen.
+export { downloadTurnFiles } from "./code-files";
+
 export type ToolReplyDeps = { stream: StreamFn; now: () => number };
 const defaultDeps: ToolReplyDeps = { stream: providerStream, now: () => Date.now() };
 

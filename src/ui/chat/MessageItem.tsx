@@ -211,7 +211,15 @@ export const MessageItem = memo(function MessageItem({
                   (b): b is ServerToolBlock =>
                     b.type === "server_tool" && b.part === "result" && b.callId === block.callId,
                 );
-                return <ServerToolStep key={key} use={block} result={block.part === "use" ? answer : undefined} />;
+                return (
+                  <ServerToolStep
+                    key={key}
+                    use={block}
+                    result={block.part === "use" ? answer : undefined}
+                    sessionId={sessionId}
+                    path={view.path}
+                  />
+                );
               }
               case "tool_result":
                 return (

@@ -1,4 +1,6 @@
-import type { Citation, ServerToolBlock, ToolCallBlock } from "../../core/session/entries";
+import type { Citation, Entry, ServerToolBlock, ToolCallBlock } from "../../core/session/entries";
+import type { SessionId } from "../../core/session/ids";
+import { CodeFiles } from "./CodeFiles";
 import type { ShownResult } from "./display-rows";
 import { PrunedMark } from "./PrunedMark";
 import { formatToolArgs, shownToolName } from "./tool-step-text";
@@ -84,8 +86,21 @@ export function ToolCallStep({
   );
 }
 
-/** A provider-run tool (web search, code execution, an MCP server the provider called): use and result together. */
-export function ServerToolStep({ use, result }: { use: ServerToolBlock; result: ServerToolBlock | undefined }) {
+/**
+ * A provider-run tool (web search, code execution, an MCP server the provider called): use and result
+ * together; under a code execution, the files it produced (`path` says which are stored).
+ */
+export function ServerToolStep({
+  use,
+  result,
+  sessionId,
+  path,
+}: {
+  use: ServerToolBlock;
+  result: ServerToolBlock | undefined;
+  sessionId: SessionId;
+  path: readonly Entry[];
+}) {
   const output = result?.output ?? (use.part === "item" ? use.output : undefined);
   const sources = result?.sources ?? use.sources ?? [];
   const isError = result?.isError ?? use.isError ?? false;
@@ -99,51 +114,58 @@ export function ServerToolStep({ use, result }: { use: ServerToolBlock; result: 
       ? (input as Record<string, unknown>).query
       : undefined;
   return (
-    <details className={`tool-step server-tool${isError ? " tool-error" : ""}`} aria-label={`Tool call: ${use.name}`}>
-      <summary>
-        <span className="tool-step-name">Tool call: {use.name}</span>
-        {use.server && <span className="muted"> on {use.server}</span>}
-        <span className="tool-step-state muted">
-          {isError ? "error" : output !== undefined || sources.length ? "done" : ""}
-        </span>
-      </summary>
-      <div className="tool-step-body">
-        {typeof query === "string" ? (
-          <p>
-            Searched for <q>{query}</q>
-          </p>
-        ) : typeof code === "string" ? (
-          <>
-            <p className="tool-step-label">Code</p>
-            <pre className="tool-step-args">
-              <code>{code}</code>
-            </pre>
-          </>
-        ) : input !== undefined ? (
-          <>
-            <p className="tool-step-label">Arguments</p>
-            <pre className="tool-step-args">{formatToolArgs(input)}</pre>
-          </>
-        ) : null}
-        {sources.length > 0 && (
-          <ul className="citations" aria-label="Search results">
-            {sources.map((s, i) => (
-              <li key={`${s.url}-${i.toString()}`}>
-                <SourceLink source={s} />
-              </li>
-            ))}
-          </ul>
-        )}
-        {output !== undefined && output !== "" && (
-          <>
-            <p className="tool-step-label">{use.tool === "code_execution" ? "Output" : isError ? "Error" : "Result"}</p>
-            <pre className="tool-step-result">{output}</pre>
-          </>
-        )}
-        {(result?.files ?? use.files ?? []).length > 0 && (
-          <p className="muted small">Files produced: {(result?.files ?? use.files ?? []).join(", ")}</p>
-        )}
-      </div>
-    </details>
+    <>
+      <details className={`tool-step server-tool${isError ? " tool-error" : ""}`} aria-label={`Tool call: ${use.name}`}>
+        <summary>
+          <span className="tool-step-name">Tool call: {use.name}</span>
+          {use.server && <span className="muted"> on {use.server}</span>}
+          <span className="tool-step-state muted">
+            {isError ? "error" : output !== undefined || sources.length ? "done" : ""}
+          </span>
+        </summary>
+        <div className="tool-step-body">
+          {typeof query === "string" ? (
+            <p>
+              Searched for <q>{query}</q>
+            </p>
+          ) : typeof code === "string" ? (
+            <>
+              <p className="tool-step-label">Code</p>
+              <pre className="tool-step-args">
+                <code>{code}</code>
+              </pre>
+            </>
+          ) : input !== undefined ? (
+            <>
+              <p className="tool-step-label">Arguments</p>
+              <pre className="tool-step-args">{formatToolArgs(input)}</pre>
+            </>
+          ) : null}
+          {sources.length > 0 && (
+            <ul className="citations" aria-label="Search results">
+              {sources.map((s, i) => (
+                <li key={`${s.url}-${i.toString()}`}>
+                  <SourceLink source={s} />
+                </li>
+              ))}
+            </ul>
+          )}
+          {output !== undefined && output !== "" && (
+            <>
+              <p className="tool-step-label">
+                {use.tool === "code_execution" ? "Output" : isError ? "Error" : "Result"}
+              </p>
+              <pre className="tool-step-result">{output}</pre>
+            </>
+          )}
+          {(result?.files ?? use.files ?? []).length > 0 && !(result?.produced ?? use.produced) && (
+            <p className="muted small">Files produced: {(result?.files ?? use.files ?? []).join(", ")}</p>
+          )}
+        </div>
+      </details>
+      {use.tool === "code_execution" && (
+        <CodeFiles sessionId={sessionId} blocks={result ? [use, result] : [use]} path={path} />
+      )}
+    </>
   );
 }
