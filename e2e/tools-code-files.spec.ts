@@ -41,6 +41,7 @@ test("Claude's code execution file: downloaded with the key from the Files API, 
   const files = page.getByRole("list", { name: "Files produced" });
   await expect(files.getByRole("link", { name: `Download ${name}` })).toBeVisible({ timeout: 15_000 });
   await expect(files).toContainText(`${Buffer.byteLength(producedFileText("file_report"))} B`);
+  await page.screenshot({ path: "test-results/tools-code-files/claude-file.png" });
   expect(await downloaded(page, name)).toBe(producedFileText("file_report"));
 
   const content = fileRequests(mock, "/v1/files/file_report/content");
