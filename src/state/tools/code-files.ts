@@ -6,7 +6,7 @@
  * with Retry; nothing else is touched. Statuses in flight live in `useCodeFilesStore` (forgotten on
  * reload: a file with no record then offers Download).
  */
-import { create } from "zustand";
+
 import { codeFilesData, missingCodeFiles, type ProducedFile, type StoredCodeFile } from "../../core/session/code-files";
 import type { Entry } from "../../core/session/entries";
 import { newEntryId, type SessionId } from "../../core/session/ids";
@@ -14,6 +14,7 @@ import { storeBlob } from "../../db/blobs";
 import { appendEntries, getSessionPath } from "../../db/entries";
 import { StaleLeafError } from "../../db/errors";
 import { chatActivity } from "../activity/chat-activity";
+import { defineStore } from "../app/store-registry";
 import { findProvider } from "../settings/settings-model";
 import { useSettingsStore } from "../settings/settings-store";
 
@@ -21,7 +22,7 @@ type CodeFileStatus = { kind: "downloading" } | { kind: "failed"; message: strin
 
 type CodeFilesState = { status: Readonly<Record<string, CodeFileStatus>> };
 
-export const useCodeFilesStore = create<CodeFilesState>(() => ({ status: {} }));
+export const useCodeFilesStore = defineStore<CodeFilesState>(() => ({ status: {} }));
 
 function setStatus(key: string, status: CodeFileStatus | null): void {
   useCodeFilesStore.setState((s) => {
