@@ -451,6 +451,7 @@ test("a pi session with tool calls is continued in the browser: the tools go to 
   // The call and its result are one folded step (issue 28): the group holds the tool's output.
   const step = page.getByRole("group", { name: "Tool call: bash" });
   await expect(step).toBeVisible();
+  await step.locator("summary").click();
   await expect(step).toContainText("src-of-the-app");
 
   await sendAndWait(page, "Which one holds the code?");

@@ -29,6 +29,14 @@ describe("font warm-up", () => {
     expect(JSON.parse(localStorage.getItem("grove.fontStrikes.v1") ?? "[]")).toEqual(kept);
   });
 
+  it("walks every text node of a long screen (its walk pauses every few nodes)", () => {
+    for (let i = 0; i < 130; i++) text("font: normal 400 12px monospace", `line ${i}`);
+    text("font: normal 700 19px serif", "last ✓");
+    const kept = rememberFontStrikes();
+    expect(kept.map((s) => s.font)).toEqual([expect.stringContaining("12px"), expect.stringContaining("19px")]);
+    expect(kept[1]?.rare).toBe("✓");
+  });
+
   it("adds a later screen's strikes to the ones kept, newest last, at most FONT_STRIKES_KEPT", () => {
     for (let i = 0; i < FONT_STRIKES_KEPT + 5; i++) {
       document.body.innerHTML = "";

@@ -29,7 +29,15 @@ function fontOf(style: CSSStyleDeclaration): string {
   return `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
 }
 
-const rareCharacters = (text: string) => [...text].filter((c) => c > "\u007f" && c.trim() !== "");
+/** Characters of a text node looked at for ones beyond ASCII: a 40 kB tool output repeats its first. */
+const RARE_SCAN = 2_000;
+
+function noteRare(rare: Set<string>, text: string): void {
+  for (const c of text.slice(0, RARE_SCAN)) {
+    if (rare.size >= RARE_KEPT) return;
+    if (c > "\u007f" && c.trim() !== "") rare.add(c);
+  }
+}
 
 function stored(): FontStrike[] {
   try {
@@ -42,21 +50,28 @@ function stored(): FontStrike[] {
   }
 }
 
+/** Text nodes read per step of the walk (each reads a computed style). */
+const NODES_PER_STEP = 50;
+
 /**
- * The strikes of the text under `root` (and its form controls), with their characters beyond
- * ASCII, added to the remembered ones (newest last, at most FONT_STRIKES_KEPT). Returns them.
+ * The walk behind rememberFontStrikes: yields after every NODES_PER_STEP text nodes, and at its end
+ * returns the strikes kept. A chat can hold thousands of text nodes; walked in one go after a long
+ * tool loop it was a 100 ms task.
  */
-export function rememberFontStrikes(root: Element = document.body): FontStrike[] {
+function* strikesWalk(root: Element): Generator<void, FontStrike[]> {
   const seen = new Map<string, Set<string>>();
   const note = (font: string, text: string) => {
     const rare = seen.get(font) ?? new Set<string>();
     seen.set(font, rare);
-    for (const c of rareCharacters(text)) if (rare.size < RARE_KEPT) rare.add(c);
+    noteRare(rare, text);
   };
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  let read = 0;
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const text = node.textContent ?? "";
-    if (node.parentElement && text.trim()) note(fontOf(getComputedStyle(node.parentElement)), text);
+    if (!node.parentElement || !text.trim()) continue;
+    note(fontOf(getComputedStyle(node.parentElement)), text);
+    if (++read % NODES_PER_STEP === 0) yield;
   }
   for (const control of root.querySelectorAll("input, textarea, select, button")) {
     note(fontOf(getComputedStyle(control)), "");
@@ -77,6 +92,36 @@ export function rememberFontStrikes(root: Element = document.body): FontStrike[]
     }
   }
   return kept;
+}
+
+/**
+ * The strikes of the text under `root` (and its form controls), with their characters beyond
+ * ASCII, added to the remembered ones (newest last, at most FONT_STRIKES_KEPT). Returns them.
+ */
+export function rememberFontStrikes(root: Element = document.body): FontStrike[] {
+  const walk = strikesWalk(root);
+  for (;;) {
+    const step = walk.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * rememberFontStrikes in idle time: the walk goes on while the browser's idle period lasts and resumes
+ * in the next one. Returns a cancel.
+ */
+function rememberWhenIdle(): () => void {
+  const walk = strikesWalk(document.body);
+  let idle: number | undefined;
+  const run = (deadline: IdleDeadline) => {
+    while (deadline.timeRemaining() > 1) if (walk.next().done) return;
+    idle = requestIdleCallback(run);
+  };
+  idle = requestIdleCallback(run);
+  return () => {
+    if (idle !== undefined) cancelIdleCallback(idle);
+    walk.return([]);
+  };
 }
 
 /** Lays out every remembered strike's text, PER_TASK per task, in a hidden box; then removes it. */
@@ -114,14 +159,14 @@ const REMEMBER_AFTER_MS = 2_000;
 export function useRememberedFontStrikes(screen: string): void {
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs again for each new screen
   useEffect(() => {
-    let idle: number | undefined;
+    let cancel: (() => void) | undefined;
     const timer = setTimeout(() => {
-      if (typeof requestIdleCallback === "function") idle = requestIdleCallback(() => rememberFontStrikes());
+      if (typeof requestIdleCallback === "function") cancel = rememberWhenIdle();
       else rememberFontStrikes();
     }, REMEMBER_AFTER_MS);
     return () => {
       clearTimeout(timer);
-      if (idle !== undefined) cancelIdleCallback(idle);
+      cancel?.();
     };
   }, [screen]);
 }

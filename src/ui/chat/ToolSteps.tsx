@@ -1,3 +1,4 @@
+import { useState } from "react";
 import type { Citation, Entry, ServerToolBlock, ToolCallBlock } from "../../core/session/entries";
 import type { SessionId } from "../../core/session/ids";
 import { CodeFiles } from "./CodeFiles";
@@ -45,7 +46,9 @@ export function Citations({ citations }: { citations: readonly Citation[] }) {
 
 /**
  * One tool step: the model's call and the tool's answer, folded (a `group` named "Tool call: <tool>",
- * collapsed by default). Arguments and result are plain text, whatever they hold.
+ * collapsed by default). Arguments and result are plain text, whatever they hold. A folded step's body
+ * is not rendered: a loop that reads fifty 40 kB files kept 2 MB of hidden text in the page, which
+ * every style pass, layout of a new row and DOM walk went through (issue 28's bench).
  */
 export function ToolCallStep({
   call,
@@ -59,29 +62,36 @@ export function ToolCallStep({
 }) {
   const name = shownToolName(call.name);
   const state = result ? (result.block.isError ? "error" : "done") : running ? "running…" : "no result";
+  const [open, setOpen] = useState(false);
   return (
-    <details className={`tool-step${result?.block.isError ? " tool-error" : ""}`} aria-label={`Tool call: ${name}`}>
+    <details
+      className={`tool-step${result?.block.isError ? " tool-error" : ""}`}
+      aria-label={`Tool call: ${name}`}
+      onToggle={(e) => setOpen(e.currentTarget.open)}
+    >
       <summary>
         <span className="tool-step-name">Tool call: {name}</span>
         <span className="tool-step-state muted">{state}</span>
         {result?.pruned !== undefined && <PrunedMark tokens={result.pruned} />}
       </summary>
-      <div className="tool-step-body">
-        <p className="tool-step-label">Arguments</p>
-        <pre className="tool-step-args">{formatToolArgs(call.args)}</pre>
-        <p className="tool-step-label">{result?.block.isError ? "Error" : "Result"}</p>
-        {result ? (
-          <pre className="tool-step-result">{result.block.text === "" ? "(no output)" : result.block.text}</pre>
-        ) : (
-          <p className="muted small">{running ? "Waiting for the tool…" : "No result was recorded."}</p>
-        )}
-        {result?.block.originalChars !== undefined && (
-          <p className="muted small">
-            Stored cut to {result.block.text.length.toLocaleString()} of {result.block.originalChars.toLocaleString()}{" "}
-            characters.
-          </p>
-        )}
-      </div>
+      {open && (
+        <div className="tool-step-body">
+          <p className="tool-step-label">Arguments</p>
+          <pre className="tool-step-args">{formatToolArgs(call.args)}</pre>
+          <p className="tool-step-label">{result?.block.isError ? "Error" : "Result"}</p>
+          {result ? (
+            <pre className="tool-step-result">{result.block.text === "" ? "(no output)" : result.block.text}</pre>
+          ) : (
+            <p className="muted small">{running ? "Waiting for the tool…" : "No result was recorded."}</p>
+          )}
+          {result?.block.originalChars !== undefined && (
+            <p className="muted small">
+              Stored cut to {result.block.text.length.toLocaleString()} of {result.block.originalChars.toLocaleString()}{" "}
+              characters.
+            </p>
+          )}
+        </div>
+      )}
     </details>
   );
 }
