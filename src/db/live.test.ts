@@ -18,7 +18,8 @@ import { finalizeCheckpoint, saveCheckpoint } from "./reply-checkpoints";
 import { createSession, deleteSession } from "./sessions";
 import { setSetting } from "./settings";
 import { subscribeLive } from "./subscribe";
-import { assistantMessage, closeDb, freshDatabase, getDb, makeSession, userMessage } from "./testing/database";
+import { assistantMessage, closeDb, freshDatabase, makeSession, userMessage } from "./testing/database";
+import { recordEntryReads } from "./testing/entry-reads";
 
 beforeEach(freshDatabase);
 afterEach(closeDb);
@@ -142,31 +143,10 @@ describe("liveSessionWithEntries", () => {
     await createSession({ ...s, leafId: root.id }, [root, ...side]);
     const a = { id: s.id as SessionId, u: root };
     const b = await sessionWithRoot("B");
-    // Rows each entries read returns: the whole tree once, then only the recent ones.
-    const db = getDb();
-    const rowsRead: number[] = [];
-    db.close();
-    db.use({
-      stack: "dbcore",
-      name: "count-rows",
-      create: (down) => ({
-        ...down,
-        table: (name) => {
-          const t = down.table(name);
-          if (name !== "entries") return t;
-          return {
-            ...t,
-            query: async (req) => {
-              const res = await t.query(req);
-              // Rows, not keys: the first read lists the session's ids before reading them in chunks.
-              if (req.values) rowsRead.push(res.result.length);
-              return res;
-            },
-          };
-        },
-      }),
-    });
-    await db.open();
+    // Rows each entries read returns: the whole tree once, then only the recent ones. Rows, not keys:
+    // the first read lists the session's ids before reading them in chunks.
+    const reads = await recordEntryReads();
+    const rowsRead = () => reads.filter((r) => r.kind === "query" && r.rows > 0).map((r) => r.rows);
     const view = watch(() => liveSessionWithEntries(a.id));
     await eventually(() => expect(view.results).toHaveLength(1));
     expect(view.results[0]?.entries).toHaveLength(31);
@@ -188,8 +168,8 @@ describe("liveSessionWithEntries", () => {
     expect(view.results.at(-1)?.entries).toBe(latest?.entries);
     view.stop();
     // The first read: all 31; every later one: only the few entries written in the last seconds.
-    expect(rowsRead[0]).toBe(31);
-    expect(Math.max(...rowsRead.slice(1))).toBeLessThan(31);
+    expect(rowsRead()[0]).toBe(31);
+    expect(Math.max(...rowsRead().slice(1))).toBeLessThan(31);
   });
 
   it("a re-run reads the rows of the entries it does not know only, however many were written just now", async () => {
@@ -198,38 +178,13 @@ describe("liveSessionWithEntries", () => {
     const root = userMessage(s.id, null, "Loop hello");
     const steps = Array.from({ length: 20 }, (_, i) => assistantMessage(s.id, root.id, `step ${i}`));
     await createSession({ ...s, leafId: root.id }, [root, ...steps]);
-    const db = getDb();
-    const rowsRead: number[] = [];
-    db.close();
-    db.use({
-      stack: "dbcore",
-      name: "count-rows",
-      create: (down) => ({
-        ...down,
-        table: (name) => {
-          const t = down.table(name);
-          if (name !== "entries") return t;
-          return {
-            ...t,
-            query: async (req) => {
-              const res = await t.query(req);
-              if (req.values) rowsRead.push(res.result.length);
-              return res;
-            },
-            getMany: async (req) => {
-              const res = await t.getMany(req);
-              rowsRead.push(res.length);
-              return res;
-            },
-          };
-        },
-      }),
-    });
-    await db.open();
+    const reads = await recordEntryReads();
+    const rowsRead = () =>
+      reads.filter((r) => (r.kind === "query" && r.rows > 0) || r.kind === "getMany").map((r) => r.rows);
     const view = watch(() => liveSessionWithEntries(s.id as SessionId));
     await eventually(() => expect(view.results).toHaveLength(1));
-    expect(rowsRead.reduce((a, b) => a + b, 0)).toBe(21);
-    const afterFirst = rowsRead.length;
+    expect(rowsRead().reduce((a, b) => a + b, 0)).toBe(21);
+    const afterFirst = rowsRead().length;
 
     const reply = assistantMessage(s.id, root.id, "the answer");
     await appendEntries(s.id as SessionId, [reply], { kind: "move", to: reply.id });
@@ -237,8 +192,8 @@ describe("liveSessionWithEntries", () => {
     expect(view.results.at(-1)?.entries).toHaveLength(22);
     view.stop();
     // After the first read, each re-run: at most the new reply's row, never the 21 recent ones again.
-    expect(rowsRead.length).toBeGreaterThan(afterFirst);
-    expect(Math.max(...rowsRead.slice(afterFirst))).toBe(1);
+    expect(rowsRead().length).toBeGreaterThan(afterFirst);
+    expect(Math.max(...rowsRead().slice(afterFirst))).toBe(1);
   });
 
   it("a reply that started long ago (its id is old) and is written now still shows", async () => {

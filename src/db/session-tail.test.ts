@@ -7,6 +7,7 @@ import { appendEntries, moveLeaf } from "./entries";
 import { getSessionTail } from "./session-tail";
 import { createSession } from "./sessions";
 import { assistantMessage, closeDb, freshDatabase, getDb, makeSession, userMessage } from "./testing/database";
+import { recordEntryReads } from "./testing/entry-reads";
 
 beforeEach(freshDatabase);
 afterEach(closeDb);
@@ -26,43 +27,16 @@ async function chat(n: number) {
 
 /** Counts entries read by key (`gets`) and by range (`ranged`: requests, rows) while `run` runs. */
 async function readsDuring<T>(run: () => Promise<T>) {
-  const db = getDb();
-  const reads = { gets: 0, ranged: 0, rangedRows: 0 };
-  db.close();
-  db.use({
-    stack: "dbcore",
-    name: "count-entry-reads",
-    create: (down) => ({
-      ...down,
-      table: (name) => {
-        const t = down.table(name);
-        if (name !== "entries") return t;
-        return {
-          ...t,
-          get: async (req) => {
-            reads.gets += 1;
-            return t.get(req);
-          },
-          getMany: async (req) => {
-            reads.gets += req.keys.length;
-            return t.getMany(req);
-          },
-          query: async (req) => {
-            const res = await t.query(req);
-            reads.ranged += 1;
-            reads.rangedRows += res.result.length;
-            return res;
-          },
-          openCursor: async (req) => {
-            reads.ranged += 1;
-            return t.openCursor(req);
-          },
-        };
-      },
-    }),
-  });
-  await db.open();
-  return { result: await run(), reads };
+  const log = await recordEntryReads();
+  const result = await run();
+  const byKey = log.filter((r) => r.kind === "get" || r.kind === "getMany");
+  const byRange = log.filter((r) => r.kind === "query" || r.kind === "cursor");
+  const reads = {
+    gets: byKey.reduce((n, r) => n + r.rows, 0),
+    ranged: byRange.length,
+    rangedRows: byRange.reduce((n, r) => n + r.rows, 0),
+  };
+  return { result, reads };
 }
 
 describe("getSessionTail", () => {
