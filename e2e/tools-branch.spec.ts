@@ -4,7 +4,7 @@
  * reply of step 2, and "Rewind to here…" on step 1's reply: the new branch's request carries steps
  * before it only, every tool_use answered, and the old branch stays as a sibling (versions, graph).
  */
-import type { Locator } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import { chatRequests, openHistoryGraph, rewindTo, send, waitIdle } from "./app";
 import { expectVersion, message } from "./branching-helpers";
 import { expect, type MockServer, test } from "./fixtures";
@@ -13,7 +13,7 @@ import { blocksOf, chatWithEverything, expectPairsWhole, resultText } from "./to
 const SHOTS = "test-results/tools-branch";
 
 /** Three steps (echo, get-sum, get-sum) and the answer, every call allowed in this chat. */
-async function threeStepLoop(page: import("@playwright/test").Page, mock: MockServer): Promise<void> {
+async function threeStepLoop(page: Page, mock: MockServer): Promise<void> {
   mock.enqueue(
     "anthropic",
     { text: "Step one.", toolCalls: [{ name: "local__echo", input: { message: "one" } }] },
@@ -40,6 +40,22 @@ function shape(body: unknown): string[] {
   });
 }
 
+/** The request after step 1, as `shape` lists it: the user's message and step 1 with its pair whole. */
+const STEP_ONE = [
+  "user text:Use the tools",
+  "assistant text:Step one.",
+  "assistant tool_use:local__echo",
+  "user tool_result:Echo: one",
+];
+
+/** The history graph, opened and fitted to the whole tree. */
+async function fittedGraph(page: Page) {
+  await openHistoryGraph(page);
+  const graph = page.getByRole("region", { name: "History graph" });
+  await graph.getByRole("button", { name: "Fit" }).click();
+  return graph;
+}
+
 test("Regenerate on step 2 of a three-step loop: the new branch sends step 1 only, the old one is a sibling", async ({
   page,
   mock,
@@ -62,12 +78,7 @@ test("Regenerate on step 2 of a three-step loop: the new branch sends step 1 onl
   // The regenerated step's request: the user's message and step 1, its pair whole; nothing of steps 2 and 3.
   const regenerated = sent[4]?.body;
   expectPairsWhole(regenerated);
-  expect(shape(regenerated)).toEqual([
-    "user text:Use the tools",
-    "assistant text:Step one.",
-    "assistant tool_use:local__echo",
-    "user tool_result:Echo: one",
-  ]);
+  expect(shape(regenerated)).toEqual(STEP_ONE);
   // The loop goes on along the new branch: its own step, answered, then the answer.
   expectPairsWhole(sent[5]?.body);
   expect(shape(sent[5]?.body).slice(4)).toEqual([
@@ -93,9 +104,7 @@ test("Regenerate on step 2 of a three-step loop: the new branch sends step 1 onl
   expect(chatRequests(mock, "anthropic")).toHaveLength(6);
 
   // In the graph both answers are leaves of one tree.
-  await openHistoryGraph(page);
-  const graph = page.getByRole("region", { name: "History graph" });
-  await graph.getByRole("button", { name: "Fit" }).click();
+  const graph = await fittedGraph(page);
   await expect(shownInGraph(graph, "All done: 5 and 10.")).toHaveCount(1);
   await expect(shownInGraph(graph, "Done differently.")).toHaveCount(1);
   await graph.screenshot({ path: `${SHOTS}/graph.png` });
@@ -122,18 +131,11 @@ test("Rewind to step 1's reply: Continue runs its call again on a new branch wit
   expect(sent).toHaveLength(5);
   const next = sent[4]?.body;
   expectPairsWhole(next);
-  expect(shape(next)).toEqual([
-    "user text:Use the tools",
-    "assistant text:Step one.",
-    "assistant tool_use:local__echo",
-    "user tool_result:Echo: one",
-  ]);
+  expect(shape(next)).toEqual(STEP_ONE);
   // Step 1's call ran again on the new branch: a second result beside the old one, the old branch kept.
   const step2 = message(page, "assistant", "A new ending.");
   await expect(step2).toBeVisible();
-  await openHistoryGraph(page);
-  const graph = page.getByRole("region", { name: "History graph" });
-  await graph.getByRole("button", { name: "Fit" }).click();
+  const graph = await fittedGraph(page);
   await expect(shownInGraph(graph, "All done: 5 and 10.")).toHaveCount(1);
 });
 
