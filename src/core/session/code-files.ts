@@ -24,6 +24,8 @@ export type ProducedFile = {
   readonly containerId?: string;
   /** Known for OpenAI (the citation's file name); Anthropic's comes with the download. */
   readonly name?: string;
+  /** An image output's address (no file id of its own): a `data:` URL, decoded here, or https. */
+  readonly url?: string;
 };
 
 /** A produced file stored as a blob. */
@@ -59,6 +61,7 @@ export function producedFiles(blocks: readonly Block[]): ProducedFile[] {
         fileId: ref.fileId,
         ...(ref.containerId ? { containerId: ref.containerId } : {}),
         ...(ref.name ? { name: ref.name } : {}),
+        ...(ref.url ? { url: ref.url } : {}),
       });
     }
   }
@@ -108,3 +111,21 @@ export function missingCodeFiles(path: readonly Entry[]): ProducedFile[] {
       for (const f of producedFiles(e.content)) if (!stored.has(f.key)) out.push(f);
   return out;
 }
+
+/**
+ * The name a stored file is saved under: the provider's name, else (an image output has none) "chart";
+ * with the extension of what its bytes were sniffed as when it has none (`chart` → `chart.png`).
+ */
+export function storedFileName(name: string | undefined, sniffedType: string | undefined): string {
+  const base = name?.trim() || "chart";
+  const ext = sniffedType ? EXTENSIONS[sniffedType] : undefined;
+  return ext && !/\.[A-Za-z0-9]{1,5}$/.test(base) ? `${base}.${ext}` : base;
+}
+
+const EXTENSIONS: Readonly<Record<string, string>> = {
+  "image/png": "png",
+  "image/jpeg": "jpg",
+  "image/gif": "gif",
+  "image/webp": "webp",
+  "application/pdf": "pdf",
+};
