@@ -112,14 +112,15 @@ describe("code execution images (issue 28)", () => {
     });
   });
 
-  it("a stored file is named by the provider, else 'chart'; the sniffed type adds a missing extension", () => {
+  it("a stored file is named by the provider, else 'chart'; its type adds a missing extension", () => {
     expect(storedFileName(undefined, "image/png")).toBe("chart.png");
     expect(storedFileName("", "image/jpeg")).toBe("chart.jpg");
     expect(storedFileName("plot", "image/webp")).toBe("plot.webp");
     expect(storedFileName("plot.png", "image/png")).toBe("plot.png");
     expect(storedFileName("data.csv", undefined)).toBe("data.csv");
-    // An SVG is not sniffed as anything: it keeps its name, or none is made up for it.
-    expect(storedFileName("drawing.svg", undefined)).toBe("drawing.svg");
-    expect(storedFileName(undefined, undefined)).toBe("chart");
+    // An SVG is not sniffed as anything: its claimed type names the download.
+    expect(storedFileName(undefined, "image/svg+xml")).toBe("chart.svg");
+    expect(storedFileName("drawing.svg", "image/svg+xml")).toBe("drawing.svg");
+    expect(storedFileName(undefined, "application/octet-stream")).toBe("chart");
   });
 });

@@ -114,11 +114,12 @@ export function missingCodeFiles(path: readonly Entry[]): ProducedFile[] {
 
 /**
  * The name a stored file is saved under: the provider's name, else (an image output has none) "chart";
- * with the extension of what its bytes were sniffed as when it has none (`chart` → `chart.png`).
+ * with the extension of its type when it has none (`chart` → `chart.png`). `type`: what its bytes were
+ * sniffed as, else what was claimed (it names a download; it never decides what is shown).
  */
-export function storedFileName(name: string | undefined, sniffedType: string | undefined): string {
+export function storedFileName(name: string | undefined, type: string | undefined): string {
   const base = name?.trim() || "chart";
-  const ext = sniffedType ? EXTENSIONS[sniffedType] : undefined;
+  const ext = type ? EXTENSIONS[type] : undefined;
   return ext && !/\.[A-Za-z0-9]{1,5}$/.test(base) ? `${base}.${ext}` : base;
 }
 
@@ -128,4 +129,5 @@ const EXTENSIONS: Readonly<Record<string, string>> = {
   "image/gif": "gif",
   "image/webp": "webp",
   "application/pdf": "pdf",
+  "image/svg+xml": "svg",
 };

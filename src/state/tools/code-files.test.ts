@@ -51,7 +51,7 @@ afterEach(() => {
 });
 
 describe("storing code execution's images", () => {
-  it("a chart is stored as the image its bytes are; an SVG keeps its claimed type and no made-up extension", async () => {
+  it("a chart is stored as the image its bytes are; an SVG keeps its claimed type (a download)", async () => {
     const { sessionId } = await chatWithQuestion(MODEL);
     download.fn = async (_provider, file) =>
       file.fileId.endsWith("1")
@@ -61,7 +61,7 @@ describe("storing code execution's images", () => {
 
     const [chart, svg] = await storedFiles(sessionId);
     expect(chart).toMatchObject({ key: "/ci_1/image-1", name: "chart.png", mimeType: "image/png", size: PNG.length });
-    expect(svg).toMatchObject({ key: "/ci_1/image-2", name: "chart", mimeType: "image/svg+xml" });
+    expect(svg).toMatchObject({ key: "/ci_1/image-2", name: "chart.svg", mimeType: "image/svg+xml" });
     if (!chart) throw new Error("the chart was not recorded");
     expect((await getBlob(chart.blobId))?.type).toBe("image/png");
     expect(useCodeFilesStore.getState().status).toEqual({});

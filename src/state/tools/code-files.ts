@@ -7,7 +7,7 @@
  * reload: a file with no record then offers Download).
  */
 
-import { SNIFF_BYTES, sniffMimeType } from "../../core/attachments/sniff";
+import { inlineTypeOf, SNIFF_BYTES } from "../../core/attachments/sniff";
 import {
   codeFilesData,
   missingCodeFiles,
@@ -53,14 +53,14 @@ async function fetchOne(file: ProducedFile): Promise<StoredCodeFile | null> {
     const got = await downloadCodeFile(provider, file);
     // What the bytes are, not what the provider or a data: URL claims: a raster image is stored as one
     // (and shown); anything else, an SVG too, is stored as it came and offered as a download only.
-    const sniffed = sniffMimeType(got.bytes.subarray(0, SNIFF_BYTES));
-    const mimeType = sniffed?.startsWith("image/") ? sniffed : got.mimeType;
+    const inline = inlineTypeOf(got.bytes.subarray(0, SNIFF_BYTES));
+    const mimeType = inline.startsWith("image/") ? inline : got.mimeType;
     const blobId = await storeBlob(got.bytes, mimeType);
     return {
       key: file.key,
       fileId: file.fileId,
       ...(file.containerId ? { containerId: file.containerId } : {}),
-      name: storedFileName(got.name, sniffed),
+      name: storedFileName(got.name, mimeType),
       mimeType,
       size: got.bytes.length,
       blobId,

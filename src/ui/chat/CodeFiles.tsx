@@ -5,7 +5,6 @@ import type { Entry, ServerToolBlock } from "../../core/session/entries";
 import type { SessionId } from "../../core/session/ids";
 import { downloadCodeFiles, useCodeFilesStore } from "../../state/tools/code-files";
 import { Dialog } from "../common/Dialog";
-import "./attachments.css";
 import { type BlobView, useBlobView } from "./use-blob-image";
 
 /** The accessible name of an image output, which has no file name of its own. */
@@ -24,7 +23,7 @@ function StoredImage({ view, alt }: { view: BlobView; alt: string }) {
       </button>
       {open && (
         <Dialog title={alt} wide onClose={() => setOpen(false)}>
-          <img className="image-large" src={view.url} alt={alt} />
+          <img className="code-image-large" src={view.url} alt={alt} />
         </Dialog>
       )}
     </>
