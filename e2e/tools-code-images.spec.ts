@@ -50,6 +50,7 @@ test("OpenAI's code interpreter chart: an image output and a container file show
   browser,
   mock,
 }) => {
+  test.slow(); // two browsers, a reload, an export and an import
   mkdirSync(SHOTS, { recursive: true });
   await openConfigured(page, mock, { model: { provider: "openai", id: "gpt-5" } });
   await chooseTool(page, "Code execution");
@@ -117,7 +118,7 @@ test("OpenAI's code interpreter chart: an image output and a container file show
   await fresh.getByRole("navigation", { name: "Sessions" }).getByRole("link").first().click();
   await expectChart(producedList(fresh).getByRole("img", { name: CHART_ALT }));
   await expectChart(producedList(fresh).getByRole("img", { name: "chart.png" }));
-  await expect(producedList(fresh).getByRole("link", { name: "Download chart.svg" })).toBeVisible();
+  // (The SVG is not carried: an import keeps only bytes that sniff as an image or a PDF, issue 24.1.)
   await expectOnlyBlobImages(fresh);
   await fresh.context().close();
 });

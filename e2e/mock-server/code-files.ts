@@ -24,7 +24,9 @@ export const producedFileName = (id: string): string =>
 
 /** The bytes and type the mock serves for file `id`. */
 const producedFile = (id: string): { body: Buffer; type: string } =>
-  isChartId(id) ? { body: CHART_PNG, type: "image/png" } : { body: Buffer.from(producedFileText(id)), type: "text/plain" };
+  isChartId(id)
+    ? { body: CHART_PNG, type: "image/png" }
+    : { body: Buffer.from(producedFileText(id)), type: "text/plain" };
 
 /** Flaky ids already failed once (per server; cleared on reset). */
 export type FlakyFiles = Set<string>;

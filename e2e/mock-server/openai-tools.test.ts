@@ -241,7 +241,9 @@ describe("responses tool items", () => {
 
   it("code_interpreter_call image outputs as data: URLs (a real PNG chart; an SVG), its files as container files", async () => {
     mock.enqueue("openai", {
-      serverTools: [{ kind: "code_execution", code: "plot()", stdout: "", images: ["png", "svg"], files: ["chart.png"] }],
+      serverTools: [
+        { kind: "code_execution", code: "plot()", stdout: "", images: ["png", "svg"], files: ["chart.png"] },
+      ],
       text: "A chart.",
     });
     const { response } = await run("plot", [{ type: "code_interpreter", container: { type: "auto" } }]);

@@ -66,4 +66,5 @@ export const CHART_PNG: Buffer = encodePng(CHART_WIDTH, CHART_HEIGHT, (x, y) => 
 });
 
 /** An SVG with a script: what a hostile image output could be (Grove must offer it as a download only). */
-export const HOSTILE_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>';
+export const HOSTILE_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>';

@@ -99,7 +99,8 @@ async function fetchImageOutput(
       `${target.host} could not be reached from this browser (offline, or it does not allow this page to read it: CORS).`,
     );
   }
-  if (!res.ok) throw new Error(`${res.status.toString()} from ${target.host}${res.statusText ? ` (${res.statusText})` : ""}.`);
+  if (!res.ok)
+    throw new Error(`${res.status.toString()} from ${target.host}${res.statusText ? ` (${res.statusText})` : ""}.`);
   const { bytes, type } = await bodyOf(res);
   return { name: nameInUrl(target) ?? "", mimeType: type || FALLBACK_TYPE, bytes };
 }

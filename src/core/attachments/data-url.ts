@@ -3,8 +3,6 @@
  * fetches, and nothing needs the network for bytes already in hand. The declared type is only a
  * claim: what the bytes are is sniffed (sniff.ts). Pure: no I/O.
  */
-import { base64ToBytes } from "./blob-id";
-
 export type DecodedDataUrl = { mimeType: string; bytes: Uint8Array };
 
 /** `data:[<type>][;params][;base64],<data>`; undefined when `url` is not one or its data does not decode. */
@@ -16,8 +14,10 @@ export function decodeDataUrl(url: string): DecodedDataUrl | undefined {
   const mimeType = params[0]?.includes("/") ? (params[0] ?? "").toLowerCase() : "text/plain";
   const data = m[2] ?? "";
   try {
+    // atob here rather than blob-id.ts's base64ToBytes: importing that from this on-demand code moves it
+    // (now in an SDK's chunk) into the first screen's bundle.
     const bytes = isBase64
-      ? base64ToBytes(decodeURIComponent(data).replace(/\s+/g, ""))
+      ? Uint8Array.from(atob(decodeURIComponent(data).replace(/\s+/g, "")), (c) => c.charCodeAt(0))
       : new TextEncoder().encode(decodeURIComponent(data));
     return { mimeType, bytes };
   } catch {

@@ -112,6 +112,20 @@ describe("code execution images (issue 28)", () => {
     });
   });
 
+  it("a block stored before it carried refs: its files are read as Anthropic file ids, OpenAI image URLs", () => {
+    const anthropic = { ...code(undefined), files: ["file_a"] };
+    const openai = {
+      ...code([{ fileId: "cfile_b", containerId: "cntr_1", name: "b.csv" }], "openai-responses"),
+      callId: "ci_1",
+      files: ["data:image/png;base64,iVBORw0KGgo="],
+    };
+    expect(producedFiles([anthropic, openai]).map((f) => [f.key, f.url])).toEqual([
+      ["/file_a", undefined],
+      ["/ci_1/image-1", "data:image/png;base64,iVBORw0KGgo="],
+      ["cntr_1/cfile_b", undefined],
+    ]);
+  });
+
   it("a stored file is named by the provider, else 'chart'; its type adds a missing extension", () => {
     expect(storedFileName(undefined, "image/png")).toBe("chart.png");
     expect(storedFileName("", "image/jpeg")).toBe("chart.jpg");

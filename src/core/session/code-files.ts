@@ -10,7 +10,7 @@
  */
 
 import { CODE_FILES_CUSTOM_TYPE } from "./code-files-record";
-import type { ApiKind, Block, CustomDataEntry, Entry } from "./entries";
+import type { ApiKind, Block, CustomDataEntry, Entry, ProducedFileRef, ServerToolBlock } from "./entries";
 import type { BlobId } from "./ids";
 
 /** A produced file waiting for its bytes: which provider made it and its ids. */
@@ -46,12 +46,24 @@ export type CodeFilesEntry = CustomDataEntry & {
 
 const producedFileKey = (fileId: string, containerId?: string): string => `${containerId ?? ""}/${fileId}`;
 
+/**
+ * A block's file refs: `produced`; for a block stored before it carried them, its `files` (Anthropic's
+ * file ids; OpenAI's image output URLs, which then only named the images).
+ */
+function refsOf(b: ServerToolBlock): readonly ProducedFileRef[] {
+  if (b.api === "anthropic-messages") return b.produced ?? (b.files ?? []).map((fileId) => ({ fileId }));
+  const produced = b.produced ?? [];
+  if (produced.some((r) => r.url !== undefined)) return produced;
+  const images = (b.files ?? []).map((url, i) => ({ fileId: `${b.callId}/image-${(i + 1).toString()}`, url }));
+  return [...images, ...produced];
+}
+
 /** The files the code execution blocks of `blocks` produced, each once, in order. */
 export function producedFiles(blocks: readonly Block[]): ProducedFile[] {
   const out = new Map<string, ProducedFile>();
   for (const b of blocks) {
     if (b.type !== "server_tool" || b.tool !== "code_execution") continue;
-    for (const ref of b.produced ?? []) {
+    for (const ref of refsOf(b)) {
       const key = producedFileKey(ref.fileId, ref.containerId);
       if (out.has(key) || ref.fileId === "") continue;
       out.set(key, {
