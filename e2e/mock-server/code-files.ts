@@ -2,26 +2,38 @@
  * The files a mock code execution "produced" (issue 28): Anthropic's Files API
  * (`GET /v1/files/{id}` metadata, `GET /v1/files/{id}/content`, beta `files-api-2025-04-14` required)
  * and OpenAI's container files (`GET /v1/containers/{container}/files/{file}/content`). A file's
- * bytes and name follow from its id (the specs compute what to expect); an id containing `flaky`
+ * bytes and name follow from its id (the specs compute what to expect; an id ending in `png` is the
+ * bar chart of png.ts, served as `image/png`); an id containing `flaky`
  * answers its first download with a 404 and the next ones with its bytes (Retry). Every request is
  * recorded like any other (the specs check the key header went there).
  */
 import type { Exchange } from "./exchange";
+import { CHART_PNG } from "./png";
 
 export const FILES_BETA = "files-api-2025-04-14";
 
-/** What the mock serves for file `id`. */
+/** What the mock serves for file `id` (not a chart). */
 export const producedFileText = (id: string): string => `Produced by the mock's code execution: ${id}\n`;
 
-/** Anthropic's file name for `id` (its metadata's `filename`). */
-export const producedFileName = (id: string): string => `${id.replace(/^file_/, "")}.txt`;
+/** Whether file `id` is the mock's bar chart (an id or name ending in `png`: `file_chart_png`, `cfile_chart.png`). */
+export const isChartId = (id: string): boolean => /[._]png$/.test(id);
+
+/** Anthropic's file name for `id` (its metadata's `filename`): `file_report` → `report.txt`, `file_chart_png` → `chart.png`. */
+export const producedFileName = (id: string): string =>
+  isChartId(id) ? `${id.replace(/^file_/, "").replace(/_png$/, "")}.png` : `${id.replace(/^file_/, "")}.txt`;
+
+/** The bytes and type the mock serves for file `id`. */
+const producedFile = (id: string): { body: Buffer; type: string } =>
+  isChartId(id)
+    ? { body: CHART_PNG, type: "image/png" }
+    : { body: Buffer.from(producedFileText(id)), type: "text/plain" };
 
 /** Flaky ids already failed once (per server; cleared on reset). */
 export type FlakyFiles = Set<string>;
 
 function sendBytes(ex: Exchange, id: string): void {
-  const body = Buffer.from(producedFileText(id));
-  ex.writeHead(200, { "content-type": "text/plain", "content-length": String(body.length) });
+  const { body, type } = producedFile(id);
+  ex.writeHead(200, { "content-type": type, "content-length": String(body.length) });
   ex.res.end(body);
 }
 
@@ -44,13 +56,13 @@ export function handleAnthropicFile(ex: Exchange, route: string, flaky: FlakyFil
     return true;
   }
   if (!m[2]) {
-    const size = Buffer.byteLength(producedFileText(id));
+    const { body, type } = producedFile(id);
     ex.json(200, {
       id,
       type: "file",
       filename: producedFileName(id),
-      mime_type: "text/plain",
-      size_bytes: size,
+      mime_type: type,
+      size_bytes: body.length,
       created_at: "2026-11-28T00:00:00Z",
       downloadable: true,
     });

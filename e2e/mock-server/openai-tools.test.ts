@@ -15,6 +15,8 @@ import type {
 } from "openai/resources/responses/responses";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type MockServer, requestTools, startMockServer } from "./index";
+import { CHART_PNG, CHART_WIDTH } from "./png";
+import { containerFileId, MOCK_CONTAINER } from "./responses-tools";
 
 let mock: MockServer;
 let client: OpenAI;
@@ -235,6 +237,28 @@ describe("responses tool items", () => {
     expect(call.outputs).toEqual([{ type: "logs", logs: "4\n" }]);
     const code = events.flatMap((e) => (e.type === "response.code_interpreter_call_code.delta" ? [e.delta] : []));
     expect(code.join("")).toBe("print(2+2)");
+  });
+
+  it("code_interpreter_call image outputs as data: URLs (a real PNG chart; an SVG), its files as container files", async () => {
+    mock.enqueue("openai", {
+      serverTools: [
+        { kind: "code_execution", code: "plot()", stdout: "", images: ["png", "svg"], files: ["chart.png"] },
+      ],
+      text: "A chart.",
+    });
+    const { response } = await run("plot", [{ type: "code_interpreter", container: { type: "auto" } }]);
+    const call = item(response, "code_interpreter_call");
+    const images = (call.outputs ?? []).flatMap((o) => (o.type === "image" ? [o.url] : []));
+    expect(images).toHaveLength(2);
+    const png = Buffer.from(images[0]?.replace(/^data:image\/png;base64,/, "") ?? "", "base64");
+    expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    expect(png.readUInt32BE(16)).toBe(CHART_WIDTH);
+    expect(images[1]).toMatch(/^data:image\/svg\+xml;base64,/);
+    const file = await client.containers.files.content.retrieve(containerFileId("chart.png"), {
+      container_id: MOCK_CONTAINER,
+    });
+    expect(file.headers.get("content-type")).toBe("image/png");
+    expect(Buffer.from(await file.arrayBuffer()).equals(CHART_PNG)).toBe(true);
   });
 
   it("mcp_list_tools and mcp_call items (a failed call carries its error)", async () => {

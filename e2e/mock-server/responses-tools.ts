@@ -2,11 +2,12 @@
  * Tools in the OpenAI Responses wire format (openai-responses.ts streams and sends what this builds):
  * function calls as `function_call` items (arguments streamed as `response.function_call_arguments.delta`),
  * the provider-run tools as `web_search_call`, `code_interpreter_call` and (the `mcp` tool)
- * `mcp_list_tools` + `mcp_call` items with their progress events, citations as `url_citation`
- * annotations. Shapes follow the `openai` SDK's resources/responses/responses.d.ts. Also the API's
+ * `mcp_list_tools` + `mcp_call` items with their progress events (a code interpreter's charts as
+ * `image` outputs with `data:` URLs), citations as `url_citation` annotations. Shapes follow the `openai` SDK's resources/responses/responses.d.ts. Also the API's
  * pairing checks of `function_call` and `function_call_output` input items. No I/O here.
  */
 import { argumentChunks, type ReplyPlan } from "./plan";
+import { CHART_PNG, HOSTILE_SVG } from "./png";
 import type { ServerToolScript } from "./types";
 import { isRecord } from "./wire";
 
@@ -27,6 +28,12 @@ export const MOCK_CONTAINER = "cntr_mock";
 
 /** The container file id of a file the script names (code-files.ts serves its bytes). */
 export const containerFileId = (name: string): string => `cfile_${name}`;
+
+/** An image output's `data:` URL: the bar chart, or a hostile SVG. */
+export const imageDataUrl = (image: "png" | "svg"): string =>
+  image === "png"
+    ? `data:image/png;base64,${CHART_PNG.toString("base64")}`
+    : `data:image/svg+xml;base64,${Buffer.from(HOSTILE_SVG).toString("base64")}`;
 
 function serverToolItems(tool: ServerToolScript, n: string): ReplyItem[] {
   switch (tool.kind) {
@@ -54,7 +61,7 @@ function serverToolItems(tool: ServerToolScript, n: string): ReplyItem[] {
       const id = `ci_mock${n}`;
       const logs = [tool.stdout, tool.stderr ?? ""].filter(Boolean).join("\n");
       const outputs: Json[] = [{ type: "logs", logs }];
-      for (const file of tool.files ?? []) outputs.push({ type: "image", url: `https://files.invalid/${file}` });
+      for (const image of tool.images ?? []) outputs.push({ type: "image", url: imageDataUrl(image) });
       const base = { id, type: "code_interpreter_call", container_id: MOCK_CONTAINER };
       return [
         {

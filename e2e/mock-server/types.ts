@@ -95,10 +95,15 @@ export type ServerToolScript =
       returnCode?: number;
       /**
        * Files the run produced: Anthropic `file_id`s (its Files API serves them); Responses: file names,
-       * as image outputs and as `container_file_citation`s on the message (its container files serve them).
-       * See code-files.ts.
+       * as `container_file_citation`s on the message (its container files serve them). An id or name
+       * ending in `png` is the mock's bar chart (png.ts). See code-files.ts.
        */
       files?: string[];
+      /**
+       * Responses only: the run's `image` outputs, as `data:` URLs: `png` the mock's bar chart (png.ts),
+       * `svg` an SVG carrying a script. Anthropic has no such output (its images are files).
+       */
+      images?: Array<"png" | "svg">;
       /** Anthropic's tool version: `bash` (code_execution_20250825, the default) or `python` (20250522). */
       variant?: "bash" | "python";
     }

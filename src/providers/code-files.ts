@@ -3,12 +3,17 @@
  * that provider, through its SDK client (so the key reaches only that provider's host, clientFetch):
  * Anthropic's Files API (`beta.files.retrieveMetadata` for its name and type, `beta.files.download`
  * for its bytes, beta `files-api-2025-04-14`); OpenAI's container files
- * (`containers.files.content.retrieve`). Throws on any failure, with the provider's words, keys
- * redacted; the caller shows it on the file.
+ * (`containers.files.content.retrieve`). An image output (OpenAI code interpreter's `{type: "image",
+ * url}`) comes from its URL: a `data:` URL is decoded here; an address on the provider's own host is
+ * fetched with the key (clientFetch: that host only); an https address elsewhere is fetched without
+ * key, cookies or Referer. Never an `<img src>` to a remote host: the bytes are stored and shown from
+ * the blob. Throws on any failure, with the provider's words, keys redacted; the caller shows it on
+ * the file.
  */
+import { decodeDataUrl } from "../core/attachments/data-url";
 import { redactSecrets } from "../core/net/redact";
 import type { ProducedFile } from "../core/session/code-files";
-import type { ClientDeps } from "./client-config";
+import { type ClientDeps, clientApiKey, clientFetch, endpointBaseUrl } from "./client-config";
 import type { ProviderConfig } from "./types";
 
 const FILES_API_BETA = "files-api-2025-04-14";
@@ -45,9 +50,66 @@ function plainError(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-function createDownloadCodeFile(deps: ClientDeps = {}): DownloadCodeFileFn {
+/** The last segment of an address's path when it looks like a file name (`chart.png`). */
+function nameInUrl(url: URL): string | undefined {
+  let last: string;
+  try {
+    last = decodeURIComponent(url.pathname.split("/").at(-1) ?? "");
+  } catch {
+    return undefined;
+  }
+  return /^[^/\\]{1,120}\.[A-Za-z0-9]{1,5}$/.test(last) ? last : undefined;
+}
+
+/** An image output's bytes from its URL (see the module's comment for who gets the key). */
+async function fetchImageOutput(
+  provider: ProviderConfig,
+  url: string,
+  deps: ClientDeps,
+  signal?: AbortSignal,
+): Promise<DownloadedFile> {
+  if (url.trim().toLowerCase().startsWith("data:")) {
+    const decoded = decodeDataUrl(url);
+    if (!decoded) throw new Error("its data: address does not decode.");
+    return { name: "", mimeType: decoded.mimeType, bytes: decoded.bytes };
+  }
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    throw new Error("its address is not a URL.");
+  }
+  const own = target.origin === new URL(endpointBaseUrl(provider)).origin;
+  if (!own && target.protocol !== "https:") throw new Error(`its address is not https (${target.protocol}).`);
+  let res: Response;
+  try {
+    res = own
+      ? await clientFetch(deps, provider)(target.href, {
+          headers: { authorization: `Bearer ${clientApiKey(provider)}` },
+          ...(signal ? { signal } : {}),
+        })
+      : await (deps.fetch ?? globalThis.fetch)(target.href, {
+          credentials: "omit",
+          referrerPolicy: "no-referrer",
+          ...(signal ? { signal } : {}),
+        });
+  } catch (e) {
+    if (e instanceof DOMException && e.name === "AbortError") throw e;
+    throw new Error(
+      `${target.host} could not be reached from this browser (offline, or it does not allow this page to read it: CORS).`,
+    );
+  }
+  if (!res.ok)
+    throw new Error(`${res.status.toString()} from ${target.host}${res.statusText ? ` (${res.statusText})` : ""}.`);
+  const { bytes, type } = await bodyOf(res);
+  return { name: nameInUrl(target) ?? "", mimeType: type || FALLBACK_TYPE, bytes };
+}
+
+/** The download through `deps.fetch` (tests hand it one). */
+export function createDownloadCodeFile(deps: ClientDeps = {}): DownloadCodeFileFn {
   return async (provider, file, signal) => {
     try {
+      if (file.url !== undefined) return await fetchImageOutput(provider, file.url, deps, signal);
       switch (provider.api) {
         case "anthropic-messages": {
           const { makeAnthropicClient } = await import("./anthropic-client");

@@ -154,14 +154,17 @@ export function serverToolFromItem(item: ResponseOutputItem, providerId: string)
     case "code_interpreter_call": {
       const outputs = Array.isArray(raw.outputs) ? raw.outputs.filter(isJson) : [];
       const logs = outputs.flatMap((o) => (o.type === "logs" ? [str(o.logs)] : [])).join("\n");
-      const files = outputs.flatMap((o) => (o.type === "image" ? [str(o.url)] : []));
+      // Image outputs (a chart the code drew) have no file id: each is fetched from its URL after the reply.
+      const images: ProducedFileRef[] = outputs
+        .flatMap((o) => (o.type === "image" && str(o.url) !== "" ? [str(o.url)] : []))
+        .map((url, i) => ({ fileId: `${base.callId}/image-${(i + 1).toString()}`, url }));
       return {
         ...base,
         tool: "code_execution",
         name: "code_interpreter",
         input: { code: str(raw.code) },
         output: logs,
-        ...(files.length > 0 ? { files } : {}),
+        ...(images.length > 0 ? { produced: images } : {}),
         ...(raw.status === "failed" ? { isError: true } : {}),
       };
     }

@@ -274,6 +274,27 @@ describe("openai server tools", () => {
     ]);
   });
 
+  it("responses: code interpreter image outputs become files to fetch by their URL, before the cited files", async () => {
+    mock.enqueue("openai", {
+      serverTools: [{ kind: "code_execution", code: "plot()", stdout: "", images: ["png", "svg"], files: ["a.csv"] }],
+      text: "A chart.",
+    });
+    const { partial } = await run("openai-responses", { tools: [{ kind: "code_execution" }] });
+    const [code] = servers(partial);
+    expect(code?.files).toBeUndefined();
+    const id = code?.callId ?? "";
+    expect(code?.produced?.map((r) => [r.fileId, r.url?.slice(0, 22), r.name])).toEqual([
+      [`${id}/image-1`, "data:image/png;base64,", undefined],
+      [`${id}/image-2`, "data:image/svg+xml;bas", undefined],
+      ["cfile_a.csv", undefined, "a.csv"],
+    ]);
+    expect(producedFiles(partial.content).map((f) => f.key)).toEqual([
+      `/${id}/image-1`,
+      `/${id}/image-2`,
+      "cntr_mock/cfile_a.csv",
+    ]);
+  });
+
   it("responses: web_search, code_interpreter and mcp tools; their items as server tool blocks; url citations", async () => {
     mock.enqueue("openai", {
       serverTools: [

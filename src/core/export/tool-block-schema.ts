@@ -29,7 +29,14 @@ export const serverToolBlockSchema = z.object({
   sources: z.array(citationSchema).optional(),
   files: z.array(z.string()).optional(),
   produced: z
-    .array(z.object({ fileId: z.string(), containerId: z.string().optional(), name: z.string().optional() }))
+    .array(
+      z.object({
+        fileId: z.string(),
+        containerId: z.string().optional(),
+        name: z.string().optional(),
+        url: z.string().optional(),
+      }),
+    )
     .optional(),
   isError: z.boolean().optional(),
   raw: z.record(z.string(), z.unknown()),

@@ -124,6 +124,32 @@ describe("tool steps in exports", () => {
     expect(back.sessions[0]?.entries).toEqual(sample().entries);
   });
 
+  it("Grove JSON keeps a code execution's produced files, an image output's URL too", () => {
+    const chart: ServerToolBlock = {
+      type: "server_tool",
+      api: "openai-responses",
+      provider: "openai",
+      tool: "code_execution",
+      name: "code_interpreter",
+      part: "item",
+      callId: "ci_1",
+      input: { code: "plot()" },
+      output: "",
+      produced: [
+        { fileId: "ci_1/image-1", url: "data:image/png;base64,iVBORw0KGgo=" },
+        { fileId: "cfile_1", containerId: "cntr_1", name: "chart.png" },
+      ],
+      raw: { type: "code_interpreter_call", id: "ci_1" },
+    };
+    const base = sample();
+    const entries = base.entries.map((e) =>
+      e.id === asEntryId("a2") && e.type === "message" ? { ...e, content: [chart, ...e.content] } : e,
+    );
+    const back = parseGroveJson(exportGroveJson([{ ...base, entries }]));
+    if (back.kind !== "ok") throw new Error(back.message);
+    expect(back.sessions[0]?.entries).toEqual(entries);
+  });
+
   it("Grove JSON import rejects a malformed server tool block", () => {
     const doc = JSON.parse(exportGroveJson([sample()])) as {
       sessions: Array<{ entries: Array<{ content?: Array<Record<string, unknown>> }> }>;

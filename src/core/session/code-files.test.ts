@@ -7,6 +7,7 @@ import {
   producedFiles,
   type StoredCodeFile,
   storedCodeFiles,
+  storedFileName,
 } from "./code-files";
 import type { Entry, MessageEntry, ServerToolBlock } from "./entries";
 import type { BlobId, EntryId, SessionId } from "./ids";
@@ -95,5 +96,45 @@ describe("produced files (issue 28)", () => {
     expect(isCodeFilesEntry(bad)).toBe(false);
     expect(blobIdsOfEntry(bad)).toEqual([]);
     expect(blobIdsOfEntry({ ...ok, customType: "grove.pin" } as Entry)).toEqual([]);
+  });
+});
+
+describe("code execution images (issue 28)", () => {
+  it("an image output's ref carries its URL to the file to fetch", () => {
+    const url = "data:image/png;base64,iVBORw0KGgo=";
+    const [file] = producedFiles([code([{ fileId: "ci_1/image-1", url }], "openai-responses")]);
+    expect(file).toEqual({
+      key: "/ci_1/image-1",
+      api: "openai-responses",
+      provider: "openai",
+      fileId: "ci_1/image-1",
+      url,
+    });
+  });
+
+  it("a block stored before it carried refs: its files are read as Anthropic file ids, OpenAI image URLs", () => {
+    const anthropic = { ...code(undefined), files: ["file_a"] };
+    const openai = {
+      ...code([{ fileId: "cfile_b", containerId: "cntr_1", name: "b.csv" }], "openai-responses"),
+      callId: "ci_1",
+      files: ["data:image/png;base64,iVBORw0KGgo="],
+    };
+    expect(producedFiles([anthropic, openai]).map((f) => [f.key, f.url])).toEqual([
+      ["/file_a", undefined],
+      ["/ci_1/image-1", "data:image/png;base64,iVBORw0KGgo="],
+      ["cntr_1/cfile_b", undefined],
+    ]);
+  });
+
+  it("a stored file is named by the provider, else 'chart'; its type adds a missing extension", () => {
+    expect(storedFileName(undefined, "image/png")).toBe("chart.png");
+    expect(storedFileName("", "image/jpeg")).toBe("chart.jpg");
+    expect(storedFileName("plot", "image/webp")).toBe("plot.webp");
+    expect(storedFileName("plot.png", "image/png")).toBe("plot.png");
+    expect(storedFileName("data.csv", undefined)).toBe("data.csv");
+    // An SVG is not sniffed as anything: its claimed type names the download.
+    expect(storedFileName(undefined, "image/svg+xml")).toBe("chart.svg");
+    expect(storedFileName("drawing.svg", "image/svg+xml")).toBe("drawing.svg");
+    expect(storedFileName(undefined, "application/octet-stream")).toBe("chart");
   });
 });

@@ -10,7 +10,7 @@
  */
 
 import { CODE_FILES_CUSTOM_TYPE } from "./code-files-record";
-import type { ApiKind, Block, CustomDataEntry, Entry } from "./entries";
+import type { ApiKind, Block, CustomDataEntry, Entry, ProducedFileRef, ServerToolBlock } from "./entries";
 import type { BlobId } from "./ids";
 
 /** A produced file waiting for its bytes: which provider made it and its ids. */
@@ -24,6 +24,8 @@ export type ProducedFile = {
   readonly containerId?: string;
   /** Known for OpenAI (the citation's file name); Anthropic's comes with the download. */
   readonly name?: string;
+  /** An image output's address (no file id of its own): a `data:` URL, decoded here, or https. */
+  readonly url?: string;
 };
 
 /** A produced file stored as a blob. */
@@ -44,12 +46,24 @@ export type CodeFilesEntry = CustomDataEntry & {
 
 const producedFileKey = (fileId: string, containerId?: string): string => `${containerId ?? ""}/${fileId}`;
 
+/**
+ * A block's file refs: `produced`; for a block stored before it carried them, its `files` (Anthropic's
+ * file ids; OpenAI's image output URLs, which then only named the images).
+ */
+function refsOf(b: ServerToolBlock): readonly ProducedFileRef[] {
+  if (b.api === "anthropic-messages") return b.produced ?? (b.files ?? []).map((fileId) => ({ fileId }));
+  const produced = b.produced ?? [];
+  if (produced.some((r) => r.url !== undefined)) return produced;
+  const images = (b.files ?? []).map((url, i) => ({ fileId: `${b.callId}/image-${(i + 1).toString()}`, url }));
+  return [...images, ...produced];
+}
+
 /** The files the code execution blocks of `blocks` produced, each once, in order. */
 export function producedFiles(blocks: readonly Block[]): ProducedFile[] {
   const out = new Map<string, ProducedFile>();
   for (const b of blocks) {
     if (b.type !== "server_tool" || b.tool !== "code_execution") continue;
-    for (const ref of b.produced ?? []) {
+    for (const ref of refsOf(b)) {
       const key = producedFileKey(ref.fileId, ref.containerId);
       if (out.has(key) || ref.fileId === "") continue;
       out.set(key, {
@@ -59,6 +73,7 @@ export function producedFiles(blocks: readonly Block[]): ProducedFile[] {
         fileId: ref.fileId,
         ...(ref.containerId ? { containerId: ref.containerId } : {}),
         ...(ref.name ? { name: ref.name } : {}),
+        ...(ref.url ? { url: ref.url } : {}),
       });
     }
   }
@@ -108,3 +123,23 @@ export function missingCodeFiles(path: readonly Entry[]): ProducedFile[] {
       for (const f of producedFiles(e.content)) if (!stored.has(f.key)) out.push(f);
   return out;
 }
+
+/**
+ * The name a stored file is saved under: the provider's name, else (an image output has none) "chart";
+ * with the extension of its type when it has none (`chart` → `chart.png`). `type`: what its bytes were
+ * sniffed as, else what was claimed (it names a download; it never decides what is shown).
+ */
+export function storedFileName(name: string | undefined, type: string | undefined): string {
+  const base = name?.trim() || "chart";
+  const ext = type ? EXTENSIONS[type] : undefined;
+  return ext && !/\.[A-Za-z0-9]{1,5}$/.test(base) ? `${base}.${ext}` : base;
+}
+
+const EXTENSIONS: Readonly<Record<string, string>> = {
+  "image/png": "png",
+  "image/jpeg": "jpg",
+  "image/gif": "gif",
+  "image/webp": "webp",
+  "application/pdf": "pdf",
+  "image/svg+xml": "svg",
+};

@@ -124,15 +124,20 @@ export type ServerToolBlock = {
   files?: string[];
   /**
    * Files a code execution produced that Grove downloads after the reply (code-files.ts): Anthropic's
-   * result `file_id`s; OpenAI's `container_file_citation`s of the reply's text (container + file id + name).
+   * result `file_id`s; OpenAI's `container_file_citation`s of the reply's text (container + file id + name)
+   * and its code interpreter's `image` outputs (by their `url`).
    */
   produced?: ProducedFileRef[];
   isError?: boolean;
   /** The wire block or item, verbatim. */
   raw: Readonly<Record<string, unknown>>;
 };
-/** A file a provider's code execution produced, by the provider's ids. */
-export type ProducedFileRef = { fileId: string; containerId?: string; name?: string };
+/**
+ * A file a provider's code execution produced, by the provider's ids; an image output (OpenAI code
+ * interpreter's `{type: "image", url}`) has no file id of its own: `fileId` is made from the call's id
+ * and the bytes come from `url` (a `data:` URL, or https).
+ */
+export type ProducedFileRef = { fileId: string; containerId?: string; name?: string; url?: string };
 /**
  * An OpenAI Responses reasoning item, kept as data: `summary` is shown like thinking; `id` and
  * `encryptedContent` go back verbatim, and only to the provider that produced it (same `api` and

@@ -1,13 +1,20 @@
 /**
  * Files a provider's code execution produced (issue 28 item 2): after a tool reply, each file of
- * this turn's replies is downloaded with the user's key for its provider (providers/code-files.ts,
- * loaded on demand), stored as a blob, and recorded by a `grove.code-files` entry appended at the
- * leaf (core/session/code-files.ts). A failed download is shown on its file ("Couldn't download …")
+ * this turn's replies (an image output too) is downloaded with the user's key for its provider
+ * (providers/code-files.ts, loaded on demand), sniffed, stored as a blob, and recorded by a
+ * `grove.code-files` entry appended at the leaf (core/session/code-files.ts). A failed download is shown on its file ("Couldn't download …")
  * with Retry; nothing else is touched. Statuses in flight live in `useCodeFilesStore` (forgotten on
  * reload: a file with no record then offers Download).
  */
 
-import { codeFilesData, missingCodeFiles, type ProducedFile, type StoredCodeFile } from "../../core/session/code-files";
+import { inlineTypeOf, SNIFF_BYTES } from "../../core/attachments/sniff";
+import {
+  codeFilesData,
+  missingCodeFiles,
+  type ProducedFile,
+  type StoredCodeFile,
+  storedFileName,
+} from "../../core/session/code-files";
 import type { Entry } from "../../core/session/entries";
 import { newEntryId, type SessionId } from "../../core/session/ids";
 import { storeBlob } from "../../db/blobs";
@@ -44,13 +51,17 @@ async function fetchOne(file: ProducedFile): Promise<StoredCodeFile | null> {
     if (!provider) throw new Error("its provider is no longer set up.");
     const { downloadCodeFile } = await import("../../providers/code-files");
     const got = await downloadCodeFile(provider, file);
-    const blobId = await storeBlob(got.bytes, got.mimeType);
+    // What the bytes are, not what the provider or a data: URL claims: a raster image is stored as one
+    // (and shown); anything else, an SVG too, is stored as it came and offered as a download only.
+    const inline = inlineTypeOf(got.bytes.subarray(0, SNIFF_BYTES));
+    const mimeType = inline.startsWith("image/") ? inline : got.mimeType;
+    const blobId = await storeBlob(got.bytes, mimeType);
     return {
       key: file.key,
       fileId: file.fileId,
       ...(file.containerId ? { containerId: file.containerId } : {}),
-      name: got.name,
-      mimeType: got.mimeType,
+      name: storedFileName(got.name, mimeType),
+      mimeType,
       size: got.bytes.length,
       blobId,
     };

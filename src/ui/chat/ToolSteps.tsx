@@ -168,9 +168,6 @@ export function ServerToolStep({
               <pre className="tool-step-result">{output}</pre>
             </>
           )}
-          {(result?.files ?? use.files ?? []).length > 0 && !(result?.produced ?? use.produced) && (
-            <p className="muted small">Files produced: {(result?.files ?? use.files ?? []).join(", ")}</p>
-          )}
         </div>
       </details>
       {use.tool === "code_execution" && (
