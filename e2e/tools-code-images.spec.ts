@@ -118,7 +118,8 @@ test("OpenAI's code interpreter chart: an image output and a container file show
   await fresh.getByRole("navigation", { name: "Sessions" }).getByRole("link").first().click();
   await expectChart(producedList(fresh).getByRole("img", { name: CHART_ALT }));
   await expectChart(producedList(fresh).getByRole("img", { name: "chart.png" }));
-  // (The SVG is not carried: an import keeps only bytes that sniff as an image or a PDF, issue 24.1.)
+  // The SVG is carried as a produced file only a download offers (never stored typed as an image).
+  await expect(producedList(fresh).getByRole("link", { name: "Download chart.svg" })).toBeVisible();
   await expectOnlyBlobImages(fresh);
   await fresh.context().close();
 });

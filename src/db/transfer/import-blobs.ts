@@ -7,7 +7,7 @@
  *   parser gave temporary ids: their blocks are pointed at the content address.
  * Only what an imported entry refers to is kept.
  */
-import { base64ToBytes, blobIdOf, blobIdsOfEntry } from "../../core/attachments/blob-id";
+import { base64ToBytes, blobIdOf, blobIdsOfBlocks, blobIdsOfEntry } from "../../core/attachments/blob-id";
 import { sniffMimeType } from "../../core/attachments/sniff";
 import type { ChatGptAsset } from "../../core/export/chatgpt-content";
 import type { ExportedSession } from "../../core/export/grove-json";
@@ -86,7 +86,9 @@ export async function inlineImageBlobs(
  * stored under the hash of its bytes and the type its bytes show, and its blocks point there. The
  * claimed id and type are ignored: an import reusing the id of a file already here with other bytes
  * once replaced it (issue 24.2), and HTML claimed as PNG ran at Grove's origin (24.1). A file whose
- * bytes are not an image or a PDF is left out (its block then has no bytes, and the chat says so).
+ * bytes are not an image or a PDF is left out (its block then has no bytes, and the chat says so),
+ * unless only a code execution's record of produced files names it (a CSV, a text file): that file is
+ * kept as `application/octet-stream`, which is only ever offered as a download, never rendered.
  */
 export async function embeddedBlobs(
   sessions: readonly ExportedSession[],
@@ -101,6 +103,7 @@ export async function embeddedBlobs(
     }
     const ids = new Map<BlobId, BlobId>();
     const types = new Map<BlobId, string>();
+    const producedOnly = producedOnlyIds(s.entries);
     for (const b of s.blobs) {
       let bytes: Uint8Array;
       try {
@@ -108,9 +111,10 @@ export async function embeddedBlobs(
       } catch {
         continue;
       }
-      const mimeType = sniffMimeType(bytes);
-      if (!mimeType) continue;
       const id = await blobIdOf(bytes);
+      // A produced file is named by its content address: bytes that do not hash to it are not it.
+      const mimeType = sniffMimeType(bytes) ?? (producedOnly.has(b.id) && id === b.id ? DOWNLOAD_ONLY : undefined);
+      if (!mimeType) continue;
       ids.set(b.id, id);
       types.set(id, mimeType);
       if (!rows.has(id)) rows.set(id, row(id, bytes, mimeType, now));
@@ -119,6 +123,21 @@ export async function embeddedBlobs(
     out.push({ ...rest, entries: s.entries.map((e) => rekeyEntry(e, ids, types)) });
   }
   return out;
+}
+
+const DOWNLOAD_ONLY = "application/octet-stream";
+
+/** Blob ids that only code execution's produced-files records name (no attachment block does). */
+function producedOnlyIds(entries: readonly Entry[]): Set<BlobId> {
+  const produced = new Set<BlobId>();
+  const attached = new Set<BlobId>();
+  for (const e of entries) {
+    if (e.type === "message" || e.type === "context_note")
+      for (const id of blobIdsOfBlocks(e.content)) attached.add(id);
+    else for (const id of blobIdsOfEntry(e)) produced.add(id);
+  }
+  for (const id of attached) produced.delete(id);
+  return produced;
 }
 
 function rekey(

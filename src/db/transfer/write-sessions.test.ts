@@ -3,8 +3,9 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { blobIdOf } from "../../core/attachments/blob-id";
 import { type ExportedSession, exportGroveJson, parseGroveJson } from "../../core/export/grove-json";
 import { isQuotaError } from "../../core/quota-error";
+import { codeFilesData } from "../../core/session/code-files";
 import type { Entry } from "../../core/session/entries";
-import type { BlobId } from "../../core/session/ids";
+import { asEntryId, type BlobId } from "../../core/session/ids";
 import { storeBlob } from "../blobs";
 import { readAllForExport, readSessionForExport } from "../export";
 import { setLabel } from "../labels";
@@ -224,5 +225,43 @@ describe("attachment bytes a file brings are addressed by their hash and typed b
     await writeImportedSessions([s]);
     expect(await getDb().blobs.count()).toBe(0);
     expect(await getDb().blobs.get(await blobIdOf(html))).toBeUndefined();
+  });
+
+  it("a file only code execution produced (CSV, SVG) is kept as a download; the same bytes as an image are not", async () => {
+    const csv = new TextEncoder().encode("month,total\nJan,3\n");
+    const svg = new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>');
+    const [csvId, svgId] = [await blobIdOf(csv), await blobIdOf(svg)];
+    const file = (blobId: BlobId, name: string) => ({
+      key: `/${name}`,
+      fileId: name,
+      name,
+      mimeType: "text/csv",
+      size: 1,
+      blobId,
+    });
+    const s = importing([
+      { id: csvId, mimeType: "text/csv", bytes: csv },
+      { id: svgId, mimeType: "image/svg+xml", bytes: svg },
+    ]);
+    const u = s.entries[0]!;
+    if (u.type !== "message") throw new Error("importing() starts with a message");
+    const record: Entry = {
+      id: asEntryId("01900000-0000-7000-8000-00000000c0de"),
+      sessionId: u.sessionId,
+      parentId: u.id,
+      createdAt: u.createdAt,
+      type: "custom",
+      ...codeFilesData([file(csvId, "totals.csv"), file(svgId, "chart.svg")]),
+    };
+    // The CSV only the record names; the SVG also an image block claims (it keeps that block empty).
+    const withRecord = {
+      ...s,
+      entries: [{ ...u, content: u.content.filter((b) => b.type !== "image" || b.blobId === svgId) }, record],
+    };
+    await writeImportedSessions([withRecord]);
+    const row = await getDb().blobs.get(csvId);
+    expect(row?.mimeType).toBe("application/octet-stream");
+    expect(new Uint8Array(await row!.data.arrayBuffer())).toEqual(csv);
+    expect(await getDb().blobs.get(svgId)).toBeUndefined();
   });
 });
