@@ -101,7 +101,7 @@ export async function updateSession(id: SessionId, patch: SessionPatch): Promise
 
 /**
  * Deletes the session with everything that hangs off it: entries, drafts, labels, the token counts
- * of its entries, its queued message and its composer draft, in one transaction. Deleting a missing session is a no-op.
+ * of its entries, its queued message, its composer draft and its memory checks' costs, in one transaction. Deleting a missing session is a no-op.
  * Blobs are kept: nothing records which sessions reference a blob yet (see db/README.md).
  */
 export async function deleteSession(id: SessionId): Promise<void> {
@@ -115,6 +115,7 @@ export async function deleteSession(id: SessionId): Promise<void> {
     db.queued,
     db.composerDrafts,
     db.composerAttachments,
+    db.memoryCheckCosts,
   ];
   await db.transaction("rw", tables, async () => {
     const entryIds = await db.entries.where("sessionId").equals(id).primaryKeys();
@@ -122,6 +123,7 @@ export async function deleteSession(id: SessionId): Promise<void> {
     await db.entries.bulkDelete(entryIds);
     await db.drafts.where("sessionId").equals(id).delete();
     await db.labels.where("sessionId").equals(id).delete();
+    await db.memoryCheckCosts.where("sessionId").equals(id).delete();
     await db.queued.delete(id);
     await deleteComposerDraftOf(db, id);
     await db.sessions.delete(id);
