@@ -1,7 +1,7 @@
 /**
  * Compaction fidelity (issue 29), end to end against the mock: pins ("Keep word for word") of
  * messages and of selected passages carried verbatim through later compactions, as the requests
- * the mock recorded show; the chat's info listing them; compaction spending per month.
+ * the mock recorded show; the chat's info listing them; compaction and memory-check spending per month.
  */
 import type { Locator, Page } from "@playwright/test";
 import { chatAction, chatRequests, messageAction } from "./app";
@@ -371,5 +371,73 @@ test.describe("Check memory", () => {
     await exchange(page, mock, "(U9) Remind me of the pool", "(U9)", { text: "Sure." });
     const sent = sentText(conversationRequests(mock).at(-1));
     expect(sent).toContain(`${fact} ${prose("(A1)", 300)}`);
+  });
+
+  test("what a check cost shows as its own line in the chat's info and in Settings, counted once, still after a reload; a re-run adds", async ({
+    page,
+    mock,
+  }) => {
+    test.setTimeout(120_000);
+    await openSmallWindow(page, mock, SMALL);
+    await exchange(page, mock, "(U1) Size the pool", "(U1)", {
+      text: `The connection pool size is 40 per replica. ${prose("(A1)", 300)}`,
+    });
+    await converse(page, mock, 2, 4);
+    await compactWithJunk(page, mock, 1);
+
+    const usage = { input: 100_000, output: 1_000 }; // $0.26 at gpt-4o's price
+    const check = async (): Promise<Locator> => {
+      mock.enqueue(
+        "openai",
+        {
+          match: { system: PROBE_SYSTEM },
+          text: JSON.stringify([{ question: "How big is the connection pool?", span: "pool size is 40", source: 1 }]),
+          usage,
+        },
+        { match: { lastUser: "Question: How big is the connection pool?" }, text: "The pool size is 40.", usage },
+      );
+      await scrollChat(page, "bottom");
+      const card = compactionCards(page).last();
+      await card.getByRole("button", { name: "Check memory" }).click();
+      const panel = card.getByRole("region", { name: "Check memory" });
+      await panel.getByRole("button", { name: "Run the check" }).click();
+      await expect(panel).toContainText("1 of 1 recalled");
+      return panel;
+    };
+    /** This month's row of a spending table: [replies, compaction, memory checks]. */
+    const thisMonth = (table: Locator) => table.getByRole("row", { name: /^This month/ }).getByRole("cell");
+    const chatInfoMonth = async () => {
+      await chatAction(page, "Chat info");
+      const info = page.getByRole("dialog", { name: "Chat info" });
+      const table = info.getByRole("table", { name: "This chat's spending by month" });
+      await expect(table.getByRole("columnheader", { name: "Memory checks" })).toBeVisible();
+      return { info, cells: thisMonth(table) };
+    };
+
+    const panel = await check();
+    await expect(panel).toContainText("2 requests, ≈ $0.520");
+    let { info, cells } = await chatInfoMonth();
+    await expect(cells.nth(2)).toHaveText("$0.520");
+    await expect(cells.nth(1)).not.toHaveText("$0.520"); // apart from compaction
+    await info.screenshot({ path: "test-results/fidelity-chat-info-memory-check.png" });
+    await info.getByRole("button", { name: "Close" }).click();
+
+    // Stored: the same figure after a reload (the card shows no result any more: nothing re-runs).
+    await page.reload();
+    await expect(compactionCards(page).last()).toBeAttached({ timeout: 15_000 });
+    ({ info, cells } = await chatInfoMonth());
+    await expect(cells.nth(2)).toHaveText("$0.520");
+    await info.getByRole("button", { name: "Close" }).click();
+    await page.getByRole("button", { name: "Settings" }).click();
+    const spending = page.getByRole("dialog", { name: "Settings" }).getByRole("region", { name: "Spending" });
+    await expect(thisMonth(spending.getByRole("table", { name: "Spending by month" })).nth(2)).toHaveText("$0.520");
+    await spending.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: "test-results/fidelity-settings-memory-check.png" });
+    await page.getByRole("dialog", { name: "Settings" }).getByRole("button", { name: "Close" }).click();
+
+    // A re-run is a new cost (after the reload, the panel starts closed again).
+    await check();
+    ({ info, cells } = await chatInfoMonth());
+    await expect(cells.nth(2)).toHaveText("$1.04");
   });
 });

@@ -11,7 +11,7 @@ import { estimateTokens } from "../../src/core/tokens/estimate";
 import { FLOOR_CLASSES, generateConversation } from "./conversation";
 import { createFidelityWorld, type FidelitySettings, runFidelity } from "./run-fidelity";
 import { fidelityTable, floorViolations } from "./table";
-import { mockTargets } from "./targets";
+import { liveTargets, mockTargets } from "./targets";
 
 const SETTINGS: FidelitySettings = { seed: 11, folds: [3], conversations: 1, window: 14_000 };
 /** The character estimate instead of the o200k table, which takes seconds to load. */
@@ -60,5 +60,43 @@ describe("fidelity bench", () => {
     expect(run?.foldsDone).toBe(3);
     expect(run?.chatRequests).toBeGreaterThan(3);
     expect(run?.systemPromptMissing).toBe(0);
+  });
+});
+
+describe("live targets", () => {
+  it("one per key set, at the provider's own URL; a BASE_URL override is used and named in the row", () => {
+    expect(liveTargets({})).toEqual([]);
+    const [claude, openai] = liveTargets({
+      GROVE_LIVE_ANTHROPIC_KEY: "sk-ant",
+      GROVE_LIVE_OPENAI_KEY: "sk-oa",
+      GROVE_LIVE_OPENAI_BASE_URL: "http://127.0.0.1:5312/openai/v1/",
+      GROVE_LIVE_OPENAI_MODEL: "gpt-4o",
+    });
+    expect(claude?.label).toBe("claude-haiku-4-5");
+    expect(claude?.chat.provider).toMatchObject({ api: "anthropic-messages", baseUrl: "https://api.anthropic.com" });
+    expect(claude?.chat.provider.plainHttpOrigin).toBeUndefined();
+    expect(openai?.label).toBe("gpt-4o @ 127.0.0.1:5312");
+    expect(openai?.chat.provider).toMatchObject({
+      api: "openai-responses",
+      baseUrl: "http://127.0.0.1:5312/openai/v1",
+      apiKey: "sk-oa",
+      // Named in the environment: the http origin counts as confirmed, as the app's Settings asks.
+      plainHttpOrigin: "http://127.0.0.1:5312",
+    });
+    expect(openai?.summarizer.model).toBe("gpt-4o");
+  });
+
+  it("GROVE_LIVE_OPENAI_API speaks Chat Completions for compatible servers; anything else is refused", () => {
+    const [t] = liveTargets({
+      GROVE_LIVE_OPENAI_KEY: "ollama",
+      GROVE_LIVE_OPENAI_BASE_URL: "http://localhost:11434/v1",
+      GROVE_LIVE_OPENAI_API: "openai-chat",
+      GROVE_LIVE_OPENAI_MODEL: "qwen3:8b",
+    });
+    expect(t?.chat.provider).toMatchObject({ api: "openai-chat", id: "openai-compatible", builtIn: false });
+    expect(t?.label).toBe("qwen3:8b @ localhost:11434");
+    expect(() => liveTargets({ GROVE_LIVE_OPENAI_KEY: "k", GROVE_LIVE_OPENAI_API: "chat" })).toThrow(
+      /GROVE_LIVE_OPENAI_API must be openai-responses or openai-chat/,
+    );
   });
 });

@@ -3,7 +3,7 @@
  * Run the mock provider server on its own:
  *
  *   node e2e/mock-server/cli.mjs [--port 4599] [--host 127.0.0.1] [--strict] [--api-key KEY]
- *                                [--chunk-delay-ms 5] [--no-validate]
+ *                                [--chunk-delay-ms 5] [--no-validate] [--unscripted echo|fidelity]
  *
  * Plain ESM so it runs on Node 20 without tsx: it registers ts-hooks.mjs (transpiles the server's
  * TypeScript with the repo's `typescript`) and then imports index.ts. Prints one line
@@ -15,7 +15,7 @@ import { register } from "node:module";
 register("./ts-hooks.mjs", import.meta.url);
 
 const USAGE =
-  "usage: node e2e/mock-server/cli.mjs [--port N] [--host H] [--strict] [--api-key KEY] [--chunk-delay-ms N] [--no-validate]";
+  "usage: node e2e/mock-server/cli.mjs [--port N] [--host H] [--strict] [--api-key KEY] [--chunk-delay-ms N] [--no-validate] [--unscripted echo|fidelity]";
 
 function parseArgs(argv) {
   const options = { port: 4599, host: "127.0.0.1", config: {} };
@@ -37,7 +37,11 @@ function parseArgs(argv) {
     else if (arg === "--api-key") options.config.apiKey = value();
     else if (arg === "--chunk-delay-ms") options.config.chunkDelayMs = number();
     else if (arg === "--no-validate") options.config.validate = false;
-    else if (arg === "--help" || arg === "-h") {
+    else if (arg === "--unscripted") {
+      const v = value();
+      if (v !== "echo" && v !== "fidelity") throw new Error(`--unscripted is echo or fidelity, not ${v}`);
+      options.config.unscripted = v;
+    } else if (arg === "--help" || arg === "-h") {
       console.log(USAGE);
       process.exit(0);
     } else throw new Error(`unknown argument ${arg}`);

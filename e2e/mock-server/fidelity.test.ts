@@ -1,6 +1,9 @@
-/** The fidelity bench's mock models (fidelity.ts): summarizers by kind, the reader, the grader. */
+/** The fidelity bench's mock models (fidelity.ts): summarizers by kind, the reader, the grader, and any model in the `unscripted: "fidelity"` mode. */
 import { describe, expect, it } from "vitest";
 import { FIDELITY_GRADER, FIDELITY_READER, fidelityReply, fidelitySummarizerModel } from "./fidelity";
+import { planReply } from "./plan";
+import { DEFAULT_MOCK_CONFIG } from "./server";
+import type { MockConfig } from "./types";
 
 const request = (model: string, text: string, system = "") => ({
   api: "anthropic" as const,
@@ -106,5 +109,40 @@ describe("fidelity reader and grader", () => {
       )?.text;
     expect(grade("The queue name is Kestrel 27.")).toBe("YES");
     expect(grade("I don't know.")).toBe("NO");
+  });
+});
+
+describe('unscripted: "fidelity" — any model answers the task Grove asks', () => {
+  const config: MockConfig = { ...DEFAULT_MOCK_CONFIG, unscripted: "fidelity" };
+  const reply = (model: string, text: string, system: string, cfg = config) =>
+    planReply(undefined, request(model, text, system), cfg).text;
+
+  it("summarizes a compaction (extractive), drafts probes, answers, grades; echo stays the default", () => {
+    const compaction = reply("claude-haiku-4-5", COMPACTION, "You write context summaries. …");
+    expect(compaction).toBe(fidelityReply(request(fidelitySummarizerModel("extractive"), COMPACTION))?.text);
+    expect(reply("claude-haiku-4-5", COMPACTION, "You write context summaries.", DEFAULT_MOCK_CONFIG)).toMatch(
+      /^Echo: /,
+    );
+
+    const draft = JSON.parse(
+      reply(
+        "gpt-4.1-mini",
+        'Write up to 5 questions…\n<passage number="1">\nWe decided: the pool size is 40 per replica.\n</passage>\n\n<passage number="2">\nnothing\n</passage>',
+        "You write memory probes: …",
+      ),
+    );
+    expect(draft).toEqual([{ question: "What is the pool size?", span: "the pool size is 40", source: 1 }]);
+
+    const question = "Earlier: the pool size is 40.\n\nQuestion: What is the pool size?";
+    expect(reply("gpt-4.1-mini", question, "Per-chat prompt.")).toBe("The pool size is 40.");
+    expect(
+      reply("gpt-4.1-mini", "Source fact: 40\nQuestion: q?\nAnswer: It is 40.", "You grade answers against a source."),
+    ).toBe("YES");
+  });
+
+  it("a queued script still wins, and a chat title request keeps its own answer", () => {
+    const req = request("gpt-4o", COMPACTION, "You write context summaries.");
+    expect(planReply({ text: "Scripted." }, req, config).text).toBe("Scripted.");
+    expect(reply("gpt-4o", "<user>Hi there</user>", "You name conversations …")).toBe("Mock title: Hi there");
   });
 });

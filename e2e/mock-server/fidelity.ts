@@ -20,10 +20,18 @@
  * - `fidelity-grader`: a grade request ("Source fact: …", "Answer: …") is YES when the answer
  *   holds the fact's words (case and punctuation aside), else NO.
  *
- * No I/O here; plan.ts calls `fidelityReply` for the reply text.
+ * - Any other model, when the mock runs with `unscripted: "fidelity"` (cli `--unscripted fidelity`):
+ *   `taskReply` answers as a capable model would, from what Grove's request asks (known by its
+ *   system prompt, as a real model reads it): a compaction or branch summary gets the `extractive`
+ *   summary, a memory-check grading request the grader's verdict, a memory-probe drafting request
+ *   probes about the passages' "the X is V" statements, and anything else the reader's answer. So
+ *   the fidelity bench's live mode (real model ids, real wire formats) runs end to end against the
+ *   mock through its base-URL overrides.
+ *
+ * No I/O here; plan.ts calls `fidelityReply` (and `taskReply`) for the reply text.
  */
 import type { RecordedRequest } from "./types";
-import { allText, lastUserText, requestModel } from "./wire";
+import { allText, lastUserText, requestModel, requestSystem } from "./wire";
 
 export const FIDELITY_SUMMARIZERS = [
   "extractive",
@@ -156,4 +164,41 @@ function graderVerdict(prompt: string): string {
   const answer = /Answer:\s*(.*)/.exec(prompt)?.[1] ?? "";
   const f = normalize(fact);
   return f !== "" && ` ${normalize(answer)} `.includes(` ${f} `) ? "YES" : "NO";
+}
+
+/** The first words of Grove's system prompts for the requests `taskReply` tells apart (prompts/*.md). */
+const TASK_SYSTEM = {
+  compaction: "You write context summaries", // compaction-system.md
+  branchSummary: "You write summaries of conversation branches", // branch-summary-system.md
+  probeDraft: "You write memory probes", // memory-probe-system.md
+  probeGrade: "You grade answers against a source", // memory-probe-grade-system.md
+} as const;
+
+/** Probes drafted at most (Grove asks for up to 5 by default). */
+const MAX_PROBES = 5;
+
+/**
+ * Any model's answer to one of Grove's requests, by what it asks (see the header): for the mock's
+ * `unscripted: "fidelity"` mode. Summaries are `extractive`'s: a capable summarizer, not an adversary.
+ */
+export function taskReply(req: RequestLike): FidelityReply {
+  const system = requestSystem(req);
+  if (system.includes(TASK_SYSTEM.compaction) || system.includes(TASK_SYSTEM.branchSummary)) {
+    return summarize("extractive", lastUserText(req));
+  }
+  if (system.includes(TASK_SYSTEM.probeGrade)) return { text: graderVerdict(lastUserText(req)), stop: "end" };
+  if (system.includes(TASK_SYSTEM.probeDraft)) return { text: draftProbes(lastUserText(req)), stop: "end" };
+  return { text: readerAnswer(allText(req)), stop: "end" };
+}
+
+/** Probes as JSON: one per "the X is V" statement in the numbered passages, the statement as the span. */
+function draftProbes(prompt: string): string {
+  const probes: { question: string; span: string; source: number }[] = [];
+  for (const passage of prompt.matchAll(/<passage number="(\d+)">\n?([\s\S]*?)<\/passage>/g)) {
+    for (const m of (passage[2] ?? "").matchAll(/\bthe ([\w -]+?) is ([\w.:/-]*\w)/gi)) {
+      if (probes.length >= MAX_PROBES) break;
+      probes.push({ question: `What is the ${m[1]}?`, span: m[0], source: Number(passage[1]) });
+    }
+  }
+  return JSON.stringify(probes);
 }

@@ -317,6 +317,7 @@ export function parseConfigPatch(value: unknown): MockConfigPatch {
       "countTokens",
       "remoteSummarizer",
       "remoteSummary",
+      "unscripted",
     ],
     "body",
   );
@@ -355,6 +356,10 @@ export function parseConfigPatch(value: unknown): MockConfigPatch {
   }
   const remoteSummary = optString(value, "remoteSummary", "body");
   if (remoteSummary !== undefined) patch.remoteSummary = remoteSummary;
+  if (value.unscripted !== undefined) {
+    if (value.unscripted !== "echo" && value.unscripted !== "fidelity") fail("body.unscripted", `"echo" or "fidelity"`);
+    patch.unscripted = value.unscripted;
+  }
   if (value.models !== undefined) {
     const models = value.models;
     if (!isRecord(models)) fail("body.models", "an object");

@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { answersTitleRequest, defaultChatTitle, isChatTitleRequest } from "./chat-title";
-import { fidelityReply } from "./fidelity";
+import { fidelityReply, taskReply } from "./fidelity";
 import type {
   Fault,
   MockConfig,
@@ -95,8 +95,11 @@ export function planReply(script: ReplyScript | undefined, req: RequestLike, con
   const s = script ?? {};
   const toolCalls = s.toolCalls ?? [];
   const serverTools = s.serverTools ?? [];
-  // The fidelity bench's models (fidelity.ts) answer unscripted requests by their model id.
-  const fidelity = script ? null : fidelityReply(req);
+  // The fidelity bench's models (fidelity.ts) answer unscripted requests by their model id; in the
+  // `unscripted: "fidelity"` mode any other model answers by the task the request carries.
+  const fidelity = script
+    ? null
+    : (fidelityReply(req) ?? (config.unscripted === "fidelity" && !isChatTitleRequest(req) ? taskReply(req) : null));
   // A model that calls tools often writes nothing: no echo then, only the text the script gives.
   const fallback =
     fidelity?.text ??

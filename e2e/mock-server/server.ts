@@ -45,6 +45,7 @@ export const DEFAULT_MOCK_CONFIG: MockConfig = {
   countTokens: "chars",
   remoteSummarizer: "ok",
   remoteSummary: "Remote summary: the user and the assistant discussed the planted facts.",
+  unscripted: "echo",
 };
 
 const BLANK_PAGE =

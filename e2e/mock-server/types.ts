@@ -187,6 +187,12 @@ export type MockConfig = {
   remoteSummarizer: "ok" | "http-500" | "bad-json" | "no-summary" | "no-cors";
   /** The summary the remote summarizer answers. */
   remoteSummary: string;
+  /**
+   * How a request nothing was queued for is answered (the fidelity bench's model ids aside):
+   * `"echo"` (default) `Echo: <last user text>`; `"fidelity"` as a capable model would, by the task
+   * Grove's request carries (fidelity.ts `taskReply`: summaries, memory-probe drafts and grades, answers).
+   */
+  unscripted: "echo" | "fidelity";
 };
 
 export type MockConfigPatch = Partial<Omit<MockConfig, "models">> & { models?: Partial<MockConfig["models"]> };

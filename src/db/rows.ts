@@ -3,6 +3,7 @@
  * core/session/entries.ts defines them). Persisted shapes: change them only with a schema version.
  * No Dexie here, so these types can be re-exported to state/ and ui/.
  */
+import type { MemoryCheckCost } from "../core/cost/monthly";
 import type { ApiKind, AttachmentBlock, Block, Usage } from "../core/session/entries";
 import type { BlobId, EntryId, SessionId } from "../core/session/ids";
 
@@ -76,3 +77,15 @@ export type ComposerAttachmentRow = { id: string; sessionId: SessionId; block: A
  * unreadable. `data` is core/search/chat-index.ts's SerializedIndex, checked when loaded.
  */
 export type SearchIndexRow = { key: string; data: unknown; savedAt: number };
+
+/**
+ * What one run of "Check memory" on a compaction card cost (v12): the usage its requests reported,
+ * per model. One row per run, written once when the run ends; deleted with its chat; never synced
+ * or exported (like drafts, it is this device's record).
+ */
+export type MemoryCheckCostRow = MemoryCheckCost & {
+  /** A fresh id per run: a re-run is a new cost, never the same row again. */
+  readonly id: string;
+  readonly sessionId: SessionId;
+  readonly compactionId: EntryId;
+};

@@ -14,6 +14,7 @@ import {
   fromV7,
   fromV9,
   fromV10,
+  fromV11,
   type Rows,
   type SchemaFixture,
   SHIPPED_STORES,
@@ -137,6 +138,14 @@ describe("v11: composer attachments in rows of their own", () => {
     expect(await getComposerDraftAttachments(withFiles!.sessionId)).toEqual(withFiles!.attachments);
     expect(await getComposerDraft(withFiles!.sessionId)).toBe("what do these say?");
     expect(await getComposerDraft("new-chat" as SessionId)).toBe("typed on the new-chat screen");
+  });
+});
+
+describe("v12: memory checks' costs", () => {
+  it("v12 opens a v11 database, keeps every row and adds the empty memoryCheckCosts table, indexed by chat and time", async () => {
+    await expectUpgradeKeepsEveryRow(fromV11);
+    const store = getDb().backendDB().transaction("memoryCheckCosts", "readonly").objectStore("memoryCheckCosts");
+    expect([...store.indexNames].sort()).toEqual(["createdAt", "sessionId"]);
   });
 });
 

@@ -12,6 +12,7 @@ import type {
   ComposerDraftRow,
   LabelRow,
   LegacyComposerDraftRow,
+  MemoryCheckCostRow,
   QueuedRow,
   ReplyCheckpoint,
   SearchIndexRow,
@@ -125,6 +126,15 @@ export const SCHEMA_VERSIONS: readonly SchemaVersion[] = [
     // Each draft's inline attachments move to rows of their own, in order, ids `<session id>:<n>`.
     upgrade: (tx) => moveDraftAttachmentsToRows(tx),
   },
+  {
+    version: 12,
+    stores: {
+      // What each run of "Check memory" cost (db/memory-check-costs.ts): its side requests never enter
+      // the tree, so Spending and Chat info read them here, by month (createdAt) or by chat (sessionId).
+      memoryCheckCosts: "id, sessionId, createdAt",
+    },
+    // A new, empty table: checks run before it were never recorded.
+  },
 ];
 
 /** v11's upgrade: every draft's inline attachments become composerAttachments rows, in order. */
@@ -164,6 +174,7 @@ export class GroveDb extends Dexie {
   declare queued: Table<QueuedRow, SessionId>;
   declare composerDrafts: Table<ComposerDraftRow, SessionId>;
   declare composerAttachments: Table<ComposerAttachmentRow, string>;
+  declare memoryCheckCosts: Table<MemoryCheckCostRow, string>;
   declare searchIndex: Table<SearchIndexRow, string>;
   declare syncState: Table<SyncStateRow, string>;
   declare syncMeta: Table<SyncMetaRow, string>;

@@ -2,7 +2,7 @@
 import type { SessionId } from "../core/session/ids";
 import { SessionNotFoundError } from "./errors";
 import { getDb } from "./schema";
-import { deleteSession } from "./sessions";
+import { deleteSession, deleteSessionTables } from "./sessions";
 
 export type SessionFlags = { pinned?: boolean; archived?: boolean };
 
@@ -29,17 +29,7 @@ export async function setSessionFlags(id: SessionId, flags: SessionFlags): Promi
 /** Deletes every chat in `ids` with all that hangs off it (deleteSession), in one transaction: all or none. */
 export async function deleteSessions(ids: readonly SessionId[]): Promise<void> {
   const db = getDb();
-  const tables = [
-    db.sessions,
-    db.entries,
-    db.drafts,
-    db.labels,
-    db.tokenCounts,
-    db.queued,
-    db.composerDrafts,
-    db.composerAttachments,
-  ];
-  await db.transaction("rw", tables, async () => {
+  await db.transaction("rw", deleteSessionTables(db), async () => {
     for (const id of ids) await deleteSession(id);
   });
 }

@@ -4,6 +4,7 @@ import { newSessionId } from "../core/session/ids";
 import { getEntries } from "./entries";
 import { DanglingParentError, EntryNotInSessionError, SessionNotFoundError } from "./errors";
 import { getLabels, setLabel } from "./labels";
+import { recordMemoryCheckCost } from "./memory-check-costs";
 import { saveCheckpoint } from "./reply-checkpoints";
 import {
   createSession,
@@ -125,6 +126,13 @@ describe("deleteSession", () => {
       startedAt: 1,
       updatedAt: 2,
     });
+    await recordMemoryCheckCost({
+      id: `${title}-check`,
+      sessionId: session.id,
+      compactionId: a.id,
+      createdAt: 3,
+      usage: [{ model: "gpt-4o", usage: { input: 10, output: 1 } }],
+    });
     return { session, u, a };
   }
 
@@ -151,6 +159,7 @@ describe("deleteSession", () => {
     expect(after.tokenCounts).toHaveLength(3);
     expect(after.labels).toHaveLength(1);
     expect(after.drafts).toHaveLength(1);
+    expect(after.memoryCheckCosts?.map((r) => (r as { id: string }).id)).toEqual(["kept-check"]);
     expect(await getLabels(kept.session.id)).toEqual(new Map([[kept.u.id, "kept label"]]));
     expect(await getTokenCounts([doomed.u.id, kept.u.id], "cl100k_base")).toEqual(new Map([[kept.u.id, 3]]));
   });

@@ -100,28 +100,35 @@ export async function updateSession(id: SessionId, patch: SessionPatch): Promise
 }
 
 /**
+ * The tables deleteSession writes: a caller's transaction around it (deleting several chats, a
+ * synced tombstone) must name every one of them, so they are listed here once.
+ */
+export const deleteSessionTables = (db: GroveDb) => [
+  db.sessions,
+  db.entries,
+  db.drafts,
+  db.labels,
+  db.tokenCounts,
+  db.queued,
+  db.composerDrafts,
+  db.composerAttachments,
+  db.memoryCheckCosts,
+];
+
+/**
  * Deletes the session with everything that hangs off it: entries, drafts, labels, the token counts
- * of its entries, its queued message and its composer draft, in one transaction. Deleting a missing session is a no-op.
+ * of its entries, its queued message, its composer draft and its memory checks' costs, in one transaction. Deleting a missing session is a no-op.
  * Blobs are kept: nothing records which sessions reference a blob yet (see db/README.md).
  */
 export async function deleteSession(id: SessionId): Promise<void> {
   const db = getDb();
-  const tables = [
-    db.sessions,
-    db.entries,
-    db.drafts,
-    db.labels,
-    db.tokenCounts,
-    db.queued,
-    db.composerDrafts,
-    db.composerAttachments,
-  ];
-  await db.transaction("rw", tables, async () => {
+  await db.transaction("rw", deleteSessionTables(db), async () => {
     const entryIds = await db.entries.where("sessionId").equals(id).primaryKeys();
     await deleteTokenCountsOf(db, entryIds);
     await db.entries.bulkDelete(entryIds);
     await db.drafts.where("sessionId").equals(id).delete();
     await db.labels.where("sessionId").equals(id).delete();
+    await db.memoryCheckCosts.where("sessionId").equals(id).delete();
     await db.queued.delete(id);
     await deleteComposerDraftOf(db, id);
     await db.sessions.delete(id);

@@ -2,7 +2,7 @@
  * What a reply cost, from the usage its provider reported and the price table (prices.ts). Pure.
  * A model without a price, or a reply without usage, has no cost: null, never a guess.
  */
-import type { Entry, Usage } from "../session/entries";
+import type { Entry, ModelUsage, Usage } from "../session/entries";
 import { normalizeModelId } from "../tokens/models";
 import { PRICES, type Price } from "./prices";
 
@@ -77,21 +77,24 @@ export function withCosts(total: CostTotal, entries: Iterable<Entry>): CostTotal
 
 export const totalCost = (entries: Iterable<Entry>): CostTotal => withCosts(NO_COST, entries);
 
-/** What a maintenance entry's requests cost (its `sideUsage`, each model at its own price). */
-export function sideUsageCost(total: CostTotal, entry: Entry): CostTotal {
-  const side = "sideUsage" in entry ? entry.sideUsage : undefined;
-  if (!side || side.length === 0) return total;
+/** `total` plus what the requests of `usage` cost, each model at its own price (one priced request per model). */
+export function modelUsageCost(total: CostTotal, usage: readonly ModelUsage[] | undefined): CostTotal {
+  if (!usage || usage.length === 0) return total;
   const sum = { ...total };
-  for (const { model, usage } of side) {
+  for (const { model, usage: u } of usage) {
     const price = priceOf(model);
     if (!price) sum.unknown++;
     else {
-      sum.usd += costOf(usage, price);
+      sum.usd += costOf(u, price);
       sum.priced++;
     }
   }
   return sum;
 }
+
+/** What a maintenance entry's requests cost (its `sideUsage`, each model at its own price). */
+export const sideUsageCost = (total: CostTotal, entry: Entry): CostTotal =>
+  modelUsageCost(total, "sideUsage" in entry ? entry.sideUsage : undefined);
 
 /** "$0.0123", "$1.24", "<$0.0001": enough digits to see a cheap reply, no false precision on big ones. */
 export function formatUsd(usd: number): string {

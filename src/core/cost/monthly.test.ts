@@ -60,6 +60,39 @@ describe("costByMonth", () => {
     expect(months[0]?.compaction).toEqual({ usd: expect.closeTo(3.65, 10), priced: 3, unknown: 1 });
   });
 
+  it("memory checks count apart from replies and compaction, in their month, each model at its price", () => {
+    const nov = new Date(2026, 10, 20).getTime();
+    const dec = new Date(2026, 11, 1).getTime();
+    const months = costByMonth(
+      [reply(nov, "gpt-4o")],
+      [
+        {
+          createdAt: nov,
+          usage: [
+            { model: "gpt-4o", usage: { input: 1_000_000, output: 0 } },
+            { model: "gpt-4o-mini", usage: { input: 1_000_000, output: 0 } },
+          ],
+        },
+        { createdAt: nov, usage: [{ model: "x", usage: { input: 5, output: 5 } }] },
+        { createdAt: dec, usage: [{ model: "gpt-4o", usage: { input: 0, output: 100_000 } }] },
+        { createdAt: dec, usage: [] },
+      ],
+    );
+    expect(months.map((m) => m.month)).toEqual(["2026-12", "2026-11"]);
+    const [december, november] = months;
+    // 2.50 (gpt-4o input) + 0.15 (mini input); the unpriced model apart.
+    expect(november?.memoryChecks).toEqual({ usd: expect.closeTo(2.65, 10), priced: 2, unknown: 1 });
+    expect(november?.replies).toEqual({ usd: expect.closeTo(2.5, 10), priced: 1, unknown: 0 });
+    expect(november?.compaction).toEqual({ usd: 0, priced: 0, unknown: 0 });
+    // A month with only memory checks is a month of its own.
+    expect(december).toEqual({
+      month: "2026-12",
+      replies: { usd: 0, priced: 0, unknown: 0 },
+      compaction: { usd: 0, priced: 0, unknown: 0 },
+      memoryChecks: { usd: expect.closeTo(1, 10), priced: 1, unknown: 0 },
+    });
+  });
+
   it("months back start on the first of the month", () => {
     expect(monthStart(new Date(2026, 0, 15).getTime(), 2)).toBe(new Date(2025, 10, 1).getTime());
   });

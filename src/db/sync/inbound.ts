@@ -18,7 +18,7 @@ import type { EntryId, SessionId } from "../../core/session/ids";
 import { replaces } from "../../core/sync/lww";
 import { labelDigest, leafDigest, mergeSession, metaDigest, refOf, type SyncRecord } from "../../core/sync/records";
 import { type GroveDb, getDb } from "../schema";
-import { deleteSession } from "../sessions";
+import { deleteSession, deleteSessionTables } from "../sessions";
 import { decodeRow } from "./generic-row";
 import type { SyncStateRow } from "./sync-rows";
 
@@ -41,18 +41,8 @@ const RECORD_FAULTS = new Set(["TypeError", "DataError", "ConstraintError", "Dat
 
 export async function applyIncoming(items: readonly Incoming[]): Promise<ApplyOutcome> {
   const db = getDb();
-  const tables = [
-    db.sessions,
-    db.entries,
-    db.labels,
-    db.blobs,
-    db.syncState,
-    db.drafts,
-    db.tokenCounts,
-    db.queued,
-    db.composerDrafts,
-    db.composerAttachments,
-  ];
+  // A tombstone deletes a chat here (deleteSession), inside this batch's transaction.
+  const tables = [...deleteSessionTables(db), db.blobs, db.syncState];
   // Entries first, so a leaf in the same batch finds its entry.
   const order: Record<SyncRecord["kind"], number> = { blob: 0, entry: 1, session: 2, leaf: 3, label: 4 };
   const sorted = [...items].sort((a, b) => order[a.record.kind] - order[b.record.kind]);

@@ -15,6 +15,7 @@ import type {
   ComposerDraftRow,
   LabelRow,
   LegacyComposerDraftRow,
+  MemoryCheckCostRow,
   QueuedRow,
   ReplyCheckpoint,
   SettingRow,
@@ -78,6 +79,7 @@ export const SHIPPED_STORES: Readonly<Record<number, Readonly<Record<string, str
   9: {},
   10: { entries: "id, sessionId, [sessionId+id]" },
   11: { composerAttachments: "id, sessionId" },
+  12: { memoryCheckCosts: "id, sessionId, createdAt" },
 };
 
 /** A database's stores at `version`: every shipped version's up to it, later ones over earlier. */
@@ -211,6 +213,20 @@ export const fromV10: SchemaFixture = {
   },
 };
 
+/** A v11 database with a chat, sync state and a composer draft with a file: v12 only adds the (empty) memoryCheckCosts table. */
+export const fromV11: SchemaFixture = {
+  fromVersion: 11,
+  get stores() {
+    return storesAt(11);
+  },
+  get rows(): Rows {
+    return fromV10.expected;
+  },
+  get expected(): Rows {
+    return fromV10.expected;
+  },
+};
+
 // ---- rows in the current schema's shapes, written after an upgrade to check they survive a reopen ----
 
 const sid = asSessionId("0190a0a0-0000-7000-8000-000000000001");
@@ -281,6 +297,16 @@ const composerDrafts: ComposerDraftRow[] = [
   { sessionId: sid, text: "half a thought", attachmentIds: [composerAttachments[0]!.id], updatedAt: 6 },
 ];
 
+const memoryCheckCosts: MemoryCheckCostRow[] = [
+  {
+    id: "0190a0a0-0000-7000-8000-000000000040",
+    sessionId: sid,
+    compactionId: reply,
+    createdAt: 7,
+    usage: [{ model: "claude-test", usage: { input: 30, output: 4 } }],
+  },
+];
+
 /** One row (or two) in every table of the current schema. */
 export const currentRows: Rows = {
   sessions: [session],
@@ -293,6 +319,7 @@ export const currentRows: Rows = {
   queued,
   composerDrafts,
   composerAttachments,
+  memoryCheckCosts,
   syncState: [{ ref: `e:${root}`, docId: "g00", sessionId: sid, rev: "1-a" }],
   syncMeta: [{ key: "inbound", value: { since: 3, deferred: [] } }],
 };

@@ -9,10 +9,12 @@ import { answerPrompt, PROBE_GRADE_SYSTEM, PROBE_SYSTEM } from "../../core/compa
 import type { CompactionEntry, Entry } from "../../core/session/entries";
 import { newEntryId } from "../../core/session/ids";
 import { getEntries, getSessionPath } from "../../db/entries";
+import { memoryCheckCostsOf } from "../../db/memory-check-costs";
 import { createSession } from "../../db/sessions";
 import { assistantMessage, freshDatabase, makeSession, userMessage } from "../../db/testing/database";
 import { resetStores } from "../app/store-registry";
 import { requestFor } from "../context/send-context";
+import { chatSpending, recentSpending } from "../data/spending";
 import { chatTarget, isTargetError } from "../models/chat-target";
 import { useSettingsStore } from "../settings/settings-store";
 import { thresholdSettings } from "../testing/conversation";
@@ -167,5 +169,62 @@ describe("runMemoryCheck", () => {
     });
     expect(state).toMatchObject({ status: "failed" });
     expect(n).toBe(1);
+  });
+});
+
+describe("what a memory check costs, in Spending and Chat info", () => {
+  const NOW = new Date(2026, 10, 20).getTime();
+  const usage = { input: 1_000_000, output: 0 }; // $2.50 at gpt-4o's price
+  /** A check whose draft names one probe that is answered by span: two requests, $5. */
+  const ask = async (req: SideRequest): Promise<SideAnswer> =>
+    system(req) === PROBE_SYSTEM
+      ? { text: JSON.stringify([{ question: "Which database?", span: "Postgres 16", source: 1 }]), usage }
+      : { text: "Postgres 16.", usage };
+
+  it("a run is recorded once, as its own line per month; reading again adds nothing; a re-run is a new cost", async () => {
+    const { sessionId, compaction } = await compactedChat();
+    const state = await runMemoryCheck(sessionId, compaction.id, { ask, now: () => NOW });
+    expect(state.status).toBe("done");
+    const rows = await memoryCheckCostsOf(sessionId);
+    expect(rows).toEqual([
+      {
+        id: expect.any(String),
+        sessionId,
+        compactionId: compaction.id,
+        createdAt: NOW,
+        usage: [{ model: "gpt-4o", usage: { input: 2_000_000, output: 0 } }],
+      },
+    ]);
+    const month = async () => (await chatSpending(sessionId)).find((m) => m.month === "2026-11");
+    expect((await month())?.memoryChecks).toEqual({ usd: expect.closeTo(5, 10), priced: 1, unknown: 0 });
+    // The compaction entry of the fixture reported nothing; the check is not counted as compaction.
+    expect((await month())?.compaction).toEqual({ usd: 0, priced: 0, unknown: 0 });
+    // Read again (a re-render, a reopened dialog): the same figure.
+    expect((await month())?.memoryChecks.usd).toBeCloseTo(5);
+
+    await runMemoryCheck(sessionId, compaction.id, { ask, now: () => NOW + 1 });
+    const again = await memoryCheckCostsOf(sessionId);
+    expect(again).toHaveLength(2);
+    expect(new Set(again.map((r) => r.id)).size).toBe(2);
+    expect((await month())?.memoryChecks.usd).toBeCloseTo(10);
+    // Settings › Spending (every chat, the last three months) counts them too.
+    const all = (await recentSpending(NOW)).find((m) => m.month === "2026-11");
+    expect(all?.memoryChecks.usd).toBeCloseTo(10);
+  });
+
+  it("a run that fails part way records what its answered requests reported; one that reported nothing, nothing", async () => {
+    const { sessionId, compaction } = await compactedChat();
+    const failed = await runMemoryCheck(sessionId, compaction.id, {
+      ask: async (req) => {
+        if (system(req) === PROBE_SYSTEM) return ask(req);
+        throw new Error("overloaded");
+      },
+      now: () => NOW,
+    });
+    expect(failed).toMatchObject({ status: "failed", message: expect.stringContaining("overloaded") });
+    expect((await memoryCheckCostsOf(sessionId)).map((r) => r.usage)).toEqual([[{ model: "gpt-4o", usage }]]);
+
+    await runMemoryCheck(sessionId, compaction.id, { ask: async () => ({ text: "[]" }), now: () => NOW });
+    expect(await memoryCheckCostsOf(sessionId)).toHaveLength(1);
   });
 });

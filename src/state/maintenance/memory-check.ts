@@ -10,8 +10,10 @@
  * send path would build for the path up to the compaction (`requestFor`: same system prompt, same
  * messages, for the chat's api and provider), with the question appended as the last user
  * message — the model answers from exactly what it would be sent, not from a flattened copy.
- * The prompts are the user's if changed (Settings → Prompts).
+ * The prompts are the user's if changed (Settings → Prompts). What a run's requests reported is
+ * recorded once when it ends (db/memory-check-costs.ts), for Spending and Chat info.
  */
+import { uuidv7 } from "uuidv7";
 import {
   answerPrompt,
   DEFAULT_PROBE_COUNT,
@@ -36,6 +38,7 @@ import type { EntryId, SessionId } from "../../core/session/ids";
 import { errorText } from "../../core/session/message-error";
 import { estimateTokens } from "../../core/tokens/estimate";
 import { getSessionPath } from "../../db/entries";
+import { recordMemoryCheckCost } from "../../db/memory-check-costs";
 import { defineStore } from "../app/store-registry";
 import { attachmentDataFor } from "../composer/attachments";
 import { requestFor } from "../context/send-context";
@@ -52,8 +55,10 @@ type MemoryCheckResult = {
   /** US dollars of the check's requests: from the usage they reported, else estimated; null without a price. */
   readonly usd: number | null;
   readonly requests: number;
-  /** The usage the providers reported, per model. */
+  /** The usage the providers reported, per model (what Spending counts). */
   readonly usage: readonly ModelUsage[];
+  /** Set when the run's cost could not be recorded for Spending: why. */
+  readonly unrecorded?: string;
 };
 
 export type MemoryCheckState =
@@ -67,7 +72,11 @@ export const useMemoryCheckStore = defineStore<{ checks: Record<string, MemoryCh
 const setCheck = (id: EntryId, state: MemoryCheckState): void =>
   useMemoryCheckStore.setState((s) => ({ checks: { ...s.checks, [id]: state } }));
 
-export type MemoryCheckDeps = { ask: (req: SideRequest) => Promise<SideAnswer> };
+export type MemoryCheckDeps = {
+  ask: (req: SideRequest) => Promise<SideAnswer>;
+  /** When the run's cost is recorded (ms); Date.now by default. */
+  now?: () => number;
+};
 
 const userText = (text: string): LlmContext["messages"][number] => ({
   role: "user",
@@ -142,93 +151,134 @@ export async function memoryCheckEstimateFor(
 
 const defaultDeps: MemoryCheckDeps = { ask: (req) => askModel(req) };
 
-/** Runs the check for `compactionId` on the chat's current path; the card reads the store. */
+/** What the requests of one run reported, as they land: the run's cost is recorded from it once, at its end. */
+type Meter = { requests: number; usd: number | null; usage: ModelUsage[] };
+
+/**
+ * Runs the check for `compactionId` on the chat's current path; the card reads the store. Whatever
+ * its requests reported is recorded once when the run ends — done or failed part way, since a
+ * request already answered is billed — as a cost of its own for Spending and Chat info
+ * (db/memory-check-costs.ts): a fresh id per run, so a re-run is a new cost.
+ */
 export async function runMemoryCheck(
   sessionId: SessionId,
   compactionId: EntryId,
   deps: MemoryCheckDeps = defaultDeps,
   count = DEFAULT_PROBE_COUNT,
 ): Promise<MemoryCheckState> {
-  const done = (state: MemoryCheckState): MemoryCheckState => {
-    setCheck(compactionId, state);
-    return state;
-  };
+  const meter: Meter = { requests: 0, usd: 0, usage: [] };
+  let state: MemoryCheckState;
   try {
     setCheck(compactionId, { status: "running", step: "Drafting questions…" });
-    const settings = useSettingsStore.getState().settings;
-    const prompts = settings.prompts;
-    const { session, path, compaction } = await readUpTo(sessionId, compactionId);
-    const chat = chatTarget(session, settings);
-    if (isTargetError(chat)) throw new Error(chat.message);
-    const summary = summarizerTarget(chat, settings);
-    const sources = probeSources(path, compaction);
-    if (sources.length === 0) {
-      return done({ status: "failed", message: "Nothing to check: this compaction folded no replies or tool output." });
+    state = await check(sessionId, compactionId, deps, count, meter);
+  } catch (e) {
+    state = { status: "failed", message: errorText(e) };
+  }
+  const unrecorded = await recordCost(sessionId, compactionId, meter, deps.now ?? Date.now);
+  if (unrecorded) {
+    const note = `Its cost could not be added to Spending: ${unrecorded}`;
+    state =
+      state.status === "done"
+        ? { ...state, result: { ...state.result, unrecorded: note } }
+        : state.status === "failed"
+          ? { ...state, message: `${state.message} ${note}` }
+          : state;
+  }
+  setCheck(compactionId, state);
+  return state;
+}
+
+/** Records the run's reported usage (nothing when none was reported); the error's text if the write failed. */
+async function recordCost(
+  sessionId: SessionId,
+  compactionId: EntryId,
+  meter: Meter,
+  now: () => number,
+): Promise<string | null> {
+  if (meter.usage.length === 0) return null;
+  try {
+    await recordMemoryCheckCost({ id: uuidv7(), sessionId, compactionId, createdAt: now(), usage: meter.usage });
+    return null;
+  } catch (e) {
+    return errorText(e);
+  }
+}
+
+/** The check itself: drafting, the questions, the grading; every request metered into `meter`. */
+async function check(
+  sessionId: SessionId,
+  compactionId: EntryId,
+  deps: MemoryCheckDeps,
+  count: number,
+  meter: Meter,
+): Promise<MemoryCheckState> {
+  const settings = useSettingsStore.getState().settings;
+  const prompts = settings.prompts;
+  const { session, path, compaction } = await readUpTo(sessionId, compactionId);
+  const chat = chatTarget(session, settings);
+  if (isTargetError(chat)) throw new Error(chat.message);
+  const summary = summarizerTarget(chat, settings);
+  const sources = probeSources(path, compaction);
+  if (sources.length === 0) {
+    return { status: "failed", message: "Nothing to check: this compaction folded no replies or tool output." };
+  }
+  const call = async (req: SideRequest): Promise<string> => {
+    meter.requests++;
+    const out = await deps.ask(req);
+    const price = priceOf(req.model);
+    if (out.usage) {
+      meter.usage = withModelUsage(meter.usage, req.model, out.usage);
+      meter.usd = add(meter.usd, price ? costOf(out.usage, price) : null);
+    } else {
+      meter.usd = add(meter.usd, cost(estimateTokens(requestText(req.context)), estimateTokens(out.text), price));
     }
-    let usd: number | null = 0;
-    let requests = 0;
-    let usage: ModelUsage[] = [];
-    const call = async (req: SideRequest): Promise<string> => {
-      requests++;
-      const out = await deps.ask(req);
-      const price = priceOf(req.model);
-      if (out.usage) {
-        usage = withModelUsage(usage, req.model, out.usage);
-        usd = add(usd, price ? costOf(out.usage, price) : null);
-      } else {
-        usd = add(usd, cost(estimateTokens(requestText(req.context)), estimateTokens(out.text), price));
-      }
-      return out.text;
+    return out.text;
+  };
+  const summaryCall = (system: string, prompt: string, maxOutputTokens: number): SideRequest => ({
+    provider: summary.provider,
+    model: summary.modelId,
+    context: { system, messages: [userText(prompt)] },
+    maxOutputTokens,
+  });
+  const draftRaw = await call(
+    summaryCall(PROBE_SYSTEM, draftPrompt(sources, count, resolvePrompt("probe-draft", prompts)), DRAFT_OUTPUT_TOKENS),
+  );
+  const probes = parseProbes(draftRaw, sources, protectedText(path, compaction), count);
+  if (probes.length === 0) {
+    return {
+      status: "failed",
+      message: "The summary model drafted no question that could be checked against the source.",
     };
-    const summaryCall = (system: string, prompt: string, maxOutputTokens: number): SideRequest => ({
-      provider: summary.provider,
-      model: summary.modelId,
-      context: { system, messages: [userText(prompt)] },
-      maxOutputTokens,
-    });
-    const draftRaw = await call(
+  }
+  const results: ProbeResult[] = [];
+  for (const [i, probe] of probes.entries()) {
+    setCheck(compactionId, { status: "running", step: `Asking question ${i + 1} of ${probes.length}…` });
+    const context = probeRequest(path, chat, probe.question);
+    const attachments = await attachmentDataFor(context, chat);
+    const answer = (
+      await call({
+        provider: chat.provider,
+        model: chat.modelId,
+        context,
+        maxOutputTokens: ANSWER_OUTPUT_TOKENS,
+        ...(attachments ? { attachments } : {}),
+      })
+    ).trim();
+    if (gradeBySpan(answer, probe.span) === "recalled") {
+      results.push({ probe, answer, recalled: true, gradedBy: "span" });
+      continue;
+    }
+    const verdict = await call(
       summaryCall(
-        PROBE_SYSTEM,
-        draftPrompt(sources, count, resolvePrompt("probe-draft", prompts)),
-        DRAFT_OUTPUT_TOKENS,
+        PROBE_GRADE_SYSTEM,
+        gradePrompt(probe, answer, resolvePrompt("probe-grade", prompts)),
+        GRADE_OUTPUT_TOKENS,
       ),
     );
-    const probes = parseProbes(draftRaw, sources, protectedText(path, compaction), count);
-    if (probes.length === 0) {
-      return done({
-        status: "failed",
-        message: "The summary model drafted no question that could be checked against the source.",
-      });
-    }
-    const results: ProbeResult[] = [];
-    for (const [i, probe] of probes.entries()) {
-      setCheck(compactionId, { status: "running", step: `Asking question ${i + 1} of ${probes.length}…` });
-      const context = probeRequest(path, chat, probe.question);
-      const attachments = await attachmentDataFor(context, chat);
-      const answer = (
-        await call({
-          provider: chat.provider,
-          model: chat.modelId,
-          context,
-          maxOutputTokens: ANSWER_OUTPUT_TOKENS,
-          ...(attachments ? { attachments } : {}),
-        })
-      ).trim();
-      if (gradeBySpan(answer, probe.span) === "recalled") {
-        results.push({ probe, answer, recalled: true, gradedBy: "span" });
-        continue;
-      }
-      const verdict = await call(
-        summaryCall(
-          PROBE_GRADE_SYSTEM,
-          gradePrompt(probe, answer, resolvePrompt("probe-grade", prompts)),
-          GRADE_OUTPUT_TOKENS,
-        ),
-      );
-      results.push({ probe, answer, recalled: parseGrade(verdict), gradedBy: "grader" });
-    }
-    return done({ status: "done", result: { results, usd, requests, usage } });
-  } catch (e) {
-    return done({ status: "failed", message: errorText(e) });
+    results.push({ probe, answer, recalled: parseGrade(verdict), gradedBy: "grader" });
   }
+  return {
+    status: "done",
+    result: { results, usd: meter.usd, requests: meter.requests, usage: meter.usage },
+  };
 }

@@ -39,7 +39,7 @@ function pinsOf(view: SessionView): Pin[] {
 
 /**
  * "Chat info": what this chat keeps word for word (the pins of the current path, each a link to
- * its message and removable) and what it cost per month — chat replies, and compaction apart.
+ * its message and removable) and what it cost per month — chat replies, compaction and memory checks apart.
  */
 export function ChatInfoDialog({ view, onClose }: { view: SessionView; onClose: () => void }) {
   const sessionId = view.session?.id;
@@ -101,7 +101,7 @@ export function ChatInfoDialog({ view, onClose }: { view: SessionView; onClose: 
         <h3 id="chat-spending-title">Spending</h3>
         <p className="muted small">
           From the usage the providers reported, every branch of this chat. Compaction is what its summaries, branch
-          summaries and handoff document cost.
+          summaries and handoff document cost; memory checks, what "Check memory" on its compaction cards cost.
         </p>
         {months === "failed" ? (
           <p className="muted small">The spending could not be read.</p>

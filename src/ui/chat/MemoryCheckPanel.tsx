@@ -67,6 +67,11 @@ export function MemoryCheckPanel({ entry, onClose }: { entry: CompactionEntry; o
               · {state.result.requests} requests, {money(state.result.usd)}
             </span>
           </p>
+          {state.result.unrecorded && (
+            <p role="alert" className="small">
+              {state.result.unrecorded}
+            </p>
+          )}
           <table className="memory-table" aria-label="Memory check">
             <thead>
               <tr>

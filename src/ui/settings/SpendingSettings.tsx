@@ -4,7 +4,7 @@ import { PRICES_AS_OF } from "../../core/cost/prices";
 import { recentSpending } from "../../state/data/spending";
 import { SpendingTable } from "../common/SpendingTable";
 
-/** Settings › Spending: what replies and compaction cost per month, from the providers' reported usage. */
+/** Settings › Spending: what replies, compaction and memory checks cost per month, from the providers' reported usage. */
 export function SpendingSettings() {
   const [months, setMonths] = useState<MonthCost[] | null>(null);
   const [failed, setFailed] = useState(false);
@@ -23,8 +23,8 @@ export function SpendingSettings() {
       <h3 id="spending-title">Spending</h3>
       <p className="muted small">
         From the usage each provider reported, at published prices ({PRICES_AS_OF}). Compaction is what the summaries,
-        branch summaries and handoff documents cost. Models without a published price count as "unknown cost", never as
-        a guess. Generated chat titles and memory checks are not included.
+        branch summaries and handoff documents cost; memory checks, what "Check memory" on compaction cards cost. Models
+        without a published price count as "unknown cost", never as a guess. Generated chat titles are not included.
       </p>
       {failed ? (
         <p className="muted small">The spending could not be read.</p>
