@@ -75,10 +75,15 @@ test("a ChatGPT thinking conversation: reasoning folded under its label, no plac
   await expect(userMessages(page)).toHaveText([/Which trail running shoes grip best/, /And for deep mud\?/]);
   // The search the model ran is an assistant step of its own (a tool call), before the reply.
   await expect(assistantMessages(page)).toHaveText([
-    /search_query/,
+    /Tool call: web\.run/,
     /the outsole compound matters more/,
     /lug depth wins/,
   ]);
+  // Folded, the step shows its name; opened, the call's arguments.
+  const call = assistantMessages(page).first().getByRole("group", { name: "Tool call: web.run" });
+  await call.locator("summary").click();
+  await expect(call).toContainText("search_query");
+  await call.locator("summary").click();
   await expect(page.getByText(/omitted|reasoning_recap|Thought for 4s/)).toHaveCount(0);
 
   // The reasoning: folded groups at the head of the step each led to, the reply's labelled
