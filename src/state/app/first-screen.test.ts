@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 type FirstScreen = typeof import("./first-screen");
@@ -46,5 +47,23 @@ describe("whenOpenSettled", () => {
     m.openSettled();
     await vi.advanceTimersByTimeAsync(30_000);
     expect(run).not.toHaveBeenCalled();
+  });
+
+  it("waits while the user scrolls, and runs once scrolling has stopped for a moment", async () => {
+    const m = await load();
+    const run = vi.fn();
+    m.whenOpenSettled(run);
+    m.firstScreenShown();
+    m.openSettled();
+    const list = document.createElement("div");
+    document.body.append(list);
+    for (let i = 0; i < 6; i++) {
+      list.dispatchEvent(new Event("scroll")); // an element's scroll: it does not bubble
+      await vi.advanceTimersByTimeAsync(500);
+    }
+    expect(run).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1_100);
+    expect(run).toHaveBeenCalledTimes(1);
+    list.remove();
   });
 });

@@ -46,14 +46,37 @@ export function openSettled(): void {
   settle();
 }
 
+/** How long the page must go without a scroll before heavy background work starts (ms). */
+const SCROLL_QUIET_MS = 1_000;
+
+let lastScrollAt = Number.NEGATIVE_INFINITY;
+if (typeof document !== "undefined") {
+  // Capture: a scroll of any element (the message list) does not bubble to the document.
+  document.addEventListener("scroll", () => (lastScrollAt = Date.now()), { capture: true, passive: true });
+}
+
+/** Resolves once the page has gone SCROLL_QUIET_MS without a scroll. */
+function scrollQuiet(): Promise<void> {
+  return new Promise((resolve) => {
+    const check = () => {
+      const wait = lastScrollAt + SCROLL_QUIET_MS - Date.now();
+      if (wait <= 0) resolve();
+      else setTimeout(check, wait);
+    };
+    check();
+  });
+}
+
 /**
  * Runs `run` once the first screen is idle and the opening chat has settled (or `SETTLE_TIMEOUT_MS`
- * after that idle, whichever is first), in an idle callback: for heavy background work (the search
- * worker loading its index) that would otherwise share the 2 cores with a long chat's tree read.
+ * after that idle, whichever is first), and the user is not scrolling, in an idle callback: for heavy
+ * background work (the search worker loading its index) that would otherwise share the 2 cores with
+ * a long chat's tree read, and whose reports to the page would land in scroll frames (issue 25).
  */
 export function whenOpenSettled(run: () => void): void {
   void idle
     .then(() => Promise.race([settled, new Promise<void>((resolve) => setTimeout(resolve, SETTLE_TIMEOUT_MS))]))
+    .then(scrollQuiet)
     .then(() => {
       if (typeof requestIdleCallback === "function") requestIdleCallback(() => run(), { timeout: IDLE_TIMEOUT_MS });
       else setTimeout(run, 0);
