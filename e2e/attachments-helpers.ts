@@ -3,57 +3,18 @@
  * PDF, a Markdown note) and the three ways a user hands them to the composer: the file picker, a
  * paste and a drop (both synthetic events carrying a DataTransfer, as the browser makes them).
  */
-import { deflateSync } from "node:zlib";
 import type { Page } from "@playwright/test";
+import { encodePng } from "./mock-server/png";
 
 export type FileSpec = { name: string; mimeType: string; buffer: Buffer };
 
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-function crc32(bytes: Buffer): number {
-  let c = 0xffffffff;
-  for (const b of bytes) c = (CRC_TABLE[(c ^ b) & 0xff] as number) ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-
-function chunk(type: string, data: Buffer): Buffer {
-  const len = Buffer.alloc(4);
-  len.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([len, body, crc]);
-}
-
 /** A real RGB PNG of `width`×`height` pixels: a green-to-blue gradient with a diagonal stripe. */
 export function gradientPng(width: number, height: number): Buffer {
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8); // 8 bits, RGB
-  const rows: number[] = [];
-  for (let y = 0; y < height; y++) {
-    rows.push(0); // no filter
-    for (let x = 0; x < width; x++) {
-      const stripe = Math.abs(x - y) < 4;
-      rows.push(
-        stripe ? 250 : 40,
-        stripe ? 200 : Math.round((160 * x) / width) + 60,
-        stripe ? 60 : Math.round((200 * y) / height) + 40,
-      );
-    }
-  }
-  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return Buffer.concat([
-    signature,
-    chunk("IHDR", header),
-    chunk("IDAT", deflateSync(Buffer.from(rows))),
-    chunk("IEND", Buffer.alloc(0)),
-  ]);
+  return encodePng(width, height, (x, y) =>
+    Math.abs(x - y) < 4
+      ? [250, 200, 60]
+      : [40, Math.round((160 * x) / width) + 60, Math.round((200 * y) / height) + 40],
+  );
 }
 
 /** A minimal one-page PDF that says `text`. */

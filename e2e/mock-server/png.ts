@@ -27,7 +27,11 @@ function chunk(type: string, data: Buffer): Buffer {
 }
 
 /** An RGB PNG of `width` × `height` whose pixel colours `paint(x, y)` gives. */
-function encodePng(width: number, height: number, paint: (x: number, y: number) => [number, number, number]): Buffer {
+export function encodePng(
+  width: number,
+  height: number,
+  paint: (x: number, y: number) => [number, number, number],
+): Buffer {
   const raw = Buffer.alloc((width * 3 + 1) * height);
   for (let y = 0; y < height; y++) {
     const row = y * (width * 3 + 1);
