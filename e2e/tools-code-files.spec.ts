@@ -7,13 +7,11 @@
  */
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
-import { ANTHROPIC_KEY, chatAction, OPENAI_KEY, openConfigured, send, waitIdle } from "./app";
-import { expect, type MockServer, test } from "./fixtures";
+import { ANTHROPIC_KEY, chatAction, OPENAI_KEY } from "./app";
+import { expect, test } from "./fixtures";
 import { producedFileName, producedFileText } from "./mock-server/code-files";
 import { containerFileId, MOCK_CONTAINER } from "./mock-server/responses-tools";
-import { chooseTool } from "./tools-helpers";
-
-const fileRequests = (mock: MockServer, part: string) => mock.requests().filter((r) => r.path.includes(part));
+import { codeExecutionReply, fileRequests } from "./tools-helpers";
 
 /** Clicks the file's download link; the saved bytes as text. */
 async function downloaded(page: Page, name: string): Promise<string> {
@@ -27,15 +25,10 @@ test("Claude's code execution file: downloaded with the key from the Files API, 
   page,
   mock,
 }) => {
-  await openConfigured(page, mock);
-  await chooseTool(page, "Code execution");
-  mock.enqueue("anthropic", {
+  await codeExecutionReply(page, mock, "anthropic", "Write a report file", {
     serverTools: [{ kind: "code_execution", code: "echo hi > report.txt", stdout: "done\n", files: ["file_report"] }],
     text: "I wrote the report.",
   });
-  await send(page, "Write a report file");
-  await expect(page.getByText("I wrote the report.")).toBeVisible({ timeout: 15_000 });
-  await waitIdle(page);
 
   const name = producedFileName("file_report");
   const files = page.getByRole("list", { name: "Files produced" });
@@ -70,15 +63,10 @@ test("OpenAI's code interpreter file: the container file the reply cites, downlo
   page,
   mock,
 }) => {
-  await openConfigured(page, mock, { model: { provider: "openai", id: "gpt-5" } });
-  await chooseTool(page, "Code execution");
-  mock.enqueue("openai", {
+  await codeExecutionReply(page, mock, "openai", "Make a CSV", {
     serverTools: [{ kind: "code_execution", code: "open('data.csv','w')", stdout: "", files: ["data.csv"] }],
     text: "Here is data.csv.",
   });
-  await send(page, "Make a CSV");
-  await expect(page.getByText("Here is data.csv.")).toBeVisible({ timeout: 15_000 });
-  await waitIdle(page);
 
   expect(await downloaded(page, "data.csv")).toBe(producedFileText(containerFileId("data.csv")));
   const content = fileRequests(mock, `/v1/containers/${MOCK_CONTAINER}/files/`);
@@ -94,15 +82,10 @@ test("a failed download says so on its file with Retry; Retry stores it, the rep
   page,
   mock,
 }) => {
-  await openConfigured(page, mock);
-  await chooseTool(page, "Code execution");
-  mock.enqueue("anthropic", {
+  await codeExecutionReply(page, mock, "anthropic", "Make two files", {
     serverTools: [{ kind: "code_execution", code: "make both", stdout: "ok\n", files: ["file_flaky", "file_fine"] }],
     text: "Two files.",
   });
-  await send(page, "Make two files");
-  await expect(page.getByText("Two files.")).toBeVisible({ timeout: 15_000 });
-  await waitIdle(page);
 
   const files = page.getByRole("list", { name: "Files produced" });
   // The other file is stored; the flaky one says why it is not.

@@ -8,12 +8,12 @@
  */
 import { mkdirSync, readFileSync } from "node:fs";
 import type { Browser, Locator, Page } from "@playwright/test";
-import { ANTHROPIC_KEY, chatAction, OPENAI_KEY, openConfigured, send, waitIdle } from "./app";
+import { ANTHROPIC_KEY, chatAction, OPENAI_KEY, openConfigured } from "./app";
 import { expect, type MockServer, test } from "./fixtures";
 import { producedFileName } from "./mock-server/code-files";
 import { CHART_PNG, CHART_WIDTH } from "./mock-server/png";
 import { containerFileId, MOCK_CONTAINER } from "./mock-server/responses-tools";
-import { chooseTool } from "./tools-helpers";
+import { codeExecutionReply, fileRequests } from "./tools-helpers";
 
 const SHOTS = "test-results/tools-code-images";
 const CHART_ALT = "Chart produced by code execution";
@@ -36,8 +36,6 @@ async function expectOnlyBlobImages(page: Page): Promise<void> {
   for (const src of sources) expect(src).toMatch(/^blob:/);
 }
 
-const fileRequests = (mock: MockServer, part: string) => mock.requests().filter((r) => r.path.includes(part));
-
 async function emptyBrowser(browser: Browser, mock: MockServer): Promise<Page> {
   const context = await browser.newContext({ baseURL: test.info().project.use.baseURL });
   const page = await context.newPage();
@@ -52,9 +50,7 @@ test("OpenAI's code interpreter chart: an image output and a container file show
 }) => {
   test.slow(); // two browsers, a reload, an export and an import
   mkdirSync(SHOTS, { recursive: true });
-  await openConfigured(page, mock, { model: { provider: "openai", id: "gpt-5" } });
-  await chooseTool(page, "Code execution");
-  mock.enqueue("openai", {
+  await codeExecutionReply(page, mock, "openai", "Plot a bar chart", {
     serverTools: [
       {
         kind: "code_execution",
@@ -66,9 +62,6 @@ test("OpenAI's code interpreter chart: an image output and a container file show
     ],
     text: "Here is the chart.",
   });
-  await send(page, "Plot a bar chart");
-  await expect(page.getByText("Here is the chart.")).toBeVisible({ timeout: 15_000 });
-  await waitIdle(page);
 
   const files = producedList(page);
   const output = files.getByRole("img", { name: CHART_ALT });
@@ -129,15 +122,10 @@ test("Claude's code execution chart: a Files API image shown under the block by 
   mock,
 }) => {
   mkdirSync(SHOTS, { recursive: true });
-  await openConfigured(page, mock);
-  await chooseTool(page, "Code execution");
-  mock.enqueue("anthropic", {
+  await codeExecutionReply(page, mock, "anthropic", "Draw a chart", {
     serverTools: [{ kind: "code_execution", code: "python plot.py", stdout: "saved\n", files: ["file_chart_png"] }],
     text: "The chart is ready.",
   });
-  await send(page, "Draw a chart");
-  await expect(page.getByText("The chart is ready.")).toBeVisible({ timeout: 15_000 });
-  await waitIdle(page);
 
   const name = producedFileName("file_chart_png");
   expect(name).toBe("chart.png");
@@ -155,15 +143,10 @@ test("Claude's code execution chart: a Files API image shown under the block by 
 });
 
 test("a chart whose download fails says so with Retry; Retry shows it", async ({ page, mock }) => {
-  await openConfigured(page, mock, { model: { provider: "openai", id: "gpt-5" } });
-  await chooseTool(page, "Code execution");
-  mock.enqueue("openai", {
+  await codeExecutionReply(page, mock, "openai", "Plot it", {
     serverTools: [{ kind: "code_execution", code: "plot()", stdout: "", files: ["flaky_chart.png"] }],
     text: "Plotted.",
   });
-  await send(page, "Plot it");
-  await expect(page.getByText("Plotted.")).toBeVisible({ timeout: 15_000 });
-  await waitIdle(page);
 
   const files = producedList(page);
   await expect(files.getByRole("alert")).toContainText("Couldn't download flaky_chart.png:", { timeout: 15_000 });

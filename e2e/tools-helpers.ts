@@ -3,8 +3,9 @@
  * chat on the mock with server-everything chosen, and readers that check a request's tool pairs.
  */
 import type { Page } from "@playwright/test";
-import { openConfigured } from "./app";
+import { openConfigured, send, waitIdle } from "./app";
 import { expect, type MockServer } from "./fixtures";
+import type { ReplyScript } from "./mock-server/types";
 
 /** Settings › Tools: adds a server by URL (and headers), waits for its list item. */
 export async function addServer(page: Page, url: string, headers = ""): Promise<void> {
@@ -128,3 +129,25 @@ export async function toolShareTokens(page: Page): Promise<number> {
   await expect(share).toHaveAttribute("data-counted", "true", { timeout: 10_000 });
   return Number(await share.getAttribute("data-tokens"));
 }
+
+/**
+ * A chat on the mock with "Code execution" chosen (Claude, or GPT-5 for `openai`): sends `prompt`,
+ * the mock answering with `script`, and waits for the reply's text and for the chat to be idle.
+ */
+export async function codeExecutionReply(
+  page: Page,
+  mock: MockServer,
+  api: "anthropic" | "openai",
+  prompt: string,
+  script: ReplyScript & { text: string },
+): Promise<void> {
+  await openConfigured(page, mock, api === "openai" ? { model: { provider: "openai", id: "gpt-5" } } : {});
+  await chooseTool(page, "Code execution");
+  mock.enqueue(api, script);
+  await send(page, prompt);
+  await expect(page.getByText(script.text)).toBeVisible({ timeout: 15_000 });
+  await waitIdle(page);
+}
+
+/** The requests the mock recorded whose path holds `part` (a produced file's download). */
+export const fileRequests = (mock: MockServer, part: string) => mock.requests().filter((r) => r.path.includes(part));
