@@ -7,7 +7,7 @@
  *   parser gave temporary ids: their blocks are pointed at the content address.
  * Only what an imported entry refers to is kept.
  */
-import { base64ToBytes, blobIdOf, blobIdsOfBlocks, blobIdsOfEntry } from "../../core/attachments/blob-id";
+import { base64ToBytes, blobIdOf, blobIdsOfEntry } from "../../core/attachments/blob-id";
 import { sniffMimeType } from "../../core/attachments/sniff";
 import type { ChatGptAsset } from "../../core/export/chatgpt-content";
 import type { ExportedSession } from "../../core/export/grove-json";
@@ -132,9 +132,8 @@ function producedOnlyIds(entries: readonly Entry[]): Set<BlobId> {
   const produced = new Set<BlobId>();
   const attached = new Set<BlobId>();
   for (const e of entries) {
-    if (e.type === "message" || e.type === "context_note")
-      for (const id of blobIdsOfBlocks(e.content)) attached.add(id);
-    else for (const id of blobIdsOfEntry(e)) produced.add(id);
+    const into = e.type === "message" || e.type === "context_note" ? attached : produced;
+    for (const id of blobIdsOfEntry(e)) into.add(id);
   }
   for (const id of attached) produced.delete(id);
   return produced;
