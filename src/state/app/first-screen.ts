@@ -5,6 +5,7 @@
  * when the first screen is shown (`firstScreenShown`); an idle callback after the next frame
  * releases the waiters, marked `grove:first-screen-idle` for the tests and the bench.
  */
+import { whenScrollQuiet } from "./scroll-quiet";
 
 /** The performance mark set when the waiters are released. */
 const FIRST_SCREEN_IDLE_MARK = "grove:first-screen-idle";
@@ -49,24 +50,6 @@ export function openSettled(): void {
 /** How long the page must go without a scroll before heavy background work starts (ms). */
 const SCROLL_QUIET_MS = 1_000;
 
-let lastScrollAt = Number.NEGATIVE_INFINITY;
-if (typeof document !== "undefined") {
-  // Capture: a scroll of any element (the message list) does not bubble to the document.
-  document.addEventListener("scroll", () => (lastScrollAt = Date.now()), { capture: true, passive: true });
-}
-
-/** Resolves once the page has gone SCROLL_QUIET_MS without a scroll. */
-function scrollQuiet(): Promise<void> {
-  return new Promise((resolve) => {
-    const check = () => {
-      const wait = lastScrollAt + SCROLL_QUIET_MS - Date.now();
-      if (wait <= 0) resolve();
-      else setTimeout(check, wait);
-    };
-    check();
-  });
-}
-
 /**
  * Runs `run` once the first screen is idle and the opening chat has settled (or `SETTLE_TIMEOUT_MS`
  * after that idle, whichever is first), and the user is not scrolling, in an idle callback: for heavy
@@ -76,7 +59,7 @@ function scrollQuiet(): Promise<void> {
 export function whenOpenSettled(run: () => void): void {
   void idle
     .then(() => Promise.race([settled, new Promise<void>((resolve) => setTimeout(resolve, SETTLE_TIMEOUT_MS))]))
-    .then(scrollQuiet)
+    .then(() => whenScrollQuiet(SCROLL_QUIET_MS))
     .then(() => {
       if (typeof requestIdleCallback === "function") requestIdleCallback(() => run(), { timeout: IDLE_TIMEOUT_MS });
       else setTimeout(run, 0);

@@ -8,7 +8,7 @@ import type { SessionView } from "../hooks";
 import { EntryView } from "./EntryView";
 import { LOADING_EARLIER_PX, openingLayout } from "./opening-layout";
 import { rowsOf } from "./prepare-rows";
-import { estimateRowHeight } from "./row-estimate";
+import { ROW_ESTIMATE_PX, rowIndex } from "./row-estimate";
 import { StreamingMessage } from "./StreamingMessage";
 import { useFollowOnResize } from "./use-follow-on-resize";
 import { useRamp } from "./use-ramp";
@@ -42,6 +42,7 @@ export function MessageList({ view, sessionId }: { view: SessionView; sessionId:
     sessionId ? s.replies[sessionId] !== undefined && s.replies[sessionId]?.parentId === leafId : false,
   );
   const rows = useMemo(() => rowsOf(view.path), [view.path]);
+  const { keys, estimates, total } = rowIndex(rows);
   // A reply streaming under a reply that was cut off by the output limit is its continuation
   // (Continue): drawn joined to it, as it will be once written.
   const lastRow = rows[rows.length - 1];
@@ -80,15 +81,15 @@ export function MessageList({ view, sessionId }: { view: SessionView; sessionId:
     measureElement: measureInView(afterPaint),
     // Before a row is measured: from its text (row-estimate.ts), so the first render draws the rows
     // that fill the window, not six long answers where two fit.
-    estimateSize: (i) => estimateRowHeight(rows[i]),
+    estimateSize: (i) => estimates[i] ?? ROW_ESTIMATE_PX,
     // A chat opens at its end: start the first render there, rather than drawing the first rows
     // only to scroll past them (on a 2,000-message chat that was a fifth of a cold open).
-    initialOffset: () => rows.reduce((sum, row) => sum + estimateRowHeight(row), 0),
+    initialOffset: () => total,
     // Before the list is laid out its height is unknown (0: only the overscan rows would be drawn),
     // and the rows that then come into view were rendered at once while React committed. The
     // window's height is a little more than the list's: the first render draws every row in view.
     initialRect: { width: 0, height: typeof window === "undefined" ? 0 : window.innerHeight },
-    getItemKey: (i) => rows[i]?.key ?? "streaming",
+    getItemKey: (i) => keys[i] ?? "streaming",
     // While the chat opens: no overscan, room for "Loading earlier messages…", and the place kept
     // by row key as the rest of the path arrives above (opening-layout.ts).
     ...opening,

@@ -2,16 +2,26 @@ import { describe, expect, it } from "vitest";
 import { createSliceQueue } from "./slice-queue";
 
 /** A queue whose tasks run only when the test says, with a clock the jobs advance. */
-function harness(budgetMs: number) {
+function harness(budgetMs: number, hold: { ms: number } = { ms: 0 }) {
   const tasks: Array<() => void> = [];
+  const delayed: number[] = [];
   let clock = 0;
-  const queue = createSliceQueue({ post: (run) => tasks.push(run), budgetMs, now: () => clock });
+  const queue = createSliceQueue({
+    post: (run) => tasks.push(run),
+    budgetMs,
+    now: () => clock,
+    holdMs: () => hold.ms,
+    postAfter: (run, ms) => {
+      delayed.push(ms);
+      tasks.push(run);
+    },
+  });
   const runTask = () => {
     const task = tasks.shift();
     if (!task) throw new Error("no task posted");
     task();
   };
-  return { queue, tasks, runTask, spend: (ms: number) => (clock += ms) };
+  return { queue, tasks, delayed, runTask, spend: (ms: number) => (clock += ms) };
 }
 
 describe("createSliceQueue", () => {
@@ -82,5 +92,24 @@ describe("createSliceQueue", () => {
     }
     expect(ran).toEqual(["next"]);
     expect(errors).toHaveLength(1);
+  });
+
+  it("runs nothing while held, then every job once the hold ends (a fling's colours wait for it to stop)", () => {
+    const hold = { ms: 120 };
+    const { queue, tasks, delayed, runTask } = harness(8, hold);
+    const ran: string[] = [];
+    queue.enqueue(() => ran.push("a"));
+    const cancelB = queue.enqueue(() => ran.push("b"));
+    runTask();
+    expect(ran).toEqual([]);
+    expect(delayed).toEqual([120]);
+    // The block scrolled away before the hold ended: its job never runs.
+    cancelB();
+    queue.enqueue(() => ran.push("c"));
+    expect(tasks).toHaveLength(1); // still one run pending, not a second schedule
+    hold.ms = 0;
+    runTask();
+    expect(ran).toEqual(["a", "c"]);
+    expect(tasks).toHaveLength(0);
   });
 });

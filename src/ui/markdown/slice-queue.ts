@@ -1,8 +1,11 @@
+import { untilScrollQuiet } from "../../state/app/scroll-quiet";
+
 /**
  * Runs small jobs in later tasks, a few milliseconds' worth per task, so work that is not needed for
  * the first paint (colouring code blocks) never joins the task that renders a chat. FIFO: blocks
  * are coloured in the order they were rendered (top of the screen first). A cancelled job that
- * has not run yet never runs (a block that unmounted, or whose text changed).
+ * has not run yet never runs (a block that unmounted, or whose text changed). A hold (`holdMs`)
+ * puts every job off while it lasts: the app's queue waits while the page scrolls.
  */
 export type SliceQueue = {
   /** Queues `job`; returns a cancel function (idempotent, harmless after the job ran). */
@@ -15,13 +18,28 @@ export type SliceQueueOptions = {
   /** Milliseconds of jobs per task; the task that crosses it ends right after that job. */
   budgetMs: number;
   now: () => number;
+  /** How long (ms) jobs must wait before they may run now; 0 when they may (default: never wait). */
+  holdMs?: () => number;
+  /** Schedules `run` after `ms` (used when `holdMs` says wait). */
+  postAfter?: (run: () => void, ms: number) => void;
 };
 
-export function createSliceQueue({ post, budgetMs, now }: SliceQueueOptions): SliceQueue {
+export function createSliceQueue({
+  post,
+  budgetMs,
+  now,
+  holdMs = () => 0,
+  postAfter = (run, ms) => setTimeout(run, ms),
+}: SliceQueueOptions): SliceQueue {
   const jobs = new Set<() => void>();
   let scheduled = false;
 
   const run = () => {
+    const wait = holdMs();
+    if (wait > 0) {
+      postAfter(run, wait);
+      return;
+    }
     scheduled = false;
     const start = now();
     for (const job of jobs) {
@@ -70,9 +88,17 @@ function postLater(run: () => void): void {
   else setTimeout(run, 0);
 }
 
+/**
+ * A fling mounts each row for a few frames: colouring its code then is work nobody sees, and a
+ * task of it between two frames made the next one miss its vsync (issue 25). Colours come this
+ * long (ms) after the scrolling stops.
+ */
+const SCROLL_QUIET_MS = 150;
+
 /** The app's queue for colouring code; 8 ms a task leaves most of a frame to the page. */
 export const highlightQueue: SliceQueue = createSliceQueue({
   post: postLater,
   budgetMs: 8,
   now: () => performance.now(),
+  holdMs: () => untilScrollQuiet(SCROLL_QUIET_MS),
 });
