@@ -89,7 +89,7 @@ async function mainThreadTimes(cdp) {
 }
 
 /** One scroll pass of `session`'s active path in a fresh page; logs it and returns its figures. */
-async function scrollPass(ctx, context, url, session, label) {
+export async function scrollPass(ctx, context, url, session, label) {
   const page = await context.newPage();
   try {
     await page.addInitScript(installOpenProbe, {
