@@ -12,13 +12,14 @@
  *   the app registers it), and a second visit answered by it: the time to the last message.
  *
  * Targets (issue 25): bytes before the first screen settles ≤ the peer's (BetterChatGPT: 1,243 kB
- * gzip in the issue's run; the peer is not measured here), last message ≤ 0.6× the peer's time
- * (only Grove's absolute time is printed). Numbers only.
+ * gzip in the issue's run), last message ≤ 0.6× the peer's time. Only Grove's figures are printed
+ * here; `peer.mjs` (opt-in, `npm run bench -- peer`) measures both apps side by side, interleaved.
+ * Numbers only.
  */
-import { gzipSync } from "node:zlib";
 import { launchBrowser } from "./lib/browser.mjs";
 import { articleWith, hashUrl, TWO, twoMessageSession } from "./lib/fixtures.mjs";
 import { installOpenProbe, readOpenProbe } from "./lib/probe.mjs";
+import { clearOrigin, recordRequests } from "./lib/requests.mjs";
 import { ensureSchema, openDbPage, seedSession } from "./lib/seed.mjs";
 import { median, ms } from "./lib/stats.mjs";
 
@@ -38,40 +39,6 @@ function kindOf(path) {
 }
 
 const kB = (b) => `${(b / 1024).toFixed(0)} kB`;
-
-/** Clears the HTTP cache, the service worker and its caches of `origin`. */
-async function clearOrigin(context, origin) {
-  const page = await context.newPage();
-  const cdp = await context.newCDPSession(page);
-  await cdp.send("Network.clearBrowserCache");
-  await cdp.send("Storage.clearDataForOrigin", { origin, storageTypes: "service_workers,cache_storage" });
-  await cdp.detach();
-  await page.close();
-}
-
-/** Records every request of the context (page, workers, service worker) with its gzip size. */
-function recordRequests(context) {
-  const seen = [];
-  const onFinished = async (request) => {
-    const url = new URL(request.url());
-    if (!url.protocol.startsWith("http")) return;
-    const entry = {
-      path: url.pathname,
-      start: request.timing().startTime,
-      sw: request.serviceWorker() !== null,
-      gzip: 0,
-    };
-    seen.push(entry);
-    try {
-      const response = await request.response();
-      if (response && !response.fromServiceWorker()) entry.gzip = gzipSync(await response.body()).length;
-    } catch {
-      // A body that is gone (a redirect, a closed page) counts nothing.
-    }
-  };
-  context.on("requestfinished", onFinished);
-  return { seen, stop: () => context.off("requestfinished", onFinished) };
-}
 
 async function openOnce(context, url, { record }) {
   const page = await context.newPage();
@@ -168,11 +135,11 @@ export default {
       const medBytes = median(bytes);
       ctx.log(
         `median of ${runs}: bytes before the first screen settled ${kB(medBytes)} gzip (JS ${kB(median(jsBytes))}); ` +
-          `target ≤ the peer's (${PEER_STARTUP_KB} kB in the issue's run; peer not measured here): ${medBytes / 1024 <= PEER_STARTUP_KB ? "met" : "NOT met"}`,
+          `target ≤ the peer's (${PEER_STARTUP_KB} kB in the issue's run; side by side: npm run bench -- peer): ${medBytes / 1024 <= PEER_STARTUP_KB ? "met" : "NOT met"}`,
       );
       ctx.log(
         `median of ${runs}: last message of the 2-message chat ${ms(median(first))} cold, no service worker; ` +
-          `${second.length ? ms(median(second)) : "n/a"} with the service worker installed (target ≤ 0.6× the peer's: peer not measured here)`,
+          `${second.length ? ms(median(second)) : "n/a"} with the service worker installed (target ≤ 0.6× the peer's: npm run bench -- peer)`,
       );
       ctx.summary(
         "cold start bytes before first screen",

@@ -25,6 +25,7 @@ import openProfile from "./open-profile.mjs";
 import openSession from "./open-session.mjs";
 import openTrace from "./open-trace.mjs";
 import paste from "./paste.mjs";
+import peer from "./peer.mjs";
 import scroll from "./scroll.mjs";
 import search from "./search.mjs";
 import sendFirstToken from "./send-first-token.mjs";
@@ -52,6 +53,7 @@ const BENCHES = [
   sync,
   syncLarge,
   toolsLoop,
+  peer,
 ];
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
