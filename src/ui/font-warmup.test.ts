@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it } from "vitest";
-import { FONT_STRIKES_KEPT, rememberFontStrikes, warmFontStrikes } from "./font-warmup";
+import { rememberFontStrikes } from "./font-strikes-memory";
+import { FONT_STRIKES_KEPT, warmFontStrikes } from "./font-warmup";
 
 afterEach(() => {
   localStorage.clear();

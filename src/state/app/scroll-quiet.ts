@@ -9,9 +9,9 @@ if (typeof document !== "undefined") {
   document.addEventListener("scroll", () => (lastScrollAt = performance.now()), { capture: true, passive: true });
 }
 
-/** How long (ms) until the page will have gone `quietMs` without a scroll; 0 when it has. */
+/** How long (ms) until the page will have gone `quietMs` without a scroll; ≤ 0 when it has. */
 export function untilScrollQuiet(quietMs: number): number {
-  return Math.max(0, lastScrollAt + quietMs - performance.now());
+  return lastScrollAt + quietMs - performance.now();
 }
 
 /** Resolves once the page has gone `quietMs` without a scroll. */

@@ -8,7 +8,7 @@ import type { SessionView } from "../hooks";
 import { EntryView } from "./EntryView";
 import { LOADING_EARLIER_PX, openingLayout } from "./opening-layout";
 import { rowsOf } from "./prepare-rows";
-import { ROW_ESTIMATE_PX, rowIndex } from "./row-estimate";
+import { estimateRowHeight, ROW_ESTIMATE_PX } from "./row-estimate";
 import { StreamingMessage } from "./StreamingMessage";
 import { useFollowOnResize } from "./use-follow-on-resize";
 import { useRamp } from "./use-ramp";
@@ -42,7 +42,11 @@ export function MessageList({ view, sessionId }: { view: SessionView; sessionId:
     sessionId ? s.replies[sessionId] !== undefined && s.replies[sessionId]?.parentId === leafId : false,
   );
   const rows = useMemo(() => rowsOf(view.path), [view.path]);
-  const { keys, estimates, total } = rowIndex(rows);
+  // By index, made once per rows: the virtualizer recomputes every row's place from the first
+  // re-measured one to the end, asking each row's key and estimate; scrolling up a 10,000-message
+  // path that was thousands of look-ups per frame (issue 25).
+  const keys = useMemo(() => rows.map((row) => row.key), [rows]);
+  const estimates = useMemo(() => rows.map(estimateRowHeight), [rows]);
   // A reply streaming under a reply that was cut off by the output limit is its continuation
   // (Continue): drawn joined to it, as it will be once written.
   const lastRow = rows[rows.length - 1];
@@ -84,7 +88,7 @@ export function MessageList({ view, sessionId }: { view: SessionView; sessionId:
     estimateSize: (i) => estimates[i] ?? ROW_ESTIMATE_PX,
     // A chat opens at its end: start the first render there, rather than drawing the first rows
     // only to scroll past them (on a 2,000-message chat that was a fifth of a cold open).
-    initialOffset: () => total,
+    initialOffset: () => estimates.reduce((sum, px) => sum + px, 0),
     // Before the list is laid out its height is unknown (0: only the overscan rows would be drawn),
     // and the rows that then come into view were rendered at once while React committed. The
     // window's height is a little more than the list's: the first render draws every row in view.

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { MessageEntry } from "../../core/session/entries";
 import { asEntryId, asSessionId } from "../../core/session/ids";
 import type { DisplayRow } from "./display-rows";
-import { estimateRowHeight, fillsFirstScreen, ROW_ESTIMATE_PX, rowIndex } from "./row-estimate";
+import { estimateRowHeight, fillsFirstScreen, ROW_ESTIMATE_PX } from "./row-estimate";
 
 const messageEntry = (text: string, id = "e1"): MessageEntry => ({
   id: asEntryId(id),
@@ -55,18 +55,5 @@ describe("fillsFirstScreen", () => {
     // 140 px each: 1,600 px is 11.4 of them.
     expect(fillsFirstScreen(entries(11, "Hi."), 800)).toBe(false);
     expect(fillsFirstScreen(entries(12, "Hi."), 800)).toBe(true);
-  });
-});
-
-describe("rowIndex", () => {
-  it("holds each row's key and estimate by index and their sum, made once per rows array", () => {
-    const rows: DisplayRow[] = [message("Hello there."), { ...message("long line ".repeat(200)), key: "e2" }];
-    const index = rowIndex(rows);
-    expect(index.keys).toEqual(["e1", "e2"]);
-    expect([...index.estimates]).toEqual(rows.map(estimateRowHeight));
-    expect(index.total).toBe(estimateRowHeight(rows[0]) + estimateRowHeight(rows[1]));
-    expect(index.total).toBeGreaterThan(2 * ROW_ESTIMATE_PX);
-    expect(rowIndex(rows)).toBe(index);
-    expect(rowIndex([...rows])).not.toBe(index);
   });
 });

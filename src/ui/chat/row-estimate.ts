@@ -26,38 +26,6 @@ export function estimateRowHeight(row: DisplayRow | undefined): number {
   return estimateMessages(row.continuations.length === 0 ? row.entry : row, [row.entry, ...row.continuations]);
 }
 
-/** The list's rows as the virtualizer reads them: by index, for every row of the path. */
-export interface RowIndex {
-  readonly keys: readonly string[];
-  readonly estimates: Float64Array;
-  /** The estimates' sum: where the end of the list is before any row is measured. */
-  readonly total: number;
-}
-
-const indexes = new WeakMap<readonly DisplayRow[], RowIndex>();
-
-/**
- * Keys and estimates by index, made once per rows array. The virtualizer recomputes every row's
- * place from the first re-measured one to the end (@tanstack/virtual-core), asking each row's key
- * and estimate: scrolling up a 10,000-message path, thousands of rows per frame. Reading two
- * arrays instead of a lookup per row per frame keeps that part of a frame small.
- */
-export function rowIndex(rows: readonly DisplayRow[]): RowIndex {
-  const known = indexes.get(rows);
-  if (known) return known;
-  const keys = rows.map((row) => row.key);
-  const estimates = new Float64Array(rows.length);
-  let total = 0;
-  for (let i = 0; i < rows.length; i++) {
-    const px = estimateRowHeight(rows[i]);
-    estimates[i] = px;
-    total += px;
-  }
-  const index = { keys, estimates, total };
-  indexes.set(rows, index);
-  return index;
-}
-
 /** An entry's row before the rows are made (a message as if it were not joined to another). */
 export function estimateEntryHeight(entry: Entry): number {
   return entry.type === "message" ? estimateMessages(entry, [entry]) : ROW_ESTIMATE_PX;
