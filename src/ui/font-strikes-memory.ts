@@ -3,7 +3,7 @@
  * nodes, in idle time, merged into the stored list. A chunk of its own: the first screen only
  * needs the warming half.
  */
-import { FONT_STRIKES_KEPT, type FontStrike, RARE_KEPT, STORAGE_KEY, stored } from "./font-warmup";
+import { FONT_STRIKES_KEPT, type FontStrike, RARE_KEPT, STORAGE_KEY, stored } from "./font-strikes-store";
 
 function fontOf(style: CSSStyleDeclaration): string {
   return `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;

@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it } from "vitest";
 import { rememberFontStrikes } from "./font-strikes-memory";
-import { FONT_STRIKES_KEPT, warmFontStrikes } from "./font-warmup";
+import { FONT_STRIKES_KEPT } from "./font-strikes-store";
+import { warmFontStrikes } from "./font-warmup";
 
 afterEach(() => {
   localStorage.clear();
