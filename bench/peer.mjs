@@ -156,53 +156,6 @@ async function seedPeer(context, peerUrl, store) {
   }
 }
 
-/**
- * Runs in the peer's page (init script; self-contained): when the last rendered message contains
- * `marker` (its text starts with it), then the next frame, then `quietMs` without DOM changes.
- * Same fields as lib/probe.mjs's open probe (leaf, painted, settled), in `window.__groveOpen`.
- */
-function installPeerProbe({ selector, marker, quietMs }) {
-  const MAX_SETTLE_MS = 10_000;
-  const state = { start: 0, leaf: null, painted: null, settled: null, lastMutation: null, done: false };
-  window.__groveOpen = state;
-  const observer = new MutationObserver(() => {
-    const now = performance.now();
-    if (state.leaf !== null) {
-      state.lastMutation = now;
-      return;
-    }
-    const all = document.querySelectorAll(selector);
-    const last = all[all.length - 1];
-    if (!last?.textContent?.includes(marker)) return;
-    state.leaf = now;
-    state.lastMutation = now;
-    requestAnimationFrame(() => {
-      const channel = new MessageChannel();
-      channel.port1.onmessage = () => (state.painted = performance.now());
-      channel.port2.postMessage(null);
-    });
-    const check = setInterval(() => {
-      const t = performance.now();
-      const quiet = t - state.lastMutation >= quietMs;
-      if (quiet || t - state.leaf > MAX_SETTLE_MS) {
-        clearInterval(check);
-        state.settled = quiet ? state.lastMutation : null;
-        state.done = true;
-        observer.disconnect();
-      }
-    }, 25);
-  });
-  observer.observe(document, { childList: true, subtree: true, attributes: true, characterData: true });
-}
-
-async function readPeerProbe(page) {
-  await page.waitForFunction(() => window.__groveOpen?.done === true, null, { timeout: 120_000, polling: 50 });
-  return page.evaluate(() => {
-    const { leaf, painted, settled } = window.__groveOpen;
-    return { leaf, painted, settled };
-  });
-}
-
 /** DOM elements and the page's JS heap after a GC. */
 async function footprint(page) {
   const nodes = await page.evaluate(() => document.getElementsByTagName("*").length);
@@ -233,14 +186,18 @@ async function load(context, app, chat, { record = false, measure = false, scree
       });
       await page.goto(hashUrl(app.url, chat.id));
     } else {
-      await page.addInitScript(installPeerProbe, {
-        selector: PEER_MESSAGE,
-        marker: chat.leafMarker,
+      // The peer's last message, once it holds the leaf's text; any mutation of the page counts.
+      await page.addInitScript(installOpenProbe, {
+        leafSelector: PEER_MESSAGE,
+        leafText: chat.leafMarker,
+        mode: "navigation",
         quietMs: QUIET_MS,
+        scrollerSelector: "html",
+        maxSettleMs: 10_000,
       });
       await page.goto(`${app.url}/`);
     }
-    const probe = app.name === "grove" ? await readOpenProbe(page, 120_000) : await readPeerProbe(page);
+    const probe = await readOpenProbe(page, 120_000);
     const result = { visible: probe.painted ?? probe.leaf, settled: probe.settled };
     if (recorder) {
       const origin = await page.evaluate(() => performance.timeOrigin);

@@ -5,17 +5,13 @@
  * version's upgrade in fake-indexeddb; this checks Chromium's IndexedDB does the same.
  */
 import { createRequire } from "node:module";
-import { SHIPPED_STORES } from "../src/db/testing/schema-fixtures";
+import { SHIPPED_STORES, storesAt } from "../src/db/testing/schema-fixtures";
 import { assistantMessages, userMessages } from "./app";
 import { expect, test } from "./fixtures";
 
 const require = createRequire(import.meta.url);
 const DEXIE_UMD = require.resolve("dexie/dist/dexie.min.js");
 const BLANK = "/__schema_upgrade__/blank.html";
-
-/** The stores of a database at `version`, as the versions up to it shipped. */
-const storesAt = (version: number) =>
-  Object.assign({}, ...Object.entries(SHIPPED_STORES).flatMap(([v, s]) => (Number(v) <= version ? [s] : [])));
 
 const SESSION = "0190a0a0-0000-7000-8000-00000000a001";
 const QUESTION = "0190a0a0-0000-7000-8000-00000000a010";

@@ -43,9 +43,21 @@ export function installIdbProbe() {
   wrap(IDBObjectStore.prototype, "getAll");
 }
 
-/** Runs in the page. Must stay self-contained: it is serialized. */
-export function installOpenProbe({ leafSelector, mode, quietMs, pendingSelector = null }) {
-  const MAX_SETTLE_MS = 5000;
+/**
+ * Runs in the page. Must stay self-contained: it is serialized. Grove's defaults; another app (the
+ * peer bench) names its own: `leafText` (the leaf is then the last element matching `leafSelector`,
+ * once its text includes this), `scrollerSelector` (where mutations count against the quiet) and
+ * `maxSettleMs`.
+ */
+export function installOpenProbe({
+  leafSelector,
+  mode,
+  quietMs,
+  pendingSelector = null,
+  leafText = null,
+  scrollerSelector = ".message-scroll",
+  maxSettleMs = 5000,
+}) {
   const state = {
     mode,
     start: mode === "navigation" ? 0 : null,
@@ -72,9 +84,16 @@ export function installOpenProbe({ leafSelector, mode, quietMs, pendingSelector 
     );
   }
 
+  const leafElement = () => {
+    if (leafText === null) return document.querySelector(leafSelector);
+    const all = document.querySelectorAll(leafSelector);
+    const last = all[all.length - 1];
+    return last?.textContent?.includes(leafText) ? last : null;
+  };
+
   const finish = () => {
-    const scroller = document.querySelector(".message-scroll");
-    const leaf = document.querySelector(leafSelector);
+    const scroller = document.querySelector(scrollerSelector);
+    const leaf = leafElement();
     state.articlesSettled = scroller ? scroller.querySelectorAll("article").length : 0;
     if (scroller && leaf) {
       const a = scroller.getBoundingClientRect();
@@ -92,18 +111,18 @@ export function installOpenProbe({ leafSelector, mode, quietMs, pendingSelector 
       state.leaf !== null &&
       records.some((r) => {
         const el = r.target.nodeType === 1 ? r.target : r.target.parentElement;
-        return el?.closest?.(".message-scroll");
+        return el?.closest?.(scrollerSelector);
       })
     ) {
       state.lastMutation = now;
     }
-    if (mode === "navigation" && state.firstArticle === null && document.querySelector(".message-scroll article")) {
+    if (mode === "navigation" && state.firstArticle === null && document.querySelector(`${scrollerSelector} article`)) {
       state.firstArticle = now;
     }
-    if (state.leaf === null && document.querySelector(leafSelector)) {
+    if (state.leaf === null && leafElement()) {
       state.leaf = now;
       state.lastMutation = now;
-      state.articlesAtLeaf = document.querySelectorAll(".message-scroll article").length;
+      state.articlesAtLeaf = document.querySelectorAll(`${scrollerSelector} article`).length;
       requestAnimationFrame(() => {
         const channel = new MessageChannel();
         channel.port1.onmessage = () => (state.painted = performance.now());
@@ -114,7 +133,7 @@ export function installOpenProbe({ leafSelector, mode, quietMs, pendingSelector 
         // While `pendingSelector` is in the DOM (the chat is still opening) no quiet counts.
         const open = pendingSelector === null || document.querySelector(pendingSelector) === null;
         const quiet = open && t - state.lastMutation >= quietMs;
-        if (quiet || t - state.leaf > MAX_SETTLE_MS) {
+        if (quiet || t - state.leaf > maxSettleMs) {
           clearInterval(check);
           state.settled = quiet ? state.lastMutation : null;
           finish();

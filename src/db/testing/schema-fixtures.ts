@@ -83,7 +83,7 @@ export const SHIPPED_STORES: Readonly<Record<number, Readonly<Record<string, str
 };
 
 /** A database's stores at `version`: every shipped version's up to it, later ones over earlier. */
-function storesAt(version: number): Record<string, string | null> {
+export function storesAt(version: number): Record<string, string | null> {
   const versions = Object.keys(SHIPPED_STORES)
     .map(Number)
     .filter((v) => v <= version)
