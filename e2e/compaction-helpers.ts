@@ -210,8 +210,22 @@ export async function talkUntilOver(
   throw new Error(`the context never went over ${threshold} tokens`);
 }
 
-/** Scroll the (virtualized) chat to its top or bottom, so those rows are in the DOM. */
+/**
+ * Scroll the (virtualized) chat to its top or bottom, as a user does, so those rows are in the DOM.
+ * The list tells the user's scrolling from its own by the input event before it (MessageList's
+ * `userScrollAt`): a bare `scrollTop = 0` left it following the end, and the next rows to arrive (a
+ * compaction card written meanwhile) took the view back down. Resolves once the list has seen the
+ * scroll.
+ */
 export const scrollChat = (page: Page, to: "top" | "bottom"): Promise<void> =>
-  page.locator(".message-scroll").evaluate((el, where) => {
-    el.scrollTop = where === "top" ? 0 : el.scrollHeight;
-  }, to);
+  page.locator(".message-scroll").evaluate(
+    (el, where) =>
+      new Promise<void>((seen) => {
+        const target = where === "top" ? 0 : el.scrollHeight - el.clientHeight;
+        el.dispatchEvent(new WheelEvent("wheel", { deltaY: where === "top" ? -120 : 120 }));
+        if (Math.abs(el.scrollTop - target) < 1) return seen();
+        el.addEventListener("scroll", () => seen(), { once: true });
+        el.scrollTop = target;
+      }),
+    to,
+  );

@@ -124,6 +124,8 @@ test("a Claude export: linear chats with their titles and messages, the attachme
   await expect(assistantMessages(page)).toHaveText([/Bonjour/]);
 
   await choose(page, [claude]);
+  // The question first: when it does not come, the failure shows what the dialog says instead.
+  await expect(importDialog(page)).toContainText("2 chats in conversations.json are already here");
   await expect(importDialog(page).getByRole("listitem")).toHaveText([
     "Parsing CSV in Rust",
     "Imported Claude conversation",
