@@ -6,6 +6,8 @@
  */
 import { boot } from "./state/app/boot";
 import { nextTask } from "./state/app/next-task";
+import { useUiStore } from "./state/app/ui-store";
+import { readFirstTail } from "./ui/first-tail";
 import { warmFontStrikes } from "./ui/font-warmup";
 import { preloadMarkdown } from "./ui/markdown/LazyMarkdown";
 import "./ui/app.css";
@@ -15,6 +17,8 @@ applyTheme();
 watchTheme();
 
 const booted = boot();
+// The open chat's end, read while the code below arrives: the first render draws it (first-tail.ts).
+const firstTailRead = booted.then(() => readFirstTail(useUiStore.getState().sessionId));
 // Fetched while the database opens, so messages rarely show as plain text first.
 void preloadMarkdown();
 // The fonts the last screens used, looked up while the database opens (font-warmup.ts says why).
@@ -40,7 +44,7 @@ void (async () => {
   ]);
   await nextTask();
   prepareDateFormats();
-  await booted;
+  await firstTailRead;
   await nextTask();
   startApp(createRoot);
 })();

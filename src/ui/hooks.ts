@@ -5,9 +5,9 @@ import { type CostTotal, NO_COST } from "../core/cost/cost";
 import type { Entry, Session } from "../core/session/entries";
 import type { SessionId } from "../core/session/ids";
 import { buildTreeIndex, pathToRoot, type TreeIndex } from "../core/session/tree";
-import { liveSessionTail, liveSessionWithEntries, NO_TREE, type SessionWithTree } from "../db/live";
+import { liveSessionWithEntries, NO_TREE, type SessionWithTree } from "../db/live";
 import { needsPreparing, prepareRows } from "./chat/prepare-rows";
-import { fillsFirstScreen } from "./chat/row-estimate";
+import { firstTail, readTail, sameAsFirst, type TailRead } from "./first-tail";
 
 export type SessionView = {
   session: Session | undefined;
@@ -32,9 +32,7 @@ const NO_SESSION: SessionWithTree = { session: undefined, ...NO_TREE };
  * One read of the open chat, tagged with the chat it was made for: the end of the path first
  * (`tail`), then the whole tree (`tree`).
  */
-type Tagged =
-  | ({ kind: "tree"; forId: SessionId | null } & SessionWithTree)
-  | { kind: "tail"; forId: SessionId; session: Session | undefined; entries: Entry[]; whole: boolean };
+type Tagged = ({ kind: "tree"; forId: SessionId | null } & SessionWithTree) | TailRead;
 // The same read answered again (nothing changed) gets the same tagged object: no re-render.
 const tagged = new WeakMap<object, Tagged>();
 function tag(forId: SessionId | null, read: SessionWithTree): Tagged {
@@ -100,11 +98,13 @@ export function useSessionView(sessionId: SessionId | null): SessionView {
     [sessionId, wantTree],
   );
   const treeHere = tree?.forId === sessionId ? tree : undefined;
-  const tail = useLiveQuery(async (): Promise<Tagged | undefined> => {
-    if (sessionId === null || treeHere) return undefined;
-    const read = await liveSessionTail(sessionId, fillsFirstScreen);
-    return { kind: "tail", forId: sessionId, session: read.session, entries: read.path, whole: read.whole };
-  }, [sessionId, treeHere !== undefined]);
+  // The chat the page opened on has its end read already (first-tail.ts): drawn by the first render.
+  const tail = useLiveQuery(
+    async (): Promise<Tagged | undefined> =>
+      sessionId === null || treeHere ? undefined : sameAsFirst(await readTail(sessionId)),
+    [sessionId, treeHere !== undefined],
+    firstTail(sessionId),
+  );
   const live = treeHere ?? (tail?.forId === sessionId ? tail : undefined);
   // A new read is rendered as a transition: React renders it in slices, yielding to the page
   // between components, instead of one long task for the tree index, the path's rows and every
