@@ -1,7 +1,7 @@
 /**
  * Registers the service worker (vite-plugin-pwa's generateSW build, src/pwa-options.ts). Called
- * after the first screen (boot.ts): installing it precaches the whole build (megabytes), which
- * must not share a first open's network and CPU. The plugin's own register script ran on `load`,
+ * once the first open has settled (boot.ts): installing it precaches the whole build (megabytes),
+ * which must not share a first open's network and CPU. The plugin's own register script ran on `load`,
  * during the open; it is turned off (`injectRegister: false`).
  */
 const SERVICE_WORKER_URL = "/sw.js";
