@@ -111,8 +111,8 @@ export async function boot(): Promise<() => void> {
   // The search worker loads its saved index (or builds it) and catches up before the first search:
   // seconds of a core and IndexedDB reads, so not while a long chat's tree is still being read.
   whenOpenSettled(startChatSearch);
-  // The service worker's precache is megabytes: never during the first open (its rest of the path
-  // is read after its end is drawn), so it waits for the open to settle too.
+  // The service worker's precache is megabytes: never during the first open, which goes on after
+  // the chat's end is drawn (the rest of its path is read then), so it waits for the open to settle.
   if (import.meta.env.PROD) whenOpenSettled(registerServiceWorker);
   // Sync (when turned on) resumes from its own chunk.
   whenFirstScreenIdle(() => {
