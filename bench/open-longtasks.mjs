@@ -15,14 +15,12 @@
 import { join } from "node:path";
 import { SNAPSHOT_DIR } from "./lib/app-server.mjs";
 import { entrySize } from "./lib/entry-size.mjs";
-import { articleWith, hashUrl, seededSessions } from "./lib/fixtures.mjs";
+import { articleWith, hashUrl, LOADING_EARLIER, seededSessions } from "./lib/fixtures.mjs";
 import { installLongTasks, installOpenProbe, readLongRenders, readLongTasks, readOpenProbe } from "./lib/probe.mjs";
 import { seedSession } from "./lib/seed.mjs";
 import { median, ms, table } from "./lib/stats.mjs";
 
 const QUIET_MS = 300;
-/** Shown above the end of a chat while the rest of its path is read (ui/chat/MessageList.tsx). */
-const PENDING = ".loading-earlier";
 const DEXIE_CACHE_EXPIRY_MS = 3500;
 const TWO = {
   id: "0190b000-0000-7000-8000-000000000002",
@@ -76,7 +74,7 @@ async function coldOpen(context, url, target) {
       leafSelector: articleWith(target.leafMarker),
       mode: "navigation",
       quietMs: QUIET_MS,
-      pendingSelector: PENDING,
+      pendingSelector: LOADING_EARLIER,
     });
     await page.goto(hashUrl(url, target.id));
     const probe = await readOpenProbe(page);
@@ -91,7 +89,7 @@ async function warmOpen(page, target, from) {
     leafSelector: articleWith(target.leafMarker),
     mode: "click",
     quietMs: QUIET_MS,
-    pendingSelector: PENDING,
+    pendingSelector: LOADING_EARLIER,
   });
   const t0 = await page.evaluate(() => performance.now());
   await page.locator('nav[aria-label="Sessions"] a', { hasText: target.title }).click();

@@ -6,6 +6,7 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { LOADING_EARLIER } from "./lib/fixtures.mjs";
 import { coldOpen, prepareProfiledOpens } from "./lib/profiled-open.mjs";
 
 const RUNS = 3;
@@ -96,7 +97,7 @@ export default {
     const setup = await prepareProfiledOpens(ctx, "traces");
     const { dir } = setup;
     for (let i = 0; i < RUNS; i++) {
-      const r = await coldOpen(setup, traced, { pendingSelector: ".loading-earlier" });
+      const r = await coldOpen(setup, traced, { pendingSelector: LOADING_EARLIER });
       writeFileSync(join(dir, `cold-${i}.json`), JSON.stringify({ traceEvents: r.events }));
       const tasks = longTasksOf(r.events);
       ctx.log(`cold open ${i}: leaf ${r.probe.leaf?.toFixed(0)} ms, ${tasks.length} tasks over 50 ms`);

@@ -22,7 +22,7 @@ import { createServer } from "node:http";
 import { loadavg } from "node:os";
 import { extname, join, normalize, resolve } from "node:path";
 import { freePort } from "../scripts/free-port.mjs";
-import { articleWith, hashUrl, seededSessions, TWO, twoMessageSession } from "./lib/fixtures.mjs";
+import { articleWith, hashUrl, LOADING_EARLIER, seededSessions, TWO, twoMessageSession } from "./lib/fixtures.mjs";
 import { installOpenProbe, readOpenProbe } from "./lib/probe.mjs";
 import { clearOrigin, recordRequests } from "./lib/requests.mjs";
 import { BLANK_PATH, seedSession } from "./lib/seed.mjs";
@@ -30,8 +30,6 @@ import { generateSession } from "./lib/session-data.mjs";
 import { median, ms, table } from "./lib/stats.mjs";
 
 const QUIET_MS = 300;
-/** Shown above the end of a chat while the rest of its path is read (ui/chat/MessageList.tsx). */
-const PENDING = ".loading-earlier";
 const PEER_STORE_KEY = "free-chat-gpt";
 const PEER_STORE_VERSION = 8;
 const PEER_MESSAGE = ".share-gpt-message";
@@ -188,7 +186,7 @@ async function load(context, app, chat, { record = false, measure = false, scree
         leafSelector: articleWith(chat.leafMarker),
         mode: "navigation",
         quietMs: QUIET_MS,
-        pendingSelector: PENDING,
+        pendingSelector: LOADING_EARLIER,
       });
       await page.goto(hashUrl(app.url, chat.id));
     } else {

@@ -50,6 +50,9 @@ export function twoMessageSession() {
 /** The leaf message's article: its aria-label starts with the first 80 chars of its text. */
 export const articleWith = (marker) => `.message-scroll article[aria-label*="${marker}"]`;
 
+/** Shown above the end of a chat while the rest of its path is read (ui/chat/MessageList.tsx). */
+export const LOADING_EARLIER = ".loading-earlier";
+
 export const hashUrl = (baseUrl, sessionId) => `${baseUrl}/#/s/${encodeURIComponent(sessionId)}`;
 
 /**
