@@ -16,7 +16,15 @@ import { join } from "node:path";
 import { SNAPSHOT_DIR } from "./lib/app-server.mjs";
 import { entrySize } from "./lib/entry-size.mjs";
 import { articleWith, hashUrl, LOADING_EARLIER, seededSessions } from "./lib/fixtures.mjs";
-import { installLongTasks, installOpenProbe, readLongRenders, readLongTasks, readOpenProbe } from "./lib/probe.mjs";
+import {
+  installLongTasks,
+  installOpenProbe,
+  longTaskCause,
+  readLongFrameScripts,
+  readLongRenders,
+  readLongTasks,
+  readOpenProbe,
+} from "./lib/probe.mjs";
 import { seedSession } from "./lib/seed.mjs";
 import { median, ms, table } from "./lib/stats.mjs";
 
@@ -60,8 +68,9 @@ function twoMessageSession(big) {
 /** Long tasks and long rendering steps (start, duration) that began in [from, to] (page clock). */
 async function tasksBetween(page, from, to) {
   const within = (t) => t.start >= from && t.start <= to;
+  const scripts = await readLongFrameScripts(page);
   return {
-    tasks: (await readLongTasks(page)).filter(within),
+    tasks: (await readLongTasks(page)).filter(within).map((t) => ({ ...t, cause: longTaskCause(t, scripts) })),
     renders: (await readLongRenders(page)).filter(within),
   };
 }
@@ -99,6 +108,21 @@ async function warmOpen(page, target, from) {
   await page.locator('nav[aria-label="Sessions"] a', { hasText: from.title }).click();
   await page.locator(articleWith(from.leafMarker)).waitFor();
   return { ...seen, leaf: probe.leaf };
+}
+
+/** "evaluating client.js ×3 (52–71 ms), no script ×1 (58 ms)": the runs' long tasks by cause, most first. */
+function causesOf(runs) {
+  const by = new Map();
+  for (const t of runs.flatMap((r) => r.tasks)) by.set(t.cause, [...(by.get(t.cause) ?? []), t.duration]);
+  if (by.size === 0) return "none";
+  const span = (d) => {
+    const [lo, hi] = [Math.min(...d), Math.max(...d)].map(Math.round);
+    return lo === hi ? `${lo} ms` : `${lo}–${hi} ms`;
+  };
+  return [...by]
+    .sort((a, b) => b[1].length - a[1].length)
+    .map(([cause, d]) => `${cause} ×${d.length} (${span(d)})`)
+    .join(", ");
 }
 
 const longestOf = (list) => (list.length ? Math.max(...list.map((t) => t.duration)) : 0);
@@ -151,6 +175,7 @@ export default {
         "runs with none",
       ],
     ];
+    const causes = [];
     const renderRows = [
       ["rendering step ≥ 50 ms (style, layout, paint)", "cold: longest (median)", "warm: longest (median)"],
     ];
@@ -172,6 +197,7 @@ export default {
         await page.close();
       }
       leafTimes[label] = { cold: median(cold.map((r) => r.leaf)), warm: median(warm.map((r) => r.leaf)) };
+      causes.push([label, causesOf(cold), causesOf(warm)]);
       const c = describe(cold);
       const w = describe(warm);
       rows.push([
@@ -196,6 +222,8 @@ export default {
     }
     for (const line of table(rows)) ctx.log(line);
     for (const line of table(renderRows)) ctx.log(line);
+    ctx.log("what the tasks over 50 ms ran (longest script in each, from Long Animation Frames; all runs):");
+    for (const [label, cold, warm] of causes) ctx.log(`  ${label}: cold ${cold}; warm ${warm}`);
     const [small, large] = sessions.map((s) => leafTimes[s.label]);
     for (const mode of ["cold", "warm"]) {
       const r = large[mode] / small[mode];

@@ -175,19 +175,31 @@ export async function readOpenProbe(page, timeoutMs = 30_000) {
  * start in `window.__groveLongTasks`, and, from the Long Animation Frames API, every frame's
  * rendering step (style, layout, paint) of 50 ms or more in `window.__groveLongRenders`: the longtask
  * API does not report a task that runs no script, so a slow first layout of a fresh tab would
- * otherwise go unseen. Must stay self-contained: it is serialized.
+ * otherwise go unseen. The scripts those frames ran go to `window.__groveLongFrameScripts`, for
+ * `longTaskCause`. Must stay self-contained: it is serialized.
  */
 export function installLongTasks() {
   const tasks = [];
   const renders = [];
+  const scripts = [];
   window.__groveLongTasks = tasks;
   window.__groveLongRenders = renders;
+  window.__groveLongFrameScripts = scripts;
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) tasks.push({ start: e.startTime, duration: e.duration });
   }).observe({ type: "longtask", buffered: true });
   try {
     new PerformanceObserver((list) => {
       for (const e of list.getEntries()) {
+        for (const x of e.scripts) {
+          scripts.push({
+            start: x.startTime,
+            duration: x.duration,
+            kind: x.invokerType,
+            file: (x.sourceURL || "").split("/").pop(),
+            forcedLayout: x.forcedStyleAndLayoutDuration,
+          });
+        }
         if (!e.renderStart) continue;
         const duration = e.startTime + e.duration - e.renderStart;
         if (duration >= 50) renders.push({ start: e.renderStart, duration });
@@ -206,4 +218,27 @@ export function readLongRenders(page) {
 /** The long tasks `installLongTasks` recorded so far: `{ start, duration }` in ms. */
 export function readLongTasks(page) {
   return page.evaluate(() => window.__groveLongTasks);
+}
+
+/** The scripts of the long frames `installLongTasks` recorded so far (see `longTaskCause`). */
+export function readLongFrameScripts(page) {
+  return page.evaluate(() => window.__groveLongFrameScripts ?? []);
+}
+
+/**
+ * What a long task (`{ start, duration }`) spent its time on, from the long frames' scripts
+ * (`readLongFrameScripts`): the script that ran longest in it, named by its kind and file (a build
+ * chunk without its hash): "evaluating client.js" for a chunk's top level, "user-callback in
+ * index.js" for a timer or idle callback. A task that ran no script (the garbage collector, the
+ * HTML parser, a layout outside a frame's script) has none: "no script".
+ */
+export function longTaskCause(task, scripts) {
+  const end = task.start + task.duration;
+  const inside = scripts.filter((x) => x.start >= task.start - 1 && x.start < end);
+  if (inside.length === 0) return "no script";
+  const top = inside.reduce((a, b) => (b.duration > a.duration ? b : a));
+  const file = top.file.replace(/-[\w-]{8}\.js$/, ".js") || "an inline or browser script";
+  const what =
+    top.kind === "module-script" || top.kind === "classic-script" ? `evaluating ${file}` : `${top.kind} in ${file}`;
+  return top.forcedLayout >= 20 ? `${what} (forced layout)` : what;
 }
