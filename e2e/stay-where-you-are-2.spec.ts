@@ -4,7 +4,17 @@
  * What the user sees is asserted by role, name and bounding box.
  */
 import type { Locator, Page } from "@playwright/test";
-import { meter, meterBox, moreActions, openChatMenu, openConfigured, send, userMessages, waitIdle } from "./app";
+import {
+  meter,
+  meterBox,
+  modelBox,
+  moreActions,
+  openChatMenu,
+  openConfigured,
+  send,
+  userMessages,
+  waitIdle,
+} from "./app";
 import { message } from "./branching-helpers";
 import { exchange, MODEL } from "./compaction-helpers";
 import { expect, type MockServer, test } from "./fixtures";
@@ -211,6 +221,59 @@ test.describe("item 8: steady numbers", () => {
     // The count did run again (it was "counting" for a while), and never showed an estimate meanwhile.
     expect(seen.some((t) => t.startsWith("counting|"))).toBe(true);
     expect(seen.filter((t) => t.includes("≈"))).toEqual([]);
+  });
+});
+
+test.describe("item 8: a steady header", () => {
+  test("the count arriving does not move the model box: the meter is as wide while it counts as with its count", async ({
+    page,
+    mock,
+  }) => {
+    await openConfigured(page, mock, { model: MODEL });
+    await exchange(page, mock, "(Q1) Plan a penguin census", "(Q1)", { text: "(A1) Count them at dawn." });
+    await expect(meterBox(page)).toHaveAttribute("data-count", "current", { timeout: 10_000 });
+    const counted = { meter: await meterBox(page).boundingBox(), model: await modelBox(page).boundingBox() };
+    // What the meter says before the count comes (PendingMeter: "≈… / <window>"), in the same box.
+    const pending = await meterBox(page).evaluate((box) => {
+      const text = box.querySelector(".meter-text")?.firstChild;
+      if (!text) throw new Error("no meter text");
+      text.textContent = `≈… / ${(text.textContent ?? "").split(" / ")[1]}`;
+      return text.textContent;
+    });
+    expect(pending).toMatch(/^≈… \/ \d/);
+    const before = { meter: await meterBox(page).boundingBox(), model: await modelBox(page).boundingBox() };
+    expect(before.meter?.width).toBe(counted.meter?.width);
+    expect(before.model?.x).toBe(counted.model?.x);
+  });
+});
+
+test.describe("item 8: a steady composer", () => {
+  test("the Tools button's code arriving does not move the message box: a stand-in holds its place", async ({
+    page,
+  }) => {
+    // The Tools menu's chunk is held until the message box has been measured without it.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let asked = false;
+    await page.route("**/assets/ToolsMenu-*.js", async (route) => {
+      asked = true;
+      await held;
+      await route.continue();
+    });
+    await page.goto("/");
+    const box = page.getByRole("textbox", { name: "Message" });
+    await expect(box).toBeVisible();
+    await expect.poll(() => asked).toBe(true);
+    const tools = page.getByRole("button", { name: "Tools" });
+    await expect(tools).toHaveCount(0);
+    const before = await box.boundingBox();
+    release();
+    await expect(tools).toBeVisible();
+    const after = await box.boundingBox();
+    expect(after?.x).toBe(before?.x);
+    expect(after?.width).toBe(before?.width);
   });
 });
 

@@ -2,6 +2,7 @@ import { type ComponentProps, lazy } from "react";
 import type { Entry } from "../../core/session/entries";
 import type { SessionId } from "../../core/session/ids";
 import { useApprovalStore } from "../../state/tools/approval-store";
+import { WrenchIcon } from "../common/icons";
 import { LazyPart } from "../common/LazyPart";
 import type {
   ToolCallStep as CallStepImpl,
@@ -29,9 +30,25 @@ const LoopContinue = lazy(() => import("./ToolLoopContinue").then((m) => ({ defa
 
 export function ToolsMenu(props: ComponentProps<typeof ToolsMenuImpl>) {
   return (
-    <LazyPart>
+    <LazyPart standIn={<ToolsButtonStandIn />}>
       <Menu {...props} />
     </LazyPart>
+  );
+}
+
+/**
+ * The Tools button's box while its code arrives (a second into a cold open): the message box beside
+ * it kept moving aside when the button came. Inert and hidden from assistive tech: the button
+ * itself, named "Tools", replaces it.
+ */
+function ToolsButtonStandIn() {
+  return (
+    <div className="menu-anchor" aria-hidden="true">
+      <button type="button" className="tools-button tools-button-stand-in" tabIndex={-1} disabled>
+        <WrenchIcon />
+        <span className="tools-button-word">Tools</span>
+      </button>
+    </div>
   );
 }
 

@@ -28,11 +28,14 @@ class ChunkBoundary extends Component<{ children: ReactNode }, State> {
   }
 }
 
-/** A part of the screen loaded on demand (React.lazy inside): nothing while it loads, a clear line if it cannot. */
-export function LazyPart({ children }: { children: ReactNode }) {
+/**
+ * A part of the screen loaded on demand (React.lazy inside): `standIn` (default nothing) while it
+ * loads, a clear line if it cannot.
+ */
+export function LazyPart({ children, standIn = null }: { children: ReactNode; standIn?: ReactNode }) {
   return (
     <ChunkBoundary>
-      <Suspense fallback={null}>{children}</Suspense>
+      <Suspense fallback={standIn}>{children}</Suspense>
     </ChunkBoundary>
   );
 }
