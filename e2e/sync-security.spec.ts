@@ -256,7 +256,7 @@ test("a server refusing every write: the status says so, never Up to date, and S
   await expectUpToDate(a);
   // The chat's settings, its leaf, the message and the reply (the last may land just after the
   // status turns: wait on the server's state).
-  await expect.poll(async () => (await couch.allDocs(db)).length).toBe(2 + 4);
+  await expect.poll(async () => (await couch.allDocs(db)).length, { timeout: 30_000 }).toBe(2 + 4);
 });
 
 test("a handshake that never answers: Connecting… has Cancel, and nothing changes here", async ({
