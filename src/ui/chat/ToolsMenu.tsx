@@ -6,8 +6,8 @@ import { useUiStore } from "../../state/app/ui-store";
 import { useNewChatSetup } from "../../state/sessions/chat-setup";
 import { useSettingsStore } from "../../state/settings/settings-store";
 import { providerToolsFor, setChatTools } from "../../state/tools/chat-tools";
-import { WrenchIcon } from "../common/icons";
 import { MenuButton } from "../common/Menu";
+import { ToolsButtonFace } from "./ToolsButtonFace";
 
 export const GROVE_TOOL_NAME: Record<GroveToolKind, string> = {
   search_my_chats: "Search my chats",
@@ -44,13 +44,7 @@ export function ToolsMenu({ sessionId, session }: { sessionId: SessionId | null;
       label="Tools"
       className={`tools-button${live > 0 ? " on" : ""}`}
       title="Which tools this chat may use"
-      icon={
-        <>
-          <WrenchIcon />
-          <span className="tools-button-word">Tools</span>
-          {live > 0 && <span aria-hidden="true"> · {live}</span>}
-        </>
-      }
+      icon={<ToolsButtonFace live={live} />}
     >
       {(close) => (
         <>

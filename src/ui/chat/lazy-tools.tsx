@@ -2,13 +2,13 @@ import { type ComponentProps, lazy } from "react";
 import type { Entry } from "../../core/session/entries";
 import type { SessionId } from "../../core/session/ids";
 import { useApprovalStore } from "../../state/tools/approval-store";
-import { WrenchIcon } from "../common/icons";
 import { LazyPart } from "../common/LazyPart";
 import type {
   ToolCallStep as CallStepImpl,
   Citations as CitationsImpl,
   ServerToolStep as ServerStepImpl,
 } from "./ToolSteps";
+import { ToolsButtonFace } from "./ToolsButtonFace";
 import type { ToolsMenu as ToolsMenuImpl } from "./ToolsMenu";
 
 /**
@@ -45,8 +45,7 @@ function ToolsButtonStandIn() {
   return (
     <div className="menu-anchor" aria-hidden="true">
       <button type="button" className="tools-button tools-button-stand-in" tabIndex={-1} disabled>
-        <WrenchIcon />
-        <span className="tools-button-word">Tools</span>
+        <ToolsButtonFace />
       </button>
     </div>
   );
