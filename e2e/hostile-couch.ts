@@ -15,6 +15,7 @@
  */
 import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from "node:http";
 import { freePort } from "../scripts/free-port.mjs";
+import { keepIdleConnections } from "../scripts/keep-idle-connections.mjs";
 
 export type HostileMode =
   | { kind: "pass" }
@@ -161,10 +162,7 @@ export async function startHostileCouch(targetUrl: string): Promise<HostileCouch
       }
     })();
   });
-  // Node closes an idle kept-alive connection after 5 s; a push the browser sends on it at that
-  // moment fails as "Failed to fetch" (a POST is not retried), and the app rightly goes "Offline,
-  // retrying" in the middle of a test. Idle connections stay open: the browser closes its own.
-  server.keepAliveTimeout = 0;
+  keepIdleConnections(server);
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
 
   const release = () => {

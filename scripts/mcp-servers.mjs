@@ -22,6 +22,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { z } from "zod";
 import { freePort } from "./free-port.mjs";
+import { keepIdleConnections } from "./keep-idle-connections.mjs";
 
 /** How long to wait for server-everything to answer after spawning it: 300 polls, 100 ms apart. */
 const START_POLLS = 300;
@@ -265,6 +266,7 @@ export async function startFilesServer({ token = null, allowOrigin = "*" } = {})
       }
     }
   });
+  keepIdleConnections(http);
   const port = await freePort();
   await new Promise((ok, fail) => {
     http.once("error", fail);

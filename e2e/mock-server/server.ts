@@ -13,6 +13,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { keepIdleConnections } from "../../scripts/keep-idle-connections.mjs";
 import { handleAnthropic } from "./anthropic";
 import { Exchange, lowercaseHeaders, parseBody, preflightHeaders, readBody } from "./exchange";
 import type { HandlerContext } from "./handler-context";
@@ -255,6 +256,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   // SSE replies may idle for long (hang faults); the app, not Node, decides when to give up.
   server.requestTimeout = 0;
   server.headersTimeout = 0;
+  keepIdleConnections(server);
 
   const host = options.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {
