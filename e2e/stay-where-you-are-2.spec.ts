@@ -193,14 +193,19 @@ test.describe("item 7: the model picker", () => {
   });
 });
 
+/** A chat of one exchange whose meter shows its count (current, not an estimate). */
+async function chatWithItsCount(page: Page, mock: MockServer): Promise<void> {
+  await openConfigured(page, mock, { model: MODEL });
+  await exchange(page, mock, "(Q1) Plan a penguin census", "(Q1)", { text: "(A1) Count them at dawn." });
+  await expect(meterBox(page)).toHaveAttribute("data-count", "current", { timeout: 10_000 });
+}
+
 test.describe("item 8: steady numbers", () => {
   test("the meter keeps its last count while a new count runs: no '≈' in between, and it says when it is current", async ({
     page,
     mock,
   }) => {
-    await openConfigured(page, mock, { model: MODEL });
-    await exchange(page, mock, "(Q1) Plan a penguin census", "(Q1)", { text: "(A1) Count them at dawn." });
-    await expect(meterBox(page)).toHaveAttribute("data-count", "current", { timeout: 10_000 });
+    await chatWithItsCount(page, mock);
     const first = Number(await meter(page).getAttribute("value"));
 
     // Every text the meter shows from here on, as the page draws it.
@@ -229,9 +234,7 @@ test.describe("item 8: a steady header", () => {
     page,
     mock,
   }) => {
-    await openConfigured(page, mock, { model: MODEL });
-    await exchange(page, mock, "(Q1) Plan a penguin census", "(Q1)", { text: "(A1) Count them at dawn." });
-    await expect(meterBox(page)).toHaveAttribute("data-count", "current", { timeout: 10_000 });
+    await chatWithItsCount(page, mock);
     const counted = { meter: await meterBox(page).boundingBox(), model: await modelBox(page).boundingBox() };
     // What the meter says before the count comes (PendingMeter: "≈… / <window>"), in the same box.
     const pending = await meterBox(page).evaluate((box) => {
